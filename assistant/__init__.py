@@ -1,0 +1,3 @@
+"""whichone: an ambiguity-aware visual question answering assistant."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,181 @@
+"""`whichone` on the command line: ask, focus, models, serve (and bench, perf from their modules).
+
+A user-facing failure (bad image, empty question, model not available, server down) prints one line to
+stderr and exits with status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from assistant.errors import WhichoneError
+from models.errors import ModelError
+
+app = typer.Typer(
+    name="whichone",
+    help="An ambiguity-aware visual question answering assistant.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def user_errors(func: F) -> F:
+    """Turn the errors a user can cause or fix into one line on stderr and exit status 2."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (WhichoneError, ModelError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        except MemoryError:
+            typer.echo("error: out of memory; try a smaller image or a smaller model.", err=True)
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _parse_choice(choose: int | None, click: str | None, hint: str | None) -> int | tuple[float, float] | str | None:
+    given = [c for c in (choose, click, hint) if c is not None]
+    if len(given) > 1:
+        raise WhichoneError("Give only one of --choose, --click and --hint.")
+    if click is not None:
+        try:
+            x, y = (float(v) for v in click.split(","))
+        except ValueError:
+            raise WhichoneError(f"--click takes X,Y in pixels, e.g. --click 120,80; got {click!r}.") from None
+        return (x, y)
+    return choose if choose is not None else hint
+
+
+@app.command()
+@user_errors
+def ask(
+    image: Annotated[Path, typer.Argument(help="A photo (JPEG, PNG, ...).")],
+    question: Annotated[str, typer.Argument(help="The question about the photo.")],
+    model: Annotated[str | None, typer.Option(help="VLM registry name (see `whichone models`).")] = None,
+    pointer: Annotated[str, typer.Option(help="Pointer registry name.")] = "vlm-boxes",
+    segmenter: Annotated[str | None, typer.Option(help="Segmenter registry name (none: boxes only).")] = None,
+    recognition_prompt: Annotated[str, typer.Option(help="focus_recognition_{zs,zs_cot,zs_ecot,fs,fs_ecot}")] = (
+        "focus_recognition_zs_ecot"
+    ),
+    choose: Annotated[int | None, typer.Option(help="Second turn: the region number you mean.")] = None,
+    click: Annotated[str | None, typer.Option(help="Second turn: a click X,Y in pixels.")] = None,
+    hint: Annotated[str | None, typer.Option(help='Second turn: a hint, e.g. "the one on the left".')] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Ask a question about a photo; optionally answer the follow-up in the same run."""
+    from assistant.pipeline import Assistant, AssistantConfig
+    from models.registry import default_vlm_name
+
+    choice = _parse_choice(choose, click, hint)
+    config = AssistantConfig(recognition_prompt=recognition_prompt)
+    assistant = Assistant.from_names(model or default_vlm_name(), pointer, segmenter, config)
+    reply, session = assistant.ask(image, question)
+    second = assistant.resolve(session, choice) if choice is not None else None
+    if as_json:
+        out: dict[str, Any] = {"model": assistant.vlm.describe(), **reply.to_dict()}
+        if second is not None:
+            out["second_turn"] = second.to_dict()
+        typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
+        return
+    _print_reply(reply)
+    if second is not None:
+        typer.echo("")
+        _print_reply(second)
+
+
+def _print_reply(reply: Any) -> None:
+    typer.echo(f"strategy: {reply.strategy.value} (level {int(reply.level)})")
+    typer.echo(f"reply: {reply.text}")
+    typer.echo(f"why: {reply.explanation}")
+    typer.echo(f"verdict: {reply.verdict.value}")
+    for region in reply.candidates.regions:
+        typer.echo(f"  {region.id}: {region.description}  box={region.box.as_list()}")
+    for note in reply.candidates.notes:
+        typer.echo(f"  note: {note}")
+    calls = ", ".join(f"{k} {v}" for k, v in sorted(reply.model_calls.items())) or "none"
+    typer.echo(f"model calls: {calls}; total {reply.timings.get('total', 0.0):.2f} s")
+
+
+@app.command()
+@user_errors
+def focus(
+    question: Annotated[str, typer.Argument(help="A question.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """What a question is about, from its words alone."""
+    from assistant.question import analyse_question
+    from assistant.validation import clean_question
+
+    result = analyse_question(clean_question(question)).to_dict()
+    if as_json:
+        typer.echo(json.dumps(result, ensure_ascii=False))
+    else:
+        for key, value in result.items():
+            typer.echo(f"{key}: {value}")
+
+
+@app.command("models")
+def list_models_command() -> None:
+    """List the registered models (VLMs, pointers, segmenters)."""
+    from models.registry import default_vlm_name, list_models
+
+    default = default_vlm_name()
+    for spec in list_models():
+        mark = " (default)" if spec.kind == "vlm" and spec.name == default else ""
+        source = f" [{spec.hub_id}]" if spec.hub_id else ""
+        typer.echo(f"{spec.kind:9} {spec.name:18} {spec.description}{source}{mark}")
+
+
+@app.command()
+@user_errors
+def serve(
+    host: Annotated[str | None, typer.Option(help="Address (default: GRADIO_SERVER_NAME or 127.0.0.1).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default: GRADIO_SERVER_PORT or 7860).")] = None,
+    model: Annotated[str | None, typer.Option(help="VLM registry name (default: WHICHONE_MODEL).")] = None,
+) -> None:
+    """Start the Gradio app."""
+    if model:
+        os.environ["WHICHONE_MODEL"] = model
+    from app import main
+
+    main(host=host, port=port)
+
+
+def _register_subcommands() -> None:
+    """Sub-commands that live in their own modules."""
+    import importlib.util
+
+    # TODO(lead): drop these find_spec guards once bench and perf have landed.
+    if importlib.util.find_spec("assistant.evaluation.cli"):
+        from assistant.evaluation.cli import bench_app
+
+        app.add_typer(bench_app, name="bench")
+    if importlib.util.find_spec("assistant.perf"):
+        from assistant.perf import perf
+
+        app.command("perf")(perf)
+
+
+_register_subcommands()
+
+
+def main() -> None:  # pragma: no cover - console entry
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(app())

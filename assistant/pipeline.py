@@ -1,0 +1,376 @@
+"""The two-turn assistant: `ask(image, question)` and `resolve(session, choice)`.
+
+VLM calls per turn (what `Reply.model_calls` counts):
+- first turn: 1 recognition call (the VQ-FocusAmbiguity prompt, verdict parsed from free text);
+  1 pointer call (the VLM's own boxes, or Molmo when configured); then the response: answer / infer
+  1 call, enumerate 1 batched call of k = 2-3 generations (one per referent, each with that referent
+  marked), clarify 0 calls (the question is built from the candidate list, which is what the user must
+  choose from anyway).
+- second turn: 1 call about the chosen region (marked on the image and named with its box in the prompt);
+  a typed hint that spatial words cannot map costs 1 more call to pick the candidate number.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from PIL import Image
+
+from assistant.errors import SessionError
+from assistant.images import MAX_SIDE, ImageSource, load_image
+from assistant.marking import MARK_MODES, box_text, image_for_region
+from assistant.policy import PolicyConfig, strategy_for
+from assistant.question import analyse_question
+from assistant.regions import region_at, region_for_hint
+from assistant.session import Session
+from assistant.types import Candidates, Decision, Level, QuestionFocus, Region, Reply, Strategy, Verdict
+from assistant.validation import MAX_QUESTION_CHARS, clean_hint, clean_question
+from assistant.verdict import parse_verdict
+from assistant.wording import count_phrase
+from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
+from models.errors import ModelError
+from prompts import render_prompt
+
+RECOGNITION_PROMPTS = (
+    "focus_recognition_zs",
+    "focus_recognition_zs_cot",
+    "focus_recognition_zs_ecot",
+    "focus_recognition_fs",
+    "focus_recognition_fs_ecot",
+)
+
+Choice = int | tuple[float, float] | str
+
+
+@dataclass(frozen=True)
+class AssistantConfig:
+    recognition_prompt: str = "focus_recognition_zs_ecot"  # best for Qwen2.5-VL in VQ-FocusAmbiguity Table 2
+    policy: PolicyConfig = field(default_factory=PolicyConfig)
+    answer_settings: GenerationSettings = GenerationSettings(max_new_tokens=128)
+    recognition_settings: GenerationSettings = GenerationSettings(max_new_tokens=256)
+    region_marking: str = "marker"  # how the model is told which region: see assistant.marking
+    max_question_chars: int = MAX_QUESTION_CHARS
+    max_image_side: int = MAX_SIDE
+
+    def __post_init__(self) -> None:
+        if self.recognition_prompt not in RECOGNITION_PROMPTS:
+            raise ValueError(f"unknown recognition prompt {self.recognition_prompt!r}")
+        if self.region_marking not in MARK_MODES:
+            raise ValueError(f"unknown region marking {self.region_marking!r}")
+
+
+class Assistant:
+    """Ties the VLM, the grounding stage and the policy together. Holds no conversation state."""
+
+    def __init__(self, vlm: VisionLanguageModel, grounder, config: AssistantConfig | None = None) -> None:
+        self.vlm = vlm
+        self.grounder = grounder  # assistant.grounding.Grounder: prepare / candidates / region_from_click
+        self.config = config or AssistantConfig()
+
+    @classmethod
+    def from_names(
+        cls,
+        vlm: str = "tiny",
+        pointer: str = "vlm-boxes",
+        segmenter: str | None = None,
+        config: AssistantConfig | None = None,
+        **vlm_kwargs,
+    ) -> Assistant:
+        """Build from registry names (see `whichone models`)."""
+        from assistant.grounding import Grounder
+        from models.registry import create_pointer, create_segmenter, create_vlm
+
+        model = create_vlm(vlm, **vlm_kwargs)
+        point = create_pointer(pointer, vlm=model)
+        segment = create_segmenter(segmenter) if segmenter else None
+        return cls(model, Grounder(point, segment), config)
+
+    # --- turn 1 -------------------------------------------------------------------------------------
+
+    def open_image(self, source: ImageSource, session: Session | None = None) -> Session:
+        """Decode an image into a session and start its segmentation embedding in the background."""
+        session = session or Session()
+        image = load_image(source, max_side=self.config.max_image_side)
+        session.set_image(image)
+        self.grounder.prepare(image)
+        return session
+
+    def ask(
+        self, image: ImageSource | None, question: str, session: Session | None = None
+    ) -> tuple[Reply, Session]:
+        """First turn. `image` may be None to ask another question about the session's image."""
+        timer = _Timer()
+        with timer("load"):
+            if image is not None:
+                session = self.open_image(image, session)
+            elif session is None or session.image is None:
+                raise SessionError("Please add a photo first.")
+            question = clean_question(question, self.config.max_question_chars)
+            focus = analyse_question(question)
+        img = session.image
+        assert img is not None
+        calls: Counter[str] = Counter()
+
+        with timer("recognition"):
+            prompt = render_prompt(self.config.recognition_prompt, question=question)
+            raw = self.vlm.generate([ChatMessage("user", prompt, [img])], self.config.recognition_settings)
+            calls["vlm"] += 1
+            verdict = parse_verdict(raw)
+        with timer("grounding"):
+            phrase = grounding_phrase(focus)
+            candidates = self._candidates(img, phrase, calls)
+        with timer("policy"):
+            decision = strategy_for(focus, verdict, candidates, self.config.policy)
+        with timer("response"):
+            text = self._respond(img, question, focus, decision, candidates, calls)
+
+        reply = Reply(
+            text=text,
+            strategy=decision.strategy,
+            level=decision.level,
+            candidates=candidates,
+            explanation=decision.explanation,
+            verdict=verdict,
+            focus=focus,
+            referents=decision.referents,
+            verdict_raw=raw,
+            timings=timer.finish(),
+            model_calls=dict(calls),
+        )
+        session.question, session.focus, session.candidates, session.last_reply = (
+            question,
+            focus,
+            candidates,
+            reply,
+        )
+        session.add("user", question)
+        session.add("assistant", text)
+        return reply, session
+
+    # --- turn 2 -------------------------------------------------------------------------------------
+
+    def resolve(self, session: Session, choice: Choice) -> Reply:
+        """Second turn: answer the session's question about the region the user chose.
+
+        choice: a region id (int), a click (x, y) in working-image pixels, or a typed hint (str).
+        """
+        if session.image is None or session.question is None or session.candidates is None:
+            raise SessionError("Ask a question about a photo first; then choose which one you mean.")
+        timer = _Timer()
+        calls: Counter[str] = Counter()
+        candidates = session.candidates
+        with timer("choose"):
+            if isinstance(choice, bool):
+                raise SessionError("Choose a region by its number, a click on the photo, or a few words.")
+            if isinstance(choice, int):
+                region = candidates.by_id(choice)
+                if region is None:
+                    ids = ", ".join(str(r.id) for r in candidates.regions) or "none"
+                    raise SessionError(f"There is no region number {choice}; the numbers are: {ids}.")
+                user_text = f"Number {region.id}"
+            elif isinstance(choice, tuple):
+                region, candidates = self._region_from_click(session, candidates, choice, calls)
+                user_text = f"(clicked at {choice[0]:.0f}, {choice[1]:.0f})"
+            else:
+                hint = clean_hint(choice)
+                user_text = hint
+                region = region_for_hint(candidates, hint) or self._region_from_hint_vlm(
+                    session.question, candidates, hint, calls
+                )
+        session.candidates = candidates
+        session.add("user", user_text, region.id if region else None)
+        if region is None:
+            text = "I could not tell which one you mean. " + _clarify_text(session.focus, candidates)
+            reply = Reply(
+                text=text,
+                strategy=Strategy.CLARIFY,
+                level=Level.MANY,
+                candidates=candidates,
+                explanation="Your hint did not match any candidate, so I ask again.",
+                verdict=Verdict.AMBIGUOUS,
+                focus=session.focus,
+                timings=timer.finish(),
+                model_calls=dict(calls),
+            )
+        else:
+            with timer("response"):
+                answer = self._answer_region(session.image, session.question, region, candidates, calls)
+            text = f"About {region.description} (number {region.id}): {answer}"
+            reply = Reply(
+                text=text,
+                strategy=Strategy.ANSWER,
+                level=Level.UNAMBIGUOUS,
+                candidates=candidates,
+                explanation=f"You chose number {region.id}, {region.description}.",
+                verdict=Verdict.UNAMBIGUOUS,
+                focus=session.focus,
+                referents=(region.id,),
+                timings=timer.finish(),
+                model_calls=dict(calls),
+                resolved_region=region.id,
+            )
+        session.last_reply = reply
+        session.add("assistant", reply.text, reply.resolved_region)
+        return reply
+
+    # --- parts --------------------------------------------------------------------------------------
+
+    def _candidates(self, image: Image.Image, phrase: str, calls: Counter[str]) -> Candidates:
+        try:
+            candidates = self.grounder.candidates(image, phrase)
+        except ModelError as exc:
+            # No candidates is a usable outcome (the policy then answers or asks plainly).
+            return Candidates([], image.size, phrase, [f"Finding candidates failed: {exc}"])
+        finally:
+            calls["pointer"] += 1
+        if candidates.regions and any(r.mask is not None for r in candidates.regions):
+            calls["segmenter"] += 1
+        return candidates
+
+    def _region_from_click(
+        self, session: Session, candidates: Candidates, point: tuple[float, float], calls: Counter[str]
+    ) -> tuple[Region, Candidates]:
+        x, y = float(point[0]), float(point[1])
+        w, h = candidates.image_size
+        if not (0 <= x < w and 0 <= y < h):
+            raise SessionError(f"The click ({x:.0f}, {y:.0f}) is outside the photo ({w} x {h}).")
+        region = region_at(candidates, x, y)
+        if region is not None:
+            return region, candidates
+        calls["segmenter"] += 1
+        new_candidates, region = self.grounder.region_from_click(session.image, candidates, x, y)
+        return region, new_candidates
+
+    def _region_from_hint_vlm(
+        self, question: str, candidates: Candidates, hint: str, calls: Counter[str]
+    ) -> Region | None:
+        if not candidates.regions:
+            return None
+        prompt = render_prompt(
+            "hint_to_region", question=question, candidate_list=_candidate_list(candidates), hint=hint
+        )
+        raw = self.vlm.generate([ChatMessage("user", prompt)], GenerationSettings(max_new_tokens=8))
+        calls["vlm"] += 1
+        m = re.search(r"\d+", raw)
+        return candidates.by_id(int(m.group())) if m else None
+
+    def _respond(
+        self,
+        image: Image.Image,
+        question: str,
+        focus: QuestionFocus,
+        decision: Decision,
+        candidates: Candidates,
+        calls: Counter[str],
+    ) -> str:
+        referents = [r for i in decision.referents if (r := candidates.by_id(i)) is not None]
+        if decision.strategy is Strategy.CLARIFY:
+            return _clarify_text(focus, candidates, referents)
+        if decision.strategy is Strategy.ENUMERATE:
+            convs = [self._region_conversation(image, question, r, candidates) for r in referents]
+            answers = self.vlm.generate_batch(convs, self.config.answer_settings)
+            calls["vlm"] += len(convs)
+            lines = [f"{count_phrase(len(referents), _noun_of(focus, referents))} could be meant."]
+            lines += [
+                f"{r.id}. {_capital(r.description)}: {_tidy(a)}"
+                for r, a in zip(referents, answers, strict=True)
+            ]
+            return "\n".join(lines)
+        if decision.strategy is Strategy.INFER and referents:
+            answer = self._answer_region(image, question, referents[0], candidates, calls)
+            return f"I assume you mean {referents[0].description} (number {referents[0].id}). {answer}"
+        if len(referents) == 1 and len(candidates) > 1:
+            return self._answer_region(image, question, referents[0], candidates, calls)
+        prompt = render_prompt("answer", question=question)
+        calls["vlm"] += 1
+        return _tidy(self.vlm.generate([ChatMessage("user", prompt, [image])], self.config.answer_settings))
+
+    def _region_conversation(
+        self, image: Image.Image, question: str, region: Region, candidates: Candidates
+    ) -> list[ChatMessage]:
+        prompt = render_prompt(
+            "answer_region",
+            question=question,
+            target=region.description,
+            box_text=box_text(region, candidates.image_size),
+        )
+        marked = image_for_region(image, region, self.config.region_marking)
+        return [ChatMessage("user", prompt, [marked])]
+
+    def _answer_region(
+        self, image: Image.Image, question: str, region: Region, candidates: Candidates, calls: Counter[str]
+    ) -> str:
+        conv = self._region_conversation(image, question, region, candidates)
+        calls["vlm"] += 1
+        return _tidy(self.vlm.generate(conv, self.config.answer_settings))
+
+
+def grounding_phrase(focus: QuestionFocus) -> str:
+    """What to point at: the head noun with the descriptors a pixel can show, e.g. "red cup".
+
+    Spatial descriptors are left out (the policy applies them to the candidates); descriptors a photo
+    cannot show ("emotional") are left out so they never select a person.
+    """
+    skip = set(focus.spatial_descriptors) | set(focus.non_visual_descriptors)
+    words = [d for d in focus.descriptors if d not in skip and len(d.split()) == 1]
+    head = focus.head or "object"
+    return " ".join([*words, head])
+
+
+def _clarify_text(
+    focus: QuestionFocus | None, candidates: Candidates, referents: list[Region] | None = None
+) -> str:
+    regions = referents or candidates.regions
+    noun = _noun_of(focus, regions)
+    if not regions:
+        return f"Which {noun} do you mean? Please describe it, or click on it in the photo."
+    options = "\n".join(f"{r.id}: {r.description}" for r in regions)
+    return (
+        f"I see {count_phrase(len(regions), noun).lower()}. Which one do you mean? "
+        f"Choose a number, click on it, or describe it.\n{options}"
+    )
+
+
+def _candidate_list(candidates: Candidates) -> str:
+    return "\n".join(f"{r.id}: {r.description}" for r in candidates.regions)
+
+
+def _noun_of(focus: QuestionFocus | None, regions: list[Region]) -> str:
+    if focus and focus.head and focus.head != "object":
+        return focus.head
+    return next((r.label for r in regions if r.label), "thing")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _tidy(text: str) -> str:
+    text = " ".join(text.split())
+    return text or "(the model gave no answer)"
+
+
+class _Timer:
+    def __init__(self) -> None:
+        self._start = time.perf_counter()
+        self.timings: dict[str, float] = {}
+
+    @contextmanager
+    def __call__(self, stage: str) -> Iterator[None]:
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timings[stage] = self.timings.get(stage, 0.0) + time.perf_counter() - t0
+
+    def finish(self) -> dict[str, float]:
+        self.timings["total"] = time.perf_counter() - self._start
+        return dict(self.timings)
+
+
+__all__ = ["Assistant", "AssistantConfig", "Choice", "grounding_phrase"]

@@ -1,0 +1,51 @@
+"""The state of one conversation: one image, the current question, its candidates and the history.
+
+A Session lives in memory only (the UI keeps one per browser session in gr.State); nothing here is
+written to disk.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+from PIL import Image
+
+from assistant.images import image_digest
+from assistant.types import Candidates, QuestionFocus, Reply, Turn
+
+
+@dataclass
+class Session:
+    id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    image: Image.Image | None = field(default=None, repr=False)
+    image_key: str | None = None  # content hash of the working image
+    question: str | None = None
+    focus: QuestionFocus | None = None
+    candidates: Candidates | None = None
+    last_reply: Reply | None = None
+    history: list[Turn] = field(default_factory=list)
+
+    def set_image(self, image: Image.Image) -> bool:
+        """Use `image` from now on; returns True when it differs from the current one (state reset)."""
+        key = image_digest(image)
+        if key == self.image_key:
+            return False
+        self.image, self.image_key = image, key
+        self.question = self.focus = self.candidates = self.last_reply = None
+        self.history = []
+        return True
+
+    def start_over(self) -> None:
+        """Forget everything, the image included."""
+        self.image = self.image_key = None
+        self.question = self.focus = self.candidates = self.last_reply = None
+        self.history = []
+
+    @property
+    def awaiting_choice(self) -> bool:
+        """True when the last reply enumerated or asked, so a choice of region makes sense."""
+        return self.candidates is not None and len(self.candidates) > 0
+
+    def add(self, role: str, text: str, region_id: int | None = None) -> None:
+        self.history.append(Turn(role=role, text=text, region_id=region_id))

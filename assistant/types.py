@@ -1,0 +1,251 @@
+"""The domain's data: regions, candidates, verdicts, strategies, replies and turns.
+
+Coordinates are always in pixels of the *original* (upright, EXIF-applied) image: x to the right, y down.
+Boxes are (x0, y0, x1, y1) with x0 <= x1, y0 <= y1. Masks are H x W boolean arrays of the same image.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum, IntEnum
+from typing import Any
+
+import numpy as np
+
+
+class Verdict(str, Enum):
+    """The VLM's focus-ambiguity recognition answer, post-processed as VQ-FocusAmbiguity does."""
+
+    AMBIGUOUS = "ambiguous"
+    UNAMBIGUOUS = "unambiguous"
+    UNDECIDED = "undecided"
+
+
+class Level(IntEnum):
+    """AQuA ambiguity levels."""
+
+    UNAMBIGUOUS = 0  # one clear referent
+    SALIENT = 1  # vague wording, one salient referent: infer from context
+    FEW = 2  # 2-3 plausible referents: enumerate
+    MANY = 3  # many plausible referents: ask for clarification
+
+
+class Strategy(str, Enum):
+    ANSWER = "answer"
+    INFER = "infer"
+    ENUMERATE = "enumerate"
+    CLARIFY = "clarify"
+
+
+STRATEGY_FOR_LEVEL: dict[Level, Strategy] = {
+    Level.UNAMBIGUOUS: Strategy.ANSWER,
+    Level.SALIENT: Strategy.INFER,
+    Level.FEW: Strategy.ENUMERATE,
+    Level.MANY: Strategy.CLARIFY,
+}
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned box in original-image pixels."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def __post_init__(self) -> None:
+        if self.x1 < self.x0 or self.y1 < self.y0:
+            raise ValueError(f"box corners out of order: {self}")
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+    @property
+    def area(self) -> float:
+        return self.width * self.height
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return ((self.x0 + self.x1) / 2.0, (self.y0 + self.y1) / 2.0)
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x0 <= x <= self.x1 and self.y0 <= y <= self.y1
+
+    def clip(self, width: int, height: int) -> Box:
+        return Box(
+            min(max(self.x0, 0.0), width),
+            min(max(self.y0, 0.0), height),
+            min(max(self.x1, 0.0), width),
+            min(max(self.y1, 0.0), height),
+        )
+
+    def as_list(self) -> list[float]:
+        return [round(self.x0, 1), round(self.y0, 1), round(self.x1, 1), round(self.y1, 1)]
+
+    @classmethod
+    def from_mask(cls, mask: np.ndarray) -> Box | None:
+        """Tight box of an H x W boolean mask; None for an empty mask."""
+        ys, xs = np.nonzero(mask)
+        if xs.size == 0:
+            return None
+        return cls(float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+
+
+@dataclass(frozen=True)
+class Grounding:
+    """One raw hit of a pointer or grounder, before segmentation: a point, a box, or both."""
+
+    label: str
+    point: tuple[float, float] | None = None
+    box: Box | None = None
+    score: float = 1.0
+    source: str = ""
+
+
+@dataclass
+class Region:
+    """One candidate referent in the image.
+
+    `id` is the 1-based number shown on the overlay and in the text list (left to right, top to bottom).
+    `mask` is H x W bool or None when only a box is known.
+    """
+
+    id: int
+    box: Box
+    label: str = ""
+    point: tuple[float, float] | None = None
+    mask: np.ndarray | None = field(default=None, repr=False, compare=False)
+    score: float = 1.0
+    source: str = ""
+    area_ratio: float = 0.0  # region area / image area
+    area_term: float = 0.0  # area ratio as normalised for the saliency score
+    centre_term: float = 0.0  # 1 at the image centre, 0 at a corner
+    saliency: float = 0.0  # 0.7 * area_term + 0.3 * centre_term (AQuA)
+    salient: bool = False
+    position: str = ""  # "on the left", "top right", ...
+    description: str = ""  # "the cup on the left, large"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "label": self.label,
+            "description": self.description,
+            "box": self.box.as_list(),
+            "point": [round(self.point[0], 1), round(self.point[1], 1)] if self.point else None,
+            "has_mask": self.mask is not None,
+            "score": round(self.score, 3),
+            "source": self.source,
+            "area_ratio": round(self.area_ratio, 4),
+            "saliency": round(self.saliency, 3),
+            "salient": self.salient,
+            "position": self.position,
+        }
+
+
+@dataclass
+class Candidates:
+    """The candidate regions for one question on one image."""
+
+    regions: list[Region]
+    image_size: tuple[int, int]  # (width, height)
+    phrase: str = ""  # what was grounded, e.g. "cup"
+    notes: list[str] = field(default_factory=list)  # e.g. "capped at 12 of 40 points"
+
+    def __len__(self) -> int:
+        return len(self.regions)
+
+    def by_id(self, region_id: int) -> Region | None:
+        return next((r for r in self.regions if r.id == region_id), None)
+
+    @property
+    def salient(self) -> list[Region]:
+        return [r for r in self.regions if r.salient]
+
+
+@dataclass(frozen=True)
+class QuestionFocus:
+    """What a question is about, from its wording alone (see assistant.question)."""
+
+    question: str
+    focus: str  # "the cup on the left"
+    head: str  # "cup"
+    number: str  # "singular" | "plural"
+    pronoun: bool  # "he", "it", "this" ...
+    pronoun_word: str | None = None
+    descriptors: tuple[str, ...] = ()  # words/phrases that narrow the head: "red", "on the left"
+    non_visual_descriptors: tuple[str, ...] = ()  # cannot be seen in pixels: "emotional", "heroic"
+    spatial_descriptors: tuple[str, ...] = ()  # subset of descriptors naming a place: "on the left"
+
+    @property
+    def plural(self) -> bool:
+        return self.number == "plural"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "focus": self.focus,
+            "head": self.head,
+            "number": self.number,
+            "pronoun": self.pronoun,
+            "descriptors": list(self.descriptors),
+            "non_visual_descriptors": list(self.non_visual_descriptors),
+        }
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The policy's choice, with the one-sentence reason the UI shows."""
+
+    level: Level
+    strategy: Strategy
+    explanation: str
+    referents: tuple[int, ...] = ()  # region ids the reply is about (answer/infer: 1, enumerate: 2-3)
+
+
+@dataclass
+class Reply:
+    """The assistant's answer to one turn."""
+
+    text: str
+    strategy: Strategy
+    level: Level
+    candidates: Candidates
+    explanation: str
+    verdict: Verdict
+    focus: QuestionFocus | None = None
+    referents: tuple[int, ...] = ()
+    verdict_raw: str = ""
+    timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds
+    model_calls: dict[str, int] = field(default_factory=dict)  # model role -> calls this turn
+    resolved_region: int | None = None  # set on a second turn
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "strategy": self.strategy.value,
+            "level": int(self.level),
+            "reply": self.text,
+            "explanation": self.explanation,
+            "verdict": self.verdict.value,
+            "verdict_raw": self.verdict_raw,
+            "focus": self.focus.to_dict() if self.focus else None,
+            "referents": list(self.referents),
+            "resolved_region": self.resolved_region,
+            "candidates": [r.to_dict() for r in self.candidates.regions],
+            "candidate_notes": list(self.candidates.notes),
+            "timings_s": {k: round(v, 4) for k, v in self.timings.items()},
+            "model_calls": dict(self.model_calls),
+        }
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One message of a conversation, as the UI's history shows it."""
+
+    role: str  # "user" | "assistant"
+    text: str
+    region_id: int | None = None

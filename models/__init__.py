@@ -1,0 +1,1 @@
+"""Model adapters behind small protocols (see models.base)."""

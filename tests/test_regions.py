@@ -1,0 +1,185 @@
+"""Saliency (hand-computed), spatial words, numbering, de-duplication, hints and clicks."""
+
+from __future__ import annotations
+
+
+import numpy as np
+import pytest
+
+from assistant.regions import (
+    SaliencyConfig,
+    box_iou,
+    build_candidates,
+    centre_term,
+    mask_iou,
+    position_words,
+    region_at,
+    region_for_hint,
+)
+from assistant.types import Box, Grounding
+
+W, H = 640, 480
+
+
+def test_centre_term_hand_computed() -> None:
+    assert centre_term(Box(300, 220, 340, 260), (W, H)) == pytest.approx(1.0)
+    assert centre_term(Box(0, 0, 0, 0), (W, H)) == pytest.approx(0.0)
+    # centre (160, 120): distance to (320, 240) is 200; half diagonal is 400 -> 1 - 0.5
+    assert centre_term(Box(140, 100, 180, 140), (W, H)) == pytest.approx(0.5)
+
+
+def test_saliency_hand_computed_both_normalisations() -> None:
+    hits = [Grounding("cup", box=Box(240, 180, 400, 300)), Grounding("cup", box=Box(140, 100, 180, 140))]
+    # big: area 160*120 = 19200, centred; small: 40*40 = 1600, centre term 0.5
+    cands = build_candidates(hits, (W, H))
+    big, small = sorted(cands.regions, key=lambda r: -r.box.area)
+    assert big.saliency == pytest.approx(0.7 * 1.0 + 0.3 * 1.0)
+    assert small.saliency == pytest.approx(0.7 * (1600 / 19200) + 0.3 * 0.5)
+    assert big.salient and not small.salient
+    assert small.area_ratio == pytest.approx(1600 / (W * H))
+    raw = build_candidates(hits, (W, H), config=SaliencyConfig(area_norm="image"))
+    big_raw = max(raw.regions, key=lambda r: r.box.area)
+    assert big_raw.saliency == pytest.approx(0.7 * 19200 / (W * H) + 0.3)
+    assert not big_raw.salient  # 0.34 < 0.6: why "largest" is the default
+
+
+def test_mask_area_used_when_present() -> None:
+    mask = np.zeros((H, W), bool)
+    mask[200:210, 300:310] = True  # 100 px inside a big box
+    hits = [Grounding("a", box=Box(0, 0, 640, 480))]
+    cands = build_candidates(hits, (W, H), masks=mask[None])
+    region = cands.regions[0]
+    assert region.box == Box(300, 200, 310, 210)
+    assert region.area_ratio == pytest.approx(100 / (W * H))
+
+
+@pytest.mark.parametrize(
+    ("box", "words"),
+    [
+        ((10, 200, 50, 240), "on the left"),
+        ((600, 200, 630, 240), "on the right"),
+        ((300, 10, 340, 50), "at the top"),
+        ((300, 430, 340, 470), "at the bottom"),
+        ((10, 10, 50, 50), "at the top left"),
+        ((600, 430, 630, 470), "at the bottom right"),
+        ((300, 220, 340, 260), "in the centre"),
+    ],
+)
+def test_position_words(box: tuple[float, float, float, float], words: str) -> None:
+    assert position_words(Box(*box), (W, H)) == words
+
+
+def test_descriptions_and_numbering_left_to_right() -> None:
+    hits = [
+        Grounding("dog", box=Box(500, 200, 620, 300), score=0.9),
+        Grounding("dog", box=Box(20, 200, 200, 400), score=0.8),
+        Grounding("dog", box=Box(300, 20, 330, 40), score=0.7),
+    ]
+    cands = build_candidates(hits, (W, H), phrase="dog")
+    assert [r.id for r in cands.regions] == [1, 2, 3]
+    assert [r.box.x0 for r in cands.regions] == [20, 300, 500]
+    assert cands.regions[0].description == "the dog on the left, the largest"
+    assert cands.regions[1].description == "the dog at the top, small, in the background"
+    assert cands.regions[2].description == "the dog on the right"
+
+
+def test_numbering_top_to_bottom_for_stacked() -> None:
+    hits = [Grounding("book", box=Box(300, 300, 340, 340)), Grounding("book", box=Box(300, 100, 340, 140))]
+    cands = build_candidates(hits, (W, H))
+    assert [r.box.y0 for r in cands.regions] == [100, 300]
+
+
+def test_dedupe_by_iou_keeps_higher_score_and_notes_it() -> None:
+    hits = [
+        Grounding("cup", box=Box(100, 100, 200, 200), score=0.5),
+        Grounding("cup", box=Box(102, 101, 201, 202), score=0.9),
+        Grounding("cup", box=Box(400, 100, 500, 200), score=0.7),
+    ]
+    cands = build_candidates(hits, (W, H))
+    assert len(cands) == 2
+    assert any(r.score == 0.9 for r in cands.regions) and not any(r.score == 0.5 for r in cands.regions)
+    assert any("merged" in n for n in cands.notes)
+
+
+def test_cap_and_unusable_hits_are_noted() -> None:
+    hits = [Grounding("x", box=Box(i * 20, 0, i * 20 + 10, 10), score=i / 30) for i in range(30)]
+    hits.append(Grounding("x"))  # neither point nor box
+    cands = build_candidates(hits, (W, H), max_regions=12)
+    assert len(cands) == 12
+    assert any("1 of 31 hits" in n for n in cands.notes)
+    assert any("Kept the 12 highest-scoring of 30" in n for n in cands.notes)
+
+
+def test_point_only_hits_get_a_small_box_and_out_of_image_points_are_clipped() -> None:
+    hits = [Grounding("cup", point=(100, 100)), Grounding("cup", point=(5000, 5000))]
+    cands = build_candidates(hits, (W, H))
+    assert len(cands) == 1
+    b = cands.regions[0].box
+    assert b.contains(100, 100) and b.width == pytest.approx(0.1 * H)
+
+
+def test_ious() -> None:
+    assert box_iou(Box(0, 0, 10, 10), Box(5, 0, 15, 10)) == pytest.approx(50 / 150)
+    a = np.zeros((4, 4), bool)
+    b = np.zeros((4, 4), bool)
+    a[:2] = True
+    b[1:3] = True
+    assert mask_iou(a, b) == pytest.approx(4 / 12)
+    assert mask_iou(np.zeros((2, 2), bool), np.zeros((2, 2), bool)) == 0.0
+
+
+def three_in_a_row():
+    hits = [Grounding("cup", box=Box(x, 200, x + 80, 280)) for x in (40, 280, 520)]
+    return build_candidates(hits, (W, H))
+
+
+@pytest.mark.parametrize(
+    ("hint", "expected"),
+    [
+        ("2", 2),
+        ("number 3", 3),
+        ("#1", 1),
+        ("option two", 2),
+        ("the one on the left", 1),
+        ("leftmost", 1),
+        ("the right one", 3),
+        ("the middle one", 2),
+        ("the one in the center", 2),
+        ("second from the left", 2),
+        ("the first one from the right", 3),
+        ("the third one", 3),
+        ("no idea", None),
+        ("the red one", None),
+        ("7", None),
+    ],
+)
+def test_region_for_hint(hint: str, expected: int | None) -> None:
+    region = region_for_hint(three_in_a_row(), hint)
+    assert (region.id if region else None) == expected
+
+
+def test_region_for_hint_sizes_and_corners() -> None:
+    hits = [
+        Grounding("cup", box=Box(10, 10, 60, 60)),
+        Grounding("cup", box=Box(500, 350, 630, 470)),
+        Grounding("cup", box=Box(280, 200, 300, 220)),
+    ]
+    cands = build_candidates(hits, (W, H))
+    by_x0 = {r.box.x0: r.id for r in cands.regions}
+    assert region_for_hint(cands, "the biggest").id == by_x0[500]
+    assert region_for_hint(cands, "the smallest one").id == by_x0[280]
+    assert region_for_hint(cands, "top left").id == by_x0[10]
+    assert region_for_hint(cands, "bottom right").id == by_x0[500]
+
+
+def test_click_selects_smallest_containing_region() -> None:
+    outer = np.zeros((H, W), bool)
+    outer[100:400, 100:500] = True
+    inner = np.zeros((H, W), bool)
+    inner[200:260, 250:330] = True
+    hits = [Grounding("person", point=(300, 250)), Grounding("shirt", point=(290, 230))]
+    cands = build_candidates(hits, (W, H), masks=np.stack([outer, inner]), dedupe_iou=0.9)
+    assert region_at(cands, 290, 230).label == "shirt"
+    assert region_at(cands, 120, 120).label == "person"
+    assert region_at(cands, 5, 5) is None
+    assert region_at(cands, 639, 479) is None
