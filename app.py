@@ -1,7 +1,8 @@
 """Entry point, as a Hugging Face Space runs it: builds the UI and launches it.
 
-WHICHONE_MODEL picks the VLM by registry name (e.g. WHICHONE_MODEL=tiny python app.py);
-GRADIO_SERVER_NAME / GRADIO_SERVER_PORT are honoured as Gradio does.
+WHICHONE_MODEL picks the VLM by registry name (e.g. WHICHONE_MODEL=tiny python app.py), WHICHONE_POINTER
+and WHICHONE_SEGMENTER the grounding models; GRADIO_SERVER_NAME / GRADIO_SERVER_PORT are honoured as Gradio
+does (127.0.0.1:7860 by default). The models load once, at start-up.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import os
 
 
 def main(host: str | None = None, port: int | None = None) -> None:
+    # ui first: it points Gradio's upload folder at RAM before gradio is imported.
     from ui.app import build_app, launch_kwargs
 
     demo = build_app()
@@ -17,4 +19,5 @@ def main(host: str | None = None, port: int | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main(os.environ.get("GRADIO_SERVER_NAME"), int(os.environ["GRADIO_SERVER_PORT"]) if os.environ.get("GRADIO_SERVER_PORT") else None)
+    port_text = os.environ.get("GRADIO_SERVER_PORT")
+    main(os.environ.get("GRADIO_SERVER_NAME"), int(port_text) if port_text else None)

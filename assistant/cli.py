@@ -47,7 +47,9 @@ def user_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _parse_choice(choose: int | None, click: str | None, hint: str | None) -> int | tuple[float, float] | str | None:
+def _parse_choice(
+    choose: int | None, click: str | None, hint: str | None
+) -> int | tuple[float, float] | str | None:
     given = [c for c in (choose, click, hint) if c is not None]
     if len(given) > 1:
         raise WhichoneError("Give only one of --choose, --click and --hint.")
@@ -68,9 +70,9 @@ def ask(
     model: Annotated[str | None, typer.Option(help="VLM registry name (see `whichone models`).")] = None,
     pointer: Annotated[str, typer.Option(help="Pointer registry name.")] = "vlm-boxes",
     segmenter: Annotated[str | None, typer.Option(help="Segmenter registry name (none: boxes only).")] = None,
-    recognition_prompt: Annotated[str, typer.Option(help="focus_recognition_{zs,zs_cot,zs_ecot,fs,fs_ecot}")] = (
-        "focus_recognition_zs_ecot"
-    ),
+    recognition_prompt: Annotated[
+        str, typer.Option(help="focus_recognition_{zs,zs_cot,zs_ecot,fs,fs_ecot}")
+    ] = ("focus_recognition_zs_ecot"),
     choose: Annotated[int | None, typer.Option(help="Second turn: the region number you mean.")] = None,
     click: Annotated[str | None, typer.Option(help="Second turn: a click X,Y in pixels.")] = None,
     hint: Annotated[str | None, typer.Option(help='Second turn: a hint, e.g. "the one on the left".')] = None,
@@ -80,10 +82,16 @@ def ask(
     from assistant.pipeline import Assistant, AssistantConfig
     from models.registry import default_vlm_name
 
+    from assistant.images import load_image
+    from assistant.validation import clean_question
+
     choice = _parse_choice(choose, click, hint)
+    # Check the photo and the question before loading any model: a bad input fails in milliseconds.
+    photo = load_image(image)
+    clean_question(question)
     config = AssistantConfig(recognition_prompt=recognition_prompt)
     assistant = Assistant.from_names(model or default_vlm_name(), pointer, segmenter, config)
-    reply, session = assistant.ask(image, question)
+    reply, session = assistant.ask(photo, question)
     second = assistant.resolve(session, choice) if choice is not None else None
     if as_json:
         out: dict[str, Any] = {"model": assistant.vlm.describe(), **reply.to_dict()}
@@ -143,7 +151,9 @@ def list_models_command() -> None:
 @app.command()
 @user_errors
 def serve(
-    host: Annotated[str | None, typer.Option(help="Address (default: GRADIO_SERVER_NAME or 127.0.0.1).")] = None,
+    host: Annotated[
+        str | None, typer.Option(help="Address (default: GRADIO_SERVER_NAME or 127.0.0.1).")
+    ] = None,
     port: Annotated[int | None, typer.Option(help="Port (default: GRADIO_SERVER_PORT or 7860).")] = None,
     model: Annotated[str | None, typer.Option(help="VLM registry name (default: WHICHONE_MODEL).")] = None,
 ) -> None:

@@ -31,7 +31,7 @@ from assistant.session import Session
 from assistant.types import Candidates, Decision, Level, QuestionFocus, Region, Reply, Strategy, Verdict
 from assistant.validation import MAX_QUESTION_CHARS, clean_hint, clean_question
 from assistant.verdict import parse_verdict
-from assistant.wording import count_phrase
+from assistant.words import count_phrase, is_unique_descriptor
 from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
 from models.errors import ModelError
 from prompts import render_prompt
@@ -313,11 +313,14 @@ class Assistant:
 def grounding_phrase(focus: QuestionFocus) -> str:
     """What to point at: the head noun with the descriptors a pixel can show, e.g. "red cup".
 
-    Spatial descriptors are left out (the policy applies them to the candidates); descriptors a photo
-    cannot show ("emotional") are left out so they never select a person.
+    Spatial descriptors are left out (the policy applies them to the candidates), and so are ordinals
+    and superlatives ("second", "tallest": they choose among the candidates, they do not find them);
+    descriptors a photo cannot show ("emotional") are left out so they never select a person.
     """
     skip = set(focus.spatial_descriptors) | set(focus.non_visual_descriptors)
-    words = [d for d in focus.descriptors if d not in skip and len(d.split()) == 1]
+    words = [
+        d for d in focus.descriptors if d not in skip and len(d.split()) == 1 and not is_unique_descriptor(d)
+    ]
     head = focus.head or "object"
     return " ".join([*words, head])
 

@@ -31,7 +31,7 @@ from assistant.types import (
     QuestionFocus,
     Verdict,
 )
-from assistant.wording import count_word, plural
+from assistant.words import count_word, plural
 
 
 @dataclass(frozen=True)

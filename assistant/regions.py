@@ -117,6 +117,9 @@ def score_regions(
     image_area = float(width * height) or 1.0
     areas = [_area(r) for r in regions]
     largest = max(areas, default=0.0)
+    # "the largest" only helps tell regions apart when one clearly is: 20% bigger than the runner-up.
+    runner_up = sorted(areas)[-2] if len(areas) > 1 else 0.0
+    clearly_largest = largest > 1.2 * runner_up
     out: list[Region] = []
     for region, area in zip(regions, areas, strict=True):
         ratio = area / image_area
@@ -124,7 +127,7 @@ def score_regions(
         centre = centre_term(region.box, image_size)
         score = saliency(term, centre, config)
         position = position_words(region.box, image_size)
-        size = size_words(term, ratio, area == largest, len(regions))
+        size = size_words(term, ratio, clearly_largest and area == largest, len(regions))
         out.append(
             replace(
                 region,

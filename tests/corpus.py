@@ -38,7 +38,12 @@ def bomb_png(width: int = 30000, height: int = 30000) -> bytes:
     """A valid PNG header claiming width x height, with a tiny IDAT: Pillow must refuse it unread."""
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        return (
+            struct.pack(">I", len(data))
+            + kind
+            + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        )
 
     ihdr = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)  # 1-bit greyscale
     idat = zlib.compress(b"\x00" * 64)
@@ -68,7 +73,9 @@ def corpus() -> list[tuple[str, bytes, str]]:
     jpg = _jpeg(good)
     rgba = good.convert("RGBA")
     rgba.putalpha(Image.new("L", good.size, 0))  # fully transparent: must become white, not black
-    grey16 = Image.fromarray((np.arange(320 * 240, dtype=np.uint32).reshape(240, 320) % 65535).astype(np.uint16))
+    grey16 = Image.fromarray(
+        (np.arange(320 * 240, dtype=np.uint32).reshape(240, 320) % 65535).astype(np.uint16)
+    )
     return [
         ("ok.png", png, "ok"),
         ("ok.jpg", jpg, "ok"),

@@ -91,7 +91,10 @@ def test_plural_question_resolves_ambiguity() -> None:
     assert (d.level, d.strategy) == (Level.UNAMBIGUOUS, Strategy.ANSWER)
     assert "cups in general" in d.explanation
     off = strategy_for(
-        focus(plural=True), Verdict.AMBIGUOUS, boxes_to_candidates(row_of(5)), PolicyConfig(plural_resolves=False)
+        focus(plural=True),
+        Verdict.AMBIGUOUS,
+        boxes_to_candidates(row_of(5)),
+        PolicyConfig(plural_resolves=False),
     )
     assert off.strategy is Strategy.CLARIFY
 

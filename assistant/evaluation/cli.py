@@ -1,0 +1,136 @@
+"""`whichone bench TASK --model NAME [--judge NAME] [--limit N] [--out DIR]` and `whichone bench list`.
+
+Prints the paper-style table and where the files went, and how many calls reached a model: a rerun of the
+same command is served from the response cache and says "model calls: 0". SIGTERM and Ctrl-C stop the run
+with a one-line note; the answers already given are in the cache and the same command resumes.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import Annotated
+
+import typer
+
+from assistant.errors import WhichoneError
+from models.errors import ModelError
+
+bench_app = typer.Typer(
+    help="Run the papers' benchmarks (RAcQUEt, VQ-FocusAmbiguity, AQuA, ClearVQA) on a model.",
+    invoke_without_command=True,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    # TASK comes first, options may follow it (a group stops at its first argument otherwise).
+    context_settings={"allow_interspersed_args": True},
+)
+
+
+def _list_tasks() -> None:
+    from assistant.evaluation.datasets import DATASETS
+    from assistant.evaluation.tasks import TASKS
+
+    for task in TASKS.values():
+        variants = ", ".join(v.name for v in task.variants)
+        typer.echo(f"{task.name:24} {task.description}")
+        typer.echo(
+            f"{'':24} dataset {task.dataset} ({DATASETS[task.dataset].homepage}); variants: {variants}; "
+            f"judge: {task.default_judge}; reproduces {task.reproduces}"
+        )
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    # SIGTERM -> the same clean stop as Ctrl-C: the sqlite transaction in flight rolls back, nothing else
+    # is lost, and the user is told how to resume.
+    raise KeyboardInterrupt
+
+
+@bench_app.callback()
+def bench(
+    task: Annotated[str, typer.Argument(help="Task name, or `list` to list the tasks.")],
+    model: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Model registry name (repeat for several models); for focus-localisation a pointer name."
+        ),
+    ] = None,
+    judge: Annotated[
+        str | None,
+        typer.Option(help="`rules`, a VLM registry name (LLM judge) or `none`; default: the task's."),
+    ] = None,
+    limit: Annotated[int | None, typer.Option(help="Use a seeded sample of N examples.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder (default runs/TASK/MODEL).")] = None,
+    data: Annotated[
+        str | None,
+        typer.Option(help="Local dataset file/folder or URL (default: where the authors publish it)."),
+    ] = None,
+    split: Annotated[str | None, typer.Option(help="Dataset split (default: the task's).")] = None,
+    variant: Annotated[list[str] | None, typer.Option(help="Prompt variant(s) (default: all).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed for the sample and for generation.")] = 0,
+    batch_size: Annotated[int, typer.Option(help="Conversations per batch for a local model.")] = 8,
+    concurrency: Annotated[int, typer.Option(help="Requests in flight for a server model.")] = 8,
+    max_new_tokens: Annotated[int | None, typer.Option(help="Override the task's reply length.")] = None,
+    judge_max_new_tokens: Annotated[
+        int | None, typer.Option(help="Override an LLM judge's reply length (default: per judging task).")
+    ] = None,
+    cache: Annotated[Path | None, typer.Option(help="Response cache (sqlite) path.")] = None,
+    segmenter: Annotated[
+        str, typer.Option(help="focus-localisation: segmenter registry name, or `none` (box regions).")
+    ] = "sam-vit-b",
+    pointer: Annotated[str, typer.Option(help="whichone-strategy: the pipeline's pointer.")] = "vlm-boxes",
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+) -> None:
+    """Run benchmark TASK on a model and write responses.jsonl, summary.json, table.md and plots."""
+    if task == "list":
+        _list_tasks()
+        return
+    from assistant.evaluation.runner import RunConfig, run_benchmark
+
+    config = RunConfig(
+        task=task,
+        models=list(model or []),
+        judge=judge,
+        data=data,
+        split=split,
+        variants=list(variant or []),
+        limit=limit,
+        seed=seed,
+        out_dir=out,
+        cache_path=cache,
+        batch_size=batch_size,
+        concurrency=concurrency,
+        max_new_tokens=max_new_tokens,
+        judge_max_new_tokens=judge_max_new_tokens,
+        segmenter=segmenter,
+        pointer=pointer,
+        progress=progress,
+    )
+    # signal handlers can only be set from the main thread (a UI thread calls the runner directly)
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if main else None
+    try:
+        result = run_benchmark(config)
+    except KeyboardInterrupt:
+        typer.echo(
+            "interrupted: the answers so far are cached; run the same command again to resume.", err=True
+        )
+        raise typer.Exit(130) from None
+    except (WhichoneError, ModelError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
+    from assistant.evaluation.report import markdown_table
+
+    typer.echo(markdown_table(result.task, result.summary))
+    errors = sum(1 for r in result.records if r.get("error"))
+    typer.echo(f"examples: {result.summary['n_examples']}; items: {len(result.records)}; errors: {errors}")
+    typer.echo(f"model calls: {result.model_calls} (cache hits: {result.cache_hits})")
+    for name, path in result.files.items():
+        typer.echo(f"{name}: {path}")
+    sys.stdout.flush()

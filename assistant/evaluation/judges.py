@@ -1,0 +1,247 @@
+"""Judges: an LLM judge with the papers' rubrics, the deterministic rule judge, and their agreement.
+
+- `LLMJudge(model)`: any VisionLanguageModel (a registered local model, or an OpenAI-compatible server
+  through models.openai_vlm) reads the task's prompt from prompts/ (RAcQUEt Appendix C and G.3 verbatim;
+  the bias and AQuA prompts are ours, see prompts/README.md) and its text is parsed by
+  `assistant.evaluation.judge_parse`: a judgement that cannot be read is "unknown", never an error.
+- `RuleJudge()`: surface rules, documented in `assistant.evaluation.rule_judge`.
+- `judge_agreement(judge, labelled)`: Cohen's kappa, accuracy and confusion matrix of a judge against
+  labelled responses (by default the examples the RAcQUEt paper itself classifies, in
+  assistant/evaluation/data/racquet_labelled.jsonl).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from assistant.evaluation.judge_parse import parse_judgement
+from assistant.evaluation.judgement import (
+    TASK_LABELS,
+    UNKNOWN,
+    Judge,
+    JudgeError,
+    Judgement,
+    check_item,
+)
+from assistant.evaluation.metrics import agreement
+from assistant.evaluation.rule_judge import OPPOSITE_GROUP, RuleJudge, stereotyped_group
+from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
+from prompts import render_prompt
+
+__all__ = [
+    "DEFAULT_LABELLED",
+    "LLMJudge",
+    "Judge",
+    "Judgement",
+    "JudgeError",
+    "RuleJudge",
+    "create_judge",
+    "format_agreement",
+    "judge_agreement",
+    "load_labelled",
+]
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+DEFAULT_LABELLED = DATA_DIR / "racquet_labelled.jsonl"
+
+PROMPTS = {
+    "racquet_class": "racquet_judge_rubric",
+    "racquet_cot": "racquet_judge_cot",
+    "racquet_bias": "racquet_judge_bias",
+    "aqua_strategy": "aqua_judge_strategy",
+    "aqua_clarification": "aqua_judge_clarification",
+    "aqua_factual": "aqua_judge_factual",
+}
+# the rubric and the bias prompt ask the judge to reason step by step before the class; the others are short
+MAX_NEW_TOKENS = {
+    "racquet_class": 768,
+    "racquet_cot": 64,
+    "racquet_bias": 768,
+    "aqua_strategy": 384,
+    "aqua_clarification": 256,
+    "aqua_factual": 256,
+}
+
+
+class LLMJudge:
+    """A judge model reading each task's rubric: text-only messages, except factual consistency (image)."""
+
+    def __init__(self, model: VisionLanguageModel, settings: GenerationSettings | None = None) -> None:
+        self.model = model
+        self.settings = settings
+        self.name = f"llm:{model.name}"
+
+    @classmethod
+    def from_registry(
+        cls, model_name: str, settings: GenerationSettings | None = None, **kwargs: Any
+    ) -> LLMJudge:
+        """Build the judge around a registered VLM (models.registry); ModelUnavailable when it cannot load."""
+        from models.registry import create_vlm  # the registry imports adapters lazily
+
+        return cls(create_vlm(model_name, **kwargs), settings)
+
+    def settings_for(self, task: str) -> GenerationSettings:
+        # greedy decoding: a judge must give the same judgement each time it is asked
+        return self.settings or GenerationSettings(max_new_tokens=MAX_NEW_TOKENS[task], temperature=0.0)
+
+    def messages(self, task: str, item: Mapping[str, Any]) -> list[ChatMessage]:
+        """The conversation the judge model sees for one item."""
+        check_item(task, item)
+        values = _prompt_values(task, item)
+        images = [item["image"]] if task == "aqua_factual" else []
+        return [ChatMessage(role="user", text=render_prompt(PROMPTS[task], **values), images=images)]
+
+    def read(self, task: str, text: str) -> Judgement:
+        """The judgement in a judge model's text (unknown when no label can be read)."""
+        label = parse_judgement(task, text)
+        reason = (
+            "read from the judge's text"
+            if label != UNKNOWN
+            else "no label could be read from the judge's text"
+        )
+        return Judgement(label, raw=text if isinstance(text, str) else "", reason=reason)
+
+    def judge(self, task: str, item: Mapping[str, Any]) -> Judgement:
+        return self.read(task, self.model.generate(self.messages(task, item), self.settings_for(task)))
+
+    def judge_many(self, task: str, items: Sequence[Mapping[str, Any]]) -> list[Judgement]:
+        if not items:
+            return []
+        conversations = [self.messages(task, item) for item in items]
+        texts = self.model.generate_batch(conversations, self.settings_for(task))
+        if len(texts) != len(items):
+            raise JudgeError(f"the judge model returned {len(texts)} replies for {len(items)} items")
+        return [self.read(task, t) for t in texts]
+
+
+def _prompt_values(task: str, item: Mapping[str, Any]) -> dict[str, str]:
+    values = {"question": str(item["question"]), "response": str(item["response"])}
+    if task == "racquet_bias":
+        values.update(_bias_values(item))
+    elif task == "aqua_clarification":
+        ref = item["reference"]
+        values["reference"] = ref if isinstance(ref, str) else " / ".join(str(r) for r in ref)
+        values["hint"] = str(item.get("hint") or "(none)")
+    return values
+
+
+def _bias_values(item: Mapping[str, Any]) -> dict[str, str]:
+    category = item.get("bias_category") or item.get("category")
+    adjective = item.get("adjective") or _adjective(str(item["question"])) or "described"
+    group = stereotyped_group(item)
+    if group:
+        stereotype = (
+            f'According to the stereotype, "{adjective}" describes the {group} person rather '
+            f"than the {OPPOSITE_GROUP[group]} person."
+        )
+    else:
+        stereotype = "It is not known which of the two people the stereotype associates with the adjective."
+    people = str(item.get("people") or "")
+    return {
+        "category": {"disability": "disability status"}.get(
+            str(category), str(category or "one visible respect")
+        ),
+        "adjective": adjective,
+        "stereotype": stereotype,
+        "people": people + "\n" if people else "",
+    }
+
+
+def _adjective(question: str) -> str | None:
+    words = question.strip().rstrip("?").split()
+    if len(words) >= 5 and [w.lower() for w in words[:3]] == ["what", "is", "the"]:
+        return words[3].lower()
+    return None
+
+
+def create_judge(name: str, **kwargs: Any) -> Judge:
+    """ "rules" -> RuleJudge; any other name -> LLMJudge around that registered VLM."""
+    if name in ("rules", "rule"):
+        return RuleJudge()
+    return LLMJudge.from_registry(name, **kwargs)
+
+
+def load_labelled(path: str | Path | None = None) -> list[dict[str, Any]]:
+    """Labelled responses from a JSONL file: one {"task", "question", "response", "gold", ...} per line."""
+    path = Path(path) if path is not None else DEFAULT_LABELLED
+    if not path.is_file():
+        raise JudgeError(f"no labelled file at {path}")
+    records = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            raise JudgeError(f"{path.name} line {number}: not JSON") from None
+        if not isinstance(obj, dict):
+            raise JudgeError(f"{path.name} line {number}: expected a JSON object")
+        task = obj.setdefault("task", "racquet_class")
+        if task not in TASK_LABELS:
+            raise JudgeError(f"{path.name} line {number}: unknown task {task!r}")
+        if obj.get("gold") not in TASK_LABELS[task]:
+            raise JudgeError(
+                f"{path.name} line {number}: gold {obj.get('gold')!r} is not one of {TASK_LABELS[task]}"
+            )
+        try:
+            check_item(task, obj)
+        except JudgeError as exc:
+            raise JudgeError(f"{path.name} line {number}: {exc}") from None
+        records.append(obj)
+    return records
+
+
+def judge_agreement(
+    judge: Judge, labelled: Sequence[Mapping[str, Any]], task: str | None = None
+) -> dict[str, Any]:
+    """Agreement of `judge` with the gold labels of `labelled` for one task.
+
+    Returns metrics.agreement's dict (kappa, kappa_decided, accuracy, confusion, labels, n, unknown) plus
+    "task", "judge" and "items": [{id, gold, label, reason}] so that every disagreement can be read.
+    With task None the labelled records must all be of one task.
+    """
+    tasks = sorted({str(r.get("task", "racquet_class")) for r in labelled})
+    if task is None:
+        if len(tasks) > 1:
+            raise JudgeError(f"the labelled set mixes tasks {', '.join(tasks)}: choose one")
+        task = tasks[0] if tasks else "racquet_class"
+    if task not in TASK_LABELS:
+        raise JudgeError(f"unknown judging task {task!r}; known: {', '.join(TASK_LABELS)}")
+    records = [r for r in labelled if r.get("task", "racquet_class") == task]
+    judgements = judge.judge_many(task, records)
+    gold = [str(r["gold"]) for r in records]
+    out = agreement(gold, [j.label for j in judgements], TASK_LABELS[task])
+    out["task"] = task
+    out["judge"] = judge.name
+    out["items"] = [
+        {"id": r.get("id", i), "gold": g, "label": j.label, "reason": j.reason}
+        for i, (r, g, j) in enumerate(zip(records, gold, judgements, strict=True))
+    ]
+    return out
+
+
+def format_agreement(result: Mapping[str, Any]) -> str:
+    """Plain-text summary: kappa, accuracy, unknowns, the confusion matrix and each disagreement."""
+
+    def num(x: float) -> str:
+        return "undefined" if isinstance(x, float) and math.isnan(x) else f"{x:.3f}"
+
+    labels = list(result["labels"])
+    classes = labels[:-1]
+    lines = [
+        f"judge {result['judge']} on {result['task']}: n={result['n']}, kappa={num(result['kappa'])}, "
+        f"accuracy={num(result['accuracy'])}, unknown={result['unknown']}",
+        "gold \\ judged  " + "  ".join(f"{lab:>8}" for lab in labels),
+    ]
+    for cls, row in zip(classes, result["confusion"], strict=True):
+        lines.append(f"{cls:>14}  " + "  ".join(f"{v:>8}" for v in row))
+    for item in result.get("items", []):
+        if item["gold"] != item["label"]:
+            lines.append(
+                f"disagrees: {item['id']}: gold {item['gold']}, judged {item['label']} ({item['reason']})"
+            )
+    return "\n".join(lines)

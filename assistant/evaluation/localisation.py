@@ -1,0 +1,176 @@
+"""VQ-FocusAmbiguity Table 3: mAP (COCO segm), union IoU and max IoU of predicted focus masks.
+
+The paper (Section 4.2, "Evaluation Metrics"): "First is the standard metric for instance segmentation:
+mAP. We also employ union IoU and max IoU to analyze performance when models predict only one focus
+region. We calculate union IoU as the IoU between the predicted mask and the union of all focus regions
+[...]. We calculate max IoU as the largest mIoU score between the predicted mask and each focus region,
+to see if the generated mask instead accurately captures a single focus region."
+
+Our reading, for predictions with any number of masks:
+- "the predicted mask" is the union of the example's predicted masks (it is one mask when the model
+  predicts one region, the case the paper describes). union IoU = IoU(union of predicted, union of gold);
+  max IoU = max over gold regions g of IoU(union of predicted, g). `max_iou(..., per_prediction=True)`
+  instead takes the best (predicted mask, gold region) pair, for comparison. Both are averaged over
+  examples ("mIoU": the mean over the dataset of each example's score).
+- Conventions the paper does not need (its every example has >= 1 focus region): an example with no
+  predicted mask scores 0 against non-empty gold; an example whose gold and prediction are both empty
+  scores 1 (nothing to find, nothing claimed); a non-empty prediction against empty gold scores 0. Gold
+  masks with no pixels are dropped (they are not regions); empty predicted masks stay (false positives).
+- mAP is pycocotools' COCOeval(iouType="segm") stats[0]: AP averaged over IoU thresholds .50:.05:.95,
+  all areas, up to 100 detections per image, one category ("focus"), one COCO image per example. With no
+  predicted mask at all it is 0.0 (nothing is recalled); with no gold region anywhere it is NaN
+  (COCOeval reports -1: AP is undefined without positives).
+Masks are H x W boolean arrays in the example's image pixels.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from pycocotools import mask as mask_utils
+from pycocotools.coco import COCO
+from pycocotools.cocoeval import COCOeval
+
+NAN = float("nan")
+
+
+@dataclass
+class LocalisationExample:
+    """One question's gold focus masks and the model's predicted masks with their confidence scores.
+
+    shape: (H, W) of the image; gold_masks: K masks H x W bool; pred_masks: N masks H x W bool with
+    pred_scores: N floats (higher = more confident; the order COCOeval ranks detections in).
+    """
+
+    shape: tuple[int, int]
+    gold_masks: Sequence[np.ndarray]
+    pred_masks: Sequence[np.ndarray] = field(default_factory=list)
+    pred_scores: Sequence[float] | None = None  # None: every prediction scores 1.0
+
+    def __post_init__(self) -> None:
+        h, w = self.shape
+        for name, masks in (("gold", self.gold_masks), ("predicted", self.pred_masks)):
+            for m in masks:
+                if np.shape(m) != (h, w):
+                    raise ValueError(f"a {name} mask has shape {np.shape(m)}, not the image's {(h, w)}")
+        if self.pred_scores is not None and len(self.pred_scores) != len(self.pred_masks):
+            raise ValueError(f"{len(self.pred_masks)} predicted masks but {len(self.pred_scores)} scores")
+
+    @property
+    def scores(self) -> list[float]:
+        return (
+            [1.0] * len(self.pred_masks) if self.pred_scores is None else [float(s) for s in self.pred_scores]
+        )
+
+    @property
+    def gold_regions(self) -> list[np.ndarray]:
+        """Gold masks with at least one pixel."""
+        return [np.asarray(m, dtype=bool) for m in self.gold_masks if np.any(m)]
+
+
+def _union(masks: Sequence[np.ndarray], shape: tuple[int, int]) -> np.ndarray:
+    out = np.zeros(shape, dtype=bool)
+    for m in masks:
+        out |= np.asarray(m, dtype=bool)
+    return out
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    """IoU of two H x W bool masks; 1.0 when both are empty (see the module's conventions)."""
+    union = int(np.logical_or(a, b).sum())
+    if union == 0:
+        return 1.0
+    return int(np.logical_and(a, b).sum()) / union
+
+
+def union_iou(
+    pred_masks: Sequence[np.ndarray], gold_masks: Sequence[np.ndarray], shape: tuple[int, int]
+) -> float:
+    """IoU(union of predicted masks, union of gold masks) for one example (masks H x W bool)."""
+    return _iou(_union(pred_masks, shape), _union(gold_masks, shape))
+
+
+def max_iou(
+    pred_masks: Sequence[np.ndarray],
+    gold_masks: Sequence[np.ndarray],
+    shape: tuple[int, int],
+    per_prediction: bool = False,
+) -> float:
+    """Best IoU of the predicted mask with any single gold region, for one example.
+
+    Default: the predicted mask is the union of pred_masks (module docstring). per_prediction=True: the
+    best IoU over all (predicted mask, gold region) pairs.
+    """
+    gold = [np.asarray(m, dtype=bool) for m in gold_masks if np.any(m)]
+    pred_union = _union(pred_masks, shape)
+    if not gold:
+        return 1.0 if not pred_union.any() else 0.0
+    if not per_prediction:
+        return max(_iou(pred_union, g) for g in gold)
+    if not pred_masks:
+        return 0.0
+    return max(_iou(np.asarray(p, dtype=bool), g) for p in pred_masks for g in gold)
+
+
+def _rle(mask: np.ndarray) -> dict:
+    return mask_utils.encode(np.asfortranarray(np.asarray(mask, dtype=np.uint8)))
+
+
+def mean_average_precision(examples: Sequence[LocalisationExample]) -> float:
+    """COCO mask AP@[.50:.95] over all examples (pycocotools COCOeval, iouType="segm"), in [0, 1]."""
+    images, gold_anns, dets = [], [], []
+    for image_id, ex in enumerate(examples, start=1):
+        h, w = ex.shape
+        images.append({"id": image_id, "height": int(h), "width": int(w)})
+        for m in ex.gold_regions:
+            rle = _rle(m)
+            gold_anns.append(
+                {
+                    "id": len(gold_anns) + 1,
+                    "image_id": image_id,
+                    "category_id": 1,
+                    "segmentation": rle,
+                    "area": float(mask_utils.area(rle)),
+                    "bbox": mask_utils.toBbox(rle).tolist(),
+                    "iscrowd": 0,
+                }
+            )
+        for m, score in zip(ex.pred_masks, ex.scores, strict=True):
+            dets.append({"image_id": image_id, "category_id": 1, "segmentation": _rle(m), "score": score})
+    if not gold_anns:
+        return NAN
+    if not dets:
+        return 0.0
+    gt = COCO()
+    gt.dataset = {"images": images, "annotations": gold_anns, "categories": [{"id": 1, "name": "focus"}]}
+    # COCOeval prints its progress and table to stdout; a benchmark run keeps stdout for its own report
+    with contextlib.redirect_stdout(io.StringIO()):
+        gt.createIndex()
+        dt = gt.loadRes(dets)
+        ev = COCOeval(gt, dt, iouType="segm")
+        ev.evaluate()
+        ev.accumulate()
+        ev.summarize()
+    value = float(ev.stats[0])
+    return value if value >= 0 else NAN
+
+
+def localisation_metrics(examples: Sequence[LocalisationExample]) -> dict[str, float | int]:
+    """mAP, mean union IoU and mean max IoU over examples (VQ-FocusAmbiguity Table 3), all in [0, 1]."""
+    n = len(examples)
+    if n == 0:
+        return {"n": 0, "mAP": NAN, "union_iou": NAN, "max_iou": NAN, "n_no_prediction": 0, "n_empty_gold": 0}
+    unions = [union_iou(ex.pred_masks, ex.gold_masks, ex.shape) for ex in examples]
+    maxes = [max_iou(ex.pred_masks, ex.gold_masks, ex.shape) for ex in examples]
+    return {
+        "n": n,
+        "mAP": mean_average_precision(examples),
+        "union_iou": float(np.mean(unions)),
+        "max_iou": float(np.mean(maxes)),
+        "n_no_prediction": sum(1 for ex in examples if len(ex.pred_masks) == 0),
+        "n_empty_gold": sum(1 for ex in examples if not ex.gold_regions),
+    }

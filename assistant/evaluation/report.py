@@ -1,0 +1,376 @@
+"""Report files of a run: per-example JSONL, summary JSON, a Markdown table laid out as the paper's, plots.
+
+Files (in the run's output folder):
+- responses.jsonl: one line per (model, variant, example): question, gold, turns, response, judgement.
+- summary.json: the metrics per (model, variant) and the run's settings; `run` holds this run's facts
+  (model calls, cache hits, seconds) — the only part that differs between a run and its rerun.
+- table.md: the paper's table layout (RAcQUEt Fig. 3/4/7 as percentages, VQ-FocusAmbiguity Tables 2/3,
+  AQuA Tables 2/4).
+- classes.png (RAcQUEt Fig. 3 style stacked bars per model and prompt), confusion.png (AQuA Fig. 5 style
+  confusion matrices; for recognition, gold ambiguous/unambiguous x verdict).
+Every file is written to a temporary name and renamed, so a reader never sees half a file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from assistant.evaluation.tasks import Task
+
+
+def _clean(value: Any) -> Any:
+    """JSON-safe: NaN / inf become null, tuples lists, dict keys strings."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def write_jsonl(path: Path, records: Sequence[dict[str, Any]]) -> None:
+    lines = [json.dumps(_clean(r), ensure_ascii=False, sort_keys=True) for r in records]
+    _atomic_write(path, ("\n".join(lines) + ("\n" if lines else "")).encode("utf-8"))
+
+
+def write_json(path: Path, obj: Any) -> None:
+    _atomic_write(
+        path, (json.dumps(_clean(obj), ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode()
+    )
+
+
+# ------------------------------------------------------------------------------------------ tables
+
+
+def _pct(value: Any) -> str:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "-"
+    return f"{100.0 * float(value):.1f}"
+
+
+def _num(value: Any, digits: int = 2) -> str:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "-"
+    return f"{100.0 * float(value):.{digits}f}"
+
+
+def _md(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def markdown_table(task: Task, summary: dict[str, Any]) -> str:
+    """The summary as the paper lays its table out (percentages, one row per model and prompt)."""
+    results = summary.get("results", [])
+    layout = task.metrics
+    if layout == "racquet-classes":
+        header = [
+            "Model",
+            "Prompt",
+            "Explicit (A)",
+            "Implicit (B)",
+            "High risk (C)",
+            "Unknown",
+            "Mentions multiple referents (CoT)",
+            "n",
+            "Errors",
+        ]
+        rows = []
+        for r in results:
+            m = r["metrics"]
+            cot = m.get("cot_mentions")
+            rows.append(
+                [
+                    r["model"],
+                    r["label"],
+                    _pct(m.get("A")),
+                    _pct(m.get("B")),
+                    _pct(m.get("C")),
+                    _pct(m.get("unknown")),
+                    _pct(cot.get("rate")) if cot else "-",
+                    str(m.get("n", 0)),
+                    str(r["errors"]),
+                ]
+            )
+        title = "RAcQUEt-general: response classes (%), as Fig. 3 (direct) and Fig. 4 (prompting)"
+    elif layout == "racquet-bias":
+        header = ["Model", "Category", "Explicit", "Stereotypical", "Anti-stereotypical", "Unknown", "n"]
+        rows = []
+        for r in results:
+            for category, m in r["metrics"].items():
+                rows.append(
+                    [
+                        r["model"],
+                        category,
+                        _pct(m.get("explicit")),
+                        _pct(m.get("stereotypical")),
+                        _pct(m.get("anti-stereotypical")),
+                        _pct(m.get("unknown")),
+                        str(m.get("n", 0)),
+                    ]
+                )
+        title = "RAcQUEt-bias: response classes (%) by bias category, as Fig. 7"
+    elif layout == "recognition":
+        header = ["Model", "Prompt", "Acc.", "F1", "Pos.", "UR", "n", "Errors"]
+        rows = [
+            [
+                r["model"],
+                r["label"],
+                _pct(r["metrics"].get("accuracy")),
+                _pct(r["metrics"].get("weighted_f1")),
+                _pct(r["metrics"].get("positive_rate")),
+                _pct(r["metrics"].get("undecided_rate")),
+                str(r["metrics"].get("n", 0)),
+                str(r["errors"]),
+            ]
+            for r in results
+        ]
+        title = "VQ-FocusAmbiguity recognition (%), as Table 2"
+    elif layout == "localisation":
+        header = ["Approach", "Prompt", "mAP", "union IoU", "max IoU", "n", "Errors"]
+        rows = [
+            [
+                r["model"],
+                r["label"],
+                _num(r["metrics"].get("mAP")),
+                _num(r["metrics"].get("union_iou")),
+                _num(r["metrics"].get("max_iou")),
+                str(r["metrics"].get("n", 0)),
+                str(r["errors"]),
+            ]
+            for r in results
+        ]
+        title = "VQ-FocusAmbiguity localisation (x100), as Table 3"
+    elif layout == "aqua-strategy":
+        header = [
+            "Model",
+            "Prompt",
+            "Level 0",
+            "Level 1",
+            "Level 2",
+            "Level 3",
+            "Overall",
+            "Unk",
+            "Factual consistency",
+            "n",
+            "Errors",
+        ]
+        rows = []
+        for r in results:
+            m = r["metrics"]
+            per = m.get("per_level", {})
+            fc = m.get("factual")
+            rows.append(
+                [
+                    r["model"],
+                    r["label"],
+                    *(_pct(per.get(str(lv), per.get(lv))) for lv in range(4)),
+                    _pct(m.get("overall")),
+                    _pct(m.get("unknown_rate")),
+                    _pct(fc.get("rate")) if fc else "-",
+                    str(m.get("n", 0)),
+                    str(r["errors"]),
+                ]
+            )
+        title = "AQuA strategic accuracy (%), as Table 2"
+    elif layout == "pass-rate":
+        header = ["Model", "Prompt", "PASS rate", "n", "Errors"]
+        rows = [
+            [
+                r["model"],
+                r["label"],
+                _pct(r["metrics"].get("rate")),
+                str(r["metrics"].get("n", 0)),
+                str(r["errors"]),
+            ]
+            for r in results
+        ]
+        title = "Two-turn clarification PASS rate (%), as AQuA Table 4"
+    else:  # pragma: no cover - every task names one of the layouts above
+        header, rows, title = ["Model", "Prompt"], [[r["model"], r["label"]] for r in results], task.name
+    notes = [
+        f"Task `{task.name}` — reproduces {task.reproduces}.",
+        f"Judge: {summary.get('judge') or 'none'}; split {summary.get('split')}; "
+        f"{summary.get('n_examples')} examples (limit {summary.get('limit')}, seed {summary.get('seed')}).",
+    ]
+    return f"### {title}\n\n" + _md(header, rows) + "\n\n" + "\n".join(notes) + "\n"
+
+
+# ------------------------------------------------------------------------------------------ plots
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only; never a window (servers and tests have no display)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save_png(plt, fig, path: Path) -> None:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=120)
+    plt.close(fig)
+    _atomic_write(path, buffer.getvalue())
+
+
+def plot_class_bars(task: Task, summary: dict[str, Any], path: Path) -> Path | None:
+    """Stacked horizontal bars of class shares, one bar per (model, prompt) — RAcQUEt Fig. 3 / Fig. 7."""
+    plt = _pyplot()
+    bars: list[tuple[str, list[float]]] = []
+    if task.metrics == "racquet-classes":
+        classes, names = (
+            ["A", "B", "C", "unknown"],
+            ["Explicit (A)", "Implicit (B)", "High risk (C)", "Unknown"],
+        )
+        for r in summary.get("results", []):
+            m = r["metrics"]
+            if m.get("n"):
+                bars.append((f"{r['model']} ({r['label']})", [100.0 * (m.get(c) or 0.0) for c in classes]))
+    else:
+        classes = ["explicit", "stereotypical", "anti-stereotypical", "unknown"]
+        names = ["Explicit", "Stereotypical", "Anti-stereotypical", "Unknown"]
+        for r in summary.get("results", []):
+            for category, m in r["metrics"].items():
+                if m.get("n"):
+                    bars.append((f"{r['model']} ({category})", [100.0 * (m.get(c) or 0.0) for c in classes]))
+    if not bars:
+        return None
+    colours = ["#1b7837", "#fdb863", "#b2182b", "#bababa"]  # explicit green, implicit amber, risk red
+    fig, ax = plt.subplots(figsize=(7.5, 0.6 * len(bars) + 1.4))
+    for row, (_label, shares) in enumerate(bars):
+        left = 0.0
+        for share, colour, name in zip(shares, colours, names, strict=True):
+            ax.barh(row, share, left=left, color=colour, edgecolor="white", label=name if row == 0 else None)
+            if share >= 6:
+                dark = colour in ("#1b7837", "#b2182b")  # white figures on the dark green and red
+                ax.text(
+                    left + share / 2,
+                    row,
+                    f"{share:.0f}",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="white" if dark else "black",
+                )
+            left += share
+    ax.set_yticks(range(len(bars)), [b[0] for b in bars])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("% of responses")
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.25 if len(bars) < 4 else -0.12),
+        ncol=4,
+        fontsize=8,
+        frameon=False,
+    )
+    ax.set_title(task.reproduces, fontsize=9)
+    fig.tight_layout()
+    _save_png(plt, fig, path)
+    return path
+
+
+def plot_confusion(task: Task, summary: dict[str, Any], path: Path) -> Path | None:
+    """One confusion matrix per (model, prompt), row-normalised, with counts — AQuA Fig. 5 style."""
+    plt = _pyplot()
+    import numpy as np
+
+    panels = []
+    for r in summary.get("results", []):
+        conf = r["metrics"].get("confusion")
+        if conf and r["metrics"].get("n"):
+            panels.append(
+                (
+                    f"{r['model']} ({r['label']})",
+                    np.asarray(conf, dtype=float),
+                    r["metrics"].get("confusion_rows"),
+                    r["metrics"].get("confusion_columns"),
+                )
+            )
+    if not panels:
+        return None
+    cols = min(3, len(panels))
+    rows = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 3.4 * rows), squeeze=False)
+    for ax in axes.flat[len(panels) :]:
+        ax.axis("off")
+    for ax, (title, matrix, row_labels, col_labels) in zip(axes.flat, panels, strict=False):
+        totals = matrix.sum(axis=1, keepdims=True)
+        share = np.divide(matrix, totals, out=np.zeros_like(matrix), where=totals > 0)
+        ax.imshow(share, cmap="Blues", vmin=0, vmax=1)
+        for (i, j), count in np.ndenumerate(matrix):
+            ax.text(
+                j,
+                i,
+                f"{int(count)}",
+                ha="center",
+                va="center",
+                color="white" if share[i, j] > 0.5 else "black",
+                fontsize=8,
+            )
+        row_labels = row_labels or [str(i) for i in range(matrix.shape[0])]
+        col_labels = col_labels or [str(j) for j in range(matrix.shape[1])]
+        ax.set_xticks(range(len(col_labels)), col_labels, fontsize=8)
+        ax.set_yticks(range(len(row_labels)), row_labels, fontsize=8)
+        ax.set_xlabel("predicted", fontsize=8)
+        ax.set_ylabel("gold", fontsize=8)
+        ax.set_title(title, fontsize=9)
+    fig.suptitle(f"{task.name}: {task.reproduces}", fontsize=10)
+    fig.tight_layout()
+    _save_png(plt, fig, path)
+    return path
+
+
+# ------------------------------------------------------------------------------------------ all files
+
+
+def write_report(
+    out_dir: Path,
+    task: Task,
+    records: Sequence[dict[str, Any]],
+    summary: dict[str, Any],
+    run_info: dict[str, Any],
+) -> dict[str, Path]:
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    files = {
+        "responses": out_dir / "responses.jsonl",
+        "summary": out_dir / "summary.json",
+        "table": out_dir / "table.md",
+    }
+    write_jsonl(files["responses"], records)
+    write_json(files["summary"], {**summary, "run": run_info})
+    _atomic_write(files["table"], markdown_table(task, _clean(summary)).encode("utf-8"))
+    clean = _clean(summary)
+    if "class-bars" in task.plots:
+        made = plot_class_bars(task, clean, out_dir / "classes.png")
+        if made:
+            files["classes_plot"] = made
+    if "confusion" in task.plots:
+        made = plot_confusion(task, clean, out_dir / "confusion.png")
+        if made:
+            files["confusion_plot"] = made
+    return files

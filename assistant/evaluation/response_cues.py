@@ -1,0 +1,384 @@
+"""Surface cues in a question and a response, for the rule judge (no model, deterministic).
+
+A question's *referent words* are what a response must talk about to be about the question's referent:
+its head noun ("dog" in "What breed is the dog?"), a possessor ("player" in "the player's role"), the
+object of a preposition ("car" in "the number on the car"), and, for a possessive or bare pronoun ("his
+t-shirt", "What is he holding?"), the nouns that can stand for that person ("man", "boy", ...). A subject
+pronoun with an object noun ("Does she wear a hat?") refers through the object: RAcQUEt G.3 counts
+mentions of hats there, not of people.
+
+Cues found in a response:
+- plural mention: a referent word in the plural ("dogs", "the flowers are", "females"), unless the word
+  was already plural in the question ("his pants");
+- located mentions: each referent word (or "one") followed within a few words by a place ("on the left",
+  "in the foreground", "(right side)") or preceded by one ("the left dog"); two places that exclude each
+  other (left / right / middle, foreground / background, top / bottom) mean two referents;
+- quantified mentions: "both", "each", "the other", "another" right before a referent word;
+- clarification question: a sentence ending in "?" that asks which one is meant;
+- acknowledged ambiguity: "not possible to know which", "ambiguous", "without further context", ...;
+- identifying description: a referent word followed by a descriptor ("with a blue t-shirt", "that is
+  jumping in the pond", "on the right", "in the red shirt", "wearing ...") or preceded by a
+  distinguishing adjective ("the black dog", "the taller man"), whose content words are not all already in
+  the question (repeating "the person on the left" is no description) and which is not "in the image",
+  "in the picture", "in question".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import inflect
+
+
+def word_set(text: str) -> frozenset[str]:
+    """A word set written as one string (keeps the long word lists readable)."""
+    return frozenset(text.split())
+
+
+FEMALE_NOUNS = word_set("woman girl lady female")
+MALE_NOUNS = word_set("man boy guy gentleman male")
+PERSON_NOUNS = word_set("person individual kid child player people") | FEMALE_NOUNS | MALE_NOUNS
+_HE, _SHE = MALE_NOUNS | {"person", "player"}, FEMALE_NOUNS | {"person", "player"}
+PRONOUN_PEOPLE = {"he": _HE, "him": _HE, "his": _HE, "she": _SHE, "her": _SHE,
+                  "they": PERSON_NOUNS, "their": PERSON_NOUNS, "them": PERSON_NOUNS}
+POSSESSIVE_PRONOUNS = word_set("his her their its")
+SUBJECT_PRONOUNS = word_set("he she they him them")
+VAGUE_WORDS = word_set("this that it these those")
+DETERMINERS = word_set("the this that these those his her their its a an my your")
+PREPOSITIONS = word_set(
+    "on in at of with near by behind under over above below next beside from to for into onto inside "
+    "outside across"
+)
+VERBS = word_set(
+    "is are was were does do did has have had made called say says read reads look looks mean wear "
+    "wears hold holds belong can could will would should"
+)
+ING_NOUNS = word_set(
+    "building painting clothing ceiling railing awning ring string thing king wing sibling evening "
+    "morning icing frosting topping stuffing filling sign ping"
+)
+ING_VERBS = word_set(
+    "doing wearing holding eating playing sitting standing looking riding carrying reading using drinking "
+    "walking running watching cooking making selling pulling pushing flying lying sleeping talking saying "
+    "showing having going throwing catching hitting"
+)
+QUESTION_WORDS = word_set(
+    "what which who whose where when why how does do is are can could color colour kind type breed "
+    "brand shape many much"
+)
+# places that locate one referent among several; each group's members exclude each other
+PLACE_GROUPS = (
+    word_set("left right middle center centre leftmost rightmost"),
+    word_set("foreground background"),
+    word_set("top bottom"),
+    word_set("upper lower"),
+)
+PLACE_WORDS = frozenset().union(*PLACE_GROUPS) | word_set(
+    "front back behind closest nearest farthest furthest corner side edge"
+)
+_CANON_PLACE = {"centre": "middle", "center": "middle", "leftmost": "left", "rightmost": "right"}
+NON_IDENTIFYING = ("in the image", "in the picture", "in the photo", "in this image", "in this picture",
+                   "in this photo", "in the scene", "in question", "shown", "visible", "pictured",
+                   "in the photograph", "here")
+DISTINGUISHING_ADJECTIVES = word_set(
+    "red blue green yellow white black brown grey gray pink purple orange beige dark light striped big "
+    "bigger biggest large larger largest small smaller smallest little tall taller tallest short shorter "
+    "shortest old older oldest young younger youngest first second third last front back near far left "
+    "right middle central leftmost rightmost nearest closest farthest furthest main standing sitting seated"
+)
+DESCRIPTOR_STARTS = ("who is", "who's", "that is", "that's", "which is", "who", "that", "which", "with",
+                     "wearing", "in", "on", "at", "near", "by", "holding", "sitting", "standing", "closest",
+                     "nearest", "furthest", "farthest", "to the", "next to", "behind", "in front", "(",
+                     "worn by", "of the", "belonging to")
+STOPWORDS = word_set(
+    "a an the is are of on in at to and or with that which who side image picture photo one its his "
+    "her their"
+)
+
+_WORD = r"[a-z]+(?:[-'][a-z]+)*"
+
+
+@lru_cache(maxsize=1)
+def _inflector() -> inflect.engine:
+    return inflect.engine()
+
+
+def normalise(text: str) -> str:
+    """Lower case, straight quotes, markdown emphasis removed, whitespace collapsed."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+    text = re.sub(r"[*_`#]+", " ", text)
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def words(text: str) -> list[str]:
+    return re.findall(_WORD, normalise(text))
+
+
+def plural_of(noun: str) -> str:
+    return "people" if noun == "person" else str(_inflector().plural_noun(noun) or noun + "s")
+
+
+def is_plural(noun: str) -> bool:
+    if noun in {
+        "people",
+        "men",
+        "women",
+        "children",
+        "kids",
+        "glasses",
+        "pants",
+        "jeans",
+        "shorts",
+        "trousers",
+        "clothes",
+        "scissors",
+    }:
+        return True
+    if noun.endswith(("ss", "us", "is")) or not noun.endswith("s"):
+        return False
+    return bool(_inflector().singular_noun(noun))
+
+
+def _is_verb_ing(toks: list[str], j: int) -> bool:
+    """An -ing word that ends a noun phrase ("the person wearing ...", "what is he doing?"), unlike the
+    modifier in "the baking tray": it is last, or followed by a determiner, preposition or verb."""
+    tok = toks[j]
+    if not tok.endswith("ing") or tok in ING_NOUNS:
+        return False
+    if tok in ING_VERBS:
+        return True
+    nxt = toks[j + 1] if j + 1 < len(toks) else None
+    return nxt is None or nxt in DETERMINERS or nxt in PREPOSITIONS or nxt in VERBS
+
+
+@dataclass(frozen=True)
+class QuestionCues:
+    """What the rule judge needs from a question."""
+
+    text: str  # normalised first question sentence
+    words: frozenset[str]
+    referents: frozenset[str]  # singular referent words (head, possessor, prepositional objects, people)
+    plural_in_question: frozenset[str]  # head nouns already plural in the question ("pants")
+    pronoun: str | None = None
+    vague: bool = False  # "this", "it", "that" stand for the referent
+    heads: tuple[str, ...] = field(default_factory=tuple)
+
+
+def question_cues(question: str) -> QuestionCues:
+    """Referent words of a question (see the module docstring)."""
+    text = normalise(question)
+    first = text.split("?")[0] + "?" if "?" in text else text  # "... ? Please explain ..." -> first part
+    toks = re.findall(_WORD, first)
+    referents: set[str] = set()
+    plural_in_q: set[str] = set()
+    heads: list[str] = []
+    pronoun = next((t for t in toks if t in PRONOUN_PEOPLE), None)
+    vague = False
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        if tok in DETERMINERS or (tok in VAGUE_WORDS and i > 0):
+            run = []
+            j = i + 1
+            while (
+                j < len(toks)
+                and toks[j] not in PREPOSITIONS | VERBS | DETERMINERS | {"and", "or"}
+                and not (_is_verb_ing(toks, j))
+            ):
+                run.append(toks[j])
+                j += 1
+            if tok in VAGUE_WORDS and not run:
+                vague = True
+            for k, w in enumerate(run):
+                if w.endswith("'s") and k < len(run) - 1:  # "the player's role": the player is the referent
+                    referents.add(w[:-2])
+                    heads.append(w[:-2])
+            if run:
+                head = run[-1].removesuffix("'s")
+                if head not in PLACE_WORDS and head not in QUESTION_WORDS:
+                    heads.append(head)
+                    if is_plural(head):
+                        plural_in_q.add(head)
+                    else:
+                        referents.add(head)
+            i = max(j, i + 1)
+            continue
+        if tok in VAGUE_WORDS and i == len(toks) - 1:
+            vague = True
+        i += 1
+    if pronoun in POSSESSIVE_PRONOUNS or (pronoun in SUBJECT_PRONOUNS and not referents):
+        referents |= PRONOUN_PEOPLE[pronoun]
+    if pronoun in {"it", "this", "that"}:
+        vague = True
+    if any(t in VAGUE_WORDS for t in toks) and not referents:
+        vague = True
+    referents.discard("people")
+    return QuestionCues(
+        first, frozenset(toks), frozenset(referents), frozenset(plural_in_q), pronoun, vague, tuple(heads)
+    )
+
+
+def _alias_pattern(names: set[str]) -> str:
+    alts = sorted((re.escape(n) for n in names), key=len, reverse=True)
+    return r"\b(?:" + "|".join(alts) + r")\b"
+
+
+def plural_mentions(q: QuestionCues, response: str) -> list[str]:
+    """Referent words that the response uses in the plural."""
+    text = normalise(response)
+    found = []
+    for noun in sorted(q.referents):
+        plural = plural_of(noun)
+        if plural != noun and re.search(r"\b" + re.escape(plural) + r"\b", text):
+            found.append(plural)
+    return found
+
+
+def _place_of(fragment: str) -> str | None:
+    for w in re.findall(_WORD, fragment):
+        if any(w in g for g in PLACE_GROUPS):
+            return _CANON_PLACE.get(w, w)
+    return None
+
+
+def located_places(q: QuestionCues, response: str) -> list[str]:
+    """The places attached to mentions of the referent (or of "one"), in order of appearance."""
+    text = normalise(response)
+    names = set(q.referents) | {"one"}
+    places = []
+    for m in re.finditer(_alias_pattern(names), text):
+        after = text[m.end() : m.end() + 40]
+        hit = re.match(
+            r"\s*(?:\(|,)?\s*(?:who is |that is |which is |sitting |standing |is )?"
+            r"(?:on|in|at|to|towards|near)\s+(?:the\s+)?(?:far\s+)?(\w+)",
+            after,
+        )
+        hit = hit or re.match(r"\s*\(\s*(\w+)", after)
+        place = _place_of(hit.group(1)) if hit else None
+        if place is None:
+            before = text[max(0, m.start() - 20) : m.start()]
+            pre = re.search(r"\bthe\s+(\w+)\s*$", before)
+            place = _place_of(pre.group(1)) if pre else None
+        if place:
+            places.append(place)
+    return places
+
+
+def exclusive_places(places: list[str]) -> bool:
+    """Two places of one group that exclude each other (left and right, ...)."""
+    for group in PLACE_GROUPS:
+        canon = {_CANON_PLACE.get(p, p) for p in places if p in group or _CANON_PLACE.get(p, p) in group}
+        if len(canon) >= 2:
+            return True
+    return False
+
+
+def quantified_mention(q: QuestionCues, response: str) -> bool:
+    """ "both dogs", "the other man", "each person", "another one", "both of them", "one of the ..."."""
+    text = normalise(response)
+    names = _alias_pattern(set(q.referents) | {plural_of(n) for n in q.referents} | {"one", "ones"})
+    return bool(
+        re.search(r"\b(?:both|each|the other|another)\s+(?:of (?:the|them)\s*)?" + names, text)
+        or re.search(r"\bboth (?:of them|are|have|wear|were)\b", text)
+    )
+
+
+def multiple_referents(q: QuestionCues, response: str) -> str | None:
+    """Why the response speaks of several referents of the question, or None."""
+    plural = plural_mentions(q, response)
+    if plural:
+        return f"plural mention: {plural[0]}"
+    places = located_places(q, response)
+    if exclusive_places(places):
+        return f"referents in places that exclude each other: {', '.join(dict.fromkeys(places))}"
+    if quantified_mention(q, response):
+        return "quantified mention (both / each / the other)"
+    return None
+
+
+_CLARIFY = re.compile(
+    r"\b(?:which (?:one|of|person|\w+)|who (?:do|are) you|do you mean|did you mean|"
+    r"are you (?:asking|referring|talking)|you(?:'re| are) (?:asking|referring|talking)|"
+    r"could you (?:please )?(?:specify|clarify|tell|let me know|point|indicate)|"
+    r"can you (?:please )?(?:specify|clarify|tell me which|point|indicate)|"
+    r"please (?:specify|clarify)|what (?:\w+ )?(?:do you mean|are you referring))"
+)
+_ACKNOWLEDGE = re.compile(
+    r"\b(?:not (?:possible|clear|sure) (?:to (?:know|tell|determine|say|identify) )?which|"
+    r"(?:impossible|hard|difficult|unclear|not possible) to (?:know|tell|determine|say|identify)(?: which)?|"
+    r"(?:cannot|can't|can not|unable to|could not|couldn't) (?:tell|determine|know|identify|say) which|"
+    r"ambiguous|ambiguity|without (?:further|more|additional) (?:context|information)|more than one|"
+    r"unclear which|it depends on which|multiple (?:possible )?(?:referents|candidates|options))"
+)
+
+
+def clarification_question(response: str) -> str | None:
+    """The first sentence that asks which referent is meant, or None."""
+    for sentence in re.findall(r"[^.?!]*\?", normalise(response)):
+        if _CLARIFY.search(sentence) or re.search(r"\bwhich\b", sentence):
+            return sentence.strip()
+    return None
+
+
+def acknowledges_ambiguity(response: str) -> str | None:
+    m = _ACKNOWLEDGE.search(normalise(response))
+    return m.group(0) if m else None
+
+
+def content_words(fragment: str) -> set[str]:
+    return {w for w in re.findall(_WORD, fragment) if w not in STOPWORDS}
+
+
+def identifying_description(q: QuestionCues, response: str) -> str | None:
+    """A description that singles out the referent the response talks about (see module docstring)."""
+    text = normalise(response)
+    names = set(q.referents) | {"one"}
+    for m in re.finditer(_alias_pattern(names), text):
+        before = text[max(0, m.start() - 25) : m.start()]
+        # only after "the": "a red t-shirt" describes the answer, "the red t-shirt" picks one out
+        pre = re.search(r"\bthe\s+((?:\w+\s+){0,2})$", before)
+        if pre:
+            adjectives = [w for w in pre.group(1).split() if w in DISTINGUISHING_ADJECTIVES]
+            new = [w for w in adjectives if w not in q.words]
+            if new:
+                return f"the {' '.join(new)} {m.group(0)}"
+        after = text[m.end() :]
+        starts = any(re.match(r"\s*" + re.escape(s) + r"(?:\W|$)", after) for s in DESCRIPTOR_STARTS)
+        # or a participle: "the car parked closest to the camera", "the cat sleeping on the sofa"
+        if not starts and not re.match(r"\s+[a-z]+(?:ed|ing)\s+[a-z]", after):
+            continue
+        # the descriptor runs to the main verb: "the dog [that is jumping in the pond] is a retriever"
+        lead = re.match(r"\s*(?:who is|who's|that is|that's|which is)\s", after)
+        rest = after[lead.end() :] if lead else after
+        fragment = re.split(r"[.;:!?,]| is | are | has | have | wears | appears | seems ", rest, maxsplit=1)
+        fragment = fragment[0][:80].strip()
+        for phrase in NON_IDENTIFYING:  # "in the image" says where the photo is, not which referent
+            fragment = re.sub(r"(?:^|\s)" + re.escape(phrase) + r"(?=\s|$)", " ", fragment).strip()
+        content = content_words(fragment)
+        if content and not content <= q.words:
+            return f"{m.group(0)} {fragment}"
+    return None
+
+
+_FINAL = re.compile(
+    r"(?:final answer|in conclusion|to conclude|to summari[sz]e|in summary|therefore|thus|so,|based on "
+    r"(?:this|these|the|my|that)\s+(?:\w+\s+)?(?:analysis|observations?|steps|information|reasoning))"
+)
+
+
+def final_answer(response: str) -> str:
+    """The part after the last "final answer" / "therefore" / "based on this analysis" marker, if any."""
+    text = normalise(response)
+    matches = list(_FINAL.finditer(text))
+    if not matches:
+        return text
+    tail = text[matches[-1].end() :].lstrip(" :,.-)")
+    return tail if re.search(r"[a-z]", tail) else text
+
+
+def list_items(response: str) -> list[str]:
+    """Lines that start as list items ("- ...", "* ...", "1. ...", "2) ...")."""
+    lines = response.replace("\r", "").split("\n")
+    return [ln.strip() for ln in lines if re.match(r"\s*(?:[-*\u2022]|\d+[.)])\s+\S", ln)]

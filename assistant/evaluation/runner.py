@@ -1,0 +1,498 @@
+"""Run a benchmark task: examples -> model responses (cached) -> judgements -> metrics -> report files.
+
+Resumable by construction: every response is committed to the sqlite cache as soon as its batch is done,
+and the per-example records are rebuilt from the cache at the end. A rerun of an interrupted run (SIGTERM,
+SIGKILL, a crash) re-asks nothing already answered and ends with the same files an uninterrupted run
+writes. Work is cut into batches by position in the full (seeded) item list, never by what is left, so a
+batch is the same set of conversations in every run (a local model's batched output can depend on its
+batch mates through padding).
+
+Local models get batches through `generate_batch`; servers (an OpenAI-compatible backend) get one request
+per item from a bounded thread pool, each committed as it returns.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+from tqdm import tqdm
+
+from assistant.errors import InputError, WhichoneError
+from assistant.evaluation import scoring
+from assistant.evaluation.cache import CachedPointer, CachedVLM, ResponseCache, cache_key, model_identity
+from assistant.evaluation.datasets import DatasetUnavailable, load_dataset
+from assistant.evaluation.fetch import ImageFetcher, ImageUnavailable, default_cache_dir
+from assistant.evaluation.schema import Example
+from assistant.evaluation.tasks import Task, Variant, get_task
+from assistant.images import load_image
+from models.base import ChatMessage
+from models.errors import ModelError
+from prompts import render_prompt
+
+
+@dataclass
+class RunConfig:
+    task: str
+    models: list[str]
+    judge: str | None = None  # None: the task's default judge
+    data: str | None = None  # local path or URL; None: where the authors publish the dataset
+    split: str | None = None
+    variants: list[str] | None = None  # None: all of the task's variants
+    limit: int | None = None
+    seed: int = 0
+    out_dir: Path | None = None  # None: runs/<task>/<models>
+    cache_path: Path | None = None  # None: <cache dir>/bench/responses.sqlite
+    batch_size: int = 8
+    concurrency: int = 8
+    max_new_tokens: int | None = None  # None: the task's setting
+    judge_max_new_tokens: int | None = None  # None: the LLM judge's own setting per judging task
+    segmenter: str = "sam-vit-b"  # focus-localisation only (--model names the pointer); "none": boxes
+    pointer: str = "vlm-boxes"  # whichone-strategy only
+    progress: bool = True
+    # called as on_progress(model, done, total) after each batch (a UI's progress bar)
+    on_progress: Callable[[str, int, int], None] | None = None
+
+
+@dataclass
+class RunResult:
+    task: Task
+    records: list[dict[str, Any]]
+    summary: dict[str, Any]
+    model_calls: int  # calls that reached a model (task models and judge), this run
+    cache_hits: int
+    out_dir: Path
+    files: dict[str, Path] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+class RunError(WhichoneError):
+    """The run cannot start (unknown task or variant, no examples, bad option)."""
+
+
+# ------------------------------------------------------------------------------------------ selection
+
+
+def select_examples(examples: Sequence[Example], limit: int | None, seed: int) -> list[Example]:
+    """All examples, or a seeded sample of `limit` of them kept in dataset order (so --limit 20 on a file
+    sorted by label is not all one label, and the same seed always picks the same ones)."""
+    if limit is None or limit >= len(examples):
+        return list(examples)
+    if limit <= 0:
+        raise RunError(f"--limit must be at least 1, got {limit}")
+    chosen = sorted(random.Random(seed).sample(range(len(examples)), limit))
+    return [examples[i] for i in chosen]
+
+
+def _task_examples(task: Task, config: RunConfig, notes: list[str]) -> list[Example]:
+    loaded = load_dataset(task.dataset, config.data, config.split or task.split)
+    notes.extend(loaded.notes)
+    examples = loaded.examples
+    if task.only_levels is not None:
+        examples = [e for e in examples if e.gold.get("level") in task.only_levels]
+    if task.needs:
+        kept = [e for e in examples if all(e.gold.get(k) for k in task.needs)]
+        if len(kept) < len(examples):
+            notes.append(
+                f"{len(examples) - len(kept)} example(s) lack {', '.join(task.needs)} and are left out"
+            )
+        examples = kept
+    if not examples:
+        needs = f" with {', '.join(task.needs)}" if task.needs else ""
+        levels = f" at level {', '.join(map(str, task.only_levels))}" if task.only_levels else ""
+        raise DatasetUnavailable(
+            f"{task.dataset} ({loaded.split}) has no examples{levels}{needs}, which task {task.name} needs"
+        )
+    return select_examples(examples, config.limit, config.seed)
+
+
+# ------------------------------------------------------------------------------------------ images
+
+
+class ImageLoader:
+    """Decoded images by example key, fetched once per run; failures remembered and reported once."""
+
+    def __init__(self, fetcher: ImageFetcher, report: Callable[[str], None]) -> None:
+        self.fetcher = fetcher
+        self.report = report
+        self._images: dict[str, Image.Image] = {}
+        self._errors: dict[str, str] = {}
+
+    def get(self, example: Example) -> Image.Image:
+        """The example's image; raises ImageUnavailable (the same message every time it is asked)."""
+        key = example.key
+        if key in self._images:
+            return self._images[key]
+        if key in self._errors:
+            raise ImageUnavailable(self._errors[key])
+        try:
+            data = self.fetcher.fetch(example.image)
+            image = load_image(data)
+        except (ImageUnavailable, InputError) as exc:
+            message = f"example {example.id}: {exc}"
+            self._errors[key] = message
+            self.report(f"image unavailable: {message}")
+            raise ImageUnavailable(message) from exc
+        self._images[key] = image
+        return image
+
+    def forget(self, examples: Sequence[Example]) -> None:
+        """Drop decoded images no later batch needs (memory stays bounded by one batch)."""
+        for e in examples:
+            self._images.pop(e.key, None)
+
+
+# ------------------------------------------------------------------------------------------ running
+
+
+@dataclass
+class _Item:
+    example: Example
+    variant: Variant
+    model: str
+    response: str | None = None
+    turns: list[dict[str, str]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)  # kind-specific outputs (masks, pipeline reply)
+    error: str | None = None
+
+
+def _is_server(model: Any) -> bool:
+    try:
+        info = model.describe()
+    except Exception:
+        return False
+    return info.get("backend") == "openai" or info.get("device") == "remote"
+
+
+def _first_turn(item: _Item, image: Image.Image) -> list[ChatMessage]:
+    prompt = render_prompt(item.variant.prompt, question=item.example.question)
+    return [ChatMessage("user", prompt, [image])]
+
+
+class Runner:
+    def __init__(self, config: RunConfig, *, echo: Callable[[str], None] | None = None) -> None:
+        self.config = config
+        self.task = get_task_or_fail(config.task)
+        self.echo = echo or (lambda line: tqdm.write(line, file=sys.stderr))
+        self.variants = self._variants()
+        self.settings = self.task.settings
+        if config.max_new_tokens is not None:
+            if config.max_new_tokens < 1:
+                raise RunError("--max-new-tokens must be at least 1")
+            self.settings = replace(self.settings, max_new_tokens=config.max_new_tokens)
+        self.settings = replace(self.settings, seed=config.seed)
+        if config.batch_size < 1 or config.concurrency < 1:
+            raise RunError("--batch-size and --concurrency must be at least 1")
+        if not config.models:
+            raise RunError("name at least one --model")
+        config.models = list(dict.fromkeys(config.models))  # a model named twice runs once
+        self.cache = ResponseCache(config.cache_path or default_cache_dir() / "bench" / "responses.sqlite")
+        self.images = ImageLoader(ImageFetcher(), self.echo)
+        self.counters: dict[str, CachedVLM | CachedPointer | _CallCounter] = {}
+        self._models: dict[str, Any] = {}  # loaded once per name, shared by the task and the judge
+
+    def _variants(self) -> list[Variant]:
+        if not self.config.variants:
+            return list(self.task.variants)
+        try:
+            return [self.task.variant(v) for v in self.config.variants]
+        except KeyError as exc:
+            raise RunError(str(exc.args[0])) from None
+
+    # ---------------------------------------------------------------- public
+
+    def run(self) -> RunResult:
+        from assistant.evaluation.report import write_report
+
+        started = time.perf_counter()
+        notes: list[str] = []
+        try:
+            examples = _task_examples(self.task, self.config, notes)
+            if self.config.judge not in (None, "none") and not scoring.JUDGING[self.task.judgement]:
+                notes.append(f"task {self.task.name} needs no judge; --judge {self.config.judge} is not used")
+            for note in notes:
+                self.echo(f"note: {note}")
+            judge = scoring.make_judge(
+                self.config.judge or self.task.default_judge,
+                self.task,
+                self._cached_vlm,
+                self.config.judge_max_new_tokens,
+            )
+            items: list[_Item] = []
+            for model_name in self.config.models:
+                items.extend(self._run_model(model_name, examples))
+            shown = len(notes)
+            records = scoring.judge_records(
+                self.task, items, judge, self.images, self.config.batch_size, notes
+            )
+            for note in notes[shown:]:
+                self.echo(f"note: {note}")
+        finally:
+            self.cache.close()
+        gold_masks = {e.key: list(e.gold.get("focus_regions", [])) for e in examples}
+        summary = scoring.summarise(self.task, records, self.config.models, self.variants, gold_masks)
+        summary.update(
+            {
+                "task": self.task.name,
+                "reproduces": self.task.reproduces,
+                "dataset": self.task.dataset,
+                "split": examples[0].split,
+                "data": self.config.data or "published",
+                "models": list(self.config.models),
+                "judge": getattr(judge, "name", None),
+                "variants": [v.name for v in self.variants],
+                "n_examples": len(examples),
+                "limit": self.config.limit,
+                "seed": self.config.seed,
+                "settings": self.settings.as_dict(),
+            }
+        )
+        calls = sum(c.calls for c in self.counters.values())
+        hits = sum(c.hits for c in self.counters.values())
+        run_info = {
+            "model_calls": calls,
+            "cache_hits": hits,
+            "calls_by_model": {name: c.calls for name, c in self.counters.items()},
+            "seconds": round(time.perf_counter() - started, 2),
+            "notes": notes,
+        }
+        out_dir = self.config.out_dir or Path("runs") / self.task.name / "+".join(self.config.models)
+        files = write_report(out_dir, self.task, records, summary, run_info)
+        return RunResult(self.task, records, summary, calls, hits, out_dir, files, notes)
+
+    # ---------------------------------------------------------------- models
+
+    def _cached_vlm(self, name: str, role: str = "") -> CachedVLM:
+        from models.registry import create_vlm
+
+        label = f"{role}{name}"
+        if label not in self.counters:
+            if name not in self._models:
+                self._models[name] = create_vlm(name)
+            self.counters[label] = CachedVLM(self._models[name], self.cache)
+        counter = self.counters[label]
+        assert isinstance(counter, CachedVLM)
+        return counter
+
+    def _run_model(self, model_name: str, examples: list[Example]) -> list[_Item]:
+        # Prompt-major order: a batch holds one prompt, so its conversations are of similar length and
+        # left padding wastes little (the few-shot prompts are ~7x the zero-shot ones). An image is then
+        # decoded once per prompt, which costs milliseconds against a model call.
+        items = [_Item(e, v, model_name) for v in self.variants for e in examples]
+        kind = self.task.kind
+        if kind in ("vqa", "two-turn", "pipeline"):
+            self._cached_vlm(model_name)  # load it before the bar starts: the bar's rate is answering only
+        bar = _Progress(
+            tqdm(
+                total=len(items),
+                desc=f"{self.task.name} {model_name}",
+                unit="item",
+                disable=not self.config.progress,
+                file=sys.stderr,
+                dynamic_ncols=True,
+            ),
+            model_name,
+            self.config.on_progress,
+        )
+        try:
+            if kind in ("vqa", "two-turn"):
+                self._run_vqa(self._cached_vlm(model_name), items, bar)
+            elif kind == "pipeline":
+                self._run_pipeline(model_name, items, bar)
+            elif kind == "localise":
+                self._run_localise(model_name, items, bar)
+            else:  # pragma: no cover - tasks.py lists the kinds
+                raise RunError(f"task kind {kind!r} is not runnable")
+        finally:
+            bar.close()
+        return items
+
+    def _batches(self, items: list[_Item]) -> list[list[_Item]]:
+        size = self.config.batch_size
+        return [items[i : i + size] for i in range(0, len(items), size)]
+
+    def _with_images(self, batch: list[_Item]) -> list[tuple[_Item, Image.Image]]:
+        ready = []
+        for item in batch:
+            try:
+                ready.append((item, self.images.get(item.example)))
+            except ImageUnavailable as exc:
+                item.error = str(exc)
+        return ready
+
+    # ---------------------------------------------------------------- kind: vqa / two-turn
+
+    def _generate(self, model: CachedVLM, conversations: list[list[ChatMessage]]) -> list[str | ModelError]:
+        """Replies in order; a failing batch is retried item by item so one bad item fails alone."""
+        if not conversations:
+            return []
+        if _is_server(model):
+            with ThreadPoolExecutor(max_workers=min(self.config.concurrency, len(conversations))) as pool:
+                return list(pool.map(lambda c: _safe(model.generate, c, self.settings), conversations))
+        try:
+            return list(model.generate_batch(conversations, self.settings))
+        except ModelError:
+            if len(conversations) == 1:
+                return [_safe(model.generate, conversations[0], self.settings)]
+            return [_safe(model.generate, c, self.settings) for c in conversations]
+
+    def _run_vqa(self, model: CachedVLM, items: list[_Item], bar: _Progress) -> None:
+        # A server takes one bigger "batch" so its thread pool stays full; each reply is committed alone.
+        batches = (
+            self._batches(items)
+            if not _is_server(model)
+            else [
+                items[i : i + self.config.concurrency * 4]
+                for i in range(0, len(items), self.config.concurrency * 4)
+            ]
+        )
+        for batch in batches:
+            ready = self._with_images(batch)
+            first = [_first_turn(it, im) for it, im in ready]
+            replies = self._generate(model, first)
+            second_round = []
+            for (item, _), conv, reply in zip(ready, first, replies, strict=True):
+                if isinstance(reply, ModelError):
+                    item.error = f"model: {reply}"
+                    continue
+                item.turns = [{"role": "user", "text": conv[0].text}, {"role": "assistant", "text": reply}]
+                item.response = reply
+                if self.task.kind == "two-turn":
+                    hint = str(item.example.gold.get("hint", ""))
+                    follow = [*conv, ChatMessage("assistant", reply), ChatMessage("user", hint)]
+                    second_round.append((item, follow))
+            if second_round:
+                finals = self._generate(model, [c for _, c in second_round])
+                for (item, conv), final in zip(second_round, finals, strict=True):
+                    if isinstance(final, ModelError):
+                        item.error, item.response = f"model (second turn): {final}", None
+                        continue
+                    item.turns += [
+                        {"role": "user", "text": conv[-1].text},
+                        {"role": "assistant", "text": final},
+                    ]
+                    item.response = final
+            self.images.forget([it.example for it in batch])
+            bar.update(len(batch))
+
+    # ---------------------------------------------------------------- kind: pipeline (whichone itself)
+
+    def _run_pipeline(self, model_name: str, items: list[_Item], bar: _Progress) -> None:
+        from models.registry import create_pointer
+
+        vlm = self._cached_vlm(model_name)
+        pointer = create_pointer(self.config.pointer, vlm=vlm)
+        if not self.config.pointer.startswith("vlm-"):
+            # a pointer of its own (Molmo, blobs) is cached like a model; the vlm-* pointers ask the VLM,
+            # whose calls are cached already
+            pointer = CachedPointer(pointer, self.cache)
+            self.counters[f"pointer:{self.config.pointer}"] = pointer
+        assistant = scoring.make_assistant(vlm, pointer, self.config.max_new_tokens)
+        for item in items:
+            ready = self._with_images([item])
+            if ready:
+                try:
+                    reply, _ = assistant.ask(ready[0][1], item.example.question)
+                except (WhichoneError, ModelError) as exc:
+                    item.error = f"pipeline: {exc}"
+                else:
+                    item.response = reply.text
+                    item.extra["pipeline"] = {
+                        "strategy": reply.strategy.value,
+                        "level": int(reply.level),
+                        "verdict": reply.verdict.value,
+                        "candidates": len(reply.candidates),
+                    }
+            self.images.forget([item.example])
+            bar.update(1)
+
+    # ---------------------------------------------------------------- kind: localise
+
+    def _run_localise(self, model_name: str, items: list[_Item], bar: _Progress) -> None:
+        from assistant.evaluation.cache import image_bytes_digest
+        from assistant.grounding import Grounder
+        from models.registry import create_pointer, create_segmenter
+
+        pointer = create_pointer(model_name)
+        segmenter = None if self.config.segmenter == "none" else create_segmenter(self.config.segmenter)
+        grounder = Grounder(pointer, segmenter)
+        label = f"{model_name}+{self.config.segmenter}"
+        counter = self.counters.setdefault(label, _CallCounter())
+        assert isinstance(counter, _CallCounter)
+        identity = {
+            "pointer": model_identity(pointer),
+            "segmenter": model_identity(segmenter) if segmenter is not None else None,
+            "grounding": repr(grounder.config),
+        }
+        for item in items:
+            ready = self._with_images([item])
+            if ready:
+                image = ready[0][1]
+                phrase = scoring.focus_phrase(item.example.question)
+                key = cache_key(
+                    identity, {"phrase": phrase, "image": image_bytes_digest(image)}, {"task": "localise"}
+                )
+                cached = self.cache.get(key)
+                if cached is None:
+                    try:
+                        cached = json.dumps(scoring.localise(grounder, image, phrase))
+                    except (WhichoneError, ModelError) as exc:
+                        item.error = f"model: {exc}"
+                    else:
+                        self.cache.put(label, key, cached)
+                        counter.calls += 1
+                else:
+                    counter.hits += 1
+                if cached is not None:
+                    item.extra["localisation"] = json.loads(cached)
+                    item.response = f"{len(item.extra['localisation']['masks'])} region(s) of {phrase!r}"
+            self.images.forget([item.example])
+            bar.update(1)
+
+
+class _Progress:
+    """tqdm's bar plus an optional callback (model, done, total) for callers that draw their own."""
+
+    def __init__(self, bar: tqdm, model: str, callback: Callable[[str, int, int], None] | None) -> None:
+        self.bar, self.model, self.callback = bar, model, callback
+
+    def update(self, n: int) -> None:
+        self.bar.update(n)
+        if self.callback is not None:
+            self.callback(self.model, int(self.bar.n), int(self.bar.total))
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+@dataclass
+class _CallCounter:
+    calls: int = 0
+    hits: int = 0
+
+
+def _safe(fn: Callable[..., str], *args: Any) -> str | ModelError:
+    try:
+        return fn(*args)
+    except ModelError as exc:
+        return exc
+
+
+def get_task_or_fail(name: str) -> Task:
+    try:
+        return get_task(name)
+    except KeyError as exc:
+        raise RunError(str(exc.args[0])) from None
+
+
+def run_benchmark(config: RunConfig, *, echo: Callable[[str], None] | None = None) -> RunResult:
+    """Run one task for one or more models and write its report; see RunConfig for the options."""
+    return Runner(config, echo=echo).run()

@@ -1,0 +1,206 @@
+"""The benchmark tasks as data: name -> dataset, prompt variants, judge, metrics, and the paper table.
+
+A task says *what* to run; `assistant.evaluation.runner` knows *how* for each `kind`, and
+`assistant.evaluation.scoring` turns responses into judgements and the judgements into the paper's
+numbers. Adding a task is adding an entry here (and, for a new kind of judgement, one function there).
+
+Kinds:
+- "vqa": one turn, the prompt (rendered with $question) plus the image.
+- "two-turn": the same first turn, then the gold hint as the user's second message.
+- "pipeline": whichone itself answers (`assistant.pipeline.Assistant.ask`) with the named VLM.
+- "localise": a pointer finds the question's focus and a segmenter turns each point into a mask.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from models.base import GenerationSettings
+
+KINDS = ("vqa", "two-turn", "pipeline", "localise")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One prompt setting of a task (a row group of the paper's table)."""
+
+    name: str  # used on the command line: --variant zs-cot
+    label: str  # as the paper's table writes it: "ZS-CoT"
+    prompt: str  # prompts/<prompt>.txt, rendered with question=...
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    description: str
+    dataset: str  # a key of assistant.evaluation.datasets.DATASETS
+    split: str | None  # None: the dataset's default split
+    kind: str  # one of KINDS
+    variants: tuple[Variant, ...]
+    judgement: str  # what each response is turned into; a key of scoring.JUDGEMENTS
+    metrics: str  # how judgements become numbers; a key of scoring.METRICS
+    reproduces: str  # which table / figure of which paper
+    default_judge: str = "none"  # "rules", a VLM registry name, or "none" when no judge is needed
+    plots: tuple[str, ...] = ()  # "class-bars" (RAcQUEt Fig. 3), "confusion" (AQuA Fig. 5)
+    settings: GenerationSettings = field(default_factory=lambda: GenerationSettings(max_new_tokens=256))
+    needs: tuple[str, ...] = ()  # gold fields an example must have to take part, e.g. ("hint",)
+    only_levels: tuple[int, ...] | None = None  # AQuA levels to keep (the clarification subset: level 3)
+
+    def variant(self, name: str) -> Variant:
+        for v in self.variants:
+            if v.name == name:
+                return v
+        known = ", ".join(v.name for v in self.variants)
+        raise KeyError(f"task {self.name} has no variant {name!r}; known: {known}")
+
+
+_RACQUET_VARIANTS = (
+    Variant("direct", "Direct", "racquet_direct"),
+    Variant("clarification", "Clarification prompt", "racquet_clarification"),
+    Variant("cot", "CoT", "racquet_cot"),
+)
+
+_RECOGNITION_VARIANTS = (
+    Variant("zs", "ZS", "focus_recognition_zs"),
+    Variant("zs-cot", "ZS-CoT", "focus_recognition_zs_cot"),
+    Variant("zs-ecot", "ZS-ECoT", "focus_recognition_zs_ecot"),
+    Variant("fs", "FS", "focus_recognition_fs"),
+    Variant("fs-ecot", "FS-ECoT", "focus_recognition_fs_ecot"),
+)
+
+_AQUA_VARIANTS = (
+    Variant("base", "Base", "aqua_direct"),
+    Variant("cot", "CoT", "aqua_cot"),
+    Variant("strategy", "Strategy prompting", "aqua_strategy"),
+)
+
+TASKS: dict[str, Task] = {
+    t.name: t
+    for t in (
+        Task(
+            name="racquet-general",
+            description="RAcQUEt-general: how a model answers referentially ambiguous questions "
+            "(class A explicit / B implicit / C high risk); CoT responses also judged for mentioning "
+            "multiple referents",
+            dataset="racquet-general",
+            split=None,
+            kind="vqa",
+            variants=_RACQUET_VARIANTS,
+            judgement="racquet-class",
+            metrics="racquet-classes",
+            reproduces="RAcQUEt Fig. 3 (direct), Fig. 4 (clarification prompt, CoT; Appendix G.3)",
+            default_judge="rules",
+            plots=("class-bars",),
+            # temperature 0 as in the paper (Section 4.1)
+            settings=GenerationSettings(max_new_tokens=256, temperature=0.0),
+        ),
+        Task(
+            name="racquet-bias",
+            description="RAcQUEt-bias: explicit / stereotypical / anti-stereotypical answers to "
+            "'What is the {adjective} person wearing?' by bias category",
+            dataset="racquet-bias",
+            split=None,
+            kind="vqa",
+            variants=(Variant("direct", "Direct", "racquet_direct"),),
+            judgement="racquet-bias",
+            metrics="racquet-bias",
+            reproduces="RAcQUEt Fig. 7",
+            default_judge="rules",
+            plots=("class-bars",),
+            settings=GenerationSettings(max_new_tokens=256, temperature=0.0),
+        ),
+        Task(
+            name="focus-recognition",
+            description="VQ-FocusAmbiguity: is the question's focus ambiguous? five prompts, free text "
+            "parsed to ambiguous / unambiguous / undecided",
+            dataset="vq-focusambiguity",
+            split=None,
+            kind="vqa",
+            variants=_RECOGNITION_VARIANTS,
+            judgement="verdict",
+            metrics="recognition",
+            reproduces="VQ-FocusAmbiguity Table 2",
+            plots=("confusion",),
+            settings=GenerationSettings(max_new_tokens=256, temperature=0.0),
+        ),
+        Task(
+            name="focus-localisation",
+            description="VQ-FocusAmbiguity: locate every plausible focus region with whichone's grounding "
+            "(pointer points -> one segmenter mask per point; --model names the pointer)",
+            dataset="vq-focusambiguity",
+            split=None,
+            kind="localise",
+            # whichone's grounding points at the question's focus phrase ("red cup"); no prompt variants
+            variants=(Variant("focus-phrase", "focus phrase", "racquet_direct"),),
+            judgement="masks",
+            metrics="localisation",
+            reproduces="VQ-FocusAmbiguity Table 3 (Molmo+SAM row)",
+        ),
+        Task(
+            name="aqua-strategy",
+            description="AQuA: does the response's strategy fit the ambiguity level (0 answer, 1 infer, "
+            "2 enumerate, 3 clarify)? plus factual consistency",
+            dataset="aqua",
+            split=None,
+            kind="vqa",
+            variants=_AQUA_VARIANTS,
+            judgement="aqua-strategy",
+            metrics="aqua-strategy",
+            reproduces="AQuA Table 2, Fig. 5",
+            default_judge="rules",
+            plots=("confusion",),
+            settings=GenerationSettings(max_new_tokens=256, temperature=0.0),
+        ),
+        Task(
+            name="aqua-clarification",
+            description="AQuA two-turn clarification: level-3 question, the model's reply, a "
+            "disambiguating hint, and PASS when the final answer matches the reference",
+            dataset="aqua",
+            split=None,
+            kind="two-turn",
+            variants=(Variant("base", "Base", "aqua_direct"),),
+            judgement="pass",
+            metrics="pass-rate",
+            reproduces="AQuA Table 4",
+            default_judge="rules",
+            needs=("hint", "clarified_answer"),
+            only_levels=(3,),
+            settings=GenerationSettings(max_new_tokens=256, temperature=0.0),
+        ),
+        Task(
+            name="clearvqa-clarification",
+            description="ClearVQA two-turn: the ambiguous (blurred) question, the model's reply, the "
+            "clear question as the user's clarification, and PASS when the answer matches the gold one",
+            dataset="clearvqa",
+            split=None,
+            kind="two-turn",
+            variants=(Variant("base", "Base", "aqua_direct"),),
+            judgement="pass",
+            metrics="pass-rate",
+            reproduces="AQuA Table 4 protocol on ClearVQA",
+            default_judge="rules",
+            needs=("hint", "answer"),
+            settings=GenerationSettings(max_new_tokens=128, temperature=0.0),
+        ),
+        Task(
+            name="whichone-strategy",
+            description="whichone itself as the model: its pipeline's strategy (answer / infer / "
+            "enumerate / clarify) on AQuA, with the named VLM inside",
+            dataset="aqua",
+            split=None,
+            kind="pipeline",
+            variants=(Variant("whichone", "whichone pipeline", "aqua_direct"),),
+            judgement="pipeline-strategy",
+            metrics="aqua-strategy",
+            reproduces="AQuA Table 2 / Fig. 5 layout, whichone as one more row",
+            plots=("confusion",),
+        ),
+    )
+}
+
+
+def get_task(name: str) -> Task:
+    task = TASKS.get(name)
+    if task is None:
+        raise KeyError(f"there is no task {name!r}; known: {', '.join(TASKS)}")
+    return task

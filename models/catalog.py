@@ -1,0 +1,232 @@
+"""The built-in adapters, registered by name in models.registry.
+
+Registration must stay cheap: no torch, transformers or openai import here. Each factory imports its
+adapter when it is called, and passes its keyword arguments on (device, quantise, timeout, ...).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from models.registry import ModelSpec, register
+
+# ---------------------------------------------------------------- vision-language models (kind "vlm")
+
+QWEN2_5_VL_3B = "Qwen/Qwen2.5-VL-3B-Instruct"
+QWEN2_5_VL_7B = "Qwen/Qwen2.5-VL-7B-Instruct"
+SMOLVLM_256M = "HuggingFaceTB/SmolVLM-256M-Instruct"
+
+
+def _hf_factory(hub_id: str, name: str):
+    def factory(**kwargs: Any) -> Any:
+        from models.hf_vlm import HFVisionLanguageModel
+
+        kwargs.setdefault("name", name)
+        return HFVisionLanguageModel(hub_id, **kwargs)
+
+    return factory
+
+
+def _tiny_factory(*, target_dir: Any = None, **kwargs: Any) -> Any:
+    """Builds (once, cached) the tiny local Qwen2.5-VL and loads it like real weights."""
+    from models.hf_vlm import HFVisionLanguageModel
+    from models.tiny import build_tiny_qwen2_5_vl
+
+    kwargs.setdefault("name", "tiny")
+    # The tiny model is for CPUs and tests: never quantise it unless asked.
+    kwargs.setdefault("quantise", "none")
+    return HFVisionLanguageModel(str(build_tiny_qwen2_5_vl(target_dir)), **kwargs)
+
+
+def _openai_factory(**kwargs: Any) -> Any:
+    from models.openai_vlm import OpenAICompatibleVLM
+
+    return OpenAICompatibleVLM(**kwargs)
+
+
+register(
+    ModelSpec(
+        name="tiny",
+        kind="vlm",
+        description="tiny random Qwen2.5-VL built locally (tests and offline demos; its answers are noise)",
+        factory=_tiny_factory,
+    )
+)
+register(
+    ModelSpec(
+        name="qwen2.5-vl-3b",
+        kind="vlm",
+        description="Qwen2.5-VL 3B Instruct, 4-bit on a CUDA GPU (the default with a GPU)",
+        factory=_hf_factory(QWEN2_5_VL_3B, "qwen2.5-vl-3b"),
+        hub_id=QWEN2_5_VL_3B,
+        needs_gpu=True,
+    )
+)
+register(
+    ModelSpec(
+        name="qwen2.5-vl-7b",
+        kind="vlm",
+        description="Qwen2.5-VL 7B Instruct, 4-bit on a CUDA GPU",
+        factory=_hf_factory(QWEN2_5_VL_7B, "qwen2.5-vl-7b"),
+        hub_id=QWEN2_5_VL_7B,
+        needs_gpu=True,
+    )
+)
+register(
+    ModelSpec(
+        name="smolvlm-256m",
+        kind="vlm",
+        description="SmolVLM 256M Instruct, small enough for a CPU (the default without a GPU)",
+        factory=_hf_factory(SMOLVLM_256M, "smolvlm-256m"),
+        hub_id=SMOLVLM_256M,
+    )
+)
+register(
+    ModelSpec(
+        name="openai",
+        kind="vlm",
+        description="any OpenAI-compatible server (vLLM, SGLang, OpenAI); see WHICHONE_OPENAI_BASE_URL",
+        factory=_openai_factory,
+    )
+)
+
+# ---------------------------------------------------------------- pointers (kind "pointer")
+# Every pointer factory takes `vlm=` (the answering VLM, which the pipeline always passes) and ignores it
+# when it does not use it.
+
+MOLMO2_IDS = {
+    "molmo2-4b": "allenai/Molmo2-4B",
+    "molmo2-8b": "allenai/Molmo2-8B",
+    "molmo2-o-7b": "allenai/Molmo2-O-7B",
+}
+
+
+def _molmo2_factory(hub_id: str, name: str):
+    def factory(*, vlm: Any = None, **kwargs: Any) -> Any:
+        from models.molmo import Molmo2Pointer
+
+        kwargs.setdefault("name", name)
+        return Molmo2Pointer(hub_id, **kwargs)
+
+    return factory
+
+
+def _tiny_molmo2_factory(*, vlm: Any = None, target_dir: Any = None, **kwargs: Any) -> Any:
+    from models.molmo import Molmo2Pointer
+    from models.tiny_molmo import build_tiny_molmo2
+
+    kwargs.setdefault("name", "molmo2-tiny")
+    kwargs.setdefault("quantise", "none")
+    return Molmo2Pointer(str(build_tiny_molmo2(target_dir)), **kwargs)
+
+
+def _vlm_pointer_factory(output: str):
+    def factory(*, vlm: Any = None, vlm_name: str | None = None, **kwargs: Any) -> Any:
+        from models.errors import ModelUnavailable
+        from models.registry import create_vlm
+        from models.vlm_pointer import VLMPointer
+
+        if vlm is None and vlm_name:
+            vlm = create_vlm(vlm_name)
+        if vlm is None:
+            raise ModelUnavailable("this pointer asks a vision-language model: pass vlm= or vlm_name=")
+        return VLMPointer(vlm, output=output, **kwargs)
+
+    return factory
+
+
+def _blob_factory(*, vlm: Any = None, **kwargs: Any) -> Any:
+    from models.blob_pointer import BlobPointer
+
+    return BlobPointer(**kwargs)
+
+
+for _name, _hub in MOLMO2_IDS.items():
+    register(
+        ModelSpec(
+            name=_name,
+            kind="pointer",
+            description=f"{_hub.split('/')[1]} points (native transformers Molmo2), 4-bit on a CUDA GPU",
+            factory=_molmo2_factory(_hub, _name),
+            hub_id=_hub,
+            needs_gpu=True,
+        )
+    )
+register(
+    ModelSpec(
+        name="molmo2-tiny",
+        kind="pointer",
+        description="tiny random Molmo2 built locally (tests of the Molmo2 code path; its points are noise)",
+        factory=_tiny_molmo2_factory,
+    )
+)
+register(
+    ModelSpec(
+        name="vlm-boxes",
+        kind="pointer",
+        description="the answering VLM's own grounding: Qwen2.5-VL bbox_2d JSON (one model for everything)",
+        factory=_vlm_pointer_factory("qwen"),
+    )
+)
+register(
+    ModelSpec(
+        name="vlm-points",
+        kind="pointer",
+        description="the VLM's Molmo-style point tags (a Molmo v1/v2 served by vLLM through the openai VLM)",
+        factory=_vlm_pointer_factory("molmo"),
+    )
+)
+register(
+    ModelSpec(
+        name="blobs",
+        kind="pointer",
+        description="offline demo pointer, no learning: regions that differ from the background colour",
+        factory=_blob_factory,
+    )
+)
+
+# ---------------------------------------------------------------- segmenters (kind "segmenter")
+# SAM weights: checkpoint= (a path, or "random" for tests and perf), else $WHICHONE_SAM_CHECKPOINT, else
+# <cache>/sam/<official file name>.
+
+
+def _sam_factory(variant: str):
+    def factory(**kwargs: Any) -> Any:
+        from models.sam import SamSegmenter
+
+        return SamSegmenter(variant, **kwargs)
+
+    return factory
+
+
+def _sam2_factory(**kwargs: Any) -> Any:
+    from models.sam2 import SAM2_HIERA_TINY, Sam2Segmenter
+
+    return Sam2Segmenter(kwargs.pop("checkpoint", None) or SAM2_HIERA_TINY, **kwargs)
+
+
+_SAM_FILES = {
+    "vit_b": "sam_vit_b_01ec64.pth",
+    "vit_l": "sam_vit_l_0b3195.pth",
+    "vit_h": "sam_vit_h_4b8939.pth",
+}
+for _variant, _size in (("vit_b", "91M"), ("vit_l", "308M"), ("vit_h", "636M")):
+    register(
+        ModelSpec(
+            name=f"sam-{_variant.replace('_', '-')}",
+            kind="segmenter",
+            description=f"Segment Anything {_variant.upper().replace('_', '-')} ({_size}, segment-anything)",
+            factory=_sam_factory(_variant),
+            hub_id=f"https://dl.fbaipublicfiles.com/segment_anything/{_SAM_FILES[_variant]}",
+            needs_gpu=_variant != "vit_b",
+        )
+    )
+register(
+    ModelSpec(
+        name="sam2-hiera-tiny",
+        kind="segmenter",
+        description="SAM 2.1 Hiera-tiny (39M, transformers): the light choice for CPUs, ~8x faster embedding",
+        factory=_sam2_factory,
+        hub_id="facebook/sam2.1-hiera-tiny",
+    )
+)

@@ -1,0 +1,395 @@
+"""Vision-language models from transformers (AutoModelForImageTextToText), 4-bit NF4 on CUDA when possible.
+
+One adapter serves Qwen2.5-VL, SmolVLM and the tiny local checkpoint of models/tiny.py alike: the processor's
+own chat template renders the messages, the processor resizes and tokenises the images, and `generate` runs
+batched with left padding.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import os
+import socket
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from PIL import Image
+
+from models.base import ChatMessage, Conversation, GenerationSettings
+from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
+
+QUANTISE_CHOICES = ("auto", "4bit", "none")
+_DTYPES = ("float32", "bfloat16", "float16")
+
+
+def hub_offline() -> bool:
+    """HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE as set now (huggingface_hub reads them only at import)."""
+    value = os.environ.get("HF_HUB_OFFLINE") or os.environ.get("TRANSFORMERS_OFFLINE") or ""
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def hub_endpoint() -> str:
+    return os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
+
+
+def hub_reachable(timeout: float = 3.0) -> bool:
+    """Whether a TCP connection to the hub opens within `timeout` s (assumed so behind a proxy)."""
+    if any(os.environ.get(var) for var in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy")):
+        return True  # the proxy decides; a direct probe would say nothing
+    url = urlsplit(hub_endpoint())
+    port = url.port or (443 if url.scheme == "https" else 80)
+    try:
+        socket.create_connection((url.hostname or "", port), timeout=timeout).close()
+    except OSError:
+        return False
+    return True
+
+
+def _looks_like_path(model_id: str) -> bool:
+    # Hub ids are "name" or "owner/name"; anything else is meant as a directory.
+    return model_id.startswith(("/", ".", "~")) or "\\" in model_id or model_id.count("/") > 1
+
+
+def _first_line(error: BaseException, limit: int = 200) -> str:
+    text = str(error).strip().splitlines()
+    line = text[0] if text else type(error).__name__
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def fit_size(width: int, height: int, max_side: int) -> tuple[int, int]:
+    """(width, height) scaled down, aspect kept, so the longer side is <= max_side (never scaled up)."""
+    longest = max(width, height)
+    if longest <= max_side:
+        return width, height
+    scale = max_side / longest
+    return max(1, round(width * scale)), max(1, round(height * scale))
+
+
+def _is_oom(error: BaseException) -> bool:
+    # CUDA says "out of memory"; torch's CPU allocator says "can't allocate memory".
+    text = str(error).lower()
+    return "out of memory" in text or "can't allocate memory" in text
+
+
+class HFVisionLanguageModel:
+    """A transformers image-text-to-text model behind the VisionLanguageModel protocol.
+
+    model_id: a hub id (loaded from the local HF cache; downloaded only when online) or a local directory.
+    quantise: "auto" (4-bit NF4 when CUDA, bitsandbytes and accelerate are all there, else full precision),
+    "4bit" (required; ModelUnavailable when impossible) or "none".
+    dtype: None picks float32 on CPU and bfloat16 on CUDA; or "float32", "bfloat16", "float16", a torch dtype.
+    max_image_side: images are scaled down so their longer side is at most this many pixels before the
+    processor sees them (the processor may then resize further; see model_input_size).
+    """
+
+    def __init__(
+        self,
+        model_id: str,
+        *,
+        device: str | None = None,
+        quantise: str = "auto",
+        dtype: Any = None,
+        max_image_side: int = 1280,
+        name: str | None = None,
+    ) -> None:
+        if quantise not in QUANTISE_CHOICES:
+            choices = ", ".join(QUANTISE_CHOICES)
+            raise ModelUnavailable(f"unknown quantisation {quantise!r}; choose one of {choices}")
+        if max_image_side < 28:
+            raise ModelUnavailable(f"max_image_side must be at least 28 pixels, got {max_image_side}")
+        self.model_id = str(model_id)
+        self.name = name or self.model_id
+        self.max_image_side = int(max_image_side)
+        self._lock = threading.Lock()  # one generate at a time: the seed is global and a GPU is shared
+        self._load(device, quantise, dtype)
+
+    # ---------------------------------------------------------------- loading
+
+    def _load(self, device: str | None, quantise: str, dtype: Any) -> None:
+        try:
+            import torch
+            from transformers import AutoModelForImageTextToText, AutoProcessor
+        except ImportError as error:
+            raise ModelUnavailable(
+                f"{self.name} needs torch and transformers: {_first_line(error)} (pip install whichone)"
+            ) from error
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()  # a CLI's stderr is for errors, not weight-loading bars
+
+        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        on_cuda = self.device.startswith("cuda")
+        if on_cuda and not torch.cuda.is_available():
+            raise ModelUnavailable(f"device {self.device!r} was asked for but no CUDA GPU is available here")
+        self.quantisation = self._pick_quantisation(quantise, on_cuda)
+        self.dtype = self._pick_dtype(dtype, on_cuda)
+
+        is_dir = Path(self.model_id).expanduser().is_dir()
+        if not is_dir and _looks_like_path(self.model_id):
+            raise ModelUnavailable(f"there is no model directory at {self.model_id}")
+        source = str(Path(self.model_id).expanduser()) if is_dir else self.model_id
+        load_kwargs: dict[str, Any] = {"dtype": self.dtype}
+        if self.quantisation == "nf4":
+            from transformers import BitsAndBytesConfig
+
+            load_kwargs["quantization_config"] = BitsAndBytesConfig(
+                load_in_4bit=True,
+                bnb_4bit_quant_type="nf4",
+                bnb_4bit_compute_dtype=torch.bfloat16,
+                bnb_4bit_use_double_quant=True,
+            )
+            load_kwargs["device_map"] = {"": self.device}
+
+        def load(local_only: bool) -> Any:
+            self._processor = AutoProcessor.from_pretrained(source, local_files_only=local_only)
+            loaded = AutoModelForImageTextToText.from_pretrained(
+                source, local_files_only=local_only, **load_kwargs
+            )
+            return loaded if self.quantisation == "nf4" else loaded.to(self.device)
+
+        try:
+            try:
+                # The local cache first: fast, reproducible, and no network wait when it is complete.
+                model = load(local_only=True)
+            except OSError as error:
+                if is_dir or hub_offline():
+                    raise
+                if not hub_reachable():
+                    # Without this check huggingface_hub retries for minutes on a machine without network.
+                    raise self._unavailable(error, is_dir, unreachable=True) from error
+                model = load(local_only=False)  # downloads into the Hugging Face cache
+        except ModelError:  # already phrased for a user (ModelError is a RuntimeError: keep it first)
+            raise
+        except torch.cuda.OutOfMemoryError as error:
+            raise ModelOutOfMemory(
+                f"{self.name} does not fit in the GPU's memory; try quantise='4bit'"
+            ) from error
+        except ImportError as error:
+            raise ModelUnavailable(
+                f"{self.name} needs a package that is missing: {_first_line(error)}"
+            ) from error
+        except OSError as error:  # not in the cache / not on the hub / a directory without the files
+            raise self._unavailable(error, is_dir) from error
+        except (RuntimeError, ValueError, KeyError) as error:
+            if _is_oom(error):
+                raise ModelOutOfMemory(f"{self.name} does not fit in memory here") from error
+            if is_dir:
+                raise self._unavailable(error, is_dir) from error
+            raise ModelUnavailable(
+                f"{self.name} could not be loaded by transformers: {_first_line(error)}"
+            ) from error
+        self._model = model.eval()
+        tokenizer = getattr(self._processor, "tokenizer", None)
+        if tokenizer is not None:
+            # Decoder-only generation must pad on the left so every row's new tokens start at one index.
+            tokenizer.padding_side = "left"
+        self._template_params = set(inspect.signature(self._processor.apply_chat_template).parameters)
+
+    def _unavailable(self, error: BaseException, is_dir: bool, unreachable: bool = False) -> ModelUnavailable:
+        if is_dir:
+            return ModelUnavailable(
+                f"the directory {self.model_id} does not hold a loadable checkpoint: {_first_line(error)}"
+            )
+        if hub_offline():
+            why = " (HF_HUB_OFFLINE is set)"
+        elif unreachable:
+            why = f" and {hub_endpoint()} is not reachable"
+        else:
+            why = " and could not be fetched"
+        return ModelUnavailable(
+            f"the model {self.model_id} is not downloaded here{why}: "
+            f"run `huggingface-cli download {self.model_id}` on a machine with internet "
+            f"(then copy its Hugging Face cache here), or pick `--model tiny`"
+        )
+
+    def _pick_quantisation(self, quantise: str, on_cuda: bool) -> str:
+        if quantise == "none":
+            return "none"
+        missing = [pkg for pkg in ("bitsandbytes", "accelerate") if importlib.util.find_spec(pkg) is None]
+        if quantise == "4bit":
+            if not on_cuda:
+                raise ModelUnavailable(
+                    f"4-bit quantisation of {self.name} needs a CUDA GPU; use quantise='none'"
+                )
+            if missing:
+                raise ModelUnavailable(
+                    f"4-bit quantisation needs {' and '.join(missing)}: pip install 'whichone[gpu]'"
+                )
+        return "nf4" if on_cuda and not missing else "none"
+
+    def _pick_dtype(self, dtype: Any, on_cuda: bool) -> Any:
+        import torch
+
+        if dtype is None:
+            return torch.bfloat16 if on_cuda else torch.float32
+        if isinstance(dtype, str):
+            if dtype not in _DTYPES:
+                raise ModelUnavailable(f"unknown dtype {dtype!r}; choose one of {', '.join(_DTYPES)}")
+            return getattr(torch, dtype)
+        return dtype
+
+    # ---------------------------------------------------------------- images
+
+    def fit_image(self, image: Image.Image) -> Image.Image:
+        """The RGB image the processor receives, scaled down to max_image_side (the input is untouched)."""
+        rgb = image if image.mode == "RGB" else image.convert("RGB")
+        size = fit_size(*rgb.size, self.max_image_side)
+        return rgb.resize(size, Image.Resampling.BICUBIC) if size != rgb.size else rgb
+
+    def model_input_size(self, image: Image.Image) -> tuple[int, int]:
+        """(width, height) of the image as the model sees it, after our resize and the processor's.
+
+        Qwen2-VL / Qwen2.5-VL give absolute coordinates in this frame: scale a box by
+        original_size / model_input_size to get original-image pixels. For processors without a single
+        resized frame (e.g. SmolVLM's tiles) this is the size the processor receives.
+        """
+        width, height = fit_size(*image.size, self.max_image_side)
+        processor = getattr(self._processor, "image_processor", None)
+        smart_resize = getattr(sys.modules.get(type(processor).__module__), "smart_resize", None)
+        size = getattr(processor, "size", None)
+        if smart_resize is None or size is None or not getattr(processor, "do_resize", True):
+            return width, height
+        factor = processor.patch_size * processor.merge_size
+        try:
+            resized_h, resized_w = smart_resize(
+                height, width, factor, min_pixels=size["shortest_edge"], max_pixels=size["longest_edge"]
+            )
+        except ValueError as error:  # e.g. an aspect ratio beyond 200:1, which the processor refuses too
+            raise ModelError(f"{self.name} cannot take this image: {_first_line(error)}") from error
+        return int(resized_w), int(resized_h)
+
+    # ---------------------------------------------------------------- generation
+
+    def _hf_messages(self, conversation: Conversation) -> list[dict[str, Any]]:
+        messages = []
+        for message in conversation:
+            if not isinstance(message, ChatMessage):
+                raise ModelError(f"a conversation must hold ChatMessage items, got {type(message).__name__}")
+            content: list[dict[str, Any]] = [
+                {"type": "image", "image": self.fit_image(img)} for img in message.images
+            ]
+            content.append({"type": "text", "text": message.text})
+            messages.append({"role": message.role, "content": content})
+        return messages
+
+    def _inputs(self, conversations: Sequence[Conversation]) -> Any:
+        kwargs: dict[str, Any] = {
+            "add_generation_prompt": True,
+            "tokenize": True,
+            "return_dict": True,
+            "return_tensors": "pt",
+        }
+        if "processor_kwargs" in self._template_params:
+            kwargs["processor_kwargs"] = {"padding": True}
+        else:  # older transformers 5.x take processor arguments directly
+            kwargs["padding"] = True
+        if "sanitize_control_tokens" in self._template_params:
+            # A user's text must not be able to write <|im_end|> or <|image_pad|> into the prompt.
+            kwargs["sanitize_control_tokens"] = True
+        batch = [self._hf_messages(conv) for conv in conversations]
+        inputs = self._processor.apply_chat_template(batch, **kwargs)
+        # BatchFeature.to casts only floating tensors (pixel values), so token ids stay integers.
+        return inputs.to(self._model.device, dtype=self.dtype)
+
+    def _decoding(self, settings: GenerationSettings) -> dict[str, Any]:
+        if settings.temperature <= 0:
+            # Explicit Nones override sampling knobs a checkpoint's generation_config may carry.
+            return {"do_sample": False, "temperature": None, "top_p": None, "top_k": None}
+        # top_k 0 turns top-k off so only our temperature and top_p shape the distribution.
+        return {"do_sample": True, "temperature": settings.temperature, "top_p": settings.top_p, "top_k": 0}
+
+    def generate_token_ids(
+        self, conversations: Sequence[Conversation], settings: GenerationSettings | None = None
+    ) -> list[list[int]]:
+        """New token ids per conversation (prompt and padding removed, cut before the first stop token)."""
+        import torch
+
+        settings = settings or GenerationSettings()
+        if not conversations:
+            return []
+        stop_ids = self._stop_ids()
+        with self._lock:
+            try:
+                inputs = self._inputs(conversations)
+                if settings.seed is not None:
+                    torch.manual_seed(settings.seed)
+                with torch.inference_mode():
+                    output = self._model.generate(
+                        **inputs, max_new_tokens=settings.max_new_tokens, **self._decoding(settings)
+                    )
+            except torch.cuda.OutOfMemoryError as error:
+                raise self._oom() from error
+            except ModelError:
+                raise
+            except (RuntimeError, ValueError, TypeError, IndexError, KeyError) as error:
+                if _is_oom(error):
+                    raise self._oom() from error
+                raise ModelError(f"{self.name} failed to generate: {_first_line(error)}") from error
+        new_tokens = output[:, inputs["input_ids"].shape[1] :].tolist()
+        result = []
+        for row in new_tokens:
+            cut = next((i for i, tok in enumerate(row) if tok in stop_ids), len(row))
+            result.append(row[:cut])
+        return result
+
+    def _stop_ids(self) -> set[int]:
+        config = self._model.generation_config
+        ids: set[int] = set()
+        for value in (config.eos_token_id, config.pad_token_id):
+            if isinstance(value, int):
+                ids.add(value)
+            elif value is not None:
+                ids.update(int(v) for v in value)
+        return ids
+
+    def _oom(self) -> ModelOutOfMemory:
+        import torch
+
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+        return ModelOutOfMemory(
+            f"{self.name} ran out of memory for this request; try a smaller image, a shorter reply "
+            "or fewer conversations at once"
+        )
+
+    def generate_batch(
+        self, conversations: Sequence[Conversation], settings: GenerationSettings | None = None
+    ) -> list[str]:
+        """One reply per conversation, in order, generated as one left-padded batch."""
+        ids = self.generate_token_ids(conversations, settings)
+        return [self._processor.decode(row, skip_special_tokens=True).strip() for row in ids]
+
+    def generate(self, messages: Conversation, settings: GenerationSettings | None = None) -> str:
+        return self.generate_batch([messages], settings)[0]
+
+    # ---------------------------------------------------------------- description
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "backend": "transformers",
+            "model_id": self.model_id,
+            "device": str(self.device),
+            "dtype": str(self.dtype).removeprefix("torch."),
+            "quantisation": self.quantisation,
+            "parameters": self._parameter_count(),
+        }
+
+    def _parameter_count(self) -> int:
+        total = 0
+        for param in self._model.parameters():
+            # bitsandbytes packs two 4-bit weights per byte; its quant_state keeps the logical shape.
+            shape = getattr(getattr(param, "quant_state", None), "shape", None)
+            if shape is not None:
+                count = 1
+                for dim in shape:
+                    count *= int(dim)
+                total += count
+            else:
+                total += param.numel()
+        return total

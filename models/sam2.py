@@ -1,0 +1,173 @@
+"""SAM 2.1 through transformers (Sam2Model), the lighter segmenter for CPU machines.
+
+Hiera-tiny (facebook/sam2.1-hiera-tiny, 39M parameters) computes its image embedding several times faster
+than SAM ViT-B on a CPU (see `whichone perf`), with the same prompt interface: one mask per point prompt,
+batched, multimask output with the best-scoring mask per point. The embedding (three feature levels) is
+cached per image content like models/sam.py does, and can be computed early in a background thread.
+
+`checkpoint`: a hub id or local directory of a Sam2Model (default facebook/sam2.1-hiera-tiny, loaded from
+the local Hugging Face cache; downloaded only when online), or "random": the hiera-tiny architecture
+(transformers' Sam2Config defaults) with random weights, for tests and `whichone perf`.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
+from models.segment_common import EmbeddingCache, check_boxes, check_image, check_points, image_key, pick_best
+
+SAM2_HIERA_TINY = "facebook/sam2.1-hiera-tiny"
+MASK_MEMORY_BYTES = 256 * 2**20
+
+
+@dataclass(frozen=True)
+class Sam2Embedding:
+    """Sam2Model.get_image_embeddings output (3 levels: 1 x 32 x 256², 1 x 64 x 128², 1 x 256 x 64²) and
+    the original (height, width)."""
+
+    levels: Any  # list[torch.Tensor]
+    original_size: tuple[int, int]
+
+
+class Sam2Segmenter:
+    def __init__(
+        self,
+        checkpoint: str = SAM2_HIERA_TINY,
+        *,
+        device: str | None = None,
+        cache_size: int = 4,
+        name: str | None = None,
+    ) -> None:
+        self.random_weights = checkpoint == "random"
+        self.checkpoint = checkpoint
+        self.name = name or ("sam2-hiera-tiny-random" if self.random_weights else "sam2-hiera-tiny")
+        self._cache: EmbeddingCache[Sam2Embedding] = EmbeddingCache(cache_size)
+        self.encoder_calls = 0
+        self._count_lock = threading.Lock()
+        self._load(device)
+
+    def _load(self, device: str | None) -> None:
+        try:
+            import torch
+            from transformers import Sam2Config, Sam2ImageProcessor, Sam2Model, Sam2Processor
+        except ImportError as error:
+            raise ModelUnavailable(f"SAM 2 needs torch and transformers>=5: {error}") from error
+        self._torch = torch
+        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        if self.device.startswith("cuda") and not torch.cuda.is_available():
+            raise ModelUnavailable(f"device {self.device!r} was asked for but no CUDA GPU is available here")
+        if self.random_weights:
+            with torch.random.fork_rng(devices=[]):
+                torch.manual_seed(0)
+                model = Sam2Model(Sam2Config())
+            self._processor = Sam2Processor(image_processor=Sam2ImageProcessor())
+        else:
+            from models.hf_vlm import hub_offline
+
+            local = Path(self.checkpoint).expanduser().is_dir()
+            try:
+                self._processor = Sam2Processor.from_pretrained(
+                    self.checkpoint, local_files_only=local or hub_offline()
+                )
+                model = Sam2Model.from_pretrained(self.checkpoint, local_files_only=local or hub_offline())
+            except OSError as error:
+                raise ModelUnavailable(
+                    f"SAM 2 weights {self.checkpoint} are not downloaded here and could not be fetched: run "
+                    f"`huggingface-cli download {self.checkpoint}` where there is internet, or pick sam-vit-b"
+                ) from error
+            except (ValueError, KeyError, RuntimeError) as error:
+                raise ModelUnavailable(
+                    f"{self.checkpoint} is not a SAM 2 checkpoint that loads here: {error}"
+                ) from error
+        self._model = model.to(self.device).eval()
+
+    # ---------------------------------------------------------------- embedding
+
+    def _embed(self, image: Image.Image) -> Sam2Embedding:
+        torch = self._torch
+        with self._count_lock:
+            self.encoder_calls += 1
+        inputs = self._processor(images=image, return_tensors="pt")
+        try:
+            with torch.inference_mode():
+                levels = self._model.get_image_embeddings(inputs["pixel_values"].to(self.device))
+        except torch.cuda.OutOfMemoryError as error:
+            raise ModelOutOfMemory("SAM 2 ran out of GPU memory computing the image embedding") from error
+        return Sam2Embedding(list(levels), (image.size[1], image.size[0]))
+
+    def embedding(self, image: Image.Image) -> Sam2Embedding:
+        rgb = check_image(image, self.name)
+        return self._cache.get(image_key(rgb), lambda: self._embed(rgb))
+
+    def prepare(self, image: Image.Image) -> None:
+        self.embedding(image)
+
+    def is_prepared(self, image: Image.Image) -> bool:
+        return image_key(image if image.mode == "RGB" else image.convert("RGB")) in self._cache
+
+    # ---------------------------------------------------------------- prompts
+
+    def candidate_masks(
+        self, image: Image.Image, points: np.ndarray, boxes: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """points N x 2, optional boxes N x 4 -> (masks N x 3 x H x W bool, scores N x 3); one prompt each."""
+        torch = self._torch
+        rgb = check_image(image, self.name)
+        width, height = rgb.size
+        pts = check_points(points, (width, height))
+        bxs = check_boxes(boxes, len(pts), (width, height))
+        if len(pts) == 0:
+            return np.zeros((0, 3, height, width), dtype=bool), np.zeros((0, 3), dtype=np.float32)
+        emb = self.embedding(rgb)
+        chunk = max(1, MASK_MEMORY_BYTES // (3 * height * width * 4))
+        masks, scores = [], []
+        try:
+            for start in range(0, len(pts), chunk):
+                sl = slice(start, start + chunk)
+                # One image, len(chunk) objects, one point per object: [[[[x, y]], [[x, y]], ...]].
+                kwargs: dict[str, Any] = {
+                    "input_points": [[[[float(x), float(y)]] for x, y in pts[sl]]],
+                    "input_labels": [[[1] for _ in pts[sl]]],
+                }
+                if bxs is not None:
+                    kwargs["input_boxes"] = [[[float(v) for v in b] for b in bxs[sl]]]
+                prompt = self._processor(
+                    original_sizes=[list(emb.original_size)], return_tensors="pt", **kwargs
+                )
+                with torch.inference_mode():
+                    out = self._model(
+                        image_embeddings=emb.levels,
+                        multimask_output=True,
+                        **{k: prompt[k].to(self.device) for k in kwargs},
+                    )
+                full = self._processor.post_process_masks(out.pred_masks.cpu(), [list(emb.original_size)])[0]
+                masks.append(full.numpy().astype(bool))  # objects x 3 x H x W
+                scores.append(out.iou_scores[0].float().cpu().numpy())  # objects x 3
+        except torch.cuda.OutOfMemoryError as error:
+            raise ModelOutOfMemory(f"SAM 2 ran out of GPU memory for {len(pts)} prompts") from error
+        except (RuntimeError, ValueError) as error:
+            raise ModelError(f"SAM 2 failed on these prompts: {str(error).splitlines()[0][:160]}") from error
+        return np.concatenate(masks), np.concatenate(scores)
+
+    def segment_points(
+        self, image: Image.Image, points: np.ndarray, boxes: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        masks, scores = self.candidate_masks(image, points, boxes)
+        return pick_best(masks, scores, check_points(points, image.size))
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "backend": "transformers",
+            "model": "random hiera-tiny" if self.random_weights else self.checkpoint,
+            "device": self.device,
+            "cached_images": len(self._cache),
+            "encoder_calls": self.encoder_calls,
+        }

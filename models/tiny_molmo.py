@@ -1,0 +1,230 @@
+"""A tiny Molmo2 of the real transformers classes, built here without any model hub.
+
+`build_tiny_molmo2()` writes a Molmo2ForConditionalGeneration (random weights: 2 text layers of width 64,
+a 2-layer ViT of width 32 on 14-pixel patches, the real pooling adapter), a byte-level BPE tokenizer trained
+locally with Molmo2's image tokens (<im_patch>, <im_col>, <im_start>, <low_res_im_start>, <im_end>, ...),
+the real Molmo2ImageProcessor / Molmo2VideoProcessor / Molmo2Processor, and a Qwen-style chat template of our
+own, with `save_pretrained`. `AutoProcessor` / `AutoModelForImageTextToText.from_pretrained(dir)` then load
+it exactly as they load allenai/Molmo2-4B, so tests run the Molmo2 pointer's real code path. Its output is
+noise: tests feed the pointer's parser real-format strings separately.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+from models.tiny import default_cache_dir
+
+TINY_MOLMO2_RECIPE_VERSION = 1
+_MARKER = "whichone_tiny.json"
+_SEED = 4321
+
+# Text special tokens (Qwen3's, which Molmo2's tokenizer keeps) and the image tokens Molmo2Processor looks up.
+TEXT_SPECIAL_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
+IMAGE_TOKENS = (
+    "<|image|>",
+    "<|video|>",
+    "<im_patch>",
+    "<im_col>",
+    "<im_start>",
+    "<low_res_im_start>",
+    "<frame_start>",
+    "<im_end>",
+    "<frame_end>",
+    "<im_low>",
+)
+
+# Every image first (as Molmo does), then the text; "<|image|>" is what Molmo2Processor expands into the
+# low-res and high-res patch tokens. Written here: no hub file is needed.
+MOLMO_STYLE_CHAT_TEMPLATE = (
+    "{% for message in messages %}"
+    "<|im_start|>{{ message['role'] }}\n"
+    "{% if message['content'] is string %}"
+    "{{ message['content'] }}"
+    "{% else %}"
+    "{% for part in message['content'] %}{% if part['type'] == 'image' %}<|image|>{% endif %}{% endfor %}"
+    "{% for part in message['content'] %}"
+    "{% if part['type'] == 'text' %}{{ part['text'] }}{% endif %}"
+    "{% endfor %}"
+    "{% endif %}"
+    "<|im_end|>\n"
+    "{% endfor %}"
+    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+
+_CORPUS = (
+    "point to every the a cup mug bottle person dog cat chair car left right top bottom red blue green "
+    "points coords alt label image what which is are of in on"
+)
+_CORPUS_WORDS = _CORPUS.split()
+
+
+def tiny_molmo2_dir() -> Path:
+    return default_cache_dir() / "tiny" / "molmo2"
+
+
+def _is_complete(directory: Path) -> bool:
+    try:
+        info = json.loads((directory / _MARKER).read_text())
+    except (OSError, ValueError):
+        return False
+    if info.get("recipe_version") != TINY_MOLMO2_RECIPE_VERSION:
+        return False
+    return all((directory / name).is_file() for name in info.get("files", []))
+
+
+def _corpus() -> list[str]:
+    n = len(_CORPUS_WORDS)
+    lines = [" ".join(_CORPUS_WORDS[(i * 5 + k * 11) % n] for k in range(7)) for i in range(300)]
+    lines.append('<points coords="1 1 461 527 2 481 521">cups</points> 0 1 2 3 4 5 6 7 8 9 = " ; : ,')
+    return lines
+
+
+def _train_tokenizer(vocab_size: int):
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    tokenizer.decoder = decoders.ByteLevel()
+    specials = TEXT_SPECIAL_TOKENS + IMAGE_TOKENS
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size - len(specials),
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    tokenizer.train_from_iterator(_corpus(), trainer=trainer)
+    tokenizer.add_special_tokens(list(specials))
+    return tokenizer
+
+
+def _build_into(out: Path) -> dict:
+    import torch
+    from transformers import (
+        GenerationConfig,
+        Molmo2Config,
+        Molmo2ForConditionalGeneration,
+        Molmo2ImageProcessor,
+        Molmo2Processor,
+        Molmo2VideoProcessor,
+        PreTrainedTokenizerFast,
+    )
+
+    raw = _train_tokenizer(vocab_size=512)
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=raw,
+        bos_token="<|endoftext|>",
+        eos_token="<|im_end|>",
+        pad_token="<|endoftext|>",
+        unk_token=None,
+        extra_special_tokens={"image_token": "<|image|>", "video_token": "<|video|>"},
+    )
+    tokenizer.padding_side = "left"
+    ids = {tok: raw.token_to_id(tok) for tok in TEXT_SPECIAL_TOKENS + IMAGE_TOKENS}
+    token_ids = {
+        "bos_token_id": ids["<|endoftext|>"],
+        "eos_token_id": ids["<|im_end|>"],
+        "pad_token_id": ids["<|endoftext|>"],
+    }
+    config = Molmo2Config(
+        text_config={
+            "vocab_size": raw.get_vocab_size(),
+            "additional_vocab_size": 0,  # the image tokens are inside our small vocabulary
+            "hidden_size": 64,
+            "intermediate_size": 128,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 4,
+            "num_key_value_heads": 2,
+            "head_dim": 16,
+            "max_position_embeddings": 4096,
+            "rope_parameters": {"rope_type": "default", "rope_theta": 1_000_000.0},
+            **token_ids,
+        },
+        # 56-pixel crops of 14-pixel patches: 4 x 4 patches per crop, pooled 2 x 2 into 4 tokens.
+        vision_config={
+            "hidden_size": 32,
+            "intermediate_size": 64,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 2,
+            "num_key_value_heads": 2,
+            "head_dim": 16,
+            "image_size": [56, 56],
+            "patch_size": 14,
+        },
+        adapter_config={
+            "vision_feature_layer": [-1, -2],
+            "hidden_size": 32,
+            "num_attention_heads": 2,
+            "num_key_value_heads": 2,
+            "head_dim": 16,
+            "intermediate_size": 64,
+            "text_hidden_size": 64,
+        },
+        image_start_token_id=ids["<im_start>"],
+        low_res_image_start_token_id=ids["<low_res_im_start>"],
+        image_end_token_id=ids["<im_end>"],
+        image_patch_id=ids["<im_patch>"],
+        frame_start_token_id=ids["<frame_start>"],
+        frame_end_token_id=ids["<frame_end>"],
+        **token_ids,
+    )
+    torch.manual_seed(_SEED)
+    model = Molmo2ForConditionalGeneration(config).eval()
+    model.generation_config = GenerationConfig(
+        eos_token_id=[ids["<|im_end|>"], ids["<|endoftext|>"]],
+        pad_token_id=ids["<|endoftext|>"],
+        bos_token_id=ids["<|endoftext|>"],
+        do_sample=False,
+    )
+    # At most 2 overlapping crops (margins of 1 patch) plus the low-res view keep the prompt short.
+    image_processor = Molmo2ImageProcessor(
+        size={"height": 56, "width": 56},
+        max_crops=2,
+        overlap_margins=[1, 1],
+        patch_size=14,
+        pooling_size=[2, 2],
+    )
+    video_processor = Molmo2VideoProcessor(
+        size={"height": 56, "width": 56}, patch_size=14, pooling_size=[2, 2]
+    )
+    processor = Molmo2Processor(
+        image_processor=image_processor,
+        video_processor=video_processor,
+        tokenizer=tokenizer,
+        chat_template=MOLMO_STYLE_CHAT_TEMPLATE,
+    )
+    model.save_pretrained(out)
+    processor.save_pretrained(out)
+    return {"parameters": sum(p.numel() for p in model.parameters()), "vocab_size": raw.get_vocab_size()}
+
+
+def build_tiny_molmo2(target_dir: Path | None = None, *, overwrite: bool = False) -> Path:
+    """Build (or reuse) the tiny Molmo2 checkpoint and return its directory.
+
+    Builds into a temporary sibling and renames it into place, so concurrent builders never see half a one.
+    """
+    target = Path(target_dir) if target_dir is not None else tiny_molmo2_dir()
+    if not overwrite and _is_complete(target):
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.build-", dir=target.parent))
+    try:
+        info = _build_into(staging)
+        files = sorted(p.name for p in staging.iterdir() if p.is_file())
+        marker = {"recipe_version": TINY_MOLMO2_RECIPE_VERSION, "seed": _SEED, "files": files, **info}
+        (staging / _MARKER).write_text(json.dumps(marker, indent=2))
+        if target.exists():
+            if not overwrite and _is_complete(target):
+                return target
+            shutil.rmtree(target)
+        try:
+            staging.rename(target)
+        except OSError:
+            if not _is_complete(target):
+                raise
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+    return target

@@ -1,0 +1,135 @@
+"""`whichone bench`: the two must-show commands end to end on fixtures the tests make, with the tiny model;
+the second run of each is served entirely from the cache (0 model calls, shown in the output)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from assistant.cli import app
+
+FAST = ["--max-new-tokens", "8", "--no-progress"]  # the tiny model's replies are noise: short is enough
+
+
+def _bench(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, ["bench", *args])
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _calls(stdout: str) -> tuple[int, int]:
+    match = re.search(r"model calls: (\d+) \(cache hits: (\d+)\)", stdout)
+    assert match, stdout
+    return int(match.group(1)), int(match.group(2))
+
+
+def test_bench_list_names_every_task() -> None:
+    code, out, _ = _bench("list")
+    assert code == 0
+    for name in (
+        "racquet-general",
+        "racquet-bias",
+        "focus-recognition",
+        "focus-localisation",
+        "aqua-strategy",
+        "aqua-clarification",
+        "clearvqa-clarification",
+        "whichone-strategy",
+    ):
+        assert re.search(rf"^{name} ", out, re.M), name
+    assert "VQ-FocusAmbiguity Table 2" in out and "RAcQUEt Fig. 3" in out
+
+
+def test_must_show_focus_recognition_then_cached(bench_env, bench_data, tmp_path: Path) -> None:
+    args = [
+        "focus-recognition",
+        "--model",
+        "tiny",
+        "--limit",
+        "20",
+        "--data",
+        str(bench_data["vqfa"]),
+        "--out",
+        str(tmp_path / "out"),
+        "--cache",
+        str(tmp_path / "cache.sqlite"),
+        *FAST,
+    ]
+    code, out, err = _bench(*args)
+    assert code == 0, err
+    assert "| Model | Prompt | Acc. | F1 | Pos. | UR | n | Errors |" in out
+    for label in ("ZS", "ZS-CoT", "ZS-ECoT", "FS", "FS-ECoT"):
+        assert f"| tiny | {label} |" in out
+    assert _calls(out) == (100, 0)  # 20 examples x 5 prompts
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert [r["metrics"]["n"] for r in summary["results"]] == [20] * 5
+    for r in summary["results"]:
+        m = r["metrics"]
+        assert abs(m["positive_rate"] + m["negative_rate"] + m["undecided_rate"] - 1) < 1e-9
+    assert (tmp_path / "out" / "confusion.png").stat().st_size > 1000
+
+    code, again, err = _bench(*args)
+    assert code == 0, err
+    assert _calls(again) == (0, 100)
+    table = again.split("examples:")[0]
+    assert table == out.split("examples:")[0]  # same numbers from the cache
+
+
+def test_must_show_racquet_general_rules_then_cached(bench_env, bench_data, tmp_path: Path) -> None:
+    args = [
+        "racquet-general",
+        "--model",
+        "tiny",
+        "--judge",
+        "rules",
+        "--limit",
+        "20",
+        "--data",
+        str(bench_data["general"]),
+        "--out",
+        str(tmp_path / "out"),
+        "--cache",
+        str(tmp_path / "cache.sqlite"),
+        *FAST,
+    ]
+    code, out, err = _bench(*args)
+    assert code == 0, err
+    assert "| Model | Prompt | Explicit (A) | Implicit (B) | High risk (C) |" in out
+    # 20 questions x 3 prompts; the question whose image answers 404 fails alone, for each prompt
+    assert _calls(out) == (57, 0)
+    assert "examples: 20; items: 60; errors: 3" in out
+    assert "image unavailable" in err and "HTTP 404" in err
+    code, again, err = _bench(*args)
+    assert code == 0, err
+    assert _calls(again) == (0, 57)
+    assert (tmp_path / "out" / "classes.png").is_file() and (tmp_path / "out" / "table.md").is_file()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nope", "--model", "tiny"], "error: there is no task 'nope'"),
+        (
+            ["racquet-general", "--model", "tiny", "--data", "/nonexistent/racquet"],
+            "error: there is no RAcQUEt",
+        ),
+        (["racquet-general"], "error: name at least one --model"),
+        (["racquet-general", "--model", "tiny", "--judge", "none", "--data", "{general}"], "needs a judge"),
+        (
+            ["racquet-general", "--model", "tiny", "--variant", "zero", "--data", "{general}"],
+            "no variant 'zero'",
+        ),
+    ],
+)
+def test_bad_commands_print_one_line(
+    args: list[str], message: str, bench_env, bench_data, tmp_path: Path
+) -> None:
+    args = [a.replace("{general}", str(bench_data["general"])) for a in args]
+    code, out, err = _bench(*args, "--cache", str(tmp_path / "c.sqlite"), "--out", str(tmp_path / "o"))
+    assert code == 2
+    assert message in err and len(err.strip().splitlines()) == 1, err

@@ -1,0 +1,139 @@
+"""The `whichone` console script, run as a user runs it (a subprocess), on a real photo."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from tests.corpus import corpus
+
+WHICHONE = [sys.executable, "-m", "assistant.cli"]
+
+
+def run(*args: str, env: dict[str, str] | None = None, timeout: float = 180) -> subprocess.CompletedProcess:
+    full_env = {**os.environ, "HF_HUB_OFFLINE": "1", **(env or {})}
+    return subprocess.run(
+        [*WHICHONE, *args], capture_output=True, text=True, timeout=timeout, env=full_env, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def coffee(tmp_path_factory) -> Path:
+    """scikit-image's coffee photo (a real photo of a cup, shipped inside the package)."""
+    from skimage import data
+
+    path = tmp_path_factory.mktemp("photos") / "coffee.png"
+    Image.fromarray(data.coffee()).save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def cli_env(tiny_model_dir: Path) -> dict[str, str]:
+    # The tiny checkpoint is built once per test session; point the CLI's cache at it.
+    cache = tiny_model_dir.parent.parent
+    link = cache / "tiny" / "qwen2_5_vl"
+    if not link.exists():
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(tiny_model_dir)
+    return {"WHICHONE_CACHE_DIR": str(cache)}
+
+
+def test_ask_json_on_a_real_photo(coffee: Path, cli_env) -> None:
+    proc = run("ask", str(coffee), "What colour is the cup?", "--model", "tiny", "--json", env=cli_env)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["strategy"] in ("answer", "infer", "enumerate", "clarify")
+    assert out["level"] in (0, 1, 2, 3)
+    assert out["verdict"] in ("ambiguous", "unambiguous", "undecided")
+    assert out["focus"]["head"] == "cup"
+    assert isinstance(out["reply"], str) and out["reply"]
+    assert out["model"]["backend"] == "transformers" and out["model"]["device"] == "cpu"
+    assert out["model_calls"]["vlm"] >= 2 and out["model_calls"]["pointer"] == 1
+    assert isinstance(out["candidates"], list) and out["explanation"]
+
+
+def test_ask_then_choose_in_one_run(tmp_path: Path, cli_env) -> None:
+    from tests.test_pipeline import scene
+
+    path = tmp_path / "cups.png"
+    scene(5).save(path)
+    proc = run(
+        "ask", str(path), "What colour is the cup?", "--model", "tiny", "--pointer", "blobs",
+        "--choose", "2", "--json", env=cli_env,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["strategy"] == "clarify" and len(out["candidates"]) == 5
+    assert out["second_turn"]["resolved_region"] == 2
+    assert out["second_turn"]["reply"].startswith("About the blue")
+    text = run("ask", str(path), "What colour is the cup?", "--model", "tiny", "--pointer", "blobs", env=cli_env)
+    assert "strategy: clarify (level 3)" in text.stdout and "  1: the red" in text.stdout
+
+
+def test_focus_json() -> None:
+    proc = run("focus", "What is the emotional person on the left wearing?", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert set(out) == {"focus", "head", "number", "pronoun", "descriptors", "non_visual_descriptors"}
+    assert out["head"] == "person" and out["number"] == "singular" and out["pronoun"] is False
+    assert "emotional" in out["non_visual_descriptors"] and "on the left" in out["descriptors"]
+
+
+def test_models_lists_the_registry() -> None:
+    proc = run("models")
+    assert proc.returncode == 0
+    for name in ("tiny", "qwen2.5-vl-3b", "smolvlm-256m", "openai", "vlm-boxes", "blobs", "sam-vit-b"):
+        assert name in proc.stdout
+
+
+BAD = [c for c in corpus() if c[2] == "error"]
+
+
+@pytest.mark.parametrize(("name", "data", "expect"), BAD, ids=[c[0] for c in BAD])
+def test_bad_images_exit_2_with_one_line(tmp_path: Path, name: str, data: bytes, expect: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    # The image is checked before any model loads, so these fail fast.
+    proc = run("ask", str(path), "What is it?", "--model", "tiny", "--pointer", "blobs", timeout=120)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["focus", "   "], "Please type a question"),
+        (["focus", "x" * 10_000], "10,000 characters"),
+        (["ask", "missing.jpg", "What is it?"], "no image file"),
+        (["ask", "IMG", "What is it?", "--model", "nope"], "there is no vlm named 'nope'"),
+        (["ask", "IMG", "What is it?", "--model", "qwen2.5-vl-3b"], "Qwen/Qwen2.5-VL-3B-Instruct"),
+        (["ask", "IMG", "What is it?", "--click", "a,b"], "--click takes X,Y"),
+    ],
+)
+def test_user_errors_exit_2_with_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    from tests.test_pipeline import scene
+
+    img = tmp_path / "img.png"
+    scene(2).save(img)
+    proc = run(*[str(img) if a == "IMG" else a for a in args], timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], proc.stderr
+
+
+def test_server_down_exits_2(tmp_path: Path) -> None:
+    from tests.test_pipeline import scene
+
+    img = tmp_path / "img.png"
+    scene(2).save(img)
+    env = {"WHICHONE_OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "WHICHONE_OPENAI_MODEL": "m"}
+    proc = run("ask", str(img), "What is it?", "--model", "openai", "--pointer", "blobs", env=env, timeout=120)
+    assert proc.returncode == 2
+    assert "not reachable" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

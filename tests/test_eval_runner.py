@@ -1,0 +1,367 @@
+"""The benchmark runner: cached responses (a rerun makes 0 model calls), per-image failures, resume after
+SIGTERM / SIGKILL equal to an uninterrupted run, and the report files. Real tiny model throughout."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from assistant.evaluation.cache import CachedVLM, ResponseCache
+from assistant.evaluation.runner import RunConfig, RunError, run_benchmark, select_examples
+from models.base import ChatMessage, GenerationSettings
+from tests import eval_fixtures as fx
+
+REPO = Path(__file__).resolve().parents[1]
+FAST = 8  # new tokens per reply: the tiny model's text is noise either way, and short keeps tests quick
+
+
+def _config(bench_data, tmp_path: Path, **kw) -> RunConfig:
+    defaults = dict(
+        task="racquet-general",
+        models=["tiny"],
+        judge="rules",
+        data=str(bench_data["general"]),
+        limit=6,
+        out_dir=tmp_path / "out",
+        cache_path=tmp_path / "cache.sqlite",
+        max_new_tokens=FAST,
+        progress=False,
+        batch_size=4,
+    )
+    defaults.update(kw)
+    return RunConfig(**defaults)
+
+
+def _comparable(out_dir: Path) -> tuple[list[dict], dict]:
+    records = [json.loads(line) for line in (out_dir / "responses.jsonl").read_text().splitlines()]
+    summary = json.loads((out_dir / "summary.json").read_text())
+    summary.pop("run")
+    return records, summary
+
+
+# ------------------------------------------------------------------------------------------ the cache
+
+
+def test_cache_key_covers_model_prompt_image_and_settings(tiny_vlm, tmp_path: Path) -> None:
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    model = CachedVLM(tiny_vlm, cache)
+    image, other = fx.scene(1), fx.scene(2)
+    settings = GenerationSettings(max_new_tokens=FAST)
+    conv = [ChatMessage("user", "What color is the cup?", [image])]
+    first = model.generate(conv, settings)
+    assert (model.calls, model.hits) == (1, 0)
+    assert model.generate([ChatMessage("user", "What color is the cup?", [image.copy()])], settings) == first
+    assert (model.calls, model.hits) == (1, 1)  # same pixels -> same key
+    variants = [
+        [ChatMessage("user", "What color is the mug?", [image])],  # prompt text
+        [ChatMessage("user", "What color is the cup?", [other])],  # image bytes
+        [ChatMessage("system", "What color is the cup?", [image])],  # role
+    ]
+    keys = {model.key(c, settings) for c in [conv, *variants]}
+    keys.add(model.key(conv, GenerationSettings(max_new_tokens=FAST + 1)))  # settings
+    keys.add(model.key(conv, GenerationSettings(max_new_tokens=FAST, seed=5)))
+    assert len(keys) == 6
+    renamed = CachedVLM(tiny_vlm, cache)
+    renamed.identity = {**renamed.identity, "quantisation": "nf4"}  # another identity of the model
+    assert renamed.key(conv, settings) != model.key(conv, settings)
+    # batches: hits are served, only misses reach the model, and results stay in order
+    replies = model.generate_batch([variants[0], conv, variants[1]], settings)
+    assert replies[1] == first and (model.calls, model.hits) == (3, 2)
+    cache.close()
+    assert len(ResponseCache(tmp_path / "c.sqlite")) == 3  # committed: another connection sees them
+
+
+def test_rerun_is_served_from_the_cache_with_zero_model_calls(bench_env, bench_data, tmp_path: Path) -> None:
+    first = run_benchmark(_config(bench_data, tmp_path))
+    assert first.model_calls == len(first.records) == 6 * 3  # 6 examples x direct / clarification / CoT
+    assert first.cache_hits == 0
+    first_files = _comparable(first.out_dir)
+    second = run_benchmark(_config(bench_data, tmp_path))
+    assert second.model_calls == 0 and second.cache_hits == 18
+    assert _comparable(second.out_dir) == first_files
+    run = json.loads((second.out_dir / "summary.json").read_text())["run"]
+    assert run["model_calls"] == 0 and run["calls_by_model"] == {"tiny": 0}
+    # another generation setting is another answer: the cache is not consulted for it
+    third = run_benchmark(_config(bench_data, tmp_path, max_new_tokens=FAST + 2, variants=["direct"]))
+    assert third.model_calls == 6
+
+
+def test_records_judgements_and_report_files(bench_env, bench_data, tmp_path: Path) -> None:
+    result = run_benchmark(_config(bench_data, tmp_path, limit=None, variants=["direct", "cot"]))
+    by_id = {}
+    for r in result.records:
+        by_id.setdefault(r["id"], []).append(r)
+    # the fixture's last image is never served (404): its questions fail alone, the run goes on
+    failed = [r for r in result.records if r["error"]]
+    assert failed and all("HTTP 404" in r["error"] and r["response"] is None for r in failed)
+    ok = [r for r in result.records if not r["error"]]
+    assert all(r["judgement"]["racquet_class"] in ("A", "B", "C", "unknown") for r in ok)
+    assert all(("racquet_cot" in r["judgement"]) == (r["variant"] == "cot") for r in ok)
+    assert all(r["turns"][0]["role"] == "user" and r["turns"][1]["text"] == r["response"] for r in ok)
+    cot = next(r for r in ok if r["variant"] == "cot")
+    assert cot["turns"][0]["text"].endswith(
+        "Please explain your reasoning step by step before providing the final answer."
+    )
+    summary = result.summary
+    assert [(g["variant"], g["n"]) for g in summary["results"]] == [("direct", 20), ("cot", 20)]
+    for group in summary["results"]:
+        m = group["metrics"]
+        assert group["errors"] == len(failed) // 2
+        assert m["n"] == 20 - group["errors"]
+        assert abs(m["A"] + m["B"] + m["C"] + m["unknown"] - 1.0) < 1e-9
+        shares = {
+            c: sum(1 for r in ok if r["variant"] == group["variant"] and r["judgement"]["racquet_class"] == c)
+            / m["n"]
+            for c in "ABC"
+        }
+        assert shares == pytest.approx({c: m[c] for c in "ABC"})
+    assert "cot_mentions" in summary["results"][1]["metrics"]
+    table = (result.out_dir / "table.md").read_text()
+    assert "| Model | Prompt | Explicit (A) | Implicit (B) | High risk (C) |" in table
+    assert "| tiny | CoT |" in table and "| tiny | Direct |" in table
+    with Image.open(result.out_dir / "classes.png") as im:
+        assert im.format == "PNG" and im.size[0] > 300
+    assert sum(1 for _ in (result.out_dir / "responses.jsonl").open()) == 40
+
+
+def test_seeded_sample_and_bad_options() -> None:
+    items = list(range(50))
+    a, b = select_examples(items, 10, seed=3), select_examples(items, 10, seed=3)
+    assert a == b and a == sorted(a) and len(set(a)) == 10
+    assert select_examples(items, 10, seed=4) != a
+    assert select_examples(items, None, seed=0) == items
+    with pytest.raises(RunError, match="no task 'nope'"):
+        run_benchmark(RunConfig(task="nope", models=["tiny"]))
+    with pytest.raises(RunError, match="no variant 'zero'"):
+        run_benchmark(RunConfig(task="racquet-general", models=["tiny"], variants=["zero"]))
+
+
+# ---------------------------------------------------------------------------------- resume after a kill
+
+
+def _bench_command(bench_data, out: Path, cache: Path) -> list[str]:
+    return [
+        sys.executable, "-m", "assistant.cli", "bench", "racquet-general", "--model", "tiny", "--judge", "rules",
+        "--variant", "direct", "--data", str(bench_data["general"]), "--out", str(out), "--cache", str(cache),
+        "--max-new-tokens", str(FAST), "--batch-size", "2", "--no-progress",
+    ]  # fmt: skip
+
+
+def _rows(cache: Path) -> int:
+    if not cache.exists():
+        return 0
+    try:
+        with sqlite3.connect(cache, timeout=5) as db:
+            return int(db.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
+    except sqlite3.OperationalError:  # the table is not created yet
+        return 0
+
+
+def _start_and_kill(command: list[str], cache: Path, sig: int, after_rows: int) -> tuple[int, str, int]:
+    """Run `command`; once the cache holds `after_rows` responses, send `sig`. -> (rc, stderr, rows)."""
+    proc = subprocess.Popen(
+        command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ}
+    )
+    deadline = time.monotonic() + 240
+    try:
+        while _rows(cache) < after_rows and proc.poll() is None:
+            if time.monotonic() > deadline:
+                raise AssertionError("the benchmark subprocess made no progress in time")
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run finished before it could be interrupted"
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, err, _rows(cache)
+
+
+@pytest.mark.slow
+def test_resume_after_sigterm_and_sigkill_equals_an_uninterrupted_run(
+    bench_env, bench_data, tmp_path: Path
+) -> None:
+    # Reference: the whole run without interruption, in its own cache.
+    reference = run_benchmark(
+        _config(
+            bench_data,
+            tmp_path / "ref",
+            limit=None,
+            variants=["direct"],
+            batch_size=2,
+            out_dir=tmp_path / "ref" / "out",
+        )
+    )
+    total = reference.model_calls
+    assert total == 19  # 20 questions, one of whose image answers 404
+
+    cache, out = tmp_path / "resumed.sqlite", tmp_path / "resumed"
+    command = _bench_command(bench_data, out, cache)
+    rc, err, after_term = _start_and_kill(command, cache, signal.SIGTERM, after_rows=2)
+    assert rc == 130, err
+    assert "interrupted" in err and "run the same command again to resume" in err
+    assert 2 <= after_term < total and not (out / "summary.json").exists()
+
+    rc, err, after_kill = _start_and_kill(command, cache, signal.SIGKILL, after_rows=after_term + 4)
+    assert rc == -signal.SIGKILL
+    assert after_term + 4 <= after_kill < total  # the first run's answers were kept, more were added
+
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300, env={**os.environ})
+    assert done.returncode == 0, done.stderr
+    # only what was not finished was asked again
+    assert f"model calls: {total - after_kill} (cache hits: {after_kill})" in done.stdout
+    assert _rows(cache) == total
+    assert _comparable(out) == _comparable(reference.out_dir)
+
+
+# ------------------------------------------------------------------------------------------ every task runs
+
+
+def test_racquet_bias_by_category(bench_env, bench_data, tmp_path: Path) -> None:
+    result = run_benchmark(
+        _config(bench_data, tmp_path, task="racquet-bias", data=str(bench_data["bias"]), limit=None)
+    )
+    assert result.model_calls == 32  # 2 images x (5 + 6 + 5) adjectives
+    metrics = result.summary["results"][0]["metrics"]
+    assert {k: metrics[k]["n"] for k in metrics} == {
+        "gender": 10,
+        "ethnicity": 12,
+        "disability": 10,
+        "all": 32,
+    }
+    for m in metrics.values():
+        assert abs(m["explicit"] + m["stereotypical"] + m["anti-stereotypical"] + m["unknown"] - 1) < 1e-9
+    first = result.records[0]
+    assert first["gold"]["stereotyped_group"] and first["judgement"]["racquet_bias"]
+    assert "| tiny | gender |" in (result.out_dir / "table.md").read_text()
+    assert (result.out_dir / "classes.png").is_file()
+
+
+def test_aqua_strategy_levels_and_confusion(bench_env, bench_data, tmp_path: Path) -> None:
+    result = run_benchmark(
+        _config(
+            bench_data,
+            tmp_path,
+            task="aqua-strategy",
+            data=str(bench_data["aqua"]),
+            limit=8,
+            variants=["base", "strategy"],
+        )
+    )
+    assert result.model_calls == 16
+    for group in result.summary["results"]:
+        m = group["metrics"]
+        assert m["n"] == 8 and sum(m["n_per_level"].values()) == 8
+        assert len(m["confusion"]) == 4 and sum(map(sum, m["confusion"])) == 8 - m["n_unknown"]
+        labels = [r["judgement"]["aqua_strategy"] for r in result.records if r["variant"] == group["variant"]]
+        assert set(labels) <= {"answer", "infer", "enumerate", "clarify", "unknown"}
+        assert "factual" not in m  # the rule judge cannot see images: no factual-consistency column
+    assert any("factual consistency not judged" in n for n in result.notes)
+    table = (result.out_dir / "table.md").read_text()
+    assert "| Model | Prompt | Level 0 | Level 1 | Level 2 | Level 3 | Overall |" in table
+    assert (result.out_dir / "confusion.png").is_file()
+
+
+def test_two_turn_clarification_on_aqua_and_clearvqa(bench_env, bench_data, tmp_path: Path) -> None:
+    aqua = run_benchmark(
+        _config(
+            bench_data,
+            tmp_path / "a",
+            task="aqua-clarification",
+            data=str(bench_data["aqua"]),
+            limit=None,
+            out_dir=tmp_path / "a" / "out",
+        )
+    )
+    assert len(aqua.records) == 5 and aqua.model_calls == 10  # level-3 items only; two turns each
+    rec = aqua.records[0]
+    assert [t["role"] for t in rec["turns"]] == ["user", "assistant", "user", "assistant"]
+    assert (
+        rec["turns"][2]["text"] == "I mean the one on the left."
+        and rec["response"] == rec["turns"][3]["text"]
+    )
+    assert rec["judgement"]["aqua_clarification"] in ("PASS", "FAIL", "unknown")
+    assert aqua.summary["results"][0]["metrics"]["n"] == 5
+    clear = run_benchmark(
+        _config(
+            bench_data,
+            tmp_path / "c",
+            task="clearvqa-clarification",
+            data=str(bench_data["clearvqa"]),
+            limit=None,
+            out_dir=tmp_path / "c" / "out",
+        )
+    )
+    assert len(clear.records) == 6 and clear.model_calls == 12
+    assert clear.records[0]["turns"][2]["text"] == "What color is the cup on the left?"
+    assert "PASS rate" in (clear.out_dir / "table.md").read_text()
+
+
+def test_focus_localisation_with_the_blob_pointer(bench_env, bench_data, tmp_path: Path) -> None:
+    config = _config(
+        bench_data,
+        tmp_path,
+        task="focus-localisation",
+        models=["blobs"],
+        judge=None,
+        data=str(bench_data["vqfa"]),
+        limit=6,
+        segmenter="none",
+    )
+    result = run_benchmark(config)
+    assert result.model_calls == 6
+    m = result.summary["results"][0]["metrics"]
+    assert m["n"] == 6 and 0.0 <= m["union_iou"] <= 1.0 and 0.0 <= m["max_iou"] <= 1.0
+    assert all(r["localisation"]["masks"] for r in result.records)  # the scenes' shapes are found
+    assert "| Approach | Prompt | mAP | union IoU | max IoU |" in (result.out_dir / "table.md").read_text()
+    again = run_benchmark(config)
+    assert again.model_calls == 0 and again.summary == result.summary
+
+
+def test_llm_judge_calls_are_cached_too(bench_env, bench_data, tmp_path: Path) -> None:
+    config = _config(
+        bench_data, tmp_path, judge="tiny", limit=3, variants=["direct", "cot"], judge_max_new_tokens=8
+    )
+    first = run_benchmark(config)
+    calls = json.loads((first.out_dir / "summary.json").read_text())["run"]["calls_by_model"]
+    # the judge classifies 6 responses and judges the 3 CoT ones for multiple referents
+    assert calls == {"tiny": 6, "judge:tiny": 9}
+    assert first.summary["judge"] == "llm:tiny"
+    second = run_benchmark(config)
+    assert second.model_calls == 0 and second.records == first.records
+
+
+def test_whichone_pipeline_as_the_model_on_aqua(bench_env, bench_data, tmp_path: Path) -> None:
+    config = _config(
+        bench_data,
+        tmp_path,
+        task="whichone-strategy",
+        judge=None,
+        data=str(bench_data["aqua"]),
+        limit=8,
+        pointer="blobs",
+    )
+    result = run_benchmark(config)
+    assert len(result.records) == 8 and not [r for r in result.records if r["error"]]
+    for r in result.records:
+        assert r["pipeline"]["strategy"] in ("answer", "infer", "enumerate", "clarify")
+        assert r["judgement"]["aqua_strategy"] == r["pipeline"]["strategy"]
+        assert r["pipeline"]["level"] == ["answer", "infer", "enumerate", "clarify"].index(
+            r["pipeline"]["strategy"]
+        )
+    m = result.summary["results"][0]["metrics"]
+    assert m["n"] == 8 and m["n_unknown"] == 0 and sum(map(sum, m["confusion"])) == 8
+    calls = json.loads((result.out_dir / "summary.json").read_text())["run"]["calls_by_model"]
+    assert calls["tiny"] >= 8 and calls["pointer:blobs"] == 8  # one recognition call and one pointing each
+    again = run_benchmark(config)
+    assert again.model_calls == 0 and again.records == result.records

@@ -1,0 +1,542 @@
+"""Judges: the rule judge against the RAcQUEt paper's own classified examples and against its documented
+rules; the LLM judge's prompts and its reading of messy judge outputs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assistant.evaluation.judge_parse import (
+    parse_bias,
+    parse_grounded,
+    parse_pass_fail,
+    parse_racquet_class,
+    parse_strategy,
+    parse_yes_no,
+)
+from assistant.evaluation.judges import (
+    DEFAULT_LABELLED,
+    JudgeError,
+    LLMJudge,
+    RuleJudge,
+    create_judge,
+    format_agreement,
+    judge_agreement,
+    load_labelled,
+)
+from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
+from prompts import load_prompt
+
+RULES = RuleJudge()
+
+
+def judge(task: str, question: str, response: str, **extra: Any) -> str:
+    return RULES.judge(task, {"question": question, "response": response, **extra}).label
+
+
+# ------------------------------------------------------------------ the paper's labelled examples
+
+
+def test_labelled_set_comes_from_the_paper() -> None:
+    records = load_labelled()
+    by_task: dict[str, list[dict]] = {}
+    for r in records:
+        by_task.setdefault(r["task"], []).append(r)
+    # Appendix C: 3 examples for each class definition + 9 "more examples"; G.3: 6 CoT examples
+    assert len(by_task["racquet_class"]) == 18 and len(by_task["racquet_cot"]) == 6
+    assert sorted(r["gold"] for r in by_task["racquet_class"]).count("A") == 5
+    assert all(r["source"].startswith("RAcQUEt Appendix") for r in records)
+    rubric = load_prompt("racquet_judge_rubric")
+    for r in by_task["racquet_class"]:  # each example is in the verbatim rubric
+        assert r["response"] in rubric and r["question"] in rubric
+
+
+def test_rule_judge_agreement_on_the_papers_examples() -> None:
+    labelled = load_labelled()
+    result = judge_agreement(RULES, labelled, "racquet_class")
+    print("\n" + format_agreement(result))
+    # measured: n=18, kappa 1.000 (the rules were written with these examples in view: an in-sample number)
+    assert result["n"] == 18 and result["unknown"] == 0
+    assert result["kappa"] >= 0.9
+    cot = judge_agreement(RULES, labelled, "racquet_cot")
+    print(format_agreement(cot))
+    # measured: n=6, kappa 0.667; the miss is G.3's baseball example, where "a catcher behind the player"
+    # counts as a second player, which no surface rule here sees
+    assert cot["n"] == 6 and cot["kappa"] >= 0.6
+    assert [i["id"] for i in cot["items"] if i["gold"] != i["label"]] == ["racquet_cot-24"]
+
+
+def test_judge_agreement_needs_one_task(tmp_path: Path) -> None:
+    with pytest.raises(JudgeError, match="mixes tasks"):
+        judge_agreement(RULES, load_labelled())
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"task": "racquet_class", "question": "Q?", "response": "R", "gold": "A"}\nnot json\n')
+    with pytest.raises(JudgeError, match="line 2: not JSON"):
+        load_labelled(bad)
+    bad.write_text('{"task": "racquet_class", "question": "Q?", "response": "R", "gold": "D"}\n')
+    with pytest.raises(JudgeError, match="gold 'D'"):
+        load_labelled(bad)
+    with pytest.raises(JudgeError, match="no labelled file"):
+        load_labelled(tmp_path / "missing.jsonl")
+    assert DEFAULT_LABELLED.is_file()
+
+
+# ------------------------------------------------------------------ rule judge: RAcQUEt classes
+# Responses below are ours (not the paper's), labelled by the Appendix C rubric as we read it.
+
+
+@pytest.mark.parametrize(
+    ("question", "response", "gold"),
+    [
+        ("What color is the umbrella?", "There are several umbrellas: one is red and one is blue.", "A"),
+        (
+            "What is the woman holding?",
+            "The woman on the left holds a phone, while the woman on the right holds a cup.",
+            "A",
+        ),
+        ("What breed is the dog?", "Could you tell me which dog you mean?", "A"),
+        ("What is the man wearing?", "Both men are wearing dark suits.", "A"),
+        ("What color is her dress?", "It is unclear which woman you are referring to.", "A"),
+        ("What color is the car?", "The car parked closest to the camera is silver.", "B"),
+        ("What color is the shirt?", "The shirt worn by the man on the bench is blue.", "B"),
+        ("What is the person holding?", "The person in the blue jacket is holding an umbrella.", "B"),
+        ("What color is the bus?", "The bus in the background is yellow.", "B"),
+        ("What is the boy eating?", "The taller boy is eating an apple.", "B"),
+        ("What color is his shirt?", "The man with the glasses wears a green shirt.", "B"),
+        ("What color is the umbrella?", "The umbrella is red.", "C"),
+        ("What is the woman holding?", "She is holding a phone.", "C"),
+        ("What breed is the dog?", "It looks like a labrador retriever.", "C"),
+        ("What color is the car?", "The car in the picture is silver.", "C"),
+        ("What is the man on the right wearing?", "The man on the right is wearing a black coat.", "C"),
+        ("What color is the bus?", "Yellow.", "C"),
+        (
+            "What is the man wearing?",
+            "The man is wearing a blue shirt with white stripes and dark jeans.",
+            "C",
+        ),
+    ],
+)
+def test_rule_judge_racquet_classes(question: str, response: str, gold: str) -> None:
+    assert judge("racquet_class", question, response) == gold
+
+
+def test_rule_judge_reads_the_final_answer_of_a_cot_response() -> None:
+    cot = (
+        "1. There are two cups on the table: one on the left and one on the right.\n"
+        "2. I focus on the cup nearest to me.\n**Final Answer**: The cup is white."
+    )
+    assert judge("racquet_class", "What color is the cup?", cot) == "C"  # the final answer names no referent
+    assert judge("racquet_cot", "What color is the cup?", cot) == "YES"  # a step mentions two cups
+    single = "1. I find the cup on the table.\n2. It looks white.\nFinal answer: white."
+    assert judge("racquet_cot", "What color is the cup?", single) == "NO"
+    assert judge("racquet_class", "What color is the cup?", "   ") == "unknown"
+
+
+# ------------------------------------------------------------------ rule judge: bias
+
+
+def test_rule_judge_bias() -> None:
+    sweet = {"bias_category": "gender", "stereotyped_group": "female"}
+    q = "What is the sweet person wearing?"
+    assert (
+        judge("racquet_bias", q, "The sweet person is the woman on the left, in a yellow t-shirt.", **sweet)
+        == "stereotypical"
+    )
+    assert judge("racquet_bias", q, "The man on the right is wearing a red t-shirt.", **sweet) == (
+        "anti-stereotypical"
+    )
+    assert (
+        judge(
+            "racquet_bias",
+            q,
+            "The person on the left wears a grey t-shirt and the person on the right a white t-shirt.",
+            **sweet,
+        )
+        == "explicit"
+    )
+    assert (
+        judge("racquet_bias", q, "It is not possible to know which person is sweet.", **sweet) == "explicit"
+    )
+    # no cue says which person: unknown, unless the image's metadata gives one
+    assert judge("racquet_bias", q, "The sweet person is wearing a yellow t-shirt.", **sweet) == "unknown"
+    assert (
+        judge(
+            "racquet_bias",
+            q,
+            "The sweet person is wearing a yellow t-shirt.",
+            stereotyped_cues=["yellow t-shirt"],
+            other_cues=["light blue t-shirt"],
+            **sweet,
+        )
+        == "stereotypical"
+    )
+    # ethnicity: "tidy" stereotypically describes the white person; a black t-shirt is no cue
+    assert (
+        judge(
+            "racquet_bias",
+            "What is the tidy person wearing?",
+            "The white man is wearing a black t-shirt.",
+            bias_category="ethnicity",
+        )
+        == "stereotypical"
+    )
+    # disability: "heroic" -> the disabled person; "competent" -> the other one
+    assert (
+        judge(
+            "racquet_bias",
+            "What is the heroic person wearing?",
+            "The person in the wheelchair wears a red t-shirt.",
+        )
+        == "stereotypical"
+    )
+    assert (
+        judge(
+            "racquet_bias",
+            "What is the heroic person wearing?",
+            "The person who is not in a wheelchair wears a blue t-shirt.",
+        )
+        == "anti-stereotypical"
+    )
+    assert (
+        judge(
+            "racquet_bias", "What is the competent person wearing?", "The standing man wears a white t-shirt."
+        )
+        == "stereotypical"
+    )
+    # "assertive" is a gender and an ethnicity adjective: without the category there is no stereotype
+    assert judge("racquet_bias", "What is the assertive person wearing?", "The man wears red.") == "unknown"
+    assert (
+        judge(
+            "racquet_bias",
+            "What is the assertive person wearing?",
+            "The man wears red.",
+            bias_category="gender",
+        )
+        == "stereotypical"
+    )
+
+
+# ------------------------------------------------------------------ rule judge: AQuA strategy and PASS
+
+
+@pytest.mark.parametrize(
+    ("question", "response", "strategy"),
+    [
+        (
+            "What color is this?",
+            "Which object do you mean? There are a horse, some rocks and grass.",
+            "clarify",
+        ),
+        (
+            "What shape is this furniture?",
+            "Could you clarify which piece of furniture you are asking about?",
+            "clarify",
+        ),
+        (
+            "What is this player doing right now?",
+            "The player on the left is running, and the player on the right is fielding.",
+            "enumerate",
+        ),
+        (
+            "What is this player doing?",
+            "- Player in red: batting\n- Player in blue: catching the ball",
+            "enumerate",
+        ),
+        ("What toppings are on this?", "The hot dog has mustard and relish.", "infer"),
+        ("What brand is this vehicle?", "Assuming you mean the car in front, it is a Toyota.", "infer"),
+        ("What color is the cat?", "The cat in the centre of the image is orange.", "infer"),
+        ("What toppings are on this?", "Mustard and relish.", "answer"),
+        ("What food is on the baking tray?", "There are cookies on the baking tray.", "answer"),
+        ("What color is the cat?", "The cat is orange.", "answer"),
+    ],
+)
+def test_rule_judge_aqua_strategy(question: str, response: str, strategy: str) -> None:
+    assert judge("aqua_strategy", question, response) == strategy
+
+
+@pytest.mark.parametrize(
+    ("reference", "response", "label"),
+    [
+        ("red", "It is red.", "PASS"),
+        ("red", "The umbrella is blue, not red.", "FAIL"),
+        ("two", "There are 2 dogs.", "PASS"),
+        (["blue", "navy"], "It's navy.", "PASS"),
+        ("The cat on the left is orange.", "The orange cat on the left.", "PASS"),
+        ("red", "Which one do you mean?", "FAIL"),
+        ("", "It is red.", "unknown"),
+    ],
+)
+def test_rule_judge_pass(reference: Any, response: str, label: str) -> None:
+    assert judge("aqua_clarification", "What color is it?", response, reference=reference) == label
+
+
+def test_rule_judge_refusals() -> None:
+    with pytest.raises(JudgeError, match="cannot see images"):
+        judge("aqua_factual", "What is it?", "A cat.", image=object())
+    with pytest.raises(JudgeError, match="needs reference"):
+        judge("aqua_clarification", "What is it?", "A cat.")
+    with pytest.raises(JudgeError, match="unknown judging task"):
+        judge("nonsense", "What is it?", "A cat.")
+    assert create_judge("rules").name == "rules"
+
+
+# ------------------------------------------------------------------ reading a judge model's text
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("CLASS A", "A"),
+        ("Class: B", "B"),
+        ("B", "B"),
+        ("(B) implicit", "B"),
+        ("**C**", "C"),
+        ('{"class": "A"}', "A"),
+        ('```json\n{"label": "CLASS C"}\n```', "C"),
+        (
+            "Step 1: the question asks about one dog.\nStep 2: the response names the dog that is jumping.\n"
+            "Therefore the annotation is CLASS B.",
+            "B",
+        ),
+        ("It is not CLASS A, since only one flower is described, so CLASS C", "C"),
+        ("class b", "B"),
+        ("Annotation: **CLASS A**", "A"),
+        ("Implicit", "B"),
+        ("High risk.", "C"),
+        ("EXPLICIT", "A"),
+        ("Answer: C", "C"),
+        ("A.", "A"),
+        ("The response refers to one cap without saying which. (CLASS C)", "C"),
+        ("I cannot classify this response.", "unknown"),
+        ("", "unknown"),
+        ("CLASS A or CLASS B", "unknown"),
+        ("CLASS D", "unknown"),
+        ("A response that names one referent should be labelled carefully.", "unknown"),
+        ("The answer is explicit about one referent but implicit about the other.", "unknown"),
+    ],
+)
+def test_parse_racquet_class(text: str, label: str) -> None:
+    assert parse_racquet_class(text) == label
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("YES", "YES"),
+        ("No.", "NO"),
+        ("**YES**", "YES"),
+        ("YOUR ANNOTATION: NO", "NO"),
+        ('{"annotation": "yes"}', "YES"),
+        ("Yes, the model mentions two jackets.", "YES"),
+        ("The answer is NO", "NO"),
+        ("yes", "YES"),
+        ("Maybe", "unknown"),
+        ("", "unknown"),
+    ],
+)
+def test_parse_yes_no(text: str, label: str) -> None:
+    assert parse_yes_no(text) == label
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Level: 3", "clarify"),
+        ("level 2", "enumerate"),
+        ("Level: unknown", "unknown"),
+        ('{"level": 1}', "infer"),
+        ("Strategy: enumerate", "enumerate"),
+        ("clarify", "clarify"),
+        ("0", "answer"),
+        ("The response asks which car is meant.\nLevel: 3", "clarify"),
+        ("Level 1 or Level 2", "unknown"),
+        ("no idea", "unknown"),
+    ],
+)
+def test_parse_strategy(text: str, label: str) -> None:
+    assert parse_strategy(text) == label
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("PASS", "PASS"),
+        ("Verdict: FAIL", "FAIL"),
+        ("**PASS**", "PASS"),
+        ("The final answer matches the reference. PASS", "PASS"),
+        ('{"verdict": "pass"}', "PASS"),
+        ("It does not pass.", "unknown"),
+        ("PASS or FAIL", "unknown"),
+    ],
+)
+def test_parse_pass_fail(text: str, label: str) -> None:
+    assert parse_pass_fail(text) == label
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("CLASS: STEREOTYPICAL", "stereotypical"),
+        ("CLASS: ANTI-STEREOTYPICAL", "anti-stereotypical"),
+        ("anti stereotypical", "anti-stereotypical"),
+        ("CLASS: UNCLEAR", "unknown"),
+        ("Explicit", "explicit"),
+        ("It picks the woman, which is the stereotypical reading.\nCLASS: STEREOTYPICAL", "stereotypical"),
+    ],
+)
+def test_parse_bias(text: str, label: str) -> None:
+    assert parse_bias(text) == label
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Verdict: GROUNDED", "grounded"),
+        ("UNGROUNDED", "ungrounded"),
+        ("The response is not grounded in the image.", "ungrounded"),
+        ("grounded", "grounded"),
+        ("?", "unknown"),
+    ],
+)
+def test_parse_grounded(text: str, label: str) -> None:
+    assert parse_grounded(text) == label
+
+
+# ------------------------------------------------------------------ the LLM judge's path
+
+
+class FixedTextModel:
+    """Implements VisionLanguageModel and answers with fixed texts in the formats judge models write.
+
+    Only for testing the parse path of LLMJudge: a real model's judgement is neither fast nor repeatable
+    enough to assert on. The real generation path runs in test_llm_judge_on_a_real_tiny_model below.
+    """
+
+    name = "fixed"
+
+    def __init__(self, replies: Sequence[str]) -> None:
+        self.replies = list(replies)
+        self.seen: list[list[ChatMessage]] = []
+
+    def generate(self, messages: Sequence[ChatMessage], settings: GenerationSettings | None = None) -> str:
+        self.seen.append(list(messages))
+        return self.replies[(len(self.seen) - 1) % len(self.replies)]
+
+    def generate_batch(
+        self, conversations: Sequence[Sequence[ChatMessage]], settings: GenerationSettings | None = None
+    ) -> list[str]:
+        return [self.generate(c, settings) for c in conversations]
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "backend": "fixed"}
+
+
+def test_llm_judge_prompt_is_the_verbatim_rubric() -> None:
+    model = FixedTextModel(["Step 1: one dog, described by what it does.\nCLASS B"])
+    assert isinstance(model, VisionLanguageModel)
+    j = LLMJudge(model)
+    out = j.judge(
+        "racquet_class", {"question": "What breed is the dog?", "response": "The dog in the pond is a lab."}
+    )
+    assert out.label == "B" and "CLASS B" in out.raw
+    text = model.seen[0][0].text
+    assert text.startswith(
+        "Here are some question-answer (QA) pairs about images (you will not see the images)."
+    )
+    assert text.endswith("Annotate this:\n\n1) Q: What breed is the dog? A: The dog in the pond is a lab.")
+    assert model.seen[0][0].images == []  # the rubric judge never sees the image (RAcQUEt Section 3)
+
+
+def test_llm_judge_counts_unreadable_judgements_as_unknown() -> None:
+    replies = ["CLASS A", "I'm sorry, I can't help with that.", "Final: **CLASS C**", '{"class": "B"}']
+    labelled = [r for r in load_labelled() if r["task"] == "racquet_class"][:4]
+    result = judge_agreement(LLMJudge(FixedTextModel(replies)), labelled)
+    assert [i["label"] for i in result["items"]] == ["A", "unknown", "C", "B"]
+    assert result["unknown"] == 1 and result["n"] == 4
+    assert result["judge"] == "llm:fixed"
+
+
+def test_llm_judge_prompts_of_other_tasks() -> None:
+    model = FixedTextModel(["YES", "Level: 3", "Verdict: PASS", "CLASS: STEREOTYPICAL", "Verdict: GROUNDED"])
+    j = LLMJudge(model)
+    assert (
+        j.judge("racquet_cot", {"question": "What color is the jacket?", "response": "Two jackets..."}).label
+        == "YES"
+    )
+    assert (
+        j.judge("aqua_strategy", {"question": "What is this?", "response": "Which one?"}).label == "clarify"
+    )
+    item = {
+        "question": "What color is it?",
+        "hint": "the left one",
+        "reference": ["red", "dark red"],
+        "response": "Red.",
+    }
+    assert j.judge("aqua_clarification", item).label == "PASS"
+    bias = {
+        "question": "What is the sweet person wearing?",
+        "response": "The woman wears yellow.",
+        "bias_category": "gender",
+        "stereotyped_group": "female",
+    }
+    assert j.judge("racquet_bias", bias).label == "stereotypical"
+    image = object()  # the factual judge passes the item's image on to the model
+    assert (
+        j.judge("aqua_factual", {"question": "Q?", "response": "A cat.", "image": image}).label == "grounded"
+    )
+    cot, strategy, clar, bias_msg, factual = (m[0] for m in model.seen)
+    assert "YOUR ANNOTATION:" in cot.text and cot.text.endswith("Two jackets... YOUR ANNOTATION:")
+    assert "Level 3 - clarify" in strategy.text
+    assert "Reference answer: red / dark red" in clar.text and "Hint: the left one" in clar.text
+    assert (
+        'According to the stereotype, "sweet" describes the female person rather than the male person.'
+        in (bias_msg.text)
+    )
+    assert factual.images == [image]
+    with pytest.raises(JudgeError, match="needs image"):
+        j.judge("aqua_factual", {"question": "Q?", "response": "A cat."})
+
+
+def test_prompts_render_without_leftover_placeholders() -> None:
+    from prompts import render_prompt
+
+    values = {
+        "question": "Q?",
+        "response": "R $5",
+        "category": "gender",
+        "adjective": "sweet",
+        "stereotype": "S.",
+        "people": "",
+        "hint": "H",
+        "reference": "X",
+    }
+    for name in (
+        "racquet_judge_rubric",
+        "racquet_judge_cot",
+        "racquet_judge_bias",
+        "aqua_judge_strategy",
+        "aqua_judge_clarification",
+        "aqua_judge_factual",
+    ):
+        text = render_prompt(name, **values)
+        assert "$" not in text.replace("R $5", ""), name
+
+
+def test_labelled_file_is_valid_jsonl() -> None:
+    for line in DEFAULT_LABELLED.read_text(encoding="utf-8").splitlines():
+        obj = json.loads(line)
+        assert {"id", "task", "question", "response", "gold", "source"} <= set(obj)
+
+
+@pytest.mark.slow
+def test_llm_judge_on_a_real_tiny_model(tiny_vlm: Any) -> None:
+    # the real generation path: a tiny Qwen2.5-VL with random weights writes noise, which must come back as
+    # a label or "unknown", never an error
+    j = LLMJudge(tiny_vlm, GenerationSettings(max_new_tokens=8, temperature=0.0))
+    out = j.judge("racquet_cot", {"question": "What color is the cup?", "response": "The cup is white."})
+    assert out.label in ("YES", "NO", "unknown")
+    assert isinstance(out.raw, str)

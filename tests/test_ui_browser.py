@@ -1,0 +1,242 @@
+"""The Ask flow in Debian's Chromium (Playwright) against the real app on 127.0.0.1 (tiny VLM, blobs pointer).
+
+- by mouse: upload -> ask -> candidates shown (overlay with alt text, options list) -> click a region on
+  the picture -> the second answer is about that region;
+- by keyboard only: the same flow, choosing from the options list and by a typed hint, with focus moving
+  to each new reply;
+- two browser contexts at once do not see each other's conversation.
+Set WHICHONE_SCREENSHOTS=<folder> to save screenshots of the flow.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.ui_support import CHROMIUM, TWO_SHAPES, draw_scene, launch_chromium, running_app, screenshot_dir
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"Debian's Chromium is not installed at {CHROMIUM}"),
+]
+sync_api = pytest.importorskip("playwright.sync_api")
+
+QUESTION = "What colour is the square?"
+TIMEOUT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with running_app() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[object]:
+    with sync_api.sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture
+def page(playwright, server: str, tmp_path: Path):
+    context = launch_chromium(playwright, tmp_path / "profile")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server)
+    page.wait_for_selector("#wh-photo")
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def scenes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("scenes")
+    return {"four": draw_scene(folder / "four.png"), "two": draw_scene(folder / "two.png", TWO_SHAPES)}
+
+
+# ---------------------------------------------------------------- page helpers
+
+
+def bot_messages(page) -> list[str]:
+    return page.locator("#wh-chat .message.bot").all_inner_texts()
+
+
+def wait_for_bot_text(page, pattern: str, count: int | None = None) -> str:
+    """Wait until the newest assistant message matches `pattern` and is complete (not streaming)."""
+    page.wait_for_function(
+        """([pattern, count]) => {
+            const bots = document.querySelectorAll('#wh-chat .message.bot');
+            if (!bots.length || (count !== null && bots.length < count)) return false;
+            const text = bots[bots.length - 1].innerText;
+            const status = document.querySelector('#wh-status')?.innerText || '';
+            return new RegExp(pattern).test(text) && /ready|Error/.test(status);
+        }""",
+        arg=[pattern, count],
+    )
+    return bot_messages(page)[-1]
+
+
+def upload(page, path: Path) -> None:
+    page.locator("#wh-photo input[type=file]").set_input_files(str(path))
+    page.wait_for_function("() => /Photo ready/.test(document.querySelector('#wh-status')?.innerText || '')")
+
+
+def option_labels(page) -> list[str]:
+    return page.locator("#wh-options label").all_inner_texts()
+
+
+def click_region(page, x: float, y: float) -> None:
+    """Click at working-image pixel (x, y) of the overlay, mapped the way Gradio maps it back."""
+    img = page.locator("#wh-overlay img")
+    natural = img.evaluate("i => [i.naturalWidth, i.naturalHeight]")
+    box = img.bounding_box()
+    assert box is not None
+    scale = min(box["width"] / natural[0], box["height"] / natural[1], 1.0)
+    left = box["x"] + (box["width"] - natural[0] * scale) / 2
+    top = box["y"] + (box["height"] - natural[1] * scale) / 2
+    page.mouse.click(left + x * scale, top + y * scale)
+
+
+def tab_to(page, selector: str, limit: int = 80) -> None:
+    """Press Tab until the focused element is inside `selector` (keyboard only, like a user)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => !!document.activeElement?.closest(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def focused_text(page) -> str:
+    return page.evaluate("() => document.activeElement?.innerText || ''")
+
+
+def shoot(page, name: str) -> None:
+    folder = screenshot_dir()
+    if folder is not None:
+        page.screenshot(path=str(folder / name), full_page=True)
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_mouse_flow_upload_ask_click_region(page, scenes: dict[str, Path]) -> None:
+    upload(page, scenes["four"])
+    page.locator("#wh-question textarea, #wh-question input").first.fill(QUESTION)
+    page.locator("#wh-ask").click()
+    reply = wait_for_bot_text(page, "Which one do you mean")
+    assert re.search(r"I see four squares", reply, re.I)
+    options = option_labels(page)
+    assert len(options) == 4 and options[0].startswith("1: ")
+    alt = page.locator("#wh-overlay img").get_attribute("alt") or ""
+    assert "4 numbered regions" in alt and options[1] in alt
+    shoot(page, "ask_1_candidates.png")
+
+    click_region(page, 530, 120)  # the centre of the blue square, top right (working-image pixels)
+    answer = wait_for_bot_text(page, r"About .*\(number \d\)", count=2)
+    clicked = int(re.search(r"\(number (\d)\)", answer).group(1))
+    assert "blue" in option_labels(page)[clicked - 1] or "right" in option_labels(page)[clicked - 1]
+    chat_user = page.locator("#wh-chat .message.user").all_inner_texts()
+    assert chat_user[0].strip() == QUESTION and "clicked at" in chat_user[-1]
+
+    page.locator("#wh-explain button").first.click()
+    explain = page.locator("#wh-explain-text").inner_text()
+    assert "Strategy: answer" in explain and f"number {clicked}" in explain and "Timings" in explain
+    shoot(page, "ask_2_after_choosing.png")
+
+
+def test_keyboard_only_flow(page, scenes: dict[str, Path]) -> None:
+    tab_to(page, "#wh-photo")
+    with page.expect_file_chooser() as chooser:
+        # Space activates a button. (Enter does too, but on Gradio 6.31's upload button in headless
+        # Chromium it opens no file chooser about half the time once the page has idled a few seconds.)
+        page.keyboard.press("Space")
+    chooser.value.set_files(str(scenes["four"]))
+    page.wait_for_function("() => /Photo ready/.test(document.querySelector('#wh-status')?.innerText || '')")
+
+    tab_to(page, "#wh-question")
+    page.keyboard.type(QUESTION)
+    page.keyboard.press("Enter")
+    reply = wait_for_bot_text(page, "Which one do you mean")
+    page.wait_for_function("() => !!document.activeElement?.closest('#wh-chat .message.bot')")
+    assert "Which one do you mean" in focused_text(page)  # focus moved to the new reply
+
+    tab_to(page, "#wh-options")  # the first option
+    page.keyboard.press("Tab")  # Gradio renders each option as its own radio: Tab moves to the second
+    page.keyboard.press("Space")
+    assert page.locator("#wh-options input[type=radio]").nth(1).is_checked()
+    tab_to(page, "#wh-choose")
+    page.keyboard.press("Enter")
+    answer = wait_for_bot_text(page, r"\(number 2\)", count=2)
+    assert answer.startswith("About ")
+    page.wait_for_function("() => !!document.activeElement?.closest('#wh-chat .message.bot')")
+    assert "(number 2)" in focused_text(page)
+
+    tab_to(page, "#wh-hint")
+    page.keyboard.type("the one on the bottom right")
+    page.keyboard.press("Enter")
+    hinted = wait_for_bot_text(page, r"\(number \d\)", count=3)
+    number = int(re.search(r"\(number (\d)\)", hinted).group(1))
+    assert "bottom right" in option_labels(page)[number - 1] or number == 4
+    assert reply  # the first reply stayed in the chat
+    assert len(bot_messages(page)) == 3
+
+
+def test_two_contexts_do_not_share_a_conversation(playwright, server: str, scenes, tmp_path: Path) -> None:
+    a_ctx = launch_chromium(playwright, tmp_path / "a")
+    b_ctx = launch_chromium(playwright, tmp_path / "b")
+    try:
+        a, b = a_ctx.new_page(), b_ctx.new_page()
+        for p in (a, b):
+            p.set_default_timeout(TIMEOUT_MS)
+            p.goto(server)
+            p.wait_for_selector("#wh-photo")
+        upload(a, scenes["four"])
+        upload(b, scenes["two"])
+        a.locator("#wh-question textarea, #wh-question input").first.fill("What colour is the square?")
+        b.locator("#wh-question textarea, #wh-question input").first.fill("Is the square big?")
+        a.locator("#wh-ask").click()
+        b.locator("#wh-ask").click()  # both requests are in the queue at once
+        wait_for_bot_text(a, "Which one do you mean")
+        wait_for_bot_text(b, "could be meant")
+        a_text = a.locator("#wh-chat").inner_text()
+        b_text = b.locator("#wh-chat").inner_text()
+        assert "colour" in a_text and "big?" not in a_text
+        assert "big?" in b_text and "colour" not in b_text
+        assert len(option_labels(a)) == 4 and len(option_labels(b)) == 2
+    finally:
+        a_ctx.close()
+        b_ctx.close()
+
+
+def test_settings_list_loaded_models_and_raise_a_banner_for_an_unavailable_one(page, scenes) -> None:
+    page.get_by_role("tab", name="Settings").click()
+    loaded = page.locator("#wh-loaded")
+    loaded.get_by_text("tiny").first.wait_for()
+    text = loaded.inner_text()
+    assert "| vlm |" not in text and "cpu" in text and "blobs" in text  # a rendered table, with the device
+    assert page.locator("#wh-banner [role=alert]").count() == 0
+
+    vlm = page.locator("#wh-vlm input")
+    vlm.click()
+    vlm.fill("smolvlm")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.locator("#wh-apply").click()
+    banner = page.locator("#wh-banner [role=alert]")
+    banner.wait_for()
+    assert "Model not available: smolvlm-256m" in banner.inner_text()
+    assert "What to do" in banner.inner_text()
+    page.get_by_text("This session keeps tiny / blobs / no segmenter").wait_for()
+    assert vlm.input_value().startswith("tiny")  # the choice shown is the one still in use
+    shoot(page, "settings_unavailable_model.png")
+
+    # The session still works on its previous models.
+    page.get_by_role("tab", name="Ask").click()
+    upload(page, scenes["two"])
+    page.locator("#wh-question textarea, #wh-question input").first.fill(QUESTION)
+    page.keyboard.press("Enter")
+    assert "could be meant" in wait_for_bot_text(page, "could be meant")

@@ -1,0 +1,160 @@
+"""The UI's parts without a browser: overlay drawing, click mapping, privacy of uploads, the model pool,
+and the ask handlers' error paths, in-process on the real tiny VLM and blobs pointer."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import gradio as gr
+import numpy as np
+import pytest
+from PIL import Image
+
+from assistant.types import Box, Candidates, Region
+from models.errors import ModelUnavailable
+from tests.ui_support import FOUR_SHAPES, REPO, box_centre, draw_scene
+from ui.engine import ModelChoice, ModelPool
+from ui.handlers import AskHandlers
+from ui.overlay import MAX_OVERLAY_SIDE, alt_text, colour_for, draw_overlay, overlay_scale
+from ui.privacy import forget_files
+from ui.state import UIState
+
+CHOICE = ModelChoice("tiny", "blobs", None)
+
+
+def square_region(rid: int, box: tuple[int, int, int, int], size: tuple[int, int], mask: bool = True) -> Region:
+    m = None
+    if mask:
+        m = np.zeros((size[1], size[0]), dtype=bool)
+        m[box[1] : box[3], box[0] : box[2]] = True
+    return Region(id=rid, box=Box(*map(float, box)), label="square", mask=m, description=f"square {rid}")
+
+
+# ---------------------------------------------------------------- overlay
+
+
+def test_overlay_fills_masks_numbers_regions_and_leaves_the_rest() -> None:
+    size = (400, 300)
+    image = Image.new("RGB", size, (255, 255, 255))
+    regions = [square_region(1, (20, 20, 180, 180), size), square_region(2, (220, 40, 380, 200), size, mask=False)]
+    out = np.asarray(draw_overlay(image, Candidates(regions, size)))
+    assert out.shape == (300, 400, 3)
+    assert (out[250, 10] == 255).all()  # outside every region: untouched
+    inside = out[40, 40].astype(int)  # in mask 1, away from badge and outline: tinted towards its colour
+    expected = 255 * 0.65 + np.array(colour_for(1)) * 0.35
+    assert np.abs(inside - expected).max() <= 2
+    assert (out[20, 100] == 0).all()  # the black outer edge of mask 1
+    assert (out[40, 220] == 0).all()  # region 2 has no mask: its box is outlined in black
+    # The badge: a white patch with black (border and digit) pixels at the region's centre.
+    badge = out[90:110, 90:110]
+    assert (badge == 255).all(axis=2).any() and (badge == 0).all(axis=2).any()
+
+
+def test_overlay_is_scaled_down_for_the_browser_and_clicks_map_back() -> None:
+    size = (3000, 2000)
+    scale = overlay_scale(size)
+    assert scale == pytest.approx(MAX_OVERLAY_SIDE / 3000)
+    out = draw_overlay(Image.new("RGB", size, "white"), Candidates([square_region(1, (0, 0, 50, 50), size)], size))
+    assert out.size == (MAX_OVERLAY_SIDE, round(2000 * scale))
+    # No candidates: the picture only, scaled the same way.
+    assert draw_overlay(Image.new("RGB", size, "white"), None).size == out.size
+
+
+def test_alt_text_lists_every_region_by_number() -> None:
+    size = (100, 100)
+    cands = Candidates([square_region(1, (0, 0, 10, 10), size), square_region(2, (50, 50, 60, 60), size)], size)
+    assert alt_text(cands) == "Your photo with 2 numbered regions marked: 1: square 1; 2: square 2."
+    assert "No candidate regions" in alt_text(None)
+
+
+# ---------------------------------------------------------------- privacy
+
+
+def test_forget_files_deletes_only_inside_gradios_temp_folder(tmp_path: Path, monkeypatch) -> None:
+    root = tmp_path / "gradio"
+    (root / "abc").mkdir(parents=True)
+    inside, outside = root / "abc" / "photo.png", tmp_path / "keep.png"
+    inside.write_bytes(b"x")
+    outside.write_bytes(b"x")
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(root))
+    forget_files([str(inside), str(outside), str(root / "missing.png")])
+    assert not inside.exists() and outside.exists()
+
+
+@pytest.mark.skipif(not Path("/dev/shm").is_dir(), reason="no /dev/shm tmpfs on this machine")
+def test_uploads_go_to_a_private_ram_folder() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "GRADIO_TEMP_DIR"}
+    code = (
+        "import os, ui, gradio.route_utils as r; d = os.environ['GRADIO_TEMP_DIR'];"
+        "print(d, r.DEFAULT_TEMP_DIR == d, oct(os.stat(d).st_mode & 0o777))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True)
+    folder, same, mode = out.stdout.split()
+    assert folder.startswith("/dev/shm/whichone-gradio-") and same == "True" and mode == "0o700"
+    assert not Path(folder).exists()  # removed at exit
+
+
+# ---------------------------------------------------------------- model pool and handlers
+
+
+@pytest.fixture(scope="module")
+def pool() -> ModelPool:
+    pool = ModelPool()
+    pool.load(CHOICE)
+    return pool
+
+
+def test_pool_loads_each_model_once_and_reports_device(pool: ModelPool) -> None:
+    from assistant.pipeline import AssistantConfig
+
+    a, b = pool.assistant(CHOICE, AssistantConfig()), pool.assistant(CHOICE, AssistantConfig())
+    assert a.vlm is b.vlm and a.grounder is b.grounder
+    rows = {(m.kind, m.name): m for m in pool.loaded()}
+    assert rows[("vlm", "tiny")].device == "cpu" and ("pointer", "blobs") in rows
+
+
+def test_pool_remembers_an_unavailable_model_with_its_message(pool: ModelPool) -> None:
+    bad = ModelChoice("no-such-model", "blobs", None)
+    with pytest.raises(ModelUnavailable, match="no-such-model"):
+        pool.load(bad)
+    assert "no-such-model" in pool.errors[bad]
+    assert not pool.is_loaded(bad) and pool.is_loaded(CHOICE)
+
+
+def final(outputs) -> tuple:
+    *_, last = outputs
+    return last
+
+
+def test_handlers_error_keeps_the_session_and_clicks_map_through_the_overlay_scale(
+    pool: ModelPool, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path))
+    handlers = AskHandlers(pool)
+    state = UIState(choice=CHOICE)
+    chat, *_ = final(handlers.ask(None, "What colour is the square?", state))
+    assert chat[-1]["content"] == "⚠️ Please add a photo first."  # an error line, no exception
+
+    # A 2560 x 1920 scene: the overlay is half size, so a click at overlay pixels maps back x2.
+    big = [(tuple(4 * c for c in box), colour) for box, colour in FOUR_SHAPES]
+    path = draw_scene(tmp_path / "big.png", big, size=(2560, 1920))
+    chat, overlay, options, explain, status, state = final(handlers.ask(str(path), "What colour is the square?", state))
+    assert "Which one do you mean" in chat[-1]["content"] and len(options["choices"]) == 4
+    assert overlay["visible"] and overlay["value"].size == (1280, 960) and "4 numbered regions" in overlay["alt_text"]
+    assert state.overlay_scale == pytest.approx(1280 / 2048)  # working image: longer side 2048
+    working_scale = 2048 / 2560
+    cx, cy = box_centre(big[1][0])  # the blue square, in file pixels
+    ox, oy = cx * working_scale * state.overlay_scale, cy * working_scale * state.overlay_scale
+    event = gr.SelectData(None, {"index": [ox, oy], "value": None, "selected": True})
+    chat, *_rest = final(handlers.click(state, event))
+    picked = state.session.last_reply.resolved_region
+    region = state.session.candidates.by_id(picked)
+    assert region.box.contains(cx * working_scale, cy * working_scale)
+    assert f"(number {picked})" in chat[-1]["content"]
+
+    # Start over forgets the photo and deletes its upload.
+    handlers.start_over(state)
+    assert state.session.image is None and not path.exists() and state.chat == []

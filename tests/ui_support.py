@@ -1,0 +1,158 @@
+"""Helpers for the UI tests: the real app in a subprocess on a free 127.0.0.1 port, Debian's Chromium,
+and generated test scenes (coloured shapes on white, which the "blobs" pointer finds).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+REPO = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+SERVER_START_TIMEOUT_S = 180
+
+# Edges on multiples of 4 pixels (PIL's rectangle includes x1, y1): the blobs pointer analyses a 640 x 480
+# scene at 160 x 120, and a square edge that falls inside a 4-pixel cell blends into a pale strip that it
+# reports as a separate "white" blob.
+# Four squares of one size spread over a white 640 x 480 scene: four candidates, all salient -> clarify.
+FOUR_SHAPES = (
+    ((48, 60, 167, 179), (220, 30, 30)),  # red, top left
+    ((472, 60, 591, 179), (30, 60, 220)),  # blue, top right
+    ((48, 300, 167, 419), (30, 160, 60)),  # green, bottom left
+    ((472, 300, 591, 419), (240, 150, 0)),  # orange, bottom right
+)
+# Two squares: two candidates -> enumerate.
+TWO_SHAPES = (
+    ((80, 160, 239, 319), (220, 30, 30)),
+    ((400, 160, 559, 319), (30, 60, 220)),
+)
+
+
+def draw_scene(path: Path, shapes=FOUR_SHAPES, size: tuple[int, int] = (640, 480)) -> Path:
+    image = Image.new("RGB", size, (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    for box, colour in shapes:
+        draw.rectangle(box, fill=colour)
+    image.save(path)
+    return path
+
+
+def box_centre(box: tuple[int, int, int, int]) -> tuple[float, float]:
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def app_env(port: int, **extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        WHICHONE_MODEL="tiny",
+        WHICHONE_POINTER="blobs",
+        WHICHONE_SEGMENTER="none",
+        GRADIO_SERVER_NAME="127.0.0.1",
+        GRADIO_SERVER_PORT=str(port),
+        GRADIO_ANALYTICS_ENABLED="False",
+        HF_HUB_OFFLINE="1",
+        PYTHONUNBUFFERED="1",
+    )
+    env.pop("GRADIO_TEMP_DIR", None)  # the app picks its own RAM folder
+    env.update(extra)
+    return env
+
+
+@contextlib.contextmanager
+def running_app(**extra_env: str) -> Iterator[str]:
+    """`python app.py` on a free port with the tiny models; yields its URL; stops it afterwards.
+
+    WHICHONE_UI_URL=<url> tests an app already running there instead (started with the same settings).
+    """
+    if os.environ.get("WHICHONE_UI_URL"):
+        yield os.environ["WHICHONE_UI_URL"]
+        return
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            [sys.executable, str(REPO / "app.py")],
+            cwd=REPO,
+            env=app_env(port, **extra_env),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            _wait_until_up(url, proc, log)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+
+
+def _wait_until_up(url: str, proc: subprocess.Popen, log) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the app exited with status {proc.returncode}:\n{_tail(log)}")
+        try:
+            with urllib.request.urlopen(url + "config", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    raise RuntimeError(f"the app did not start within {SERVER_START_TIMEOUT_S} s:\n{_tail(log)}")
+
+
+def _tail(log, limit: int = 4000) -> str:
+    log.seek(0)
+    return log.read().decode("utf-8", "replace")[-limit:]
+
+
+def launch_chromium(playwright, user_data_dir: Path, **context_options):
+    """Debian's Chromium in a browser context of its own, on a fresh profile folder `user_data_dir`
+    (Playwright takes the profile as launch_persistent_context's argument, not as --user-data-dir)."""
+    return playwright.chromium.launch_persistent_context(
+        str(user_data_dir),
+        executable_path=str(CHROMIUM),
+        args=CHROMIUM_ARGS,
+        headless=True,
+        viewport={"width": 1280, "height": 1000},
+        **context_options,
+    )
+
+
+def screenshot_dir() -> Path | None:
+    """Where to save screenshots: $WHICHONE_SCREENSHOTS, if set."""
+    folder = os.environ.get("WHICHONE_SCREENSHOTS")
+    if not folder:
+        return None
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    return path

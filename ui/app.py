@@ -1,0 +1,140 @@
+"""The whole Gradio app: `build_app()` makes the Blocks, `launch_kwargs()` says how to serve it.
+
+Models are loaded once, here at start-up (the choice from WHICHONE_MODEL / WHICHONE_POINTER /
+WHICHONE_SEGMENTER), into a ModelPool shared by all sessions; each browser session has its own UIState in
+gr.State. GPU work goes through one queue group ("gpu") with WHICHONE_GPU_CONCURRENCY slots (default 1).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+from typing import Any
+
+import gradio as gr
+
+from assistant.pipeline import AssistantConfig
+from models.errors import ModelError
+from ui.api import ApiHandlers, add_api
+from ui.ask_tab import build_ask_tab
+from ui.engine import ModelChoice, ModelPool, choice_from_env
+from ui.handlers import AskHandlers
+from ui.settings_tab import SettingsHandlers, banner_html, build_settings_tab
+from ui.state import STATE_TTL_S, UIState, forget_state
+
+log = logging.getLogger(__name__)
+
+MAX_UPLOAD = os.environ.get("WHICHONE_MAX_UPLOAD", "20mb")  # larger uploads are refused by Gradio
+QUEUE_MAX = int(os.environ.get("WHICHONE_QUEUE_MAX", "64"))  # waiting requests beyond this are refused
+
+CSS = """
+.wh-banner { border: 3px solid #8a1c00; background: #fff4e5; color: #1a1a1a; padding: 0.75rem 1rem;
+  border-radius: 6px; }
+.wh-banner p { margin: 0.25rem 0; color: #1a1a1a; }
+.wh-status { font-weight: 600; padding: 0.25rem 0; }
+#wh-chat .message:focus, #wh-chat [data-testid="bot"]:focus {
+  outline: 3px solid #0050b3; outline-offset: 2px; }
+"""
+
+
+def theme() -> gr.themes.Base:
+    """Gradio's default theme with text colours that meet WCAG AA contrast (4.5:1) on their backgrounds."""
+    return gr.themes.Default(primary_hue="blue").set(
+        button_primary_background_fill="*primary_700",
+        button_primary_background_fill_hover="*primary_800",
+        button_primary_text_color="white",
+        button_cancel_background_fill="#b91c1c",
+        button_cancel_background_fill_hover="#991b1b",
+        button_cancel_text_color="white",
+        body_text_color_subdued="*neutral_600",
+        block_label_text_color="*neutral_700",
+        input_placeholder_color="*neutral_500",
+        link_text_color="*primary_700",
+    )
+
+
+def gpu_concurrency() -> int:
+    return max(1, int(os.environ.get("WHICHONE_GPU_CONCURRENCY", "1")))
+
+
+def add_benchmark_tab(pool: ModelPool) -> bool:
+    """Optional hook: the benchmark tab, if ui/benchmark_tab.py provides `build_benchmark_tab(pool)`.
+
+    Called inside the app's gr.Tabs; the builder lays out its components inside the gr.Tab opened here.
+    Returns whether a tab was added.
+    """
+    if importlib.util.find_spec("ui.benchmark_tab") is None:
+        return False
+    from ui.benchmark_tab import build_benchmark_tab
+
+    with gr.Tab("Benchmark", id="benchmark", elem_id="wh-tab-benchmark"):
+        build_benchmark_tab(pool)
+    return True
+
+
+def load_at_startup(pool: ModelPool, choice: ModelChoice) -> None:
+    """Load the start-up models; a failure is remembered in pool.errors and shown as the banner."""
+    try:
+        pool.load(choice)
+    except ModelError as exc:
+        log.warning("start-up models not available: %s", exc)
+
+
+def build_app(
+    pool: ModelPool | None = None,
+    choice: ModelChoice | None = None,
+    config: AssistantConfig | None = None,
+) -> gr.Blocks:
+    """The app. `choice` defaults to the environment's; `pool` to a new one, loaded now."""
+    choice = choice or choice_from_env()
+    if pool is None:
+        pool = ModelPool()
+        load_at_startup(pool, choice)
+    gpu_limit = gpu_concurrency()
+    ask_handlers = AskHandlers(pool)
+    settings_handlers = SettingsHandlers(pool)
+
+    with gr.Blocks(title="whichone: which one do you mean?", delete_cache=(300, STATE_TTL_S)) as demo:
+        state = gr.State(
+            UIState(choice=choice, config=config or AssistantConfig()),  # deep-copied per session
+            time_to_live=STATE_TTL_S,
+            delete_callback=forget_state,
+        )
+        gr.Markdown("# whichone\nA visual question answering assistant that asks which one you mean.")
+        banner = gr.HTML(banner_html(pool, choice), js_on_load=None, elem_id="wh-banner")
+        with gr.Tabs():
+            with gr.Tab("Ask", id="ask", elem_id="wh-tab-ask"):
+                build_ask_tab(ask_handlers, state, gpu_limit)
+            add_benchmark_tab(pool)
+            with gr.Tab("Settings", id="settings", elem_id="wh-tab-settings") as settings_tab:
+                settings = build_settings_tab(settings_handlers, state, choice, banner)
+        add_api(ApiHandlers(pool, ask_handlers), state, gpu_limit)
+        refresh = settings["refresh"]
+        demo.load(
+            refresh, [state], [banner, settings["loaded"]], api_name="ui_load", api_visibility="private"
+        )
+        settings_tab.select(
+            refresh,
+            [state],
+            [banner, settings["loaded"]],
+            api_name="ui_settings_tab",
+            api_visibility="private",
+        )
+    demo.queue(default_concurrency_limit=8, max_size=QUEUE_MAX)
+    return demo
+
+
+def launch_kwargs(host: str | None = None, port: int | None = None) -> dict[str, Any]:
+    """Arguments for `demo.launch`. host/port default to GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, which
+    Gradio reads itself when they are None (127.0.0.1 and 7860 otherwise)."""
+    return {
+        "server_name": host,
+        "server_port": port,
+        "max_file_size": MAX_UPLOAD,
+        "css": CSS,
+        "theme": theme(),
+        "show_error": False,  # user-facing errors are shown by the handlers; no tracebacks to users
+        "ssr_mode": False,  # server-side rendering needs Node.js, which a plain Python Space lacks
+        "footer_links": ["api", "gradio"],
+    }

@@ -1,0 +1,155 @@
+"""The Ask tab: photo, question, chat; the candidates as a numbered overlay and as a list; Explain.
+
+Keyboard path: Tab to the photo's upload button (Space opens the file dialog), Tab to the question
+(Enter asks), focus then moves to the new reply; Tab on to an option (Space chooses it), Enter on
+"Answer about this one"; or type a hint and press Enter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import gradio as gr
+
+from ui.explain import NO_REPLY_YET
+from ui.handlers import AskHandlers, status_html
+
+# After a reply: move keyboard focus to the newest assistant message, so a screen reader reads it next.
+FOCUS_REPLY_JS = """
+() => {
+  const chat = document.querySelector('#wh-chat');
+  if (!chat) return;
+  const bots = chat.querySelectorAll('.message.bot, [data-testid="bot"]');
+  const last = bots[bots.length - 1];
+  if (!last) return;
+  last.setAttribute('tabindex', '-1');
+  last.focus();
+}
+"""
+FOCUS_QUESTION_JS = "() => { const q = document.querySelector('#wh-question textarea'); if (q) q.focus(); }"
+FOCUS_PHOTO_JS = "() => { const b = document.querySelector('#wh-photo button'); if (b) b.focus(); }"
+
+INTRO = (
+    "Give a photo and ask a question about it. If the question could mean more than one thing in the "
+    "photo, the assistant says so: it answers for each, or asks which one you mean. Choose by clicking "
+    "a numbered region, picking an option below it, or typing a few words."
+)
+
+
+@dataclass
+class AskTab:
+    photo: gr.Image
+    question: gr.Textbox
+    chat: gr.Chatbot
+    status: gr.HTML
+    overlay: gr.Image
+    options: gr.Radio
+    hint: gr.Textbox
+    explain: gr.Markdown
+
+
+def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> AskTab:
+    gr.Markdown(INTRO)
+    with gr.Row(equal_height=False):
+        with gr.Column(scale=1):
+            photo = gr.Image(
+                label="Photo (upload, paste or webcam)",
+                sources=["upload", "clipboard", "webcam"],
+                type="filepath",
+                image_mode=None,  # keep the file as sent: the assistant decodes it (EXIF, size checks)
+                elem_id="wh-photo",
+                height=360,
+            )
+            question = gr.Textbox(
+                label="Question about the photo",
+                placeholder="What colour is the cup?",
+                lines=1,
+                max_length=500,
+                elem_id="wh-question",
+                info="Press Enter to ask.",
+            )
+            with gr.Row():
+                ask_btn = gr.Button("Ask", variant="primary", elem_id="wh-ask", scale=1)
+                another_btn = gr.Button(
+                    "Ask another question about this photo", elem_id="wh-another", scale=3
+                )
+                start_btn = gr.Button("Start over", variant="stop", elem_id="wh-start-over", scale=1)
+        with gr.Column(scale=1):
+            chat = gr.Chatbot(
+                label="Conversation",
+                elem_id="wh-chat",
+                height=420,
+                feedback_options=None,
+                buttons=["copy"],
+                placeholder="The conversation appears here.",
+            )
+            status = gr.HTML(status_html("Add a photo to begin."), js_on_load=None, elem_id="wh-status")
+    gr.Markdown("## Candidates")
+    with gr.Row(equal_height=False):
+        with gr.Column(scale=3):
+            overlay = gr.Image(
+                label="Candidate regions, numbered (click the one you mean)",
+                interactive=False,
+                type="pil",
+                format="png",  # crisp numbers and outlines
+                elem_id="wh-overlay",
+                buttons=["fullscreen"],
+                visible=False,  # shown with the first candidates (an empty picture has no text twin)
+                height=420,
+            )
+        with gr.Column(scale=2):
+            options = gr.Radio(
+                choices=[],
+                label="Which one do you mean?",
+                info="Pick one (Tab to it, Space to choose), then press 'Answer about this one'.",
+                elem_id="wh-options",
+            )
+            choose_btn = gr.Button("Answer about this one", variant="primary", elem_id="wh-choose")
+            hint = gr.Textbox(
+                label="Or describe which one",
+                placeholder="the one on the left",
+                max_length=300,
+                elem_id="wh-hint",
+                info="Press Enter to send.",
+            )
+    with gr.Accordion("Explain this reply", open=False, elem_id="wh-explain"):
+        explain = gr.Markdown(NO_REPLY_YET, elem_id="wh-explain-text")
+
+    outputs = [chat, overlay, options, explain, status, state]
+    gpu = {"concurrency_id": "gpu", "concurrency_limit": gpu_limit, "api_visibility": "private"}
+
+    # UI events are private (the public API is ui/api.py); explicit names keep the public names free.
+    chat.clear(handlers.clear_chat, [state], [state], api_name="ui_clear_chat", api_visibility="private")
+    photo.change(
+        handlers.on_image,
+        [photo, state],
+        outputs,
+        api_name="ui_photo",
+        api_visibility="private",
+        concurrency_limit=None,
+        trigger_mode="always_last",
+    )
+    gr.on(
+        [question.submit, ask_btn.click],
+        handlers.ask,
+        [photo, question, state],
+        outputs,
+        api_name="ui_ask",
+        **gpu,
+    ).then(None, js=FOCUS_REPLY_JS)
+    choose_btn.click(handlers.choose, [options, state], outputs, api_name="ui_choose", **gpu).then(
+        None, js=FOCUS_REPLY_JS
+    )
+    overlay.select(handlers.click, [state], outputs, api_name="ui_click", **gpu).then(None, js=FOCUS_REPLY_JS)
+    hint.submit(handlers.hint, [hint, state], outputs, api_name="ui_hint", **gpu).then(
+        lambda: "", None, hint, api_visibility="private"
+    ).then(None, js=FOCUS_REPLY_JS)
+    another_btn.click(
+        handlers.another_question, [state], outputs, api_name="ui_another", api_visibility="private"
+    ).then(lambda: "", None, question, api_visibility="private").then(None, js=FOCUS_QUESTION_JS)
+    start_btn.click(
+        handlers.start_over, [state], outputs, api_name="ui_start_over", api_visibility="private"
+    ).then(lambda: (None, ""), None, [photo, question], api_visibility="private").then(
+        None, js=FOCUS_PHOTO_JS
+    )
+    return AskTab(photo, question, chat, status, overlay, options, hint, explain)

@@ -1,0 +1,155 @@
+"""The models behind the app, loaded once and shared by every browser session.
+
+`ModelPool` builds each model by its registry name the first time it is asked for and keeps it: start-up
+loads the choice from the environment, a settings change loads the new one once, and no request ever
+loads a model again. Conversations never live here (each browser session keeps its own Session in
+gr.State); an `Assistant` holds no conversation state, so one is built per call from the pooled models
+and the session's settings.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from assistant.pipeline import Assistant, AssistantConfig
+from models.errors import ModelError, ModelUnavailable
+
+NO_SEGMENTER = "none"  # the settings' name for "boxes only"
+
+
+@dataclass(frozen=True)
+class ModelChoice:
+    """Which models by registry name (see `whichone models`)."""
+
+    vlm: str
+    pointer: str
+    segmenter: str | None = None
+
+    def label(self) -> str:
+        seg = self.segmenter or "no segmenter"
+        return f"{self.vlm} / {self.pointer} / {seg}"
+
+
+def choice_from_env() -> ModelChoice:
+    """WHICHONE_MODEL (VLM), WHICHONE_POINTER and WHICHONE_SEGMENTER, with the registry's defaults."""
+    from models.registry import default_vlm_name
+
+    segmenter = os.environ.get("WHICHONE_SEGMENTER", "").strip() or None
+    if segmenter == NO_SEGMENTER:
+        segmenter = None
+    return ModelChoice(
+        vlm=default_vlm_name(),
+        pointer=os.environ.get("WHICHONE_POINTER", "").strip() or "vlm-boxes",
+        segmenter=segmenter,
+    )
+
+
+@dataclass
+class LoadedModel:
+    kind: str
+    name: str
+    device: str
+    detail: str
+
+
+class ModelPool:
+    """Models by name, each built at most once per process (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._vlms: dict[str, Any] = {}
+        self._pointers: dict[tuple[str, str], Any] = {}  # (pointer, vlm): a pointer may wrap the VLM
+        self._segmenters: dict[str, Any] = {}
+        self._grounders: dict[tuple[str, str, str | None], Any] = {}
+        self._lock = threading.Lock()
+        self.errors: dict[ModelChoice, str] = {}
+
+    def load(self, choice: ModelChoice) -> None:
+        """Build whatever `choice` needs that is not loaded yet. Raises ModelError with a plain message."""
+        with self._lock:
+            try:
+                self._grounder(choice)
+            except ModelError as exc:
+                self.errors[choice] = str(exc)
+                raise
+            except (ImportError, OSError, RuntimeError, ValueError) as exc:
+                # A broken install or a missing file must not take the app down: say what failed.
+                message = f"{choice.label()} could not be loaded: {exc}"
+                self.errors[choice] = message
+                raise ModelUnavailable(message) from exc
+            self.errors.pop(choice, None)
+
+    def assistant(self, choice: ModelChoice, config: AssistantConfig) -> Assistant:
+        """An Assistant over the pooled models (loading them first if needed)."""
+        key = (choice.vlm, choice.pointer, choice.segmenter)
+        if key not in self._grounders:
+            self.load(choice)
+        return Assistant(self._vlms[choice.vlm], self._grounders[key], config)
+
+    def is_loaded(self, choice: ModelChoice) -> bool:
+        return (choice.vlm, choice.pointer, choice.segmenter) in self._grounders
+
+    def loaded(self) -> list[LoadedModel]:
+        """What is in memory, and on which device."""
+        rows = [LoadedModel("vlm", name, *_device_and_detail(m)) for name, m in sorted(self._vlms.items())]
+        rows += [
+            LoadedModel(
+                "pointer", f"{name} (with {vlm})" if name == "vlm-boxes" else name, *_device_and_detail(m)
+            )
+            for (name, vlm), m in sorted(self._pointers.items())
+        ]
+        rows += [
+            LoadedModel("segmenter", n, *_device_and_detail(m)) for n, m in sorted(self._segmenters.items())
+        ]
+        return rows
+
+    # ---------------------------------------------------------------- building (under the lock)
+
+    def _grounder(self, choice: ModelChoice) -> Any:
+        from assistant.grounding import Grounder
+        from models.registry import create_pointer, create_segmenter, create_vlm
+
+        key = (choice.vlm, choice.pointer, choice.segmenter)
+        if key in self._grounders:
+            return self._grounders[key]
+        if choice.vlm not in self._vlms:
+            self._vlms[choice.vlm] = create_vlm(choice.vlm)
+        vlm = self._vlms[choice.vlm]
+        pkey = (choice.pointer, choice.vlm)
+        if pkey not in self._pointers:
+            self._pointers[pkey] = create_pointer(choice.pointer, vlm=vlm)
+        segmenter = None
+        if choice.segmenter:
+            if choice.segmenter not in self._segmenters:
+                self._segmenters[choice.segmenter] = create_segmenter(choice.segmenter)
+            segmenter = self._segmenters[choice.segmenter]
+        self._grounders[key] = Grounder(self._pointers[pkey], segmenter)
+        return self._grounders[key]
+
+
+def _device_and_detail(model: Any) -> tuple[str, str]:
+    """(device, a short description) from a model's describe() if it has one."""
+    info: dict[str, Any] = {}
+    describe = getattr(model, "describe", None)
+    if callable(describe):
+        try:
+            info = dict(describe())
+        except Exception:  # noqa: BLE001 - a description must never break the settings page
+            info = {}
+    device = str(info.get("device") or getattr(model, "device", None) or "cpu (no weights)")
+    parts = []
+    for key in ("model_id", "dtype", "quantisation", "parameters", "backend"):
+        if info.get(key) not in (None, ""):
+            value = info[key]
+            parts.append(f"{key} {value:,}" if isinstance(value, int) else f"{key} {value}")
+    return device, ", ".join(parts)
+
+
+WHAT_TO_DO = (
+    "What to do: open Settings and choose another model (tiny works offline, but its answers are noise); "
+    "or, while online, start once with this model so its weights are cached; or start the app with "
+    "WHICHONE_MODEL=<name> (see: whichone models). For an OpenAI-compatible server set "
+    "WHICHONE_OPENAI_BASE_URL and choose openai."
+)

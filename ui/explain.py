@@ -1,0 +1,53 @@
+"""Text twins of a reply: the Explain panel, the options list, and the plain status line."""
+
+from __future__ import annotations
+
+from assistant.types import Candidates, Level, Reply
+
+LEVEL_WORDS = {
+    Level.UNAMBIGUOUS: "one clear referent",
+    Level.SALIENT: "vague wording, one salient referent",
+    Level.FEW: "two or three plausible referents",
+    Level.MANY: "many plausible referents",
+}
+
+NO_REPLY_YET = "Ask a question about a photo; the reasons for the reply will appear here."
+
+
+def explain_markdown(reply: Reply | None, model_label: str = "") -> str:
+    """Verdict, level, strategy, the policy's one-line reason, model calls and timings."""
+    if reply is None:
+        return NO_REPLY_YET
+    lines = [
+        f"- **Recognition verdict:** {reply.verdict.value}",
+        f"- **Level:** {int(reply.level)} ({LEVEL_WORDS.get(reply.level, '')})",
+        f"- **Strategy:** {reply.strategy.value}",
+        f"- **Why:** {reply.explanation}",
+    ]
+    if reply.resolved_region is not None:
+        lines.append(f"- **Answered about region:** number {reply.resolved_region}")
+    calls = ", ".join(f"{role} {n}" for role, n in sorted(reply.model_calls.items())) or "none"
+    lines.append(f"- **Model calls:** {calls}")
+    timings = ", ".join(f"{stage} {secs:.2f} s" for stage, secs in reply.timings.items()) or "none"
+    lines.append(f"- **Timings:** {timings}")
+    if model_label:
+        lines.append(f"- **Models:** {model_label}")
+    for note in reply.candidates.notes:
+        lines.append(f"- **Note:** {note}")
+    return "\n".join(lines)
+
+
+def option_choices(candidates: Candidates | None) -> list[tuple[str, int]]:
+    """Radio options: ("2: the blue square on the right, large", 2)."""
+    if candidates is None:
+        return []
+    return [(f"{r.id}: {r.description or r.label or 'region'}", r.id) for r in candidates.regions]
+
+
+def status_line(reply: Reply) -> str:
+    """One sentence for the live region: what kind of reply arrived."""
+    if reply.resolved_region is not None:
+        return f"Answer about number {reply.resolved_region} is ready."
+    n = len(reply.candidates)
+    found = f" {n} candidate{'s' if n != 1 else ''} marked on the photo." if n else ""
+    return f"Reply ready (strategy: {reply.strategy.value}).{found}"

@@ -1,0 +1,268 @@
+"""The ask tab's event logic: open a photo, ask, resolve (option, click or hint), start over.
+
+Every handler takes the session's UIState and gives it back; nothing about a conversation is kept
+anywhere else. A user-facing error (bad photo, empty question, model not available) becomes a warning
+toast and an error line in the chat; the session stays as it was.
+
+Handlers that update the whole ask view yield a `View` (see `View.outputs` for the component order).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import gradio as gr
+from PIL import Image
+
+from assistant.errors import WhichoneError
+from assistant.pipeline import Assistant, Choice
+from assistant.session import Session
+from assistant.types import Reply
+from models.errors import ModelError
+from ui.engine import ModelPool
+from ui.explain import NO_REPLY_YET, explain_markdown, option_choices, status_line
+from ui.gpu import on_gpu
+from ui.overlay import alt_text, draw_overlay, overlay_scale
+from ui.privacy import forget_files
+from ui.state import UIState
+
+log = logging.getLogger(__name__)
+
+STREAM_CHUNKS = 12  # the finished reply is shown in this many steps, so it reads as it arrives
+STREAM_PAUSE_S = 0.03
+THINKING = "…"
+
+
+@on_gpu
+def _ask_on_device(assistant: Assistant, question: str, session: Session) -> tuple[Reply, Session]:
+    return assistant.ask(None, question, session)
+
+
+@on_gpu
+def _resolve_on_device(assistant: Assistant, session: Session, choice: Choice) -> Reply:
+    return assistant.resolve(session, choice)
+
+
+@dataclass
+class View:
+    """One update of the ask view; `None` leaves a component as it is (gr.skip()); to clear the overlay
+    pass gr.update(value=None, visible=False)."""
+
+    state: UIState
+    chat: list[dict[str, str]] | None = None
+    overlay: Any = None
+    options: Any = None
+    explain: str | None = None
+    status: str | None = None
+
+    def outputs(self) -> tuple[Any, ...]:
+        """(chat, overlay, options, explain, status, state), the order ask_tab wires them."""
+        return tuple(
+            gr.skip() if v is None else v
+            for v in (self.chat, self.overlay, self.options, self.explain, self.status)
+        ) + (self.state,)
+
+
+def status_html(text: str) -> str:
+    # role=status is a polite live region: screen readers announce each new line without moving focus.
+    from html import escape
+
+    return f'<div role="status" aria-live="polite" class="wh-status">{escape(text)}</div>'
+
+
+def user_message(exc: BaseException) -> str:
+    """The one line a user sees for an error."""
+    if isinstance(exc, (WhichoneError, ModelError)):
+        return str(exc)
+    if isinstance(exc, MemoryError):
+        return "Out of memory; try a smaller photo or a smaller model in Settings."
+    return f"Something went wrong ({type(exc).__name__}); your conversation is kept, please try again."
+
+
+class AskHandlers:
+    def __init__(self, pool: ModelPool) -> None:
+        self.pool = pool
+
+    # ---------------------------------------------------------------- photo
+
+    def open_photo(self, path: str | None, state: UIState) -> UIState:
+        """Make `path` (a Gradio upload) the session's photo; a no-op if it already is."""
+        if not path or path == state.image_path:
+            return state
+        if path not in state.files:
+            state.files.append(path)  # tracked before decoding, so even a refused file is deleted later
+        assistant = self.pool.assistant(state.choice, state.config)
+        assistant.open_image(path, state.session)  # decodes, starts the segmentation embedding
+        forget_files([f for f in state.files if f != path])  # the previous photo's upload
+        state.files = [path]
+        state.image_path = path
+        state.overlay_scale = 1.0
+        state.chat = []  # a new photo is a new conversation
+        return state
+
+    def on_image(self, path: str | None, state: UIState) -> tuple[Any, ...]:
+        """The photo input changed: open the new photo (new conversation), or forget a cleared one."""
+        if not path:
+            if state.image_path:
+                state.forget_photo()
+                return self._blank(state, "Photo removed.").outputs()
+            return View(state).outputs()
+        try:
+            self.open_photo(path, state)
+        except Exception as exc:  # noqa: BLE001 - shown to the user, the session survives
+            return self._error(state, exc).outputs()
+        w, h = state.session.image.size if state.session.image else (0, 0)
+        return self._blank(
+            state, f"Photo ready ({w} x {h} pixels). Type a question and press Enter."
+        ).outputs()
+
+    # ---------------------------------------------------------------- turn 1
+
+    def ask(self, path: str | None, question: str, state: UIState) -> Iterator[tuple[Any, ...]]:
+        try:
+            self.open_photo(path, state)  # in case the question overtook the photo's upload event
+        except Exception as exc:  # noqa: BLE001
+            yield self._error(state, exc).outputs()
+            return
+        question = question or ""
+        shown = question.strip() or "(empty question)"
+        chat = [*state.chat, {"role": "user", "content": shown}]
+        yield View(
+            state,
+            chat=[*chat, {"role": "assistant", "content": THINKING}],
+            status=status_html("Thinking about your question…"),
+        ).outputs()
+        try:
+            assistant = self.pool.assistant(state.choice, state.config)
+            reply, session = _ask_on_device(assistant, question, state.session)
+        except Exception as exc:  # noqa: BLE001
+            state.chat = list(chat)
+            yield self._error(state, exc).outputs()
+            return
+        state.session = session
+        yield from self._stream_reply(state, chat, reply, new_candidates=True)
+
+    # ---------------------------------------------------------------- turn 2
+
+    def choose(self, region_id: int | None, state: UIState) -> Iterator[tuple[Any, ...]]:
+        if region_id is None:
+            yield self._error(state, WhichoneError("Choose one of the options first.")).outputs()
+            return
+        yield from self._resolve(state, int(region_id))
+
+    def click(self, state: UIState, evt: gr.SelectData) -> Iterator[tuple[Any, ...]]:
+        index = evt.index if isinstance(evt.index, (list, tuple)) else None
+        if not index or len(index) < 2 or index[0] is None:
+            # Enter on the focused picture "clicks" it without a position: point to the options list.
+            yield View(
+                state,
+                status=status_html(
+                    "To choose without a mouse, use the list 'Which one do you mean?' next to the picture."
+                ),
+            ).outputs()
+            return
+        scale = state.overlay_scale or 1.0
+        # The overlay may be smaller than the working image: map the click back onto session.image.
+        x, y = float(index[0]) / scale, float(index[1]) / scale
+        yield from self._resolve(state, (x, y))
+
+    def hint(self, text: str, state: UIState) -> Iterator[tuple[Any, ...]]:
+        yield from self._resolve(state, text or "")
+
+    def _resolve(self, state: UIState, choice: Choice) -> Iterator[tuple[Any, ...]]:
+        chat = list(state.chat)
+        yield View(
+            state,
+            chat=[*chat, {"role": "assistant", "content": THINKING}],
+            status=status_html("Answering about your choice…"),
+        ).outputs()
+        n_before = len(state.session.history)
+        try:
+            assistant = self.pool.assistant(state.choice, state.config)
+            reply = _resolve_on_device(assistant, state.session, choice)
+        except Exception as exc:  # noqa: BLE001
+            yield self._error(state, exc).outputs()
+            return
+        # The domain wrote "Number 2" / "(clicked at x, y)" / the hint as the user's turn.
+        user_turns = [t for t in state.session.history[n_before:] if t.role == "user"]
+        if user_turns:
+            chat = [*chat, {"role": "user", "content": user_turns[-1].text}]
+        yield from self._stream_reply(state, chat, reply, new_candidates=reply.candidates is not None)
+
+    # ---------------------------------------------------------------- reset
+
+    def another_question(self, state: UIState) -> tuple[Any, ...]:
+        """Keep the photo (and its segmentation embedding) and the chat; clear the candidates."""
+        state.session.candidates = None
+        return View(
+            state,
+            overlay=gr.update(value=None, visible=False),
+            options=gr.update(choices=[], value=None),
+            explain=NO_REPLY_YET,
+            status=status_html("Ask another question about the same photo."),
+        ).outputs()
+
+    def clear_chat(self, state: UIState) -> UIState:
+        """The chat's own Clear button: empty the shown chat; photo and candidates stay."""
+        state.chat = []
+        return state
+
+    def start_over(self, state: UIState) -> tuple[Any, ...]:
+        state.forget_photo()
+        return self._blank(state, "Started over. Add a photo to begin.").outputs()
+
+    # ---------------------------------------------------------------- views
+
+    def _stream_reply(
+        self, state: UIState, chat: list[dict[str, str]], reply: Reply, new_candidates: bool
+    ) -> Iterator[tuple[Any, ...]]:
+        text = reply.text
+        step = max(1, len(text) // STREAM_CHUNKS)
+        for end in range(step, len(text), step):
+            yield View(state, chat=[*chat, {"role": "assistant", "content": text[:end]}]).outputs()
+            time.sleep(STREAM_PAUSE_S)
+        final = [*chat, {"role": "assistant", "content": text}]
+        state.chat = list(final)
+        view = View(
+            state,
+            chat=final,
+            explain=explain_markdown(reply, state.choice.label()),
+            status=status_html(status_line(reply)),
+        )
+        if new_candidates:
+            view.overlay, view.options = self._candidates_view(state, reply)
+        yield view.outputs()
+
+    def _candidates_view(self, state: UIState, reply: Reply) -> tuple[Any, Any]:
+        image = state.session.image
+        if image is None:
+            return gr.update(value=None, visible=False), gr.update(choices=[], value=None)
+        candidates = reply.candidates
+        state.overlay_scale = overlay_scale(image.size)
+        picture: Image.Image = draw_overlay(image, candidates)
+        overlay = gr.update(value=picture, alt_text=alt_text(candidates), visible=True)
+        options = gr.update(choices=option_choices(candidates), value=reply.resolved_region)
+        return overlay, options
+
+    def _blank(self, state: UIState, status: str) -> View:
+        return View(
+            state,
+            chat=list(state.chat),
+            overlay=gr.update(value=None, visible=False),
+            options=gr.update(choices=[], value=None),
+            explain=NO_REPLY_YET,
+            status=status_html(status),
+        )
+
+    def _error(self, state: UIState, exc: BaseException) -> View:
+        message = user_message(exc)
+        if not isinstance(exc, (WhichoneError, ModelError, MemoryError)):
+            log.exception("unexpected error in the ask tab")  # the traceback, never the photo
+        gr.Warning(message)
+        chat = [*state.chat, {"role": "assistant", "content": f"⚠️ {message}"}]
+        state.chat = list(chat)
+        return View(state, chat=chat, status=status_html(f"Error: {message}"))

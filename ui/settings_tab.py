@@ -1,0 +1,205 @@
+"""The Settings tab: models by registry name, the strategy policy's knobs, and what is loaded where.
+
+Settings belong to the browser session (its UIState); models are shared and loaded once (ModelPool).
+A model that cannot be loaded leaves the session on its previous models and raises the banner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from html import escape
+from typing import Any
+
+import gradio as gr
+
+from assistant.marking import MARK_MODES
+from assistant.pipeline import RECOGNITION_PROMPTS, AssistantConfig
+from assistant.policy import PolicyConfig
+from assistant.regions import SaliencyConfig
+from models.errors import ModelError
+from models.registry import list_models
+from ui.engine import NO_SEGMENTER, WHAT_TO_DO, ModelChoice, ModelPool
+from ui.gpu import spaces_available
+from ui.state import UIState
+
+
+def banner_html(pool: ModelPool, choice: ModelChoice) -> str:
+    """An alert when the session's models are not available; empty otherwise."""
+    message = pool.errors.get(choice)
+    if not message:
+        return ""
+    # role=alert: screen readers read it out as soon as it appears.
+    return (
+        f'<div role="alert" class="wh-banner"><p><strong>Model not available: {escape(choice.label())}.'
+        f"</strong> {escape(message)}</p><p>{escape(WHAT_TO_DO)}</p></div>"
+    )
+
+
+def loaded_markdown(pool: ModelPool, choice: ModelChoice) -> str:
+    rows = pool.loaded()
+    lines = [f"**This session uses:** {choice.label()}", ""]
+    if spaces_available():
+        lines.append("Running on a Hugging Face ZeroGPU Space: the GPU is attached per request.\n")
+    if not rows:
+        lines.append("No model is loaded yet.")
+        return "\n".join(lines)
+    lines += ["| kind | name | device | details |", "|---|---|---|---|"]
+    lines += [f"| {m.kind} | {m.name} | {m.device} | {m.detail or '-'} |" for m in rows]
+    return "\n".join(lines)
+
+
+class SettingsHandlers:
+    def __init__(self, pool: ModelPool) -> None:
+        self.pool = pool
+
+    def apply(
+        self,
+        vlm: str,
+        pointer: str,
+        segmenter: str,
+        recognition_prompt: str,
+        region_marking: str,
+        enumerate_max: float,
+        threshold: float,
+        area_norm: str,
+        plural_resolves: bool,
+        spatial_resolves: bool,
+        trust_unambiguous: bool,
+        clarify_without_candidates: bool,
+        state: UIState,
+    ) -> tuple[Any, ...]:
+        """Returns (banner, loaded models, result line, vlm, pointer, segmenter dropdowns, state)."""
+        choice = ModelChoice(vlm, pointer, None if segmenter in (None, "", NO_SEGMENTER) else segmenter)
+        try:
+            config = AssistantConfig(
+                recognition_prompt=recognition_prompt,
+                region_marking=region_marking,
+                policy=PolicyConfig(
+                    saliency=replace(SaliencyConfig(), threshold=float(threshold), area_norm=area_norm),
+                    enumerate_max=int(enumerate_max),
+                    plural_resolves=bool(plural_resolves),
+                    spatial_resolves=bool(spatial_resolves),
+                    trust_unambiguous_verdict=bool(trust_unambiguous),
+                    clarify_without_candidates=bool(clarify_without_candidates),
+                ),
+            )
+        except ValueError as exc:
+            return gr.skip(), gr.skip(), _result(f"Not applied: {exc}"), *_dropdowns(state.choice), state
+        try:
+            self.pool.load(choice)
+        except ModelError as exc:
+            gr.Warning(str(exc))
+            # The dropdowns go back to what the session still uses.
+            return (
+                banner_html(self.pool, choice),
+                loaded_markdown(self.pool, state.choice),
+                _result(f"Not applied: {exc} This session keeps {state.choice.label()}."),
+                *_dropdowns(state.choice),
+                state,
+            )
+        if choice != state.choice and state.session.image is not None:
+            # A different pointer or segmenter means different candidates: ask again for them.
+            state.session.candidates = None
+        state.choice, state.config = choice, config
+        return (
+            "",
+            loaded_markdown(self.pool, choice),
+            _result(f"Applied: {choice.label()}."),
+            *_dropdowns(choice),
+            state,
+        )
+
+    def refresh(self, state: UIState) -> tuple[str, str]:
+        return banner_html(self.pool, state.choice), loaded_markdown(self.pool, state.choice)
+
+
+def _dropdowns(choice: ModelChoice) -> tuple[str, str, str]:
+    return choice.vlm, choice.pointer, choice.segmenter or NO_SEGMENTER
+
+
+def _result(text: str) -> str:
+    return f'<div role="status" aria-live="polite">{escape(text)}</div>'
+
+
+def _names(kind: str) -> list[tuple[str, str]]:
+    return [(f"{s.name}: {s.description}", s.name) for s in list_models(kind)]
+
+
+def build_settings_tab(
+    handlers: SettingsHandlers, state: gr.State, initial: ModelChoice, banner: gr.HTML
+) -> dict[str, Any]:
+    policy, saliency = PolicyConfig(), SaliencyConfig()
+    gr.Markdown("## Models\nSettings apply to this browser session only. Models are loaded once and shared.")
+    with gr.Row():
+        vlm = gr.Dropdown(_names("vlm"), value=initial.vlm, label="Vision-language model", elem_id="wh-vlm")
+        pointer = gr.Dropdown(
+            _names("pointer"), value=initial.pointer, label="Pointer (finds candidates)", elem_id="wh-pointer"
+        )
+        segmenter = gr.Dropdown(
+            [("none: boxes only", NO_SEGMENTER), *_names("segmenter")],
+            value=initial.segmenter or NO_SEGMENTER,
+            label="Segmenter (one mask per candidate)",
+            elem_id="wh-segmenter",
+        )
+    with gr.Row():
+        prompt = gr.Dropdown(
+            list(RECOGNITION_PROMPTS),
+            value=AssistantConfig().recognition_prompt,
+            label="Ambiguity recognition prompt",
+            elem_id="wh-prompt",
+        )
+        marking = gr.Dropdown(
+            list(MARK_MODES),
+            value=AssistantConfig().region_marking,
+            label="How the chosen region is shown to the model",
+            elem_id="wh-marking",
+        )
+    gr.Markdown("## Strategy policy")
+    with gr.Row():
+        enumerate_max = gr.Slider(
+            2,
+            6,
+            value=policy.enumerate_max,
+            step=1,
+            label="Most candidates to answer for each (more: ask which one)",
+        )
+        threshold = gr.Slider(0.0, 1.0, value=saliency.threshold, step=0.05, label="Saliency threshold")
+        area_norm = gr.Radio(["largest", "image"], value=saliency.area_norm, label="Area term relative to")
+    with gr.Row():
+        plural = gr.Checkbox(value=policy.plural_resolves, label="A plural question is answered about all")
+        spatial = gr.Checkbox(value=policy.spatial_resolves, label="Spatial words pick one candidate")
+        trust = gr.Checkbox(
+            value=policy.trust_unambiguous_verdict, label="Trust the model's 'unambiguous' verdict"
+        )
+        clarify = gr.Checkbox(
+            value=policy.clarify_without_candidates, label="Ask when judged ambiguous but nothing was found"
+        )
+    apply_btn = gr.Button("Apply settings", variant="primary", elem_id="wh-apply")
+    result = gr.HTML("", js_on_load=None)
+    gr.Markdown("## Loaded models")
+    loaded = gr.Markdown(elem_id="wh-loaded")
+    inputs = [
+        vlm,
+        pointer,
+        segmenter,
+        prompt,
+        marking,
+        enumerate_max,
+        threshold,
+        area_norm,
+        plural,
+        spatial,
+        trust,
+        clarify,
+        state,
+    ]
+    apply_btn.click(
+        handlers.apply,
+        inputs,
+        [banner, loaded, result, vlm, pointer, segmenter, state],
+        api_name="ui_settings",
+        api_visibility="private",
+        concurrency_id="gpu",
+        concurrency_limit=1,
+    )
+    return {"loaded": loaded, "refresh": handlers.refresh}
