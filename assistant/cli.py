@@ -148,6 +148,28 @@ def list_models_command() -> None:
         typer.echo(f"{spec.kind:9} {spec.name:18} {spec.description}{source}{mark}")
 
 
+@app.command("judge-agreement")
+@user_errors
+def judge_agreement_command(
+    judge: Annotated[str, typer.Option(help="`rules` or a VLM registry name (LLM judge).")] = "rules",
+    labelled: Annotated[
+        Path | None, typer.Option(help="Labelled JSONL (default: the papers' examples).")
+    ] = None,
+    task: Annotated[
+        str | None, typer.Option(help="racquet_class, racquet_cot, ... (default: every task in the file).")
+    ] = None,
+) -> None:
+    """Measure a judge against labelled responses: Cohen's kappa and a confusion matrix."""
+    from assistant.evaluation.judges import create_judge, format_agreement, judge_agreement, load_labelled
+
+    items = load_labelled(labelled)
+    tasks = [task] if task else sorted({str(item["task"]) for item in items})
+    chosen = create_judge(judge)
+    for name in tasks:
+        typer.echo(f"== {name}")
+        typer.echo(format_agreement(judge_agreement(chosen, items, name)))
+
+
 @app.command()
 @user_errors
 def serve(

@@ -99,19 +99,17 @@ class SamSegmenter:
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         if self.device.startswith("cuda") and not torch.cuda.is_available():
             raise ModelUnavailable(f"device {self.device!r} was asked for but no CUDA GPU is available here")
+        # Random weights are the same in every run (tests, perf); the global RNG is left untouched.
         with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(
-                0
-            )  # random weights are the same in every run (tests, perf), the global RNG untouched
+            torch.manual_seed(0)
             model = sam_model_registry[self.variant]()  # the architecture; random until the checkpoint loads
         if self.checkpoint is not None:
             try:
                 state = torch.load(self.checkpoint, map_location="cpu", weights_only=True)
                 model.load_state_dict(state)
             except (RuntimeError, OSError, ValueError, KeyError) as error:
-                first = (
-                    str(error).strip().splitlines()[0][:160] if str(error).strip() else type(error).__name__
-                )
+                text = str(error).strip()
+                first = text.splitlines()[0][:160] if text else type(error).__name__
                 raise ModelUnavailable(
                     f"{self.checkpoint.name} is not a SAM {self.variant} checkpoint that loads here: {first}"
                 ) from error

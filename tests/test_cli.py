@@ -137,3 +137,10 @@ def test_server_down_exits_2(tmp_path: Path) -> None:
     proc = run("ask", str(img), "What is it?", "--model", "openai", "--pointer", "blobs", env=env, timeout=120)
     assert proc.returncode == 2
     assert "not reachable" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_judge_agreement_on_the_papers_examples() -> None:
+    proc = run("judge-agreement", "--judge", "rules", "--task", "racquet_class")
+    assert proc.returncode == 0, proc.stderr
+    assert "n=18" in proc.stdout and "kappa=" in proc.stdout
+    assert "gold \\ judged" in proc.stdout

@@ -19,6 +19,7 @@ from assistant.evaluation.cache import CachedVLM, ResponseCache
 from assistant.evaluation.runner import RunConfig, RunError, run_benchmark, select_examples
 from models.base import ChatMessage, GenerationSettings
 from tests import eval_fixtures as fx
+from tests.test_openai_vlm import ChatServer, chat_server  # noqa: F401  (a real chat-completions server)
 
 REPO = Path(__file__).resolve().parents[1]
 FAST = 8  # new tokens per reply: the tiny model's text is noise either way, and short keeps tests quick
@@ -150,20 +151,23 @@ def test_seeded_sample_and_bad_options() -> None:
 
 def _bench_command(bench_data, out: Path, cache: Path) -> list[str]:
     return [
-        sys.executable, "-m", "assistant.cli", "bench", "racquet-general", "--model", "tiny", "--judge", "rules",
-        "--variant", "direct", "--data", str(bench_data["general"]), "--out", str(out), "--cache", str(cache),
-        "--max-new-tokens", str(FAST), "--batch-size", "2", "--no-progress",
+        sys.executable, "-m", "assistant.cli", "bench", "racquet-general", "--model", "tiny",
+        "--judge", "rules", "--variant", "direct", "--data", str(bench_data["general"]),
+        "--out", str(out), "--cache", str(cache), "--max-new-tokens", str(FAST), "--batch-size", "2",
+        "--no-progress",
     ]  # fmt: skip
 
 
 def _rows(cache: Path) -> int:
     if not cache.exists():
         return 0
+    db = sqlite3.connect(cache, timeout=5)
     try:
-        with sqlite3.connect(cache, timeout=5) as db:
-            return int(db.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
+        return int(db.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
     except sqlite3.OperationalError:  # the table is not created yet
         return 0
+    finally:
+        db.close()
 
 
 def _start_and_kill(command: list[str], cache: Path, sig: int, after_rows: int) -> tuple[int, str, int]:
@@ -365,3 +369,31 @@ def test_whichone_pipeline_as_the_model_on_aqua(bench_env, bench_data, tmp_path:
     assert calls["tiny"] >= 8 and calls["pointer:blobs"] == 8  # one recognition call and one pointing each
     again = run_benchmark(config)
     assert again.model_calls == 0 and again.records == result.records
+
+
+# ------------------------------------------------------------------------------------------ a server model
+
+
+def test_server_model_gets_bounded_concurrent_requests_each_cached(
+    bench_env,
+    bench_data,
+    chat_server: ChatServer,  # noqa: F811  (the fixture imported above)
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("WHICHONE_OPENAI_BASE_URL", chat_server.url)
+    monkeypatch.setenv("WHICHONE_OPENAI_MODEL", "served-model")
+    chat_server.mode, chat_server.sleep_s = "sleep", 0.2
+    config = _config(bench_data, tmp_path, models=["openai"], limit=8, variants=["direct"], concurrency=3)
+    result = run_benchmark(config)
+    assert result.model_calls == 7 and len(chat_server.requests) == 7  # 8 examples, one image answers 404
+    assert 1 < chat_server.max_in_flight <= 3  # concurrent, and bounded by --concurrency
+    ok = [r for r in result.records if not r["error"]]
+    assert all(r["response"] == "reply to: " + r["question"] for r in ok)
+    again = run_benchmark(config)
+    assert again.model_calls == 0 and len(chat_server.requests) == 7 and again.records == result.records
+    # a failing server: every item records the error, the run still finishes, and nothing is cached
+    chat_server.mode = "status"
+    failed = run_benchmark(_config(bench_data, tmp_path, models=["openai"], limit=4, variants=["cot"]))
+    assert failed.model_calls == 0 and all(r["error"] for r in failed.records)
+    assert all(r["error"].startswith(("model:", "example")) for r in failed.records)

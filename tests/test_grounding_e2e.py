@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from assistant.errors import SessionError
 from assistant.grounding import Grounder, select_masks
 from assistant.perf import cup_centres
 from assistant.policy import strategy_for
@@ -157,7 +158,7 @@ def test_click_outside_every_region_segments_a_new_one(grounder, cups_image) -> 
     if region.mask is not None:  # the new mask may not swallow a cup already offered
         for x, y in cup_centres(*cups_image.size, 5):
             assert not region.mask[int(y), int(x)]
-    with pytest.raises(Exception, match="outside the photo"):
+    with pytest.raises(SessionError, match="outside the photo"):
         grounder.region_from_click(cups_image, candidates, 400.0, 20.0)
 
 

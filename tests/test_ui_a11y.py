@@ -82,10 +82,30 @@ def test_ask_tab_with_candidates(page, tmp_path: Path) -> None:
     assert scan(page, "ask (with candidates)") == []
 
 
+def test_ask_tab_after_an_error(page) -> None:
+    page.locator("#wh-choose").click()  # nothing chosen: an error line in the chat and the status
+    page.wait_for_function("() => /Error/.test(document.querySelector('#wh-status')?.innerText || '')")
+    assert "Choose one of the options first" in page.locator("#wh-chat").inner_text()
+    assert scan(page, "ask (after an error)") == []
+
+
 def test_settings_tab(page) -> None:
     open_tab(page, "Settings")
     assert page.locator("#wh-loaded").inner_text().strip()
     assert scan(page, "settings") == []
+
+
+def test_settings_tab_with_the_unavailable_model_banner(page) -> None:
+    open_tab(page, "Settings")
+    vlm = page.locator("#wh-vlm input")
+    vlm.click()
+    vlm.fill("smolvlm")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.locator("#wh-apply").click()
+    page.locator("#wh-banner [role=alert]").wait_for()
+    page.wait_for_timeout(300)
+    assert scan(page, "settings (banner shown)") == []
 
 
 def test_benchmark_tab_if_present(page) -> None:

@@ -20,7 +20,7 @@ PUBLIC = {"/ask", "/choose", "/click", "/hint", "/start_over", "/models"}
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    with running_app() as url:
+    with running_app(WHICHONE_MAX_UPLOAD="1mb") as url:  # a small limit, so the test file is small
         yield url
 
 
@@ -129,3 +129,14 @@ def test_clients_do_not_share_a_conversation(server: str, scenes: dict[str, Path
     assert a.predict(4, api_name="/choose")["resolved_region"] == 4  # a still has four candidates
     with pytest.raises(AppError, match="no region number 4"):
         b.predict(4, api_name="/choose")
+
+
+def test_uploads_over_the_size_limit_are_refused(server: str, tmp_path: Path) -> None:
+    import numpy as np
+    from PIL import Image
+
+    path = tmp_path / "noise.png"  # random pixels do not compress: about 1.4 MB
+    Image.fromarray(np.random.default_rng(0).integers(0, 255, (700, 700, 3), dtype=np.uint8)).save(path)
+    assert path.stat().st_size > 1_000_000
+    with pytest.raises(Exception, match="(?i)file size|too large|413"):
+        client(server).predict(handle_file(str(path)), "What is this?", api_name="/ask")

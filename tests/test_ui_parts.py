@@ -25,7 +25,9 @@ from ui.state import UIState
 CHOICE = ModelChoice("tiny", "blobs", None)
 
 
-def square_region(rid: int, box: tuple[int, int, int, int], size: tuple[int, int], mask: bool = True) -> Region:
+def square_region(
+    rid: int, box: tuple[int, int, int, int], size: tuple[int, int], mask: bool = True
+) -> Region:
     m = None
     if mask:
         m = np.zeros((size[1], size[0]), dtype=bool)
@@ -39,7 +41,10 @@ def square_region(rid: int, box: tuple[int, int, int, int], size: tuple[int, int
 def test_overlay_fills_masks_numbers_regions_and_leaves_the_rest() -> None:
     size = (400, 300)
     image = Image.new("RGB", size, (255, 255, 255))
-    regions = [square_region(1, (20, 20, 180, 180), size), square_region(2, (220, 40, 380, 200), size, mask=False)]
+    regions = [
+        square_region(1, (20, 20, 180, 180), size),
+        square_region(2, (220, 40, 380, 200), size, mask=False),
+    ]
     out = np.asarray(draw_overlay(image, Candidates(regions, size)))
     assert out.shape == (300, 400, 3)
     assert (out[250, 10] == 255).all()  # outside every region: untouched
@@ -57,7 +62,9 @@ def test_overlay_is_scaled_down_for_the_browser_and_clicks_map_back() -> None:
     size = (3000, 2000)
     scale = overlay_scale(size)
     assert scale == pytest.approx(MAX_OVERLAY_SIDE / 3000)
-    out = draw_overlay(Image.new("RGB", size, "white"), Candidates([square_region(1, (0, 0, 50, 50), size)], size))
+    out = draw_overlay(
+        Image.new("RGB", size, "white"), Candidates([square_region(1, (0, 0, 50, 50), size)], size)
+    )
     assert out.size == (MAX_OVERLAY_SIDE, round(2000 * scale))
     # No candidates: the picture only, scaled the same way.
     assert draw_overlay(Image.new("RGB", size, "white"), None).size == out.size
@@ -65,7 +72,9 @@ def test_overlay_is_scaled_down_for_the_browser_and_clicks_map_back() -> None:
 
 def test_alt_text_lists_every_region_by_number() -> None:
     size = (100, 100)
-    cands = Candidates([square_region(1, (0, 0, 10, 10), size), square_region(2, (50, 50, 60, 60), size)], size)
+    cands = Candidates(
+        [square_region(1, (0, 0, 10, 10), size), square_region(2, (50, 50, 60, 60), size)], size
+    )
     assert alt_text(cands) == "Your photo with 2 numbered regions marked: 1: square 1; 2: square 2."
     assert "No candidate regions" in alt_text(None)
 
@@ -91,7 +100,9 @@ def test_uploads_go_to_a_private_ram_folder() -> None:
         "import os, ui, gradio.route_utils as r; d = os.environ['GRADIO_TEMP_DIR'];"
         "print(d, r.DEFAULT_TEMP_DIR == d, oct(os.stat(d).st_mode & 0o777))"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True
+    )
     folder, same, mode = out.stdout.split()
     assert folder.startswith("/dev/shm/whichone-gradio-") and same == "True" and mode == "0o700"
     assert not Path(folder).exists()  # removed at exit
@@ -141,9 +152,15 @@ def test_handlers_error_keeps_the_session_and_clicks_map_through_the_overlay_sca
     # A 2560 x 1920 scene: the overlay is half size, so a click at overlay pixels maps back x2.
     big = [(tuple(4 * c for c in box), colour) for box, colour in FOUR_SHAPES]
     path = draw_scene(tmp_path / "big.png", big, size=(2560, 1920))
-    chat, overlay, options, explain, status, state = final(handlers.ask(str(path), "What colour is the square?", state))
+    chat, overlay, options, explain, status, state = final(
+        handlers.ask(str(path), "What colour is the square?", state)
+    )
     assert "Which one do you mean" in chat[-1]["content"] and len(options["choices"]) == 4
-    assert overlay["visible"] and overlay["value"].size == (1280, 960) and "4 numbered regions" in overlay["alt_text"]
+    assert (
+        overlay["visible"]
+        and overlay["value"].size == (1280, 960)
+        and "4 numbered regions" in overlay["alt_text"]
+    )
     assert state.overlay_scale == pytest.approx(1280 / 2048)  # working image: longer side 2048
     working_scale = 2048 / 2560
     cx, cy = box_centre(big[1][0])  # the blue square, in file pixels

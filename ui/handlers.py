@@ -2,7 +2,7 @@
 
 Every handler takes the session's UIState and gives it back; nothing about a conversation is kept
 anywhere else. A user-facing error (bad photo, empty question, model not available) becomes a warning
-toast and an error line in the chat; the session stays as it was.
+line in the chat (and in the live status line); the session stays as it was.
 
 Handlers that update the whole ask view yield a `View` (see `View.outputs` for the component order).
 """
@@ -262,7 +262,8 @@ class AskHandlers:
         message = user_message(exc)
         if not isinstance(exc, (WhichoneError, ModelError, MemoryError)):
             log.exception("unexpected error in the ask tab")  # the traceback, never the photo
-        gr.Warning(message)
+        # No gr.Warning toast: Gradio 6.31's toast nests interactive controls (axe: serious), and the chat
+        # line plus the live status already say it, to sighted and screen-reader users alike.
         chat = [*state.chat, {"role": "assistant", "content": f"⚠️ {message}"}]
         state.chat = list(chat)
         return View(state, chat=chat, status=status_html(f"Error: {message}"))

@@ -88,7 +88,6 @@ class SettingsHandlers:
         try:
             self.pool.load(choice)
         except ModelError as exc:
-            gr.Warning(str(exc))
             # The dropdowns go back to what the session still uses.
             return (
                 banner_html(self.pool, choice),

@@ -60,6 +60,8 @@ class RunConfig:
     progress: bool = True
     # called as on_progress(model, done, total) after each batch (a UI's progress bar)
     on_progress: Callable[[str, int, int], None] | None = None
+    # name -> VisionLanguageModel, for a caller that already holds loaded models (default: create_vlm)
+    vlm_factory: Callable[[str], Any] | None = None
 
 
 @dataclass
@@ -276,7 +278,7 @@ class Runner:
         label = f"{role}{name}"
         if label not in self.counters:
             if name not in self._models:
-                self._models[name] = create_vlm(name)
+                self._models[name] = (self.config.vlm_factory or create_vlm)(name)
             self.counters[label] = CachedVLM(self._models[name], self.cache)
         counter = self.counters[label]
         assert isinstance(counter, CachedVLM)
