@@ -147,6 +147,21 @@ def test_mouse_flow_upload_ask_click_region(page, scenes: dict[str, Path]) -> No
     assert "Strategy: answer" in explain and f"number {clicked}" in explain and "Timings" in explain
     shoot(page, "ask_2_after_choosing.png")
 
+    # Another question about the same photo: no new upload, candidates come back.
+    page.locator("#wh-another").click()
+    page.wait_for_function("() => document.activeElement?.closest('#wh-question')")  # focus on the question
+    assert page.locator("#wh-overlay").count() == 0 or not page.locator("#wh-overlay").is_visible()
+    page.keyboard.type("Is the square big?")
+    page.keyboard.press("Enter")
+    wait_for_bot_text(page, "Which one do you mean", count=3)
+    assert len(option_labels(page)) == 4
+
+    # Start over: chat, photo and candidates are gone.
+    page.locator("#wh-start-over").click()
+    page.wait_for_function("() => /Started over/.test(document.querySelector('#wh-status')?.innerText || '')")
+    page.wait_for_function("() => !document.querySelector('#wh-photo img')")  # the photo is cleared next
+    assert bot_messages(page) == [] and len(option_labels(page)) == 0
+
 
 def test_keyboard_only_flow(page, scenes: dict[str, Path]) -> None:
     tab_to(page, "#wh-photo")

@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from html import escape
 from typing import Any
 
 import gradio as gr
@@ -69,8 +70,6 @@ class View:
 
 def status_html(text: str) -> str:
     # role=status is a polite live region: screen readers announce each new line without moving focus.
-    from html import escape
-
     return f'<div role="status" aria-live="polite" class="wh-status">{escape(text)}</div>'
 
 
@@ -191,7 +190,7 @@ class AskHandlers:
         user_turns = [t for t in state.session.history[n_before:] if t.role == "user"]
         if user_turns:
             chat = [*chat, {"role": "user", "content": user_turns[-1].text}]
-        yield from self._stream_reply(state, chat, reply, new_candidates=reply.candidates is not None)
+        yield from self._stream_reply(state, chat, reply, new_candidates=True)  # a click may add one
 
     # ---------------------------------------------------------------- reset
 
