@@ -79,11 +79,10 @@ def ask(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Ask a question about a photo; optionally answer the follow-up in the same run."""
-    from assistant.pipeline import Assistant, AssistantConfig
-    from models.registry import default_vlm_name
-
     from assistant.images import load_image
+    from assistant.pipeline import Assistant, AssistantConfig
     from assistant.validation import clean_question
+    from models.registry import default_vlm_name
 
     choice = _parse_choice(choose, click, hint)
     # Check the photo and the question before loading any model: a bad input fails in milliseconds.

@@ -26,7 +26,7 @@ from assistant.images import MAX_SIDE, ImageSource, load_image
 from assistant.marking import MARK_MODES, box_text, image_for_region
 from assistant.policy import PolicyConfig, strategy_for
 from assistant.question import analyse_question
-from assistant.regions import region_at, region_for_hint
+from assistant.regions import region_for_hint
 from assistant.session import Session
 from assistant.types import Candidates, Decision, Level, QuestionFocus, Region, Reply, Strategy, Verdict
 from assistant.validation import MAX_QUESTION_CHARS, clean_hint, clean_question
@@ -235,15 +235,12 @@ class Assistant:
     def _region_from_click(
         self, session: Session, candidates: Candidates, point: tuple[float, float], calls: Counter[str]
     ) -> tuple[Region, Candidates]:
-        x, y = float(point[0]), float(point[1])
-        w, h = candidates.image_size
-        if not (0 <= x < w and 0 <= y < h):
-            raise SessionError(f"The click ({x:.0f}, {y:.0f}) is outside the photo ({w} x {h}).")
-        region = region_at(candidates, x, y)
-        if region is not None:
-            return region, candidates
-        calls["segmenter"] += 1
-        new_candidates, region = self.grounder.region_from_click(session.image, candidates, x, y)
+        """The grounder checks the click and picks or segments the region; a new one costs a SAM call."""
+        new_candidates, region = self.grounder.region_from_click(
+            session.image, candidates, float(point[0]), float(point[1])
+        )
+        if new_candidates is not candidates and self.grounder.segmenter is not None:
+            calls["segmenter"] += 1
         return region, new_candidates
 
     def _region_from_hint_vlm(

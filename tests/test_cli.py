@@ -72,7 +72,9 @@ def test_ask_then_choose_in_one_run(tmp_path: Path, cli_env) -> None:
     assert out["strategy"] == "clarify" and len(out["candidates"]) == 5
     assert out["second_turn"]["resolved_region"] == 2
     assert out["second_turn"]["reply"].startswith("About the blue")
-    text = run("ask", str(path), "What colour is the cup?", "--model", "tiny", "--pointer", "blobs", env=cli_env)
+    text = run(
+        "ask", str(path), "What colour is the cup?", "--model", "tiny", "--pointer", "blobs", env=cli_env
+    )
     assert "strategy: clarify (level 3)" in text.stdout and "  1: the red" in text.stdout
 
 
@@ -134,7 +136,9 @@ def test_server_down_exits_2(tmp_path: Path) -> None:
     img = tmp_path / "img.png"
     scene(2).save(img)
     env = {"WHICHONE_OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "WHICHONE_OPENAI_MODEL": "m"}
-    proc = run("ask", str(img), "What is it?", "--model", "openai", "--pointer", "blobs", env=env, timeout=120)
+    proc = run(
+        "ask", str(img), "What is it?", "--model", "openai", "--pointer", "blobs", env=env, timeout=120
+    )
     assert proc.returncode == 2
     assert "not reachable" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 

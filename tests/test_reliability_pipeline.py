@@ -7,7 +7,6 @@ that is not one of the user-facing kinds (WhichoneError, ModelError). The count 
 from __future__ import annotations
 
 import logging
-import os
 import tempfile
 from pathlib import Path
 
@@ -25,7 +24,8 @@ from tests.corpus import BAD_QUESTIONS, corpus
 from tests.test_pipeline import scene
 
 FAST = AssistantConfig(
-    recognition_settings=GenerationSettings(max_new_tokens=8), answer_settings=GenerationSettings(max_new_tokens=8)
+    recognition_settings=GenerationSettings(max_new_tokens=8),
+    answer_settings=GenerationSettings(max_new_tokens=8),
 )
 
 
@@ -145,20 +145,33 @@ def _snapshot(*dirs: Path) -> dict[str, float]:
 
 
 def test_a_full_session_writes_nothing_and_logs_no_question(tiny_vlm, tmp_path, caplog, monkeypatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    watched = [Path(tempfile.gettempdir()), Path.home() / ".cache" / "whichone", tmp_path]
+    # Our own temp and cache dirs must stay empty; anything else that changed under /tmp or the home
+    # cache meanwhile (other processes use them too) must not contain the question.
+    own_tmp, own_cache, work = tmp_path / "tmp", tmp_path / "cache", tmp_path / "work"
+    for d in (own_tmp, own_cache, work):
+        d.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(own_tmp))
+    monkeypatch.setenv("WHICHONE_CACHE_DIR", str(own_cache))
+    monkeypatch.chdir(work)
+    shared = [Path("/tmp"), Path.home() / ".cache"]
     assistant = Assistant(tiny_vlm, Grounder(BlobPointer()), FAST)
-    question = "What colour is the secret-xyzzy cup?"
-    before = _snapshot(*watched)
+    secret = "xyzzy-7f3a"
+    before = _snapshot(*shared)
     with caplog.at_level(logging.DEBUG):
-        reply, session = assistant.ask(scene(5), question)
+        _, session = assistant.ask(scene(5), f"What colour is the {secret} cup?")
         assistant.resolve(session, 2)
         assistant.resolve(session, "the one on the left")
         assistant.resolve(session, (20.0, 20.0))
-    after = _snapshot(*watched)
-    new_or_changed = {p for p, m in after.items() if before.get(p) != m}
-    # Other processes may use /tmp at the same time: only files that could hold our data matter.
-    ours = {p for p in new_or_changed if "pytest" not in p and not p.endswith((".pyc", ".lock"))}
-    assert not ours, ours
-    assert "xyzzy" not in caplog.text
-    assert os.listdir(tmp_path) == []
+    after = _snapshot(*shared)
+    assert [p for d in (own_tmp, own_cache, work) for p in d.rglob("*")] == []
+    changed = [p for p, m in after.items() if before.get(p) != m and not p.startswith(str(tmp_path))]
+    leaks = [p for p in changed if _contains(Path(p), secret.encode())]
+    assert not leaks, leaks
+    assert secret not in caplog.text
+
+
+def _contains(path: Path, needle: bytes) -> bool:
+    try:
+        return needle in path.read_bytes()
+    except OSError:
+        return False

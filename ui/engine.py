@@ -88,6 +88,21 @@ class ModelPool:
             self.load(choice)
         return Assistant(self._vlms[choice.vlm], self._grounders[key], config)
 
+    def vlm(self, name: str) -> Any:
+        """The VLM `name`, built the first time it is asked for and kept (the benchmark tab runs its
+        models through here, so a model the Ask tab already uses is not loaded a second time)."""
+        from models.registry import create_vlm
+
+        with self._lock:
+            if name not in self._vlms:
+                try:
+                    self._vlms[name] = create_vlm(name)
+                except ModelError:
+                    raise
+                except (ImportError, OSError, RuntimeError, ValueError) as exc:
+                    raise ModelUnavailable(f"{name} could not be loaded: {exc}") from exc
+            return self._vlms[name]
+
     def is_loaded(self, choice: ModelChoice) -> bool:
         return (choice.vlm, choice.pointer, choice.segmenter) in self._grounders
 

@@ -1,0 +1,201 @@
+"""One benchmark example at a time: its image (gold and predicted regions drawn), question, response,
+judgement, gold and whether it is right, plus the "only wrong ones" filter over a run's records.
+
+`BenchView` is what a browser session keeps of its last run (in gr.State). Nothing here writes a file:
+pictures are drawn in memory. Benchmark images are dataset images, not users' photos.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from assistant.errors import WhichoneError
+from assistant.evaluation import masks as mask_codec
+from assistant.evaluation.fetch import ImageFetcher
+from assistant.evaluation.schema import Example
+from assistant.evaluation.tasks import Task
+from assistant.images import load_image
+from assistant.types import Box, Candidates, Region
+from ui.bench_results import ERROR, RIGHT, RIGHT_MEANS, WRONG, localisation_iou, outcome
+from ui.overlay import draw_overlay
+
+DISPLAY_SIDE = 640  # small dataset images are enlarged to this longer side, so drawn labels stay legible
+
+
+@dataclass
+class BenchView:
+    """A finished run as the browser pages through it."""
+
+    task: Task
+    records: list[dict[str, Any]]
+    examples: dict[str, Example]  # by Example.key, the run's examples only
+    out_dir: Path
+    outcomes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.outcomes:
+            self.outcomes = [outcome(self.task, r, self.gold_masks(r)) for r in self.records]
+
+    def example_of(self, record: dict[str, Any]) -> Example | None:
+        return self.examples.get(f"{record['source']}/{record['split']}/{record['id']}")
+
+    def gold_masks(self, record: dict[str, Any]) -> list[dict[str, Any]]:
+        example = self.example_of(record)
+        return list(example.gold.get("focus_regions", [])) if example is not None else []
+
+    def shown(self, only_wrong: bool) -> list[int]:
+        """Indices of the records the browser shows: all, or only the wrong ones (errors are not wrong:
+        they have no response to be wrong about)."""
+        return [i for i, o in enumerate(self.outcomes) if not only_wrong or o == WRONG]
+
+    def tally(self) -> str:
+        counts = {k: self.outcomes.count(k) for k in (RIGHT, WRONG, ERROR)}
+        return f"{len(self.records)} examples: {counts[RIGHT]} right, {counts[WRONG]} wrong, {counts[ERROR]} errors."
+
+
+def position_line(view: BenchView, position: int, only_wrong: bool) -> str:
+    """ "Example 2 of 12" (or "of 9 wrong ones"), then the run's tally."""
+    shown = view.shown(only_wrong)
+    if not shown:
+        which = "wrong examples" if only_wrong else "examples"
+        return f"No {which} to show. {view.tally()}"
+    which = "wrong ones" if only_wrong else "all"
+    return f"Example {position} of {len(shown)} ({which}). {view.tally()}"
+
+
+# ------------------------------------------------------------------------------------------ picture
+
+
+def example_picture(view: BenchView, record: dict[str, Any]) -> tuple[Image.Image, str]:
+    """The example's image with its gold focus regions outlined (G1, G2 ...) and predicted regions filled
+    and numbered, and its alt text. Raises WhichoneError (ImageUnavailable, InputError) with one line."""
+    example = view.example_of(record)
+    if example is None:
+        raise WhichoneError(f"example {record['id']} is no longer in the dataset; its image cannot be shown")
+    image = load_image(ImageFetcher().fetch(example.image))
+    scale = max(1.0, DISPLAY_SIDE / max(image.size))
+    size = (round(image.width * scale), round(image.height * scale))
+    base = image.resize(size, Image.Resampling.LANCZOS) if size != image.size else image
+    predicted = _regions((record.get("localisation") or {}).get("masks", []), size)
+    picture = draw_overlay(base, Candidates(predicted, size), max_side=max(size))
+    gold = [m for m in _masks(view.gold_masks(record), size) if m.any()]
+    _draw_gold(picture, gold)
+    return picture, _alt(example, image.size, gold, predicted, size)
+
+
+def _masks(rles: list[dict[str, Any]], size: tuple[int, int]) -> list[np.ndarray]:
+    """COCO RLEs (any image size) -> h x w bool masks at display `size` (w, h)."""
+    out = []
+    for m in mask_codec.decode(rles) if rles else []:
+        img = Image.fromarray(m.astype(np.uint8) * 255).resize(size, Image.Resampling.NEAREST)
+        out.append(np.asarray(img) > 127)
+    return out
+
+
+def _regions(rles: list[dict[str, Any]], size: tuple[int, int]) -> list[Region]:
+    regions = []
+    for mask in _masks(rles, size):
+        box = Box.from_mask(mask)
+        if box is not None:
+            regions.append(Region(id=len(regions) + 1, box=box, mask=mask, label="predicted"))
+    return regions
+
+
+def _draw_gold(picture: Image.Image, gold: list[np.ndarray]) -> None:
+    """A black band with a white band inside it along each gold region's edge (visible on any colour,
+    and unlike the predicted regions' colour fills), and a "G<k>" label at its top left."""
+    width = max(2, round(min(picture.size) / 160))
+    pixels = np.asarray(picture).copy()
+    for mask in gold:
+        img = Image.fromarray(mask.astype(np.uint8) * 255)
+        inner = np.asarray(img.filter(ImageFilter.MinFilter(2 * width + 1))) > 127
+        core = np.asarray(img.filter(ImageFilter.MinFilter(4 * width + 1))) > 127
+        pixels[mask & ~inner] = (0, 0, 0)
+        pixels[inner & ~core] = (255, 255, 255)
+    picture.paste(Image.fromarray(pixels))
+    draw = ImageDraw.Draw(picture)
+    font = ImageFont.load_default(size=max(14, round(min(picture.size) / 24)))
+    for k, mask in enumerate(gold, start=1):
+        box = Box.from_mask(mask)
+        assert box is not None  # empty masks were left out
+        x, y = box.x0 + 2 * width, box.y0 + 2 * width
+        left, top, right, bottom = draw.textbbox((x, y), f"G{k}", font=font)
+        draw.rectangle((left - 3, top - 3, right + 3, bottom + 3), fill=(0, 0, 0))
+        draw.text((x, y), f"G{k}", fill=(255, 255, 255), font=font)
+
+
+def _where(box: Box, size: tuple[int, int]) -> str:
+    cx, cy = box.centre
+    col = "left" if cx < size[0] / 3 else "right" if cx > 2 * size[0] / 3 else "centre"
+    row = "top" if cy < size[1] / 3 else "bottom" if cy > 2 * size[1] / 3 else "middle"
+    return "centre" if (row, col) == ("middle", "centre") else f"{row} {col}"
+
+
+def _alt(
+    example: Example,
+    original: tuple[int, int],
+    gold: list[np.ndarray],
+    predicted: list[Region],
+    size: tuple[int, int],
+) -> str:
+    text = f"Benchmark image of example {example.id} ({original[0]} x {original[1]} pixels)"
+    parts = []
+    if gold:
+        where = ", ".join(
+            f"G{k} {_where(b, size)}" for k, m in enumerate(gold, 1) if (b := Box.from_mask(m)) is not None
+        )
+        parts.append(f"{len(gold)} gold focus region(s) outlined in black and white ({where})")
+    if predicted:
+        where = ", ".join(f"{r.id} {_where(r.box, size)}" for r in predicted)
+        parts.append(f"{len(predicted)} predicted region(s) filled in colour and numbered ({where})")
+    return text + (" with " + " and ".join(parts) if parts else "") + "."
+
+
+# ------------------------------------------------------------------------------------------ text
+
+
+def example_html(view: BenchView, index: int, picture_error: str | None = None) -> str:
+    """Question, response(s), judgement, gold and the outcome of record `index`, as escaped HTML."""
+    record = view.records[index]
+    result = view.outcomes[index]
+    rows: list[tuple[str, str]] = [
+        (
+            "Result",
+            f"<strong>{escape(result)}</strong> (right means: {escape(RIGHT_MEANS[view.task.judgement])})",
+        ),
+        ("Model", escape(str(record["model"]))),
+        ("Prompt", escape(str(record["variant"]))),
+        ("Example id", escape(str(record["id"]))),
+        ("Question", escape(str(record["question"]))),
+    ]
+    turns = record.get("turns") or []
+    if len(turns) > 2:  # two-turn tasks: the whole exchange
+        conv = "".join(f"<li>{escape(t['role'])}: {escape(t['text'])}</li>" for t in turns[1:])
+        rows.append(("Conversation", f"<ol>{conv}</ol>"))
+    else:
+        rows.append(("Response", escape(record.get("response") or "(none)")))
+    if record.get("error"):
+        rows.append(("Error", escape(str(record["error"]))))
+    judged = record.get("judgement") or {}
+    rows.append(("Judgement", escape(", ".join(f"{k}: {v}" for k, v in judged.items()) or "(none)")))
+    if "pipeline" in record:
+        rows.append(("Pipeline", escape(", ".join(f"{k}: {v}" for k, v in record["pipeline"].items()))))
+    if "localisation" in record:
+        iou = localisation_iou(record, view.gold_masks(record))
+        found = record["localisation"]
+        text = f"phrase {found.get('phrase')!r}, {len(found.get('masks', []))} region(s)"
+        rows.append(("Localisation", escape(text + (f", union IoU {iou:.2f}" if iou is not None else ""))))
+    gold = record.get("gold") or {}
+    rows.append(
+        ("Gold", escape(", ".join(f"{k}: {v}" for k, v in gold.items()) or "(none: not in this dataset)"))
+    )
+    if picture_error:
+        rows.append(("Image", escape(picture_error)))
+    body = "".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in rows)
+    return f'<dl class="wh-example">{body}</dl>'

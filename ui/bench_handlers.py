@@ -1,0 +1,266 @@
+"""The benchmark tab's event logic: run a task (progress bar, report), then page through its examples.
+
+Runs use the app's ModelPool for their VLMs (a model the Ask tab holds is not loaded again) and the
+benchmark's shared response cache (a rerun asks no model again). Each browser session writes its runs to
+a folder of its own under the cache dir: <cache>/bench/ui/<session>/<task>/<model>. Any failure becomes
+one line in the status; the tab keeps showing the previous run.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import gradio as gr
+
+from assistant.errors import WhichoneError
+from assistant.evaluation.datasets import load_dataset
+from assistant.evaluation.fetch import default_cache_dir
+from assistant.evaluation.report import markdown_table
+from assistant.evaluation.runner import RunConfig, RunResult, get_task_or_fail, run_benchmark
+from assistant.evaluation.schema import Example
+from assistant.evaluation.tasks import Task
+from models.errors import ModelError
+from ui.bench_browser import BenchView, example_html, example_picture, position_line
+from ui.bench_results import confusion_markdown, plot_alt_text
+from ui.engine import NO_SEGMENTER, ModelPool
+from ui.handlers import user_message
+
+log = logging.getLogger(__name__)
+
+# Small batches: the pooled model serves one generate at a time, so an Ask request waits for at most one
+# benchmark batch of this many conversations.
+UI_BATCH_SIZE = 4
+PLOT_LABELS = {
+    "classes_plot": "Response classes per model and prompt",
+    "confusion_plot": "Confusion matrices",
+}
+
+
+def status_html(text: str, error: bool = False) -> str:
+    """A polite live region (screen readers announce it); errors start with "Error:"."""
+    line = f"Error: {text}" if error else text
+    return f'<div role="status" aria-live="polite" class="wh-status">{escape(line)}</div>'
+
+
+def session_dir(request: gr.Request | None) -> Path:
+    """This browser session's folder for benchmark runs."""
+    session = getattr(request, "session_hash", None) or "no-session"
+    return default_cache_dir() / "bench" / "ui" / _safe_name(session)
+
+
+def _safe_name(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "run"
+
+
+def _int_or_none(value: Any, what: str, minimum: int) -> int | None:
+    """A whole number >= minimum, or None for an empty box / 0; raises WhichoneError otherwise."""
+    if value in (None, ""):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise WhichoneError(f"{what} must be a whole number, not {value!r}") from None
+    if number != int(number) or int(number) < 0:
+        raise WhichoneError(f"{what} must be a whole number of at least {minimum} (0 or empty: the default)")
+    return int(number) or None
+
+
+class BenchmarkHandlers:
+    def __init__(self, pool: ModelPool) -> None:
+        self.pool = pool
+
+    # ---------------------------------------------------------------- running
+
+    def config(
+        self,
+        task: str,
+        model: str,
+        judge: str,
+        limit: Any,
+        data: str,
+        variants: list[str] | None,
+        max_new_tokens: Any,
+        seed: Any,
+        segmenter: str,
+        pointer: str,
+        request: gr.Request | None,
+        on_progress: Callable[[str, int, int], None] | None = None,
+    ) -> RunConfig:
+        """The RunConfig of the form's values; raises WhichoneError with one line for a bad value."""
+        found = get_task_or_fail(str(task or ""))
+        model = str(model or "").strip()
+        if not model:
+            raise WhichoneError("choose a model")
+        return RunConfig(
+            task=found.name,
+            models=[model],
+            judge=(str(judge).strip() or None) if judge else None,
+            data=str(data or "").strip() or None,
+            variants=list(variants) if variants else None,
+            limit=_int_or_none(limit, "the limit", 1),
+            seed=_int_or_none(seed, "the seed", 0) or 0,
+            out_dir=session_dir(request) / _safe_name(found.name) / _safe_name(model),
+            batch_size=UI_BATCH_SIZE,
+            max_new_tokens=_int_or_none(max_new_tokens, "max new tokens", 1),
+            segmenter=segmenter or NO_SEGMENTER,
+            pointer=pointer or "vlm-boxes",
+            progress=False,  # no tqdm bar on the server's stderr; the page draws its own
+            on_progress=on_progress,
+            vlm_factory=self.pool.vlm,
+        )
+
+    def run(
+        self,
+        task: str,
+        model: str,
+        judge: str,
+        limit: Any,
+        data: str,
+        variants: list[str] | None,
+        max_new_tokens: Any,
+        seed: Any,
+        segmenter: str,
+        pointer: str,
+        view: BenchView | None,
+        request: gr.Request,
+        progress: gr.Progress = gr.Progress(),  # noqa: B008 - Gradio's way to ask for a progress bar
+    ) -> tuple[Any, ...]:
+        """(status, table, plot, plot text, files, view, only-wrong, slider, position, picture, details)."""
+
+        def report(model_name: str, done: int, total: int) -> None:
+            progress((done, total), desc=f"{model_name}: {done} of {total} answered", unit="answers")
+
+        try:
+            progress(0.0, desc="Loading the dataset and the model")
+            config = self.config(
+                task,
+                model,
+                judge,
+                limit,
+                data,
+                variants,
+                max_new_tokens,
+                seed,
+                segmenter,
+                pointer,
+                request,
+                report,
+            )
+            result = run_benchmark(config, echo=lambda line: log.info("benchmark: %s", line))
+            new_view = BenchView(
+                result.task, result.records, _examples(result.task, config, result.records), result.out_dir
+            )
+        except (WhichoneError, ModelError) as exc:
+            return (status_html(user_message(exc), error=True), *[gr.skip()] * 10)
+        except Exception as exc:  # noqa: BLE001 - the app must stay up; the log has the traceback
+            log.exception("benchmark run failed")
+            first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else ""
+            return (
+                status_html(f"the run failed ({type(exc).__name__}: {first})", error=True),
+                *[gr.skip()] * 10,
+            )
+        return (
+            status_html(_done_line(result, config)),
+            markdown_table(result.task, result.summary),
+            _plot_update(result),
+            _plot_text(result),
+            gr.update(value=[str(p) for p in result.files.values()], visible=True),
+            new_view,
+            False,
+            *self._page(new_view, 1, False),
+        )
+
+    # ---------------------------------------------------------------- browsing
+
+    def show(self, position: Any, only_wrong: bool, view: BenchView | None) -> tuple[Any, ...]:
+        """(slider, position line, picture, details) for the position-th shown example (1-based)."""
+        if view is None:
+            return (
+                gr.skip(),
+                status_html("Run a task to see its examples."),
+                gr.update(value=None, visible=False),
+                "",
+            )
+        return self._page(view, position, only_wrong)
+
+    def step(self, position: Any, only_wrong: bool, view: BenchView | None, delta: int) -> tuple[Any, ...]:
+        """Previous (-1) or next (+1) example, stopping at the ends."""
+        if view is None:
+            return self.show(position, only_wrong, view)
+        return self._page(view, int(position or 1) + delta, only_wrong)
+
+    def filter(self, only_wrong: bool, view: BenchView | None) -> tuple[Any, ...]:
+        """The "only wrong ones" box changed: back to the first shown example."""
+        if view is None:
+            return self.show(1, only_wrong, view)
+        return self._page(view, 1, only_wrong)
+
+    def _page(self, view: BenchView, position: Any, only_wrong: bool) -> tuple[Any, ...]:
+        shown = view.shown(bool(only_wrong))
+        count = len(shown)
+        position = min(max(int(position or 1), 1), max(count, 1))
+        slider = gr.update(value=position, maximum=max(count, 1), interactive=count > 1)
+        line = status_html(position_line(view, position, bool(only_wrong)))
+        if not shown:
+            return slider, line, gr.update(value=None, visible=False), ""
+        index = shown[position - 1]
+        try:
+            picture, alt = example_picture(view, view.records[index])
+        except (WhichoneError, OSError) as exc:
+            image = gr.update(value=None, visible=False)
+            details = example_html(view, index, picture_error=f"cannot be shown: {exc}")
+        else:
+            image = gr.update(value=picture, alt_text=alt, visible=True)
+            details = example_html(view, index)
+        return slider, line, image, details
+
+
+# ------------------------------------------------------------------------------------------ helpers
+
+
+def _examples(task: Task, config: RunConfig, records: list[dict[str, Any]]) -> dict[str, Example]:
+    """The run's examples by key, loaded again from the dataset (for their images and gold regions)."""
+    wanted = {f"{r['source']}/{r['split']}/{r['id']}" for r in records}
+    try:
+        loaded = load_dataset(task.dataset, config.data, config.split or task.split)
+    except WhichoneError as exc:  # the run had it a moment ago; without it the browser shows text only
+        log.warning("benchmark examples not reloaded: %s", exc)
+        return {}
+    return {e.key: e for e in loaded.examples if e.key in wanted}
+
+
+def _done_line(result: RunResult, config: RunConfig) -> str:
+    errors = [r for r in result.records if r.get("error")]
+    line = (
+        f"Done: {result.task.name} with {', '.join(config.models)}, {len(result.records)} answers "
+        f"({result.summary.get('n_examples')} examples x {len(result.summary.get('variants', []))} prompts). "
+        f"{result.model_calls} model calls, {result.cache_hits} answers from the cache. "
+        f"Files in {result.out_dir}."
+    )
+    if errors:
+        line += f" {len(errors)} failed, e.g. {errors[0]['error']}"
+    return line
+
+
+def _plot_update(result: RunResult) -> Any:
+    for key, label in PLOT_LABELS.items():
+        if key in result.files:
+            alt = plot_alt_text(result.task, result.summary, key)
+            return gr.update(value=str(result.files[key]), alt_text=alt, label=label, visible=True)
+    return gr.update(value=None, visible=False)
+
+
+def _plot_text(result: RunResult) -> Any:
+    if "confusion_plot" in result.files:
+        return gr.update(
+            value="#### Confusion matrices as text\n\n" + confusion_markdown(result.task, result.summary),
+            visible=True,
+        )
+    if "classes_plot" in result.files:
+        return gr.update(value="The table above gives the plot's numbers.", visible=True)
+    return gr.update(value="", visible=False)

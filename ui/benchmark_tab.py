@@ -1,0 +1,231 @@
+"""The Benchmark tab: pick a task, model, judge and limit; run it with a progress bar; read the paper-style
+table and plot; page through the examples (image with regions, question, response, judgement, gold),
+optionally only the wrong ones.
+
+Runs go through their own queue group ("benchmark", one run at a time), so a long run does not take the
+Ask tab's GPU slots; the pooled model still serves one generate at a time, so an Ask request waits for at
+most one benchmark batch (ui/bench_handlers.UI_BATCH_SIZE).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+
+from assistant.evaluation.datasets import DATASETS
+from assistant.evaluation.tasks import TASKS, Task
+from models.registry import list_models
+from ui.bench_handlers import BenchmarkHandlers, status_html
+from ui.engine import NO_SEGMENTER, ModelPool, choice_from_env
+
+INTRO = (
+    "Run one of the papers' benchmarks on a model and see the paper's table. Runs are cached: running the "
+    "same again asks no model. Give a local copy of the dataset in *Data* (a file or folder), or leave it "
+    "empty to use the published one (downloaded once into the cache, where the authors publish a link)."
+)
+
+
+def _choices(kind: str) -> list[tuple[str, str]]:
+    return [(f"{s.name}: {s.description}", s.name) for s in list_models(kind)]
+
+
+def _model_choices(task: Task) -> list[tuple[str, str]]:
+    """VLMs; for localisation the pointers that stand alone (the vlm-* pointers need an answering VLM)."""
+    if task.kind == "localise":
+        return [c for c in _choices("pointer") if not c[1].startswith("vlm-")]
+    return _choices("vlm")
+
+
+def _default_model(task: Task) -> str:
+    choice = choice_from_env()
+    if task.kind == "localise":
+        return choice.pointer if not choice.pointer.startswith("vlm-") else "blobs"
+    return choice.vlm
+
+
+def _judge_choices() -> list[tuple[str, str]]:
+    return [
+        ("rules: the rule-based judge (fast, no model)", "rules"),
+        ("none: no judge (tasks that need none)", "none"),
+        *[(f"{label} (as an LLM judge)", name) for label, name in _choices("vlm")],
+    ]
+
+
+def _task_info(task: Task) -> str:
+    dataset = DATASETS[task.dataset]
+    return f"**{task.name}** — {task.description}. Reproduces {task.reproduces}. Dataset: {dataset.name} ({dataset.homepage})."
+
+
+def on_task(name: str) -> tuple[Any, ...]:
+    """The task changed: its models, default judge, prompts and options."""
+    task = TASKS.get(name) or next(iter(TASKS.values()))
+    needs_judge = task.default_judge != "none"
+    return (
+        _task_info(task),
+        gr.update(choices=_model_choices(task), value=_default_model(task)),
+        gr.update(value=task.default_judge, interactive=needs_judge),
+        gr.update(choices=[(v.label, v.name) for v in task.variants], value=[v.name for v in task.variants]),
+        gr.update(visible=task.kind == "localise"),
+        gr.update(visible=task.kind == "pipeline"),
+    )
+
+
+def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
+    """Lay out the tab (inside the gr.Tab the app opens) and wire its events."""
+    handlers = BenchmarkHandlers(pool)
+    first = TASKS["focus-recognition"] if "focus-recognition" in TASKS else next(iter(TASKS.values()))
+    env = choice_from_env()
+    view = gr.State(None)
+    gr.Markdown(INTRO)
+    with gr.Row():
+        task = gr.Dropdown(
+            [(f"{t.name} ({t.reproduces})", t.name) for t in TASKS.values()],
+            value=first.name,
+            label="Task",
+            elem_id="wh-bench-task",
+        )
+        model = gr.Dropdown(
+            _model_choices(first),
+            value=_default_model(first),
+            label="Model",
+            allow_custom_value=True,  # a name the registry lacks gets the registry's own one-line message
+            elem_id="wh-bench-model",
+        )
+        judge = gr.Dropdown(
+            _judge_choices(),
+            value=first.default_judge,
+            interactive=first.default_judge != "none",
+            label="Judge",
+            allow_custom_value=True,
+            elem_id="wh-bench-judge",
+        )
+    task_info = gr.Markdown(_task_info(first), elem_id="wh-bench-task-info")
+    with gr.Row():
+        data = gr.Textbox(
+            label="Data: a local dataset file or folder (or a URL)",
+            placeholder="empty: the published dataset",
+            max_lines=1,
+            elem_id="wh-bench-data",
+        )
+        limit = gr.Number(
+            value=20,
+            precision=0,
+            minimum=0,
+            label="Limit: examples to run (0: all)",
+            elem_id="wh-bench-limit",
+        )
+    with gr.Accordion("More options", open=False, elem_id="wh-bench-more"):
+        variants = gr.CheckboxGroup(
+            [(v.label, v.name) for v in first.variants],
+            value=[v.name for v in first.variants],
+            label="Prompts",
+            elem_id="wh-bench-variants",
+        )
+        with gr.Row():
+            max_new = gr.Number(
+                value=0,
+                precision=0,
+                minimum=0,
+                label="Max new tokens (0: the task's)",
+                elem_id="wh-bench-tokens",
+            )
+            seed = gr.Number(value=0, precision=0, minimum=0, label="Seed (which examples a limit picks)")
+            segmenter = gr.Dropdown(
+                [("none: boxes only", NO_SEGMENTER), *_choices("segmenter")],
+                value=env.segmenter or NO_SEGMENTER,
+                label="Segmenter (localisation)",
+                visible=first.kind == "localise",
+            )
+            pointer = gr.Dropdown(
+                _choices("pointer"),
+                value=env.pointer,
+                label="Pointer (whichone's pipeline)",
+                visible=first.kind == "pipeline",
+            )
+    run_btn = gr.Button("Run benchmark", variant="primary", elem_id="wh-bench-run")
+    status = gr.HTML(
+        status_html("Choose a task and press Run benchmark."), js_on_load=None, elem_id="wh-bench-status"
+    )
+
+    gr.Markdown("## Results")
+    table = gr.Markdown("No run yet.", elem_id="wh-bench-table")
+    with gr.Row(equal_height=False):
+        plot = gr.Image(
+            label="Plot",
+            type="filepath",
+            interactive=False,
+            visible=False,
+            format="png",
+            elem_id="wh-bench-plot",
+        )
+        plot_text = gr.Markdown(visible=False, elem_id="wh-bench-plot-text")
+    files = gr.File(
+        label="Run files", file_count="multiple", interactive=False, visible=False, elem_id="wh-bench-files"
+    )
+
+    gr.Markdown("## Examples")
+    with gr.Row():
+        only_wrong = gr.Checkbox(value=False, label="Only wrong ones", elem_id="wh-bench-only-wrong")
+        prev_btn = gr.Button("Previous example", elem_id="wh-bench-prev", scale=0)
+        next_btn = gr.Button("Next example", elem_id="wh-bench-next", scale=0)
+    position = gr.Slider(
+        1, 1, value=1, step=1, label="Example number", interactive=False, elem_id="wh-bench-index"
+    )
+    where = gr.HTML(
+        status_html("Run a task to see its examples."), js_on_load=None, elem_id="wh-bench-position"
+    )
+    with gr.Row(equal_height=False):
+        picture = gr.Image(
+            label="Example image",
+            type="pil",
+            interactive=False,
+            visible=False,
+            format="png",
+            elem_id="wh-bench-image",
+        )
+        details = gr.HTML("", js_on_load=None, elem_id="wh-bench-details")
+
+    page = [position, where, picture, details]
+    task.change(
+        on_task,
+        [task],
+        [task_info, model, judge, variants, segmenter, pointer],
+        api_name="ui_bench_task",
+        api_visibility="private",
+    )
+    run_btn.click(
+        handlers.run,
+        [task, model, judge, limit, data, variants, max_new, seed, segmenter, pointer, view],
+        [status, table, plot, plot_text, files, view, only_wrong, *page],
+        api_name="ui_bench_run",
+        api_visibility="private",
+        concurrency_id="benchmark",
+        concurrency_limit=1,
+    )
+    position.input(
+        handlers.show,
+        [position, only_wrong, view],
+        page,
+        api_name="ui_bench_show",
+        api_visibility="private",
+        trigger_mode="always_last",
+    )
+    only_wrong.input(
+        handlers.filter, [only_wrong, view], page, api_name="ui_bench_filter", api_visibility="private"
+    )
+    prev_btn.click(
+        lambda p, w, v: handlers.step(p, w, v, -1),
+        [position, only_wrong, view],
+        page,
+        api_name="ui_bench_prev",
+        api_visibility="private",
+    )
+    next_btn.click(
+        lambda p, w, v: handlers.step(p, w, v, 1),
+        [position, only_wrong, view],
+        page,
+        api_name="ui_bench_next",
+        api_visibility="private",
+    )
+    return {"status": status, "table": table, "view": view}
