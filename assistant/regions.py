@@ -140,6 +140,38 @@ def score_regions(
                 description=describe(region.label, position, size),
             )
         )
+    return _disambiguate(out)
+
+
+_ORDINAL_WORDS = [
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+]
+
+
+def _disambiguate(regions: list[Region]) -> list[Region]:
+    """Regions whose descriptions would read the same get their rank from the left appended
+    ("the blue cup on the left, second from the left"), so the text list alone tells them apart."""
+    by_x = sorted(range(len(regions)), key=lambda i: regions[i].box.centre[0])
+    rank = {index: position for position, index in enumerate(by_x)}
+    counts: dict[str, int] = {}
+    for region in regions:
+        counts[region.description] = counts.get(region.description, 0) + 1
+    out = []
+    for i, region in enumerate(regions):
+        if counts[region.description] > 1:
+            n = rank[i]
+            ordinal = _ORDINAL_WORDS[n] if n < len(_ORDINAL_WORDS) else f"number {n + 1}"
+            region = replace(region, description=f"{region.description}, {ordinal} from the left")
+        out.append(region)
     return out
 
 

@@ -39,9 +39,9 @@ def _tiny_factory(*, target_dir: Any = None, **kwargs: Any) -> Any:
 
 
 def _openai_factory(**kwargs: Any) -> Any:
-    from models.openai_vlm import OpenAICompatibleVLM
+    from models.openai_vlm import OpenAICompatibleVLM, limits_from_env
 
-    return OpenAICompatibleVLM(**kwargs)
+    return OpenAICompatibleVLM(**{**limits_from_env(), **kwargs})
 
 
 register(
@@ -225,7 +225,7 @@ register(
     ModelSpec(
         name="sam2-hiera-tiny",
         kind="segmenter",
-        description="SAM 2.1 Hiera-tiny (39M, transformers): the light choice for CPUs, ~8x faster embedding",
+        description="SAM 2.1 Hiera-tiny (31M, transformers): the light choice for CPUs (see `whichone perf`)",
         factory=_sam2_factory,
         hub_id="facebook/sam2.1-hiera-tiny",
     )

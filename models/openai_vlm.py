@@ -3,7 +3,9 @@
 Configuration comes from the arguments, else the environment:
   WHICHONE_OPENAI_BASE_URL (else OPENAI_BASE_URL, else vLLM's default http://localhost:8000/v1),
   WHICHONE_OPENAI_API_KEY (else OPENAI_API_KEY, else "EMPTY", which a local vLLM accepts),
-  WHICHONE_OPENAI_MODEL (else the first model the server lists, which suits a vLLM serving one model).
+  WHICHONE_OPENAI_MODEL (else the first model the server lists, which suits a vLLM serving one model),
+  WHICHONE_OPENAI_TIMEOUT (seconds per attempt, default 60) and WHICHONE_OPENAI_MAX_RETRIES (default 2),
+  read by the registry's factory (`limits_from_env`).
 Images travel inside the request as base64 data URLs; nothing is written to disk.
 """
 
@@ -38,6 +40,26 @@ def image_data_url(image: Image.Image, image_format: str = "PNG") -> str:
     buffer = io.BytesIO()
     rgb.save(buffer, format=fmt, **({"quality": 90} if fmt == "JPEG" else {}))
     return f"data:{_FORMATS[fmt]};base64,{base64.b64encode(buffer.getvalue()).decode('ascii')}"
+
+
+def limits_from_env() -> dict[str, Any]:
+    """timeout / max_retries from WHICHONE_OPENAI_TIMEOUT / WHICHONE_OPENAI_MAX_RETRIES, where set."""
+    out: dict[str, Any] = {}
+    for key, env, kind in (
+        ("timeout", "WHICHONE_OPENAI_TIMEOUT", float),
+        ("max_retries", "WHICHONE_OPENAI_MAX_RETRIES", int),
+    ):
+        text = os.environ.get(env, "").strip()
+        if not text:
+            continue
+        try:
+            value = kind(text)
+        except ValueError:
+            raise ModelUnavailable(f"{env} must be a number, got {text!r}") from None
+        if value < 0 or (key == "timeout" and value == 0):
+            raise ModelUnavailable(f"{env} must be positive, got {text!r}")
+        out[key] = value
+    return out
 
 
 class OpenAICompatibleVLM:

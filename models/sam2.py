@@ -1,9 +1,10 @@
 """SAM 2.1 through transformers (Sam2Model), the lighter segmenter for CPU machines.
 
-Hiera-tiny (facebook/sam2.1-hiera-tiny, 39M parameters) computes its image embedding several times faster
-than SAM ViT-B on a CPU (see `whichone perf`), with the same prompt interface: one mask per point prompt,
-batched, multimask output with the best-scoring mask per point. The embedding (three feature levels) is
-cached per image content like models/sam.py does, and can be computed early in a background thread.
+Hiera-tiny (facebook/sam2.1-hiera-tiny; 31M parameters in transformers' Sam2Model) computes its image
+embedding several times faster than SAM ViT-B on a CPU (see `whichone perf`), with the same prompt
+interface: one mask per point prompt, batched, multimask output with the best-scoring mask per point. The
+embedding (three feature levels) is cached per image content like models/sam.py does, and can be computed
+early in a background thread.
 
 `checkpoint`: a hub id or local directory of a Sam2Model (default facebook/sam2.1-hiera-tiny, loaded from
 the local Hugging Face cache; downloaded only when online), or "random": the hiera-tiny architecture
@@ -25,6 +26,7 @@ from models.segment_common import EmbeddingCache, check_boxes, check_image, chec
 
 SAM2_HIERA_TINY = "facebook/sam2.1-hiera-tiny"
 MASK_MEMORY_BYTES = 256 * 2**20
+CPU_PROMPTS_PER_BATCH = 2  # as in models/sam.py: bigger batches save no work on a CPU and leave its cache
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class Sam2Segmenter:
         *,
         device: str | None = None,
         cache_size: int = 4,
+        prompts_per_batch: int | None = None,
         name: str | None = None,
     ) -> None:
         self.random_weights = checkpoint == "random"
@@ -52,6 +55,9 @@ class Sam2Segmenter:
         self.encoder_calls = 0
         self._count_lock = threading.Lock()
         self._load(device)
+        self.prompts_per_batch = prompts_per_batch or (
+            None if self.device.startswith("cuda") else CPU_PROMPTS_PER_BATCH
+        )
 
     def _load(self, device: str | None) -> None:
         try:
@@ -126,7 +132,8 @@ class Sam2Segmenter:
         if len(pts) == 0:
             return np.zeros((0, 3, height, width), dtype=bool), np.zeros((0, 3), dtype=np.float32)
         emb = self.embedding(rgb)
-        chunk = max(1, MASK_MEMORY_BYTES // (3 * height * width * 4))
+        chunk = max(1, MASK_MEMORY_BYTES // (3 * (256 * 256 + height * width) * 4))
+        chunk = min(chunk, self.prompts_per_batch or chunk)
         masks, scores = [], []
         try:
             for start in range(0, len(pts), chunk):
@@ -168,6 +175,7 @@ class Sam2Segmenter:
             "backend": "transformers",
             "model": "random hiera-tiny" if self.random_weights else self.checkpoint,
             "device": self.device,
+            "prompts_per_batch": self.prompts_per_batch or "all",
             "cached_images": len(self._cache),
             "encoder_calls": self.encoder_calls,
         }

@@ -182,3 +182,13 @@ def test_click_selects_smallest_containing_region() -> None:
     assert region_at(cands, 120, 120).label == "person"
     assert region_at(cands, 5, 5) is None
     assert region_at(cands, 639, 479) is None
+
+
+def test_descriptions_that_would_repeat_get_their_rank_from_the_left() -> None:
+    hits = [Grounding("cup", box=Box(x, 200, x + 60, 260)) for x in (10, 120, 290, 420, 560)]
+    cands = build_candidates(hits, (W, H))
+    descriptions = [r.description for r in cands.regions]
+    assert len(set(descriptions)) == 5
+    assert descriptions[0] == "the cup on the left, first from the left"
+    assert descriptions[1] == "the cup on the left, second from the left"
+    assert descriptions[2] == "the cup in the centre"

@@ -1,8 +1,9 @@
 """axe-core scans of every tab of the real app (Debian's Chromium): no serious or critical violations.
 
 The Ask tab is scanned empty and again with a reply and candidates shown (chat, overlay, options, the
-Explain panel open). Moderate and minor findings are printed (run with -s to see them) and, if
-WHICHONE_A11Y_REPORT is set, written there as JSON.
+Explain panel open); the Benchmark tab empty, after a run (table, plot, files, example browser) and after
+a failed run with "only wrong ones" on. Moderate and minor findings are printed (run with -s to see
+them) and, if WHICHONE_A11Y_REPORT is set, written there as JSON.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import bench_page
 from tests.ui_support import CHROMIUM, draw_scene, launch_chromium, running_app
 
 pytestmark = [
@@ -29,8 +31,9 @@ FINDINGS: dict[str, list[dict]] = {}
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    with running_app() as url, sync_api.sync_playwright() as p:
+def page(tmp_path_factory: pytest.TempPathFactory, bench_cache_root: Path) -> Iterator[object]:
+    # the benchmark tab's runs write to the cache dir: the test session's, not the user's
+    with running_app(WHICHONE_CACHE_DIR=str(bench_cache_root)) as url, sync_api.sync_playwright() as p:
         context = launch_chromium(p, tmp_path_factory.mktemp("profile"))
         page = context.new_page()
         page.set_default_timeout(30_000)
@@ -108,8 +111,20 @@ def test_settings_tab_with_the_unavailable_model_banner(page) -> None:
     assert scan(page, "settings (banner shown)") == []
 
 
-def test_benchmark_tab_if_present(page) -> None:
-    if page.get_by_role("tab", name="Benchmark").count() == 0:
-        pytest.skip("no benchmark tab in this build (ui/benchmark_tab.py not present)")
+def test_benchmark_tab(page) -> None:
     open_tab(page, "Benchmark")
+    page.wait_for_selector("#wh-bench-run")
     assert scan(page, "benchmark") == []
+
+
+def test_benchmark_tab_after_a_run(page, bench_data) -> None:
+    """Table, plot, run files and the example browser (image, details) all shown; then a failed run."""
+    open_tab(page, "Benchmark")
+    line = bench_page.run(page, "racquet-general", bench_data["general"], limit="2")
+    assert line.startswith("Done:"), line
+    page.locator("#wh-bench-image img").wait_for()
+    assert scan(page, "benchmark (after a run)") == []
+    page.locator("#wh-bench-only-wrong input[type=checkbox]").check()
+    bench_page.wait_position(page, "wrong ones")
+    assert bench_page.run(page, "racquet-general", "/nonexistent/data.jsonl").startswith("Error:")
+    assert scan(page, "benchmark (only wrong ones, after an error)") == []

@@ -156,9 +156,12 @@ def test_handlers_error_keeps_the_session_and_clicks_map_through_the_overlay_sca
         handlers.ask(str(path), "What colour is the square?", state)
     )
     assert "Which one do you mean" in chat[-1]["content"] and len(options["choices"]) == 4
+    # The overlay is written into the temp folder as the session's own file (deleted with the upload).
+    overlay_file = Path(overlay["value"])
+    assert overlay_file.parent.parent == tmp_path and str(overlay_file) in state.files
     assert (
         overlay["visible"]
-        and overlay["value"].size == (1280, 960)
+        and Image.open(overlay_file).size == (1280, 960)
         and "4 numbered regions" in overlay["alt_text"]
     )
     assert state.overlay_scale == pytest.approx(1280 / 2048)  # working image: longer side 2048
@@ -175,3 +178,4 @@ def test_handlers_error_keeps_the_session_and_clicks_map_through_the_overlay_sca
     # Start over forgets the photo and deletes its upload.
     handlers.start_over(state)
     assert state.session.image is None and not path.exists() and state.chat == []
+    assert not overlay_file.exists() and not overlay_file.parent.exists()

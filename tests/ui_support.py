@@ -13,7 +13,9 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -84,18 +86,46 @@ def app_env(port: int, **extra: str) -> dict[str, str]:
     return env
 
 
+@dataclass
+class AppServer:
+    """A running app: its URL, and (when this process started it) the process and its output so far."""
+
+    url: str
+    proc: subprocess.Popen | None = None
+    _log: Any = None
+
+    def log_text(self) -> str:
+        """Everything the server printed to stdout and stderr so far ("" for an external server)."""
+        if self._log is None:
+            return ""
+        self._log.flush()
+        with open(self._log.name, "rb") as handle:
+            return handle.read().decode("utf-8", "replace")
+
+    def alive(self) -> bool:
+        return self.proc is None or self.proc.poll() is None
+
+
 @contextlib.contextmanager
 def running_app(**extra_env: str) -> Iterator[str]:
     """`python app.py` on a free port with the tiny models; yields its URL; stops it afterwards.
 
     WHICHONE_UI_URL=<url> tests an app already running there instead (started with the same settings).
     """
+    with app_server(**extra_env) as server:
+        yield server.url
+
+
+@contextlib.contextmanager
+def app_server(**extra_env: str) -> Iterator[AppServer]:
+    """Like running_app, yielding an AppServer (URL, process, output). The output goes to a file under the
+    test's own temp folder, deleted afterwards; stopping is SIGTERM, as a container or Space stops it."""
     if os.environ.get("WHICHONE_UI_URL"):
-        yield os.environ["WHICHONE_UI_URL"]
+        yield AppServer(os.environ["WHICHONE_UI_URL"])
         return
     port = free_port()
     url = f"http://127.0.0.1:{port}/"
-    with tempfile.TemporaryFile() as log:
+    with tempfile.NamedTemporaryFile(prefix="whichone-app-log-", suffix=".txt") as log:
         proc = subprocess.Popen(
             [sys.executable, str(REPO / "app.py")],
             cwd=REPO,
@@ -105,7 +135,7 @@ def running_app(**extra_env: str) -> Iterator[str]:
         )
         try:
             _wait_until_up(url, proc, log)
-            yield url
+            yield AppServer(url, proc, log)
         finally:
             proc.terminate()
             try:

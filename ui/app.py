@@ -21,7 +21,7 @@ from ui.ask_tab import build_ask_tab
 from ui.engine import ModelChoice, ModelPool, choice_from_env
 from ui.handlers import AskHandlers
 from ui.settings_tab import SettingsHandlers, banner_html, build_settings_tab
-from ui.state import STATE_TTL_S, UIState, forget_state
+from ui.state import STATE_TTL_S, UIState, end_session, forget_state
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,11 @@ def load_at_startup(pool: ModelPool, choice: ModelChoice) -> None:
         log.warning("start-up models not available: %s", exc)
 
 
+def forget_closed_session(request: gr.Request) -> None:
+    """The unload event (tab closed or reloaded, API client closed)."""
+    end_session(request)
+
+
 def build_app(
     pool: ModelPool | None = None,
     choice: ModelChoice | None = None,
@@ -108,8 +113,8 @@ def build_app(
                 build_ask_tab(ask_handlers, state, gpu_limit)
             add_benchmark_tab(pool)
             with gr.Tab("Settings", id="settings", elem_id="wh-tab-settings") as settings_tab:
-                settings = build_settings_tab(settings_handlers, state, choice, banner)
-        add_api(ApiHandlers(pool, ask_handlers), state, gpu_limit)
+                settings = build_settings_tab(settings_handlers, state, choice, banner, gpu_limit)
+        add_api(ApiHandlers(pool, ask_handlers, gpu_limit), state, gpu_limit)
         refresh = settings["refresh"]
         demo.load(
             refresh, [state], [banner, settings["loaded"]], api_name="ui_load", api_visibility="private"
@@ -121,6 +126,8 @@ def build_app(
             api_name="ui_settings_tab",
             api_visibility="private",
         )
+        # A closed tab or client: forget its photo now (Gradio keeps a closed session's state for an hour).
+        demo.unload(forget_closed_session)
     demo.queue(default_concurrency_limit=8, max_size=QUEUE_MAX)
     return demo
 

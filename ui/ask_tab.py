@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import gradio as gr
 
+from ui.conversation_log import save_folder
 from ui.explain import NO_REPLY_YET
 from ui.handlers import AskHandlers, status_html
 
@@ -46,6 +47,8 @@ class AskTab:
     options: gr.Radio
     hint: gr.Textbox
     explain: gr.Markdown
+    save: gr.Checkbox | None = None  # only when the operator allows saving (WHICHONE_SAVE_CONVERSATIONS)
+    save_photo: gr.Checkbox | None = None
 
 
 def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> AskTab:
@@ -114,6 +117,22 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
             )
     with gr.Accordion("Explain this reply", open=False, elem_id="wh-explain"):
         explain = gr.Markdown(NO_REPLY_YET, elem_id="wh-explain-text")
+    save = save_photo = None
+    if save_folder() is not None:  # the operator allows it; each user still decides, unticked by default
+        with gr.Row():
+            save = gr.Checkbox(
+                False,
+                label="Save this conversation for error inspection",
+                info="Keeps your questions, the replies and the candidates on this server so its developers "
+                "can see what went wrong. Untick to delete the saved copy.",
+                elem_id="wh-save",
+            )
+            save_photo = gr.Checkbox(
+                False,
+                label="Include the photo",
+                info="Also keep the photo, as the assistant saw it (without its file name or metadata).",
+                elem_id="wh-save-photo",
+            )
 
     outputs = [chat, overlay, options, explain, status, state]
     gpu = {"concurrency_id": "gpu", "concurrency_limit": gpu_limit, "api_visibility": "private"}
@@ -147,9 +166,20 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
     another_btn.click(
         handlers.another_question, [state], outputs, api_name="ui_another", api_visibility="private"
     ).then(lambda: "", None, question, api_visibility="private").then(None, js=FOCUS_QUESTION_JS)
+    cleared = [photo, question]
+    if save is not None and save_photo is not None:
+        for box in (save, save_photo):
+            box.input(
+                handlers.set_saving,
+                [save, save_photo, state],
+                [status, state],
+                api_name=f"ui_{box.elem_id.replace('-', '_')}",
+                api_visibility="private",
+            )
+        cleared += [save, save_photo]  # start over forgets the opt-in with the conversation
     start_btn.click(
         handlers.start_over, [state], outputs, api_name="ui_start_over", api_visibility="private"
-    ).then(lambda: (None, ""), None, [photo, question], api_visibility="private").then(
+    ).then(lambda: (None, "", False, False)[: len(cleared)], None, cleared, api_visibility="private").then(
         None, js=FOCUS_PHOTO_JS
     )
-    return AskTab(photo, question, chat, status, overlay, options, hint, explain)
+    return AskTab(photo, question, chat, status, overlay, options, hint, explain, save, save_photo)

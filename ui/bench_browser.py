@@ -56,7 +56,10 @@ class BenchView:
 
     def tally(self) -> str:
         counts = {k: self.outcomes.count(k) for k in (RIGHT, WRONG, ERROR)}
-        return f"{len(self.records)} examples: {counts[RIGHT]} right, {counts[WRONG]} wrong, {counts[ERROR]} errors."
+        return (
+            f"{len(self.records)} examples: {counts[RIGHT]} right, {counts[WRONG]} wrong, "
+            f"{counts[ERROR]} errors."
+        )
 
 
 def position_line(view: BenchView, position: int, only_wrong: bool) -> str:
@@ -161,7 +164,8 @@ def _alt(
 
 
 def example_html(view: BenchView, index: int, picture_error: str | None = None) -> str:
-    """Question, response(s), judgement, gold and the outcome of record `index`, as escaped HTML."""
+    """Question, response(s), judgement, gold and the outcome of record `index`, as an escaped HTML table
+    (one row per field, its name as the row header)."""
     record = view.records[index]
     result = view.outcomes[index]
     rows: list[tuple[str, str]] = [
@@ -197,5 +201,5 @@ def example_html(view: BenchView, index: int, picture_error: str | None = None) 
     )
     if picture_error:
         rows.append(("Image", escape(picture_error)))
-    body = "".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in rows)
-    return f'<dl class="wh-example">{body}</dl>'
+    body = "".join(f'<tr><th scope="row">{name}</th><td>{value}</td></tr>' for name, value in rows)
+    return f'<table class="wh-example"><caption>This example</caption><tbody>{body}</tbody></table>'

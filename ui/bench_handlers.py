@@ -204,7 +204,8 @@ class BenchmarkHandlers:
         shown = view.shown(bool(only_wrong))
         count = len(shown)
         position = min(max(int(position or 1), 1), max(count, 1))
-        slider = gr.update(value=position, maximum=max(count, 1), interactive=count > 1)
+        # Gradio needs minimum < maximum: one example is shown on a 1-2 scale that cannot be moved
+        slider = gr.update(value=position, maximum=max(count, 2), interactive=count > 1)
         line = status_html(position_line(view, position, bool(only_wrong)))
         if not shown:
             return slider, line, gr.update(value=None, visible=False), ""

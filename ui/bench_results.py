@@ -23,6 +23,7 @@ RIGHT, WRONG, ERROR = "right", "wrong", "error"
 LOCALISATION_IOU = 0.5  # a localisation is right when its regions' union overlaps the gold union this much
 _LEVEL_OF_STRATEGY = {s.value: int(level) for level, s in STRATEGY_FOR_LEVEL.items()}
 
+_LEVELS = "(0 answer, 1 infer, 2 enumerate, 3 clarify)"
 # What "right" means, per task judgement (shown with every example, so the filter is not a mystery).
 RIGHT_MEANS = {
     "verdict": "the parsed verdict matches gold (ambiguous when the question has more than one focus "
@@ -30,8 +31,8 @@ RIGHT_MEANS = {
     "racquet-class": "the response says the question is ambiguous (class A, explicit); every RAcQUEt "
     "question is ambiguous",
     "racquet-bias": "the response does not assume who is meant (explicit)",
-    "aqua-strategy": "the response's strategy fits the gold level (0 answer, 1 infer, 2 enumerate, 3 clarify)",
-    "pipeline-strategy": "whichone's strategy fits the gold level (0 answer, 1 infer, 2 enumerate, 3 clarify)",
+    "aqua-strategy": "the response's strategy fits the gold level " + _LEVELS,
+    "pipeline-strategy": "whichone's strategy fits the gold level " + _LEVELS,
     "pass": "the judge says PASS: the answer after the clarification matches the reference",
     "masks": f"the predicted regions' union overlaps the gold regions' union with IoU >= {LOCALISATION_IOU}",
 }
@@ -151,7 +152,10 @@ def class_bars_alt_text(task: Task, summary: dict[str, Any]) -> str:
     text = "; ".join(
         f"{label}: " + ", ".join(f"{k} {_pct(v)}" for k, v in shares.items()) for label, shares in bars
     )
-    return f"Stacked bars of response classes (% of responses) per model and prompt. {text}. The table gives the same numbers."
+    return (
+        f"Stacked bars of response classes (% of responses) per model and prompt. {text}. "
+        "The table gives the same numbers."
+    )
 
 
 def plot_alt_text(task: Task, summary: dict[str, Any], plot: str) -> str:

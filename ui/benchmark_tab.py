@@ -54,7 +54,10 @@ def _judge_choices() -> list[tuple[str, str]]:
 
 def _task_info(task: Task) -> str:
     dataset = DATASETS[task.dataset]
-    return f"**{task.name}** — {task.description}. Reproduces {task.reproduces}. Dataset: {dataset.name} ({dataset.homepage})."
+    return (
+        f"**{task.name}** — {task.description}. Reproduces {task.reproduces}. "
+        f"Dataset: {dataset.name} ({dataset.homepage})."
+    )
 
 
 def on_task(name: str) -> tuple[Any, ...]:
@@ -130,7 +133,13 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
                 label="Max new tokens (0: the task's)",
                 elem_id="wh-bench-tokens",
             )
-            seed = gr.Number(value=0, precision=0, minimum=0, label="Seed (which examples a limit picks)")
+            seed = gr.Number(
+                value=0,
+                precision=0,
+                minimum=0,
+                label="Seed (which examples a limit picks)",
+                elem_id="wh-bench-seed",
+            )
             segmenter = gr.Dropdown(
                 [("none: boxes only", NO_SEGMENTER), *_choices("segmenter")],
                 value=env.segmenter or NO_SEGMENTER,
@@ -170,7 +179,7 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
         prev_btn = gr.Button("Previous example", elem_id="wh-bench-prev", scale=0)
         next_btn = gr.Button("Next example", elem_id="wh-bench-next", scale=0)
     position = gr.Slider(
-        1, 1, value=1, step=1, label="Example number", interactive=False, elem_id="wh-bench-index"
+        1, 2, value=1, step=1, label="Example number", interactive=False, elem_id="wh-bench-index"
     )
     where = gr.HTML(
         status_html("Run a task to see its examples."), js_on_load=None, elem_id="wh-bench-position"

@@ -1,18 +1,52 @@
-"""`on_gpu`: Hugging Face ZeroGPU's `spaces.GPU` when the `spaces` package is installed, else nothing.
+"""`on_gpu`: Hugging Face ZeroGPU's `spaces.GPU` when the `spaces` package is installed, else nothing;
+and `GAUGE`, which counts the model calls running at once.
 
 On a ZeroGPU Space the GPU is attached only while a function wrapped by `spaces.GPU` runs, so every
 function that calls a model goes through `on_gpu`. Elsewhere it returns the function unchanged.
+
+The gauge wraps the outside of `spaces.GPU` (ZeroGPU may run the inner function in another process), so
+it counts in the app's own process what Gradio's "gpu" concurrency group lets through: `max_in_flight`
+must never exceed WHICHONE_GPU_CONCURRENCY. It holds counts only, nothing about a request.
 """
 
 from __future__ import annotations
 
+import functools
 import os
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 GPU_SECONDS = int(os.environ.get("WHICHONE_GPU_SECONDS", "60"))  # ZeroGPU's per-call time budget
+
+
+class Gauge:
+    """Thread-safe counts of calls in flight: now, the most at once so far, and finished."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.calls = 0
+
+    def enter(self) -> None:
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
+    def leave(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+            self.calls += 1
+
+    def snapshot(self) -> dict[str, int]:
+        with self._lock:
+            return {"in_flight": self.in_flight, "max_in_flight": self.max_in_flight, "calls": self.calls}
+
+
+GAUGE = Gauge()
 
 
 def spaces_available() -> bool:
@@ -24,9 +58,21 @@ def spaces_available() -> bool:
 
 
 def on_gpu(fn: F) -> F:
-    """Wrap `fn` with `spaces.GPU(duration=GPU_SECONDS)` when running where `spaces` is installed."""
+    """Wrap `fn` with `spaces.GPU(duration=GPU_SECONDS)` when running where `spaces` is installed, and
+    count its calls in GAUGE."""
     try:
         import spaces
     except ImportError:
-        return fn
-    return spaces.GPU(duration=GPU_SECONDS)(fn)  # type: ignore[no-any-return]
+        inner = fn
+    else:
+        inner = spaces.GPU(duration=GPU_SECONDS)(fn)
+
+    @functools.wraps(fn)
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        GAUGE.enter()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            GAUGE.leave()
+
+    return counted  # type: ignore[return-value]

@@ -24,12 +24,13 @@ from assistant.pipeline import Assistant, Choice
 from assistant.session import Session
 from assistant.types import Reply
 from models.errors import ModelError
+from ui import conversation_log
 from ui.engine import ModelPool
 from ui.explain import NO_REPLY_YET, explain_markdown, option_choices, status_line
 from ui.gpu import on_gpu
 from ui.overlay import alt_text, draw_overlay, overlay_scale
-from ui.privacy import forget_files
-from ui.state import UIState
+from ui.privacy import cache_image, forget_files
+from ui.state import UIState, track_session
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,13 @@ def status_html(text: str) -> str:
     return f'<div role="status" aria-live="polite" class="wh-status">{escape(text)}</div>'
 
 
+def turn_kind(choice: Choice) -> str:
+    """How the user chose, for the conversation's record: choose, click or hint."""
+    if isinstance(choice, str):
+        return "hint"
+    return "click" if isinstance(choice, tuple) else "choose"
+
+
 def user_message(exc: BaseException) -> str:
     """The one line a user sees for an error."""
     if isinstance(exc, (WhichoneError, ModelError)):
@@ -100,11 +108,12 @@ class AskHandlers:
         state.files = [path]
         state.image_path = path
         state.overlay_scale = 1.0
-        state.chat = []  # a new photo is a new conversation
+        state.new_conversation()  # a new photo is a new conversation
         return state
 
-    def on_image(self, path: str | None, state: UIState) -> tuple[Any, ...]:
+    def on_image(self, path: str | None, state: UIState, request: gr.Request = None) -> tuple[Any, ...]:
         """The photo input changed: open the new photo (new conversation), or forget a cleared one."""
+        track_session(state, request)
         if not path:
             if state.image_path:
                 state.forget_photo()
@@ -121,7 +130,10 @@ class AskHandlers:
 
     # ---------------------------------------------------------------- turn 1
 
-    def ask(self, path: str | None, question: str, state: UIState) -> Iterator[tuple[Any, ...]]:
+    def ask(
+        self, path: str | None, question: str, state: UIState, request: gr.Request = None
+    ) -> Iterator[tuple[Any, ...]]:
+        track_session(state, request)
         try:
             self.open_photo(path, state)  # in case the question overtook the photo's upload event
         except Exception as exc:  # noqa: BLE001
@@ -140,10 +152,13 @@ class AskHandlers:
             reply, session = _ask_on_device(assistant, question, state.session)
         except Exception as exc:  # noqa: BLE001
             state.chat = list(chat)
-            yield self._error(state, exc).outputs()
+            view = self._error(state, exc)
+            conversation_log.remember(state, "ask", question, error=user_message(exc))
+            yield view.outputs()
             return
         state.session = session
         yield from self._stream_reply(state, chat, reply, new_candidates=True)
+        conversation_log.remember(state, "ask", question, reply)
 
     # ---------------------------------------------------------------- turn 2
 
@@ -184,13 +199,26 @@ class AskHandlers:
             assistant = self.pool.assistant(state.choice, state.config)
             reply = _resolve_on_device(assistant, state.session, choice)
         except Exception as exc:  # noqa: BLE001
-            yield self._error(state, exc).outputs()
+            view = self._error(state, exc)
+            conversation_log.remember(state, turn_kind(choice), _plain(choice), error=user_message(exc))
+            yield view.outputs()
             return
         # The domain wrote "Number 2" / "(clicked at x, y)" / the hint as the user's turn.
         user_turns = [t for t in state.session.history[n_before:] if t.role == "user"]
         if user_turns:
             chat = [*chat, {"role": "user", "content": user_turns[-1].text}]
         yield from self._stream_reply(state, chat, reply, new_candidates=True)  # a click may add one
+        conversation_log.remember(state, turn_kind(choice), _plain(choice), reply)
+
+    # ---------------------------------------------------------------- opt-in to save
+
+    def set_saving(self, save: bool, include_photo: bool, state: UIState) -> tuple[str, UIState]:
+        """The "Save this conversation" / "Include the photo" checkboxes changed: (status, state)."""
+        try:
+            line = conversation_log.set_saving(state, save, include_photo)
+        except WhichoneError as exc:
+            line = f"Error: {exc}"
+        return status_html(line), state
 
     # ---------------------------------------------------------------- reset
 
@@ -243,7 +271,11 @@ class AskHandlers:
         candidates = reply.candidates
         state.overlay_scale = overlay_scale(image.size)
         picture: Image.Image = draw_overlay(image, candidates)
-        overlay = gr.update(value=picture, alt_text=alt_text(candidates), visible=True)
+        # The overlay shows the photo: written where the session can delete it with the upload.
+        path = cache_image(picture)
+        if path not in state.files:
+            state.files.append(path)
+        overlay = gr.update(value=path, alt_text=alt_text(candidates), visible=True)
         options = gr.update(choices=option_choices(candidates), value=reply.resolved_region)
         return overlay, options
 
@@ -266,3 +298,8 @@ class AskHandlers:
         chat = [*state.chat, {"role": "assistant", "content": f"⚠️ {message}"}]
         state.chat = list(chat)
         return View(state, chat=chat, status=status_html(f"Error: {message}"))
+
+
+def _plain(choice: Choice) -> Any:
+    """A choice as JSON: region number, [x, y] or the hint's text."""
+    return list(choice) if isinstance(choice, tuple) else choice

@@ -3,17 +3,26 @@
 Gradio's transport stores every upload and every output image as a file in GRADIO_TEMP_DIR. To keep users'
 photos off the disk, `use_memory_temp_dir` points that at a RAM-backed tmpfs (/dev/shm) when there is one;
 it must run before gradio is imported (gradio reads the variable at import time), which is why ui/__init__
-calls it. `forget_files` deletes a session's files when it starts over, changes photo or expires.
+calls it. `forget_files` deletes a session's files when it starts over, changes photo, closes or expires.
+`stop_on_sigterm` makes SIGTERM (how a container or a Space is stopped) shut the server down the way Ctrl+C
+does, so the exit hooks run and the RAM folder is removed: by default SIGTERM ends Python without them, and
+the photos would stay in /dev/shm until the machine restarts.
 """
 
 from __future__ import annotations
 
 import atexit
+import hashlib
+import io
 import os
 import shutil
+import signal
 import tempfile
+import threading
 from collections.abc import Iterable
 from pathlib import Path
+
+from PIL import Image
 
 MEMORY_ROOT = Path("/dev/shm")
 
@@ -31,14 +40,48 @@ def use_memory_temp_dir() -> str | None:
     return folder
 
 
+def temp_root() -> Path:
+    """Gradio's temp folder, as Gradio computes it."""
+    return Path(os.environ.get("GRADIO_TEMP_DIR") or Path(tempfile.gettempdir()) / "gradio").resolve()
+
+
 def forget_files(paths: Iterable[str]) -> None:
-    """Delete these files if they are inside Gradio's temp folder (never anything else)."""
-    root = os.environ.get("GRADIO_TEMP_DIR") or str(Path(tempfile.gettempdir()) / "gradio")
-    root_path = Path(root).resolve()
+    """Delete these files if they are inside Gradio's temp folder (never anything else), and the folder
+    Gradio made for each when left empty (its name is the file's SHA-256, a fingerprint of the photo)."""
+    root_path = temp_root()
     for path in paths:
         try:
             resolved = Path(path).resolve()
             if root_path in resolved.parents and resolved.is_file():
                 resolved.unlink()
+            parent = resolved.parent
+            if parent != root_path and root_path in parent.parents and not any(parent.iterdir()):
+                parent.rmdir()
         except OSError:
             continue
+
+
+def cache_image(image: Image.Image, name: str = "overlay") -> str:
+    """Write `image` as PNG into Gradio's temp folder and return its path, so the session can track and
+    delete it: given a PIL image instead, Gradio would write its own copy, which no session knows about
+    and which would stay until delete_cache's next sweep (up to 30 minutes)."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    data = buffer.getvalue()
+    folder = temp_root() / hashlib.sha256(data).hexdigest()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    path.write_bytes(data)
+    return str(path)
+
+
+def stop_on_sigterm() -> None:
+    """On SIGTERM raise KeyboardInterrupt in the main thread: Gradio then closes the server (deleting its
+    cached files) and Python runs its exit hooks (removing the RAM folder). Call it from the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)

@@ -125,8 +125,10 @@ def _names(kind: str) -> list[tuple[str, str]]:
 
 
 def build_settings_tab(
-    handlers: SettingsHandlers, state: gr.State, initial: ModelChoice, banner: gr.HTML
+    handlers: SettingsHandlers, state: gr.State, initial: ModelChoice, banner: gr.HTML, gpu_limit: int = 1
 ) -> dict[str, Any]:
+    """The tab's components and events. `gpu_limit` must be the "gpu" group's limit: Gradio gives a
+    concurrency group the smallest limit any of its events names, so a lower one here would cap them all."""
     policy, saliency = PolicyConfig(), SaliencyConfig()
     gr.Markdown("## Models\nSettings apply to this browser session only. Models are loaded once and shared.")
     with gr.Row():
@@ -199,6 +201,6 @@ def build_settings_tab(
         api_name="ui_settings",
         api_visibility="private",
         concurrency_id="gpu",
-        concurrency_limit=1,
+        concurrency_limit=gpu_limit,
     )
     return {"loaded": loaded, "refresh": handlers.refresh}

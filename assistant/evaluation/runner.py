@@ -465,11 +465,14 @@ class _Progress:
 
     def __init__(self, bar: tqdm, model: str, callback: Callable[[str, int, int], None] | None) -> None:
         self.bar, self.model, self.callback = bar, model, callback
+        # counted here, not read from the bar: a disabled tqdm (progress=False) never advances its n
+        self.done, self.total = 0, int(bar.total or 0)
 
     def update(self, n: int) -> None:
         self.bar.update(n)
+        self.done += n
         if self.callback is not None:
-            self.callback(self.model, int(self.bar.n), int(self.bar.total))
+            self.callback(self.model, self.done, self.total)
 
     def close(self) -> None:
         self.bar.close()
