@@ -16,7 +16,7 @@ def main(host: str | None = None, port: int | None = None) -> None:
     from ui.privacy import stop_on_sigterm, temp_root
 
     demo = build_app()
-    stop_on_sigterm()
+    stop_on_sigterm(demo.close)
     # Says where uploads live (no user data): operators and the privacy tests check that folder.
     print(f"whichone: uploads are kept in {temp_root()} until start over, session end or exit", flush=True)
     demo.launch(**launch_kwargs(host=host, port=port))

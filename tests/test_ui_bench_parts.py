@@ -187,7 +187,7 @@ def test_run_handler_progress_pool_reuse_cached_rerun_and_errors(bench_env: Path
         "none",
         "blobs",
     )
-    out = handlers.run(*form, None, request, progress)
+    out = handlers.run(*form, request, progress)
     status, view = out[0], out[5]
     assert "Done: racquet-general with tiny, 2 answers" in status and "2 model calls" in status, status
     assert reports[-1] == ((2, 2), "tiny: 2 of 2 answered")  # the bar reaches the end
@@ -195,12 +195,12 @@ def test_run_handler_progress_pool_reuse_cached_rerun_and_errors(bench_env: Path
     assert (view.out_dir / "responses.jsonl").is_file()
     assert [m.name for m in pool.loaded() if m.kind == "vlm"] == ["tiny"]
     tiny = pool.vlm("tiny")
-    again = handlers.run(*form, view, request, progress)
+    again = handlers.run(*form, request, progress)
     assert " 0 model calls, 2 answers from the cache" in again[0]
     assert pool.vlm("tiny") is tiny  # loaded once, for both runs
 
-    bad = handlers.run("racquet-general", "tiny", "rules", "many", *form[4:], view, request, progress)
+    bad = handlers.run("racquet-general", "tiny", "rules", "many", *form[4:], request, progress)
     assert bad[0].count("Error:") == 1 and "the limit must be a whole number" in bad[0]
     assert all(isinstance(o, dict) and o.get("__type__") == "update" for o in bad[1:])  # the rest kept
-    unknown = handlers.run("no-such-task", *form[1:], view, request, progress)
+    unknown = handlers.run("no-such-task", *form[1:], request, progress)
     assert "there is no task &#x27;no-such-task&#x27;" in unknown[0]  # escaped HTML

@@ -105,6 +105,19 @@ class AppServer:
     def alive(self) -> bool:
         return self.proc is None or self.proc.poll() is None
 
+    def stop(self) -> int | None:
+        """SIGTERM, as a container or Space is stopped; returns the exit status (None: external server)."""
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        return self.proc.returncode
+
 
 @contextlib.contextmanager
 def running_app(**extra_env: str) -> Iterator[str]:
@@ -133,16 +146,12 @@ def app_server(**extra_env: str) -> Iterator[AppServer]:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
+        server = AppServer(url, proc, log)
         try:
             _wait_until_up(url, proc, log)
-            yield AppServer(url, proc, log)
+            yield server
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+            server.stop()
 
 
 def _wait_until_up(url: str, proc: subprocess.Popen, log) -> None:

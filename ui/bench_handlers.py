@@ -126,7 +126,6 @@ class BenchmarkHandlers:
         seed: Any,
         segmenter: str,
         pointer: str,
-        view: BenchView | None,
         request: gr.Request,
         progress: gr.Progress = gr.Progress(),  # noqa: B008 - Gradio's way to ask for a progress bar
     ) -> tuple[Any, ...]:

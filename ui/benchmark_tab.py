@@ -18,6 +18,7 @@ from assistant.evaluation.tasks import TASKS, Task
 from models.registry import list_models
 from ui.bench_handlers import BenchmarkHandlers, status_html
 from ui.engine import NO_SEGMENTER, ModelPool, choice_from_env
+from ui.state import STATE_TTL_S
 
 INTRO = (
     "Run one of the papers' benchmarks on a model and see the paper's table. Runs are cached: running the "
@@ -79,7 +80,7 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
     handlers = BenchmarkHandlers(pool)
     first = TASKS["focus-recognition"] if "focus-recognition" in TASKS else next(iter(TASKS.values()))
     env = choice_from_env()
-    view = gr.State(None)
+    view = gr.State(None, time_to_live=STATE_TTL_S)  # the last run's records, freed with the session
     gr.Markdown(INTRO)
     with gr.Row():
         task = gr.Dropdown(
@@ -205,7 +206,7 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
     )
     run_btn.click(
         handlers.run,
-        [task, model, judge, limit, data, variants, max_new, seed, segmenter, pointer, view],
+        [task, model, judge, limit, data, variants, max_new, seed, segmenter, pointer],
         [status, table, plot, plot_text, files, view, only_wrong, *page],
         api_name="ui_bench_run",
         api_visibility="private",

@@ -4,9 +4,9 @@ Gradio's transport stores every upload and every output image as a file in GRADI
 photos off the disk, `use_memory_temp_dir` points that at a RAM-backed tmpfs (/dev/shm) when there is one;
 it must run before gradio is imported (gradio reads the variable at import time), which is why ui/__init__
 calls it. `forget_files` deletes a session's files when it starts over, changes photo, closes or expires.
-`stop_on_sigterm` makes SIGTERM (how a container or a Space is stopped) shut the server down the way Ctrl+C
-does, so the exit hooks run and the RAM folder is removed: by default SIGTERM ends Python without them, and
-the photos would stay in /dev/shm until the machine restarts.
+`stop_on_sigterm` makes SIGTERM (how a container or a Space is stopped) close the app cleanly, so the exit
+hooks run and the RAM folder is removed: by default SIGTERM ends Python without them, and the photos would
+stay in /dev/shm until the machine restarts.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import shutil
 import signal
 import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from PIL import Image
@@ -75,13 +75,14 @@ def cache_image(image: Image.Image, name: str = "overlay") -> str:
     return str(path)
 
 
-def stop_on_sigterm() -> None:
-    """On SIGTERM raise KeyboardInterrupt in the main thread: Gradio then closes the server (deleting its
-    cached files) and Python runs its exit hooks (removing the RAM folder). Call it from the main thread."""
+def stop_on_sigterm(close: Callable[[], None]) -> None:
+    """On SIGTERM call `close` (the app's Blocks.close: it ends the heartbeat streams, stops the server and
+    lets launch() return), so Python exits normally and runs its exit hooks, removing the RAM folder.
+    Call it from the main thread (only there can Python set a signal handler)."""
     if threading.current_thread() is not threading.main_thread():
         return
 
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
+    def on_sigterm(signum: int, frame: object) -> None:
+        close()
 
-    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGTERM, on_sigterm)
