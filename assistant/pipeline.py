@@ -184,6 +184,8 @@ class Assistant:
                 )
         session.candidates = candidates
         session.add("user", user_text, region.id if region else None)
+        # The second turn makes no recognition call: it carries the first turn's verdict forward.
+        verdict = session.last_reply.verdict if session.last_reply else Verdict.UNDECIDED
         if region is None:
             text = "I could not tell which one you mean. " + _clarify_text(session.focus, candidates)
             reply = Reply(
@@ -192,7 +194,7 @@ class Assistant:
                 level=Level.MANY,
                 candidates=candidates,
                 explanation="Your hint did not match any candidate, so I ask again.",
-                verdict=Verdict.AMBIGUOUS,
+                verdict=verdict,
                 focus=session.focus,
                 timings=timer.finish(),
                 model_calls=dict(calls),
@@ -207,7 +209,7 @@ class Assistant:
                 level=Level.UNAMBIGUOUS,
                 candidates=candidates,
                 explanation=f"You chose number {region.id}, {region.description}.",
-                verdict=Verdict.UNAMBIGUOUS,
+                verdict=verdict,
                 focus=session.focus,
                 referents=(region.id,),
                 timings=timer.finish(),

@@ -225,3 +225,10 @@ def test_every_recognition_prompt_runs(tiny_vlm, prompt) -> None:
     reply, _ = a.ask(scene(2), "What colour is the cup?")
     assert reply.verdict.value in ("ambiguous", "unambiguous", "undecided")
     assert reply.strategy is Strategy.ENUMERATE
+
+
+def test_second_turn_carries_the_first_turns_verdict(assistant) -> None:
+    first, session = assistant.ask(scene(5), "What colour is the cup?")
+    second = assistant.resolve(session, 1)
+    third = assistant.resolve(session, "the one on the right")
+    assert second.verdict is first.verdict and third.verdict is first.verdict
