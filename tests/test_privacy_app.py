@@ -259,6 +259,61 @@ def test_saving_happens_only_on_opt_in_with_the_photo_only_if_asked_and_untick_d
     other.close()
 
 
+def test_the_ask_tabs_checkboxes_save_and_start_over_unticks_them(
+    server: AppServer, save_dir: Path, tmp_path: Path
+) -> None:
+    """The same opt-in through the browser (Chromium): tick to save, tick to add the photo, start over."""
+    from tests.ui_support import CHROMIUM, launch_chromium
+
+    if not CHROMIUM.exists():
+        pytest.skip(f"Debian's Chromium is not installed at {CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    token = f"bq{uuid.uuid4().hex[:10]}"
+    photo, colours = unique_scene(tmp_path / "browser.png")
+    before = set(read_saved(save_dir))
+    status = "() => document.querySelector('#wh-status')?.innerText || ''"
+    with sync_api.sync_playwright() as playwright:
+        context = launch_chromium(playwright, tmp_path / "profile")
+        try:
+            page = context.new_page()
+            page.set_default_timeout(30_000)
+            page.goto(server.url)
+            page.locator("#wh-photo input[type=file]").set_input_files(str(photo))
+            page.wait_for_function(f"() => /Photo ready/.test(({status})())")
+            page.locator("#wh-question textarea").fill(f"What colour is the {token} square?")
+            page.locator("#wh-question textarea").press("Enter")
+            page.wait_for_function("() => document.querySelectorAll('#wh-options label').length === 4")
+            assert set(read_saved(save_dir)) == before  # not ticked: nothing saved
+
+            page.get_by_label("Save this conversation for error inspection").check()
+            page.wait_for_function(
+                f"() => /saved for error inspection, without the photo/.test(({status})())"
+            )
+            new = set(read_saved(save_dir)) - before
+            assert len(new) == 1
+            (conversation,) = new
+            record = read_saved(save_dir)[conversation]
+            assert record["turns"][0]["input"].endswith(f"{token} square?")
+            assert any(token in m["content"] for m in record["chat"])  # the chat as shown
+            assert not (save_dir / conversation / "photo.png").exists()
+
+            page.get_by_label("Include the photo").check()
+            page.wait_for_function(f"() => /with the photo/.test(({status})())")
+            assert is_our_photo(save_dir / conversation / "photo.png", colours)
+
+            page.locator("#wh-start-over").click()
+            page.wait_for_function(f"() => /Started over/.test(({status})())")
+            page.wait_for_function(
+                "() => [...document.querySelectorAll('#wh-save input, #wh-save-photo input')]"
+                ".every(box => !box.checked)"
+            )
+        finally:
+            context.close()
+    # Start over ends the opt-in but keeps what was saved with consent; the user can delete it by
+    # unticking before starting over (the API test checks that).
+    assert (save_dir / conversation / "conversation.json").exists()
+
+
 def test_without_the_setting_there_is_no_endpoint_and_no_checkbox(monkeypatch: pytest.MonkeyPatch) -> None:
     from ui.app import build_app
     from ui.conversation_log import SAVE_ENV

@@ -138,6 +138,10 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
     gpu = {"concurrency_id": "gpu", "concurrency_limit": gpu_limit, "api_visibility": "private"}
 
     # UI events are private (the public API is ui/api.py); explicit names keep the public names free.
+    # The events that take the photo skip Gradio's preprocessing (preprocess=False: the handler gets the
+    # upload's path): gr.Image opens the file with PIL first, so a text file named .jpg, an empty file or a
+    # decompression bomb failed inside Gradio as a bare "Error", never reaching the assistant's loader and
+    # its one-line reason. The file is still checked to be in Gradio's upload folder.
     chat.clear(handlers.clear_chat, [state], [state], api_name="ui_clear_chat", api_visibility="private")
     photo.change(
         handlers.on_image,
@@ -147,6 +151,7 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
         api_visibility="private",
         concurrency_limit=None,
         trigger_mode="always_last",
+        preprocess=False,
     )
     gr.on(
         [question.submit, ask_btn.click],
@@ -154,6 +159,7 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
         [photo, question, state],
         outputs,
         api_name="ui_ask",
+        preprocess=False,
         **gpu,
     ).then(None, js=FOCUS_REPLY_JS)
     choose_btn.click(handlers.choose, [options, state], outputs, api_name="ui_choose", **gpu).then(

@@ -15,6 +15,7 @@ upload's file name is never written: it can name a person.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import time
@@ -25,6 +26,8 @@ from typing import Any
 from assistant.errors import WhichoneError
 from assistant.types import Reply
 from ui.state import UIState
+
+log = logging.getLogger(__name__)
 
 SAVE_ENV = "WHICHONE_SAVE_CONVERSATIONS"
 CONVERSATION_FILE = "conversation.json"
@@ -53,8 +56,8 @@ def remember(
     if state.save:
         try:
             write(state)
-        except OSError:
-            state.save_failed = True
+        except OSError as exc:  # the folder went away, the disk is full: tell the operator, not the user
+            log.warning("a conversation could not be saved: %s", exc.strerror or type(exc).__name__)
 
 
 def set_saving(state: UIState, save: bool, include_photo: bool) -> str:

@@ -74,6 +74,14 @@ def status_html(text: str) -> str:
     return f'<div role="status" aria-live="polite" class="wh-status">{escape(text)}</div>'
 
 
+def upload_path(value: Any) -> str | None:
+    """The server path of the photo input's value: a path, or the raw file data (a dict with "path") that
+    the events get because they skip Gradio's preprocessing (see ask_tab)."""
+    if isinstance(value, dict):
+        value = value.get("path")
+    return str(value) if value else None
+
+
 def turn_kind(choice: Choice) -> str:
     """How the user chose, for the conversation's record: choose, click or hint."""
     if isinstance(choice, str):
@@ -111,9 +119,10 @@ class AskHandlers:
         state.new_conversation()  # a new photo is a new conversation
         return state
 
-    def on_image(self, path: str | None, state: UIState, request: gr.Request = None) -> tuple[Any, ...]:
+    def on_image(self, path: Any, state: UIState, request: gr.Request = None) -> tuple[Any, ...]:
         """The photo input changed: open the new photo (new conversation), or forget a cleared one."""
         track_session(state, request)
+        path = upload_path(path)
         if not path:
             if state.image_path:
                 state.forget_photo()
@@ -131,9 +140,10 @@ class AskHandlers:
     # ---------------------------------------------------------------- turn 1
 
     def ask(
-        self, path: str | None, question: str, state: UIState, request: gr.Request = None
+        self, path: Any, question: str, state: UIState, request: gr.Request = None
     ) -> Iterator[tuple[Any, ...]]:
         track_session(state, request)
+        path = upload_path(path)
         try:
             self.open_photo(path, state)  # in case the question overtook the photo's upload event
         except Exception as exc:  # noqa: BLE001
@@ -157,8 +167,7 @@ class AskHandlers:
             yield view.outputs()
             return
         state.session = session
-        yield from self._stream_reply(state, chat, reply, new_candidates=True)
-        conversation_log.remember(state, "ask", question, reply)
+        yield from self._stream_reply(state, chat, reply, new_candidates=True, turn=("ask", question))
 
     # ---------------------------------------------------------------- turn 2
 
@@ -207,8 +216,9 @@ class AskHandlers:
         user_turns = [t for t in state.session.history[n_before:] if t.role == "user"]
         if user_turns:
             chat = [*chat, {"role": "user", "content": user_turns[-1].text}]
-        yield from self._stream_reply(state, chat, reply, new_candidates=True)  # a click may add one
-        conversation_log.remember(state, turn_kind(choice), _plain(choice), reply)
+        # A click may add a candidate: the overlay and options are redrawn.
+        turn = (turn_kind(choice), _plain(choice))
+        yield from self._stream_reply(state, chat, reply, new_candidates=True, turn=turn)
 
     # ---------------------------------------------------------------- opt-in to save
 
@@ -245,8 +255,15 @@ class AskHandlers:
     # ---------------------------------------------------------------- views
 
     def _stream_reply(
-        self, state: UIState, chat: list[dict[str, str]], reply: Reply, new_candidates: bool
+        self,
+        state: UIState,
+        chat: list[dict[str, str]],
+        reply: Reply,
+        new_candidates: bool,
+        turn: tuple[str, Any] | None = None,
     ) -> Iterator[tuple[Any, ...]]:
+        """The reply in steps, then the final view. `turn` (kind, input) is recorded before the final view
+        goes out, so a save the user asks for right after it already holds this turn."""
         text = reply.text
         step = max(1, len(text) // STREAM_CHUNKS)
         for end in range(step, len(text), step):
@@ -262,6 +279,8 @@ class AskHandlers:
         )
         if new_candidates:
             view.overlay, view.options = self._candidates_view(state, reply)
+        if turn is not None:
+            conversation_log.remember(state, *turn, reply)
         yield view.outputs()
 
     def _candidates_view(self, state: UIState, reply: Reply) -> tuple[Any, Any]:

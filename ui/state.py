@@ -31,7 +31,6 @@ class UIState:
     record: list[dict[str, Any]] = field(default_factory=list)  # the turns as data (ui.conversation_log)
     save: bool = False  # the user opted in to saving this conversation (ui.conversation_log)
     save_photo: bool = False  # ... with the photo
-    save_failed: bool = False  # a save after a turn failed (the folder went away, disk full)
     conversation_id: str | None = None  # the saved copy's folder name, once saved
 
     @property
@@ -58,7 +57,7 @@ class UIState:
         self.image_path = None
         self.overlay_scale = 1.0
         self.new_conversation()
-        self.save = self.save_photo = self.save_failed = False
+        self.save = self.save_photo = False
 
 
 LIVE: weakref.WeakValueDictionary[str, UIState] = weakref.WeakValueDictionary()
