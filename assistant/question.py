@@ -64,8 +64,27 @@ _TOKEN_RE = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*'?|[?!.;,:]")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _LATIN_RE = re.compile(r"[0-9a-z\u00c0-\u024f'-]+")  # words in Latin script (accents allowed)
 _SENTENCE_END = frozenset({"?", "!", ".", ";"})
-_CONTRACTION_IS = frozenset({"what", "where", "who", "how", "that", "there", "here", "it", "he", "she",
-                             "this", "which", "when", "why", "everything", "something", "nothing"})
+_CONTRACTION_IS = frozenset(
+    {
+        "what",
+        "where",
+        "who",
+        "how",
+        "that",
+        "there",
+        "here",
+        "it",
+        "he",
+        "she",
+        "this",
+        "which",
+        "when",
+        "why",
+        "everything",
+        "something",
+        "nothing",
+    }
+)
 _SUFFIXES = {"re": "are", "ll": "will", "d": "would", "ve": "have", "m": "am"}
 _NOT_STEMS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 

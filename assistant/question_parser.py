@@ -73,7 +73,7 @@ class Parser:
 
     def text(self, start: int, end: int, *, orig: bool = False) -> str:
         out: list[str] = []
-        for tok in self.toks[max(start, 0): end]:
+        for tok in self.toks[max(start, 0) : end]:
             word = tok.orig if orig else tok.norm
             if tok.norm == POSSESSIVE and out:
                 out[-1] += word if orig else "'s"
@@ -91,9 +91,19 @@ class Parser:
         w = self.w(k)
         if not is_word(w) or w in lx.SPEAKER_PRONOUNS:
             return False
-        if w in (lx.ARTICLES | lx.DEICTICS | lx.POSSESSIVE_PRONOUNS | lx.SPEAKER_POSSESSIVES
-                 | lx.OTHER_DETERMINERS | lx.PREDETERMINERS | lx.PERSON_PRONOUNS | lx.THING_PRONOUNS
-                 | lx.PLURAL_PRONOUNS | lx.INDEFINITE_PERSON | lx.INDEFINITE_THING):
+        if w in (
+            lx.ARTICLES
+            | lx.DEICTICS
+            | lx.POSSESSIVE_PRONOUNS
+            | lx.SPEAKER_POSSESSIVES
+            | lx.OTHER_DETERMINERS
+            | lx.PREDETERMINERS
+            | lx.PERSON_PRONOUNS
+            | lx.THING_PRONOUNS
+            | lx.PLURAL_PRONOUNS
+            | lx.INDEFINITE_PERSON
+            | lx.INDEFINITE_THING
+        ):
             return True
         if not self.is_content(k):
             return False
@@ -136,8 +146,12 @@ class Parser:
 
     def after_verb(self, j: int) -> Phrase | None:
         """The object of a request: "Describe [the shirt]", "Tell me about [this]", "see [his face]"."""
-        skip = lx.SPEAKER_VERBS | lx.SPEAKER_PRONOUNS | lx.IMPERATIVES | {"at", "to", "on", "about", "of",
-                                                                         "for", "out", "up", "please"}
+        skip = (
+            lx.SPEAKER_VERBS
+            | lx.SPEAKER_PRONOUNS
+            | lx.IMPERATIVES
+            | {"at", "to", "on", "about", "of", "for", "out", "up", "please"}
+        )
         while self.w(j) in skip or self.w(j) == ",":
             j += 1
         w = self.w(j)
@@ -155,8 +169,24 @@ class Parser:
     def after_speaker(self, i: int) -> Phrase | None:
         """ "I want to know what ...", "I can't see the dog", "Let's look at the cup"."""
         j = i
-        extra = lx.AUX | lx.NEGATION | {"like", "looking", "trying", "wondering", "asking", "searching",
-                                        "curious", "interested", "in", "let", "going", "gonna"}
+        extra = (
+            lx.AUX
+            | lx.NEGATION
+            | {
+                "like",
+                "looking",
+                "trying",
+                "wondering",
+                "asking",
+                "searching",
+                "curious",
+                "interested",
+                "in",
+                "let",
+                "going",
+                "gonna",
+            }
+        )
         while self.w(j) in lx.SPEAKER_PRONOUNS | lx.SPEAKER_VERBS | extra:
             j += 1
         return self.after_verb(j)
@@ -245,8 +275,11 @@ class Parser:
             j += 1
         if self.w(j) in lx.SPEAKER_PRONOUNS:  # "Can you see his face?", "Can I eat this?"
             j += 1
-            if self.is_content(j) and self.w(j) not in lx.SPEAKER_VERBS and (
-                    self.starts_np(j + 1) or self.w(j + 1) in lx.PREPOSITIONS | lx.WH):
+            if (
+                self.is_content(j)
+                and self.w(j) not in lx.SPEAKER_VERBS
+                and (self.starts_np(j + 1) or self.w(j + 1) in lx.PREPOSITIONS | lx.WH)
+            ):
                 j += 1  # a verb the lists do not know
             return self.after_verb(j)
         if aux in lx.BE and self.w(j) == "it" and self.w(j + 1) in lx.WEATHER_WORDS:
@@ -291,8 +324,9 @@ class Parser:
         return phrase
 
     # noun phrases
-    def np(self, i: int, mode: str, *, aux: str | None = None, how_many: bool = False,
-           post: bool = True) -> Phrase | None:
+    def np(
+        self, i: int, mode: str, *, aux: str | None = None, how_many: bool = False, post: bool = True
+    ) -> Phrase | None:
         """The noun phrase starting at token i. mode says how to read what follows its head:
         be_wh ("What is NP doing?"), be_yn ("Is NP on the sofa?"), do ("What does NP say?"), exist,
         wh (a wh-phrase: "what kind of hat"), embedded, plain."""
@@ -336,8 +370,13 @@ class Parser:
             elif w in lx.SINGULAR_QUANTIFIERS:
                 explicit = explicit or "singular"
             k += 1
-        elif w in (lx.PERSON_PRONOUNS | lx.THING_PRONOUNS | lx.PLURAL_PRONOUNS | lx.INDEFINITE_PERSON
-                   | lx.INDEFINITE_THING):
+        elif w in (
+            lx.PERSON_PRONOUNS
+            | lx.THING_PRONOUNS
+            | lx.PLURAL_PRONOUNS
+            | lx.INDEFINITE_PERSON
+            | lx.INDEFINITE_THING
+        ):
             return self.pronoun_phrase(k, mode, aux)
         value = number_value(self.w(k))
         if value is not None and self.is_content(k + 1) and (self.w(k) != "one" or self.has_noun(k + 1)):
@@ -346,12 +385,25 @@ class Parser:
         run, k = self.run(k, mode, after_det=k > i)
         if not run:
             return None
-        if k == i + len(run) and all(is_adjective_form(self.w(p)) for p in run) and (
-                self.w(k) in PUNCT | lx.CONJUNCTIONS | {""}):
+        if (
+            k == i + len(run)
+            and all(is_adjective_form(self.w(p)) for p in run)
+            and (self.w(k) in PUNCT | lx.CONJUNCTIONS | {""})
+        ):
             return None  # "Which cup is [red]?": a predicate, not a noun phrase
-        return self.finish(i, run, k, mode, aux=aux, explicit=explicit, weak_plural=weak_plural,
-                           definite=definite, pronoun_word=pronoun_word,
-                           possessive_pronoun=possessive_pronoun, post=post)
+        return self.finish(
+            i,
+            run,
+            k,
+            mode,
+            aux=aux,
+            explicit=explicit,
+            weak_plural=weak_plural,
+            definite=definite,
+            pronoun_word=pronoun_word,
+            possessive_pronoun=possessive_pronoun,
+            post=post,
+        )
 
     def has_noun(self, k: int) -> bool:
         """Whether a noun follows a determiner-like word ("this dog"), not only a predicate ("this red?")."""
@@ -362,8 +414,9 @@ class Parser:
             return False
         run, _ = self.run(k, "plain", after_det=True)
         # "this red?" is a pronoun with its predicate; "this red cup" and "this dog" are not
-        return bool(run) and (len(run) > 1 or self.w(run[0]) not in PEELABLE
-                              or self.w(run[-1] + 1) not in PUNCT | {""})
+        return bool(run) and (
+            len(run) > 1 or self.w(run[0]) not in PEELABLE or self.w(run[-1] + 1) not in PUNCT | {""}
+        )
 
     def pronoun_phrase(self, k: int, mode: str, aux: str | None) -> Phrase:
         w = self.w(k)
@@ -373,8 +426,16 @@ class Parser:
             head, number = "object", "plural"
         else:
             head, number = "object", "singular"
-        phrase = Phrase(parts=[(k, k + 1)], head=head, head_word=w, number=number, end=k + 1,
-                         pronoun_word=w, bare_pronoun=True, definite=w not in lx.INDEFINITE_THING)
+        phrase = Phrase(
+            parts=[(k, k + 1)],
+            head=head,
+            head_word=w,
+            number=number,
+            end=k + 1,
+            pronoun_word=w,
+            bare_pronoun=True,
+            definite=w not in lx.INDEFINITE_THING,
+        )
         return self.post_modifiers(phrase, k + 1, mode)
 
     def run(self, k: int, mode: str, *, after_det: bool) -> tuple[list[int], int]:
@@ -383,8 +444,11 @@ class Parser:
         while True:
             w = self.w(k)
             nxt = self.w(k + 1)
-            if w in lx.DEGREE_WORDS and self.is_content(k + 1) and (is_adjective_form(nxt)
-                                                                    or nxt in lx.DEGREE_WORDS):
+            if (
+                w in lx.DEGREE_WORDS
+                and self.is_content(k + 1)
+                and (is_adjective_form(nxt) or nxt in lx.DEGREE_WORDS)
+            ):
                 run.append(k)
                 k += 1
                 continue
@@ -395,9 +459,9 @@ class Parser:
         if mode in {"do", "embedded", "plain"} and len(run) > 1:
             # "What does the sign say?": the last bare verb after the noun is the clause's verb
             for p in range(len(run) - 1, 0, -1):
-                if self.w(run[p]) in lx.BARE_VERBS or (self.w(run[p]).endswith("s")
-                                                       and self.w(run[p])[:-1] in lx.BARE_VERBS
-                                                       and mode != "do"):
+                if self.w(run[p]) in lx.BARE_VERBS or (
+                    self.w(run[p]).endswith("s") and self.w(run[p])[:-1] in lx.BARE_VERBS and mode != "do"
+                ):
                     k = run[p]
                     run = run[:p]
                     break
@@ -411,8 +475,12 @@ class Parser:
             comparative = is_adjective_form(last) and self.w(run[-1] + 1) in PUNCT | {"than", ""}
             if last not in PEELABLE and not comparative:
                 break
-            if prev in lx.COLOR_SHADES and last in lx.COLORS and len(run) > 2 and \
-                    self.w(run[-3]) not in ADJECTIVES:
+            if (
+                prev in lx.COLOR_SHADES
+                and last in lx.COLORS
+                and len(run) > 2
+                and self.w(run[-3]) not in ADJECTIVES
+            ):
                 run.pop()
                 k = run.pop()
                 continue
@@ -440,9 +508,21 @@ class Parser:
             return True  # "the man holding an umbrella", "the car parked outside"
         return not nxt_noun  # "the ice skating rink" keeps going
 
-    def finish(self, i: int, run: list[int], k: int, mode: str, *, aux: str | None, explicit: str | None,
-               weak_plural: bool, definite: bool, pronoun_word: str | None,
-               possessive_pronoun: str | None, post: bool) -> Phrase:
+    def finish(
+        self,
+        i: int,
+        run: list[int],
+        k: int,
+        mode: str,
+        *,
+        aux: str | None,
+        explicit: str | None,
+        weak_plural: bool,
+        definite: bool,
+        pronoun_word: str | None,
+        possessive_pronoun: str | None,
+        post: bool,
+    ) -> Phrase:
         head_pos = len(run) - 1
         head_word = self.w(run[head_pos])
         focus_end = run[-1] + 1
@@ -451,8 +531,12 @@ class Parser:
         if compound:
             head_pos -= 1
             head = two
-        elif len(run) > 1 and head_word in lx.ATTRIBUTE_NOUNS and not is_adjective_form(self.w(run[-2])) \
-                and self.w(run[-2]) not in lx.ATTRIBUTE_NOUNS | lx.ATTRIBUTE_MODIFIERS:
+        elif (
+            len(run) > 1
+            and head_word in lx.ATTRIBUTE_NOUNS
+            and not is_adjective_form(self.w(run[-2]))
+            and self.w(run[-2]) not in lx.ATTRIBUTE_NOUNS | lx.ATTRIBUTE_MODIFIERS
+        ):
             # "the player number", "the player role": the attribute of the player
             head_pos -= 1
             head_word = self.w(run[head_pos])
@@ -461,8 +545,15 @@ class Parser:
         else:
             head = lemma(head_word)
         pre = run[:head_pos]
-        phrase = Phrase(parts=[(i, focus_end)], head=head, head_word=head_word, number="singular", end=k,
-                         pronoun_word=pronoun_word, definite=definite)
+        phrase = Phrase(
+            parts=[(i, focus_end)],
+            head=head,
+            head_word=head_word,
+            number="singular",
+            end=k,
+            pronoun_word=pronoun_word,
+            definite=definite,
+        )
         if head_word in lx.PRO_NOUNS:  # "the one on the left"
             phrase.head, phrase.pronoun_word = "object", head_word
         elif head_word in lx.VAGUE_NOUNS:  # "this thing", "the object"
@@ -505,8 +596,16 @@ class Parser:
             return "plural" if aux in {"are", "were"} else "singular"
         return "plural" if is_plural_noun(head_word) else "singular"
 
-    def post_modifiers(self, phrase: Phrase, k: int, mode: str, *, explicit: str | None = None,
-                       aux: str | None = None, post: bool = True) -> Phrase:
+    def post_modifiers(
+        self,
+        phrase: Phrase,
+        k: int,
+        mode: str,
+        *,
+        explicit: str | None = None,
+        aux: str | None = None,
+        post: bool = True,
+    ) -> Phrase:
         posts: list[Post] = []
         while True:
             w = self.w(k)
@@ -554,10 +653,15 @@ class Parser:
         phrase.end = k
         self.keep_modifiers(phrase, posts, mode)
         first = posts[0] if posts else None
-        if phrase.head_word in lx.ATTRIBUTE_NOUNS and not phrase.pronoun_word and first is not None \
-                and first.kind == "pp" and self.w(first.start) in {"on", "in", "of", "at"} \
-                and first.place is not None \
-                and first.place.head_word not in lx.POSITION_WORDS | lx.IMAGE_WORDS:
+        if (
+            phrase.head_word in lx.ATTRIBUTE_NOUNS
+            and not phrase.pronoun_word
+            and first is not None
+            and first.kind == "pp"
+            and self.w(first.start) in {"on", "in", "of", "at"}
+            and first.place is not None
+            and first.place.head_word not in lx.POSITION_WORDS | lx.IMAGE_WORDS
+        ):
             first.place.end = phrase.end  # "the number on the bike" is about the bike
             return first.place
         return phrase
@@ -597,7 +701,7 @@ class Parser:
             return False
         if words[0] in lx.POSTURE_VERBS:
             return True
-        return any(w in lx.POSITION_WORDS for w in words[preps[0]:])
+        return any(w in lx.POSITION_WORDS for w in words[preps[0] :])
 
     def possessed(self, phrase: Phrase, k: int, mode: str) -> int:
         """ "the player's [role]": the possessor stays the head; attributes leave the focus."""
@@ -647,7 +751,8 @@ class Parser:
             return None
         text = self.text(k, obj.end)
         image = obj.head_word in lx.IMAGE_WORDS and not any(
-            self.w(q) in lx.POSITION_WORDS for q in range(j, obj.end))
+            self.w(q) in lx.POSITION_WORDS for q in range(j, obj.end)
+        )
         return Post("pp", k, obj.end, k, spatial=is_spatial_descriptor(text), place=obj, image=image)
 
     def participle(self, k: int, mode: str, text_start: int) -> Post:
@@ -680,7 +785,8 @@ class Parser:
         """ "who is holding the apple" -> "holding the apple"; "that the man is holding" stays whole."""
         j = k + 1
         while self.w(j) in lx.BE | lx.MODALS | lx.NEGATION or (
-                self.w(j) in lx.HAVE and (self.w(j + 1) in lx.BE or is_participle(self.w(j + 1)))):
+            self.w(j) in lx.HAVE and (self.w(j + 1) in lx.BE or is_participle(self.w(j + 1)))
+        ):
             j += 1
         start = j
         w = self.w(j)

@@ -26,23 +26,32 @@ __all__ = ["parse_level", "parse_verdict"]
 
 MAX_CHARS = 20000  # replies longer than this are read from their last part, where the conclusion is
 
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00ab": '"',
-                         "\u00bb": '"', "`": "'"})
+_QUOTES = str.maketrans(
+    {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00ab": '"', "\u00bb": '"', "`": "'"}
+)
 _MARKDOWN_RE = re.compile(r"[*_#>|~]+")
 _SPACE_RE = re.compile(r"\s+")
 _NON_AMBIGUOUS_RE = re.compile(r"\b(?:non|un)\s*-\s*ambiguous\b|\bnonambiguous\b")
 _MENTION_RE = re.compile(r"\b(un)?ambiguous\b")
 _OPTIONS_RE = re.compile(
-    r"\b(?:un)?ambiguous\W{0,3}\s*(?:or|/|nor|vs\.?|versus|and)\s*\W{0,3}(?:(?:un)?ambiguous|not)\b")
-_CLAUSE_BREAK_RE = re.compile(r"[.;:!?,()\n]|\b(?:and|but|so|because|since|which|making|thus|therefore|"
-                              r"hence|while|whereas|however)\b")
-_NEGATION_RE = re.compile(r"(?:\bnot|n't|\bnever|\bno longer|\bhardly|\bneither|\bnor|\bno)\b"
-                          r"(?:\s+[\w']+){0,3}\s*[\"']?\s*$")
-_HEDGE_RE = re.compile(r"\b(?:could|might|may|can|would|possibly|potentially|perhaps|maybe)\b"
-                       r"(?:\s+[\w']+){0,3}\s*[\"']?\s*$")
+    r"\b(?:un)?ambiguous\W{0,3}\s*(?:or|/|nor|vs\.?|versus|and)\s*\W{0,3}(?:(?:un)?ambiguous|not)\b"
+)
+_CLAUSE_BREAK_RE = re.compile(
+    r"[.;:!?,()\n]|\b(?:and|but|so|because|since|which|making|thus|therefore|"
+    r"hence|while|whereas|however)\b"
+)
+_NEGATION_RE = re.compile(
+    r"(?:\bnot|n't|\bnever|\bno longer|\bhardly|\bneither|\bnor|\bno)\b"
+    r"(?:\s+[\w']+){0,3}\s*[\"']?\s*$"
+)
+_HEDGE_RE = re.compile(
+    r"\b(?:could|might|may|can|would|possibly|potentially|perhaps|maybe)\b"
+    r"(?:\s+[\w']+){0,3}\s*[\"']?\s*$"
+)
 _CONDITION_BEFORE_RE = re.compile(r"\b(?:whether|if)\b(?:\s+[\w']+){0,5}\s*[\"']?\s*$")
 _CONDITION_AFTER_RE = re.compile(
-    r"^\W{0,3}\s*(?:(?:even |only )?if|when|unless|in case|as long as|provided)\b")
+    r"^\W{0,3}\s*(?:(?:even |only )?if|when|unless|in case|as long as|provided)\b"
+)
 _QUESTION_AFTER_RE = re.compile(r"^\W{0,2}\s*\?")
 _ANSWER_AFTER_RE = re.compile(r"^\s*[\"']?\s*[?:=\-]?\s*[\"']?\s*(yes|no|true|false)\b")
 _RULE_SENTENCE_RE = re.compile(r"(?:^|[.!?\n]\s*)(?:if|otherwise|unless|when|a question is)\b[^.!?\n]*$")
@@ -51,16 +60,20 @@ _MARKER_RE = re.compile(
     r"\b(?:final\s+(?:answer|prediction|verdict|classification|label)|prediction|predicted|predict|"
     r"answer|verdict|conclusion|conclude|in summary|therefore|thus|hence|overall|label|classification|"
     r"output|result|i would say|i'd say|my answer|i classify|i predict|so the question is|so it is|"
-    r"so this is|making (?:the question|it|this)|which makes (?:the question|it|this))\b")
+    r"so this is|making (?:the question|it|this)|which makes (?:the question|it|this))\b"
+)
 _MARKER_REACH = 160  # characters after a marker in which its verdict must start
 _REFUSAL_RE = re.compile(
     r"unable to|can ?not|can't|could not|couldn't|not able to|need more (?:information|context|details)|"
     r"more information|not enough information|insufficient|not sure|unsure|uncertain|it depends|"
     r"impossible to (?:tell|say|determine|know)|i'm sorry|i am sorry|i apologi[sz]e|as an ai|"
-    r"no image|don't see (?:an|the|any) image|cannot be determined|hard to say|difficult to (?:say|tell)")
+    r"no image|don't see (?:an|the|any) image|cannot be determined|hard to say|difficult to (?:say|tell)"
+)
 _NO_AMBIGUITY_RE = re.compile(r"\b(?:no|not any|without|free of|lacks?)\s+(?:\w+\s+)?ambiguity\b")
-_AMBIGUITY_RE = re.compile(r"\b(?:there is|there's|has|have|shows?|involves?|contains?|presents?)\s+"
-                           r"(?:some|an?|clear|real|genuine|definite|focus|referential)?\s*ambiguity\b")
+_AMBIGUITY_RE = re.compile(
+    r"\b(?:there is|there's|has|have|shows?|involves?|contains?|presents?)\s+"
+    r"(?:some|an?|clear|real|genuine|definite|focus|referential)?\s*ambiguity\b"
+)
 _NOT_A_LIST = r"(?!\s*(?:,|or|to|-)\s*[0-3]\b)"  # "Level: <0, 1, 2 or 3>" is the form, not an answer
 _LEVEL_COLON_RE = re.compile(r"\blevel\s*[:=]\s*[\"'(\[<{]?\s*([0-3]|zero|one|two|three)\b" + _NOT_A_LIST)
 _LEVEL_RE = re.compile(r"\blevel\s*[\"'(\[<{#-]?\s*([0-3]|zero|one|two|three)\b" + _NOT_A_LIST)
@@ -76,9 +89,9 @@ def _normalise(text: str) -> str:
 
 
 def _clause_before(text: str, start: int) -> str:
-    before = text[max(0, start - 80): start]
+    before = text[max(0, start - 80) : start]
     breaks = list(_CLAUSE_BREAK_RE.finditer(before))
-    return before[breaks[-1].end():] if breaks else before
+    return before[breaks[-1].end() :] if breaks else before
 
 
 class _Mention:
@@ -95,7 +108,7 @@ def _mentions(text: str) -> list[_Mention]:
     for m in _MENTION_RE.finditer(text):
         if any(a <= m.start() < b for a, b in options):
             continue
-        after = text[m.end(): m.end() + 40]
+        after = text[m.end() : m.end() + 40]
         clause = _clause_before(text, m.start())
         answer = _ANSWER_AFTER_RE.match(after)
         positive = m.group(1) is None  # "ambiguous"
@@ -107,7 +120,7 @@ def _mentions(text: str) -> list[_Mention]:
             if _CONDITION_BEFORE_RE.search(clause):
                 continue
             sentence_start = max(text.rfind(c, 0, m.start()) for c in ".!?;\n")
-            sentence = text[sentence_start + 1: m.start()].lstrip(" \"')(")
+            sentence = text[sentence_start + 1 : m.start()].lstrip(" \"')(")
             if _RULE_SENTENCE_RE.search(sentence) and not _CONCLUSION_IN_SENTENCE_RE.search(sentence):
                 continue  # "If there are multiple regions ..., it is an ambiguous question."
             if _NEGATION_RE.search(clause):

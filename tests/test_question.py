@@ -27,9 +27,18 @@ RACQUET_DIR = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "rac
 # exactly (descriptors, non_visual_descriptors, spatial_descriptors).
 CASES: list[tuple[str, dict[str, Any]]] = [
     # the brief's examples
-    ("What colour is the cup on the left?",
-     dict(focus="the cup on the left", head="cup", number="singular", pronoun=False,
-          desc=("on the left",), spatial=("on the left",), nv=())),
+    (
+        "What colour is the cup on the left?",
+        dict(
+            focus="the cup on the left",
+            head="cup",
+            number="singular",
+            pronoun=False,
+            desc=("on the left",),
+            spatial=("on the left",),
+            nv=(),
+        ),
+    ),
     ("What is the person wearing?", dict(focus="the person", head="person", number="singular", desc=())),
     ("What is he holding?", dict(focus="he", head="person", pronoun=True, pronoun_word="he")),
     ("What is this dog doing?", dict(focus="this dog", head="dog", pronoun=True, pronoun_word="this")),
@@ -37,8 +46,10 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("How many dogs are there?", dict(focus="dogs", head="dog", number="plural")),
     ("What are the people doing?", dict(head="person", number="plural")),
     ("Are both cups full?", dict(focus="both cups", head="cup", number="plural", desc=())),
-    ("What is the emotional person wearing?",
-     dict(head="person", desc=("emotional",), nv=("emotional",), spatial=())),
+    (
+        "What is the emotional person wearing?",
+        dict(head="person", desc=("emotional",), nv=("emotional",), spatial=()),
+    ),
     # possessives, compounds, of-phrases
     ("What is the player's role?", dict(focus="the player", head="player", pronoun=False)),
     ("What is the role of the player?", dict(focus="the player", head="player")),
@@ -52,21 +63,27 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("Is the number plate of the vehicle visible?", dict(head="vehicle")),
     ("What colour are the players' shirts?", dict(head="player", number="plural")),
     # participles and relative clauses
-    ("Where is the man holding the apple?",
-     dict(focus="the man holding the apple", head="man", desc=("holding the apple",), spatial=())),
+    (
+        "Where is the man holding the apple?",
+        dict(focus="the man holding the apple", head="man", desc=("holding the apple",), spatial=()),
+    ),
     ("What is the man holding the apple wearing?", dict(head="man", desc=("holding the apple",))),
     ("What is the man who is holding the apple wearing?", dict(head="man", desc=("holding the apple",))),
     ("What is the person who is emotional wearing?", dict(head="person", nv=("emotional",))),
     ("What is the kid holding in his hand?", dict(focus="the kid", head="kid", desc=())),
-    ("What is the man sitting on the bench holding?",
-     dict(head="man", desc=("sitting on the bench",), spatial=("sitting on the bench",))),
+    (
+        "What is the man sitting on the bench holding?",
+        dict(head="man", desc=("sitting on the bench",), spatial=("sitting on the bench",)),
+    ),
     ("What color is the car parked on the left?", dict(head="car", spatial=("parked on the left",))),
     ("Is the man holding an umbrella?", dict(focus="the man", head="man", desc=())),
     ("Is the man holding the apple tired?", dict(head="man", desc=("holding the apple",))),
     # ordinals, superlatives and grades
     ("Which is the tallest building?", dict(head="building", desc=("tallest",), spatial=())),
-    ("What color is the second car from the left?",
-     dict(head="car", desc=("second", "from the left"), spatial=("from the left",))),
+    (
+        "What color is the second car from the left?",
+        dict(head="car", desc=("second", "from the left"), spatial=("from the left",)),
+    ),
     ("What is the most heroic person wearing?", dict(desc=("most heroic",), nv=("most heroic",))),
     ("What is the very tall man wearing?", dict(desc=("very tall",), nv=())),
     ("What color is the light blue shirt?", dict(head="shirt", desc=("light blue",))),
@@ -88,8 +105,10 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     # pronouns and vague words
     ("What animal is it?", dict(focus="it", head="animal", pronoun_word="it")),
     ("What kind of hat is that?", dict(head="hat", pronoun_word="that")),
-    ("What time is it, according to the wall clock?", dict(focus="the wall clock", head="clock",
-                                                           pronoun=False, desc=("wall",))),
+    (
+        "What time is it, according to the wall clock?",
+        dict(focus="the wall clock", head="clock", pronoun=False, desc=("wall",)),
+    ),
     ("What are they doing?", dict(head="object", number="plural", pronoun_word="they")),
     ("What is this thing?", dict(head="object", pronoun_word="this")),
     ("What color is the one on the left?", dict(head="object", pronoun_word="one", spatial=("on the left",))),
@@ -111,17 +130,23 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("What are the sheep doing?", dict(head="sheep", number="plural")),
     ("What is the sheep doing?", dict(head="sheep", number="singular")),
     ("What color are the cup and the plate?", dict(head="cup", number="plural")),
-    ("What color are the three cars on the right?", dict(head="car", number="plural",
-                                                          spatial=("on the right",))),
+    (
+        "What color are the three cars on the right?",
+        dict(head="car", number="plural", spatial=("on the right",)),
+    ),
     ("What color are the hoodies?", dict(head="hoodie", number="plural")),
     # clothes and colours are not places
     ("What is the woman in red holding?", dict(head="woman", desc=("in red",), spatial=())),
-    ("What is the guy in the blue shirt drinking?",
-     dict(head="guy", desc=("in the blue shirt",), spatial=())),
+    (
+        "What is the guy in the blue shirt drinking?",
+        dict(head="guy", desc=("in the blue shirt",), spatial=()),
+    ),
     ("What is the man with the hat doing?", dict(head="man", desc=("with the hat",), spatial=())),
     ("What color is the car in front of the house?", dict(head="car", spatial=("in front of the house",))),
-    ("What color is the cup to the left of the plate?", dict(head="cup",
-                                                              spatial=("to the left of the plate",))),
+    (
+        "What color is the cup to the left of the plate?",
+        dict(head="cup", spatial=("to the left of the plate",)),
+    ),
     # spelling, case, punctuation, whitespace
     ("  WHAT   colour is the GREY cat???  ", dict(focus="the grey cat", head="cat", desc=("gray",))),
     ("what color is the kite", dict(focus="the kite", head="kite")),
@@ -170,8 +195,10 @@ GENERAL: list[tuple[str, dict[str, Any]]] = [
     ("What is written on the road sign?", dict(focus="the road sign", head="sign")),
     ("What does the sign on the bus say?", dict(head="sign", desc=("on the bus",), spatial=("on the bus",))),
     ("Which direction is the giraffe's head facing?", dict(head="giraffe")),
-    ("What color is the fabric covering the horse's eyes?",
-     dict(head="fabric", desc=("covering the horse's eyes",))),
+    (
+        "What color is the fabric covering the horse's eyes?",
+        dict(head="fabric", desc=("covering the horse's eyes",)),
+    ),
     ("What is the player number?", dict(focus="the player", head="player")),
     ("What model are these shoes?", dict(head="shoes", pronoun_word="these", number="singular")),
     ("What is the license plate of the motorcycle?", dict(head="motorcycle")),
@@ -211,7 +238,7 @@ def _bias_adjectives() -> list[str]:
         question = json.loads(line)["question"]
         prefix, suffix = "What is the ", " person wearing?"
         assert question.startswith(prefix) and question.endswith(suffix), question
-        adjectives.add(question[len(prefix): -len(suffix)])
+        adjectives.add(question[len(prefix) : -len(suffix)])
     return sorted(adjectives)
 
 
@@ -227,9 +254,32 @@ def test_racquet_bias_adjectives_are_non_visual() -> None:
     assert set(adjectives) == lexicon.RACQUET_BIAS_ADJECTIVES
 
 
-VISUAL = ["red", "tall", "young", "old", "smiling", "sitting", "striped", "wooden", "short", "bald",
-          "bearded", "blond", "little", "elderly", "crying", "standing", "muscular", "wet", "barefoot",
-          "happy", "curly", "masked", "shirtless", "seated"]
+VISUAL = [
+    "red",
+    "tall",
+    "young",
+    "old",
+    "smiling",
+    "sitting",
+    "striped",
+    "wooden",
+    "short",
+    "bald",
+    "bearded",
+    "blond",
+    "little",
+    "elderly",
+    "crying",
+    "standing",
+    "muscular",
+    "wet",
+    "barefoot",
+    "happy",
+    "curly",
+    "masked",
+    "shirtless",
+    "seated",
+]
 
 
 @pytest.mark.parametrize("adjective", VISUAL)
@@ -240,32 +290,96 @@ def test_visual_adjectives_are_not_non_visual(adjective: str) -> None:
     assert not is_non_visual_descriptor(adjective)
 
 
-@pytest.mark.parametrize("text", ["kindest", "most heroic", "very emotional", "dishonest", "lazy",
-                                  "intelligent", "ambitious", "honest", "braver", "hard-working"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kindest",
+        "most heroic",
+        "very emotional",
+        "dishonest",
+        "lazy",
+        "intelligent",
+        "ambitious",
+        "honest",
+        "braver",
+        "hard-working",
+    ],
+)
 def test_non_visual_forms(text: str) -> None:
     assert is_non_visual_descriptor(text)
 
 
-@pytest.mark.parametrize(("text", "unique"), [
-    ("tallest", True), ("second", True), ("last", True), ("most heroic", True), ("only", True),
-    ("leftmost", True), ("red", False), ("on the left", False), ("honest", False), ("forest", False),
-    ("holding the apple", False)])
+@pytest.mark.parametrize(
+    ("text", "unique"),
+    [
+        ("tallest", True),
+        ("second", True),
+        ("last", True),
+        ("most heroic", True),
+        ("only", True),
+        ("leftmost", True),
+        ("red", False),
+        ("on the left", False),
+        ("honest", False),
+        ("forest", False),
+        ("holding the apple", False),
+    ],
+)
 def test_unique_descriptors(text: str, unique: bool) -> None:
     assert is_unique_descriptor(text) is unique
 
 
-@pytest.mark.parametrize(("text", "spatial"), [
-    ("on the left", True), ("left", True), ("next to the car", True), ("at the top", True),
-    ("in the red shirt", False), ("in red", False), ("with a hat", False), ("holding the apple", False),
-    ("of coffee", False), ("", False)])
+@pytest.mark.parametrize(
+    ("text", "spatial"),
+    [
+        ("on the left", True),
+        ("left", True),
+        ("next to the car", True),
+        ("at the top", True),
+        ("in the red shirt", False),
+        ("in red", False),
+        ("with a hat", False),
+        ("holding the apple", False),
+        ("of coffee", False),
+        ("", False),
+    ],
+)
 def test_spatial_descriptors(text: str, spatial: bool) -> None:
     assert is_spatial_descriptor(text) is spatial
 
 
-ODD = ["", " ", "\n\t ", "?", "???", "...", "'", "the", "the the the", "of of of", "what", "What is",
-       "How many", "his", "it", "\x00\x01what is\x7f the dog\x1b?", "¿Qué color es la taza?", "这是什么？",
-       "🐶🐶🐶", "What is 🐶 doing?", "x" * 10_000, "What is the dog " * 700, "a " * 5000, "'" * 3000,
-       "What's " * 2000, "the cup's cup's cup's", "don't", "o'clock", "123 456", "\u202e\u200bcup"]
+ODD = [
+    "",
+    " ",
+    "\n\t ",
+    "?",
+    "???",
+    "...",
+    "'",
+    "the",
+    "the the the",
+    "of of of",
+    "what",
+    "What is",
+    "How many",
+    "his",
+    "it",
+    "\x00\x01what is\x7f the dog\x1b?",
+    "¿Qué color es la taza?",
+    "这是什么？",
+    "🐶🐶🐶",
+    "What is 🐶 doing?",
+    "x" * 10_000,
+    "What is the dog " * 700,
+    "a " * 5000,
+    "'" * 3000,
+    "What's " * 2000,
+    "the cup's cup's cup's",
+    "don't",
+    "o'clock",
+    "123 456",
+    "\u202e\u200bcup",
+]
 
 
 @pytest.mark.parametrize("question", ODD, ids=[repr(q[:20]) for q in ODD])
@@ -296,9 +410,46 @@ def test_not_a_string_gives_the_empty_focus() -> None:
 def test_random_text_never_raises() -> None:
     rng = random.Random(1234)
     alphabet = string.printable + "éü🐶\u2019\u201c\u201d\x00"
-    words = ["the", "a", "what", "is", "are", "cup", "dog", "'s", "of", "on", "in", "left", "who", "that",
-             "holding", "his", "her", "it", "this", "both", "two", "how", "many", "there", "wearing", "red",
-             "tall", "emotional", "and", ",", "?", ".", "which", "one", "teddy", "bear", "colour", "player"]
+    words = [
+        "the",
+        "a",
+        "what",
+        "is",
+        "are",
+        "cup",
+        "dog",
+        "'s",
+        "of",
+        "on",
+        "in",
+        "left",
+        "who",
+        "that",
+        "holding",
+        "his",
+        "her",
+        "it",
+        "this",
+        "both",
+        "two",
+        "how",
+        "many",
+        "there",
+        "wearing",
+        "red",
+        "tall",
+        "emotional",
+        "and",
+        ",",
+        "?",
+        ".",
+        "which",
+        "one",
+        "teddy",
+        "bear",
+        "colour",
+        "player",
+    ]
     for _ in range(1500):
         _analyse("".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60))))
         _analyse(" ".join(rng.choice(words) for _ in range(rng.randint(0, 20))))

@@ -36,16 +36,25 @@ CASES: list[tuple[str, Verdict]] = [
     ("Is the question ambiguous? Yes.", A),
     ("There is no ambiguity here.", U),
     # chain of thought: the final verdict counts
-    ("Step 1. Understand the Image: a park.\nStep 2. Understand the question: the colour of the kite.\n"
-     "Step 3. Find the regions: three kites.\nStep 4. Predict: There are three regions found — multiple "
-     "regions make this question ambiguous. Therefore, the prediction is “ambiguous”.", A),
-    ("Step 3. Find the regions: In the image we can only find one man holding the apple.\nStep 4. Predict: "
-     "There is only one region found. Therefore, the question is “unambiguous”.", U),
+    (
+        "Step 1. Understand the Image: a park.\nStep 2. Understand the question: the colour of the kite.\n"
+        "Step 3. Find the regions: three kites.\nStep 4. Predict: There are three regions found — multiple "
+        "regions make this question ambiguous. Therefore, the prediction is “ambiguous”.",
+        A,
+    ),
+    (
+        "Step 3. Find the regions: In the image we can only find one man holding the apple.\nStep 4. Predict: "
+        "There is only one region found. Therefore, the question is “unambiguous”.",
+        U,
+    ),
     ("It could be ambiguous but since only one cup exists it is unambiguous.", U),
     ("Although one might think it is unambiguous, there are three kites, so the question is ambiguous.", A),
     ("The answer is unambiguous. Prediction: ambiguous", A),
-    ("A question is ambiguous if multiple regions satisfy it. Here only one man holds an apple, so the "
-     "answer is unambiguous.", U),
+    (
+        "A question is ambiguous if multiple regions satisfy it. Here only one man holds an apple, so the "
+        "answer is unambiguous.",
+        U,
+    ),
     ("It would be ambiguous if there were two cups. There is one cup. Unambiguous.", U),
     ("Please only output “ambiguous” or “unambiguous”.\nambiguous", A),
     ("If we look closely there are two cups, so the question is ambiguous.", A),
@@ -57,9 +66,12 @@ CASES: list[tuple[str, Verdict]] = [
     ("I cannot determine whether the question is ambiguous or unambiguous without seeing the image.", D),
     ("I'm not sure; it might be ambiguous.", D),
     ("To decide if it is ambiguous I would need to see the image.", D),
-    ("4. Predict: Predict whether the question is ambiguous or not. If there are multiple regions found and "
-     "the question does not use plural form, it is an ambiguous question. Otherwise, it is an unambiguous "
-     "question.", D),
+    (
+        "4. Predict: Predict whether the question is ambiguous or not. If there are multiple regions found and "
+        "the question does not use plural form, it is an ambiguous question. Otherwise, it is an unambiguous "
+        "question.",
+        D,
+    ),
     ("Ambiguously worded.", D),
     ("Yes.", D),
     ("asdf qwerty 123", D),
@@ -74,9 +86,16 @@ def test_parse_verdict(text: str, want: Verdict) -> None:
     assert parse_verdict(text) is want
 
 
-@pytest.mark.parametrize("name", ["focus_recognition_zs", "focus_recognition_zs_cot",
-                                  "focus_recognition_zs_ecot", "focus_recognition_fs",
-                                  "focus_recognition_fs_ecot"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "focus_recognition_zs",
+        "focus_recognition_zs_cot",
+        "focus_recognition_zs_ecot",
+        "focus_recognition_fs",
+        "focus_recognition_fs_ecot",
+    ],
+)
 def test_an_echoed_prompt_is_not_a_verdict_but_its_answer_is(name: str) -> None:
     prompt = render_prompt(name, question="What color is the cup?")
     tail = prompt.split("Below is the task")[-1]  # the few-shot examples carry their own predictions

@@ -41,8 +41,16 @@ FEMALE_NOUNS = word_set("woman girl lady female")
 MALE_NOUNS = word_set("man boy guy gentleman male")
 PERSON_NOUNS = word_set("person individual kid child player people") | FEMALE_NOUNS | MALE_NOUNS
 _HE, _SHE = MALE_NOUNS | {"person", "player"}, FEMALE_NOUNS | {"person", "player"}
-PRONOUN_PEOPLE = {"he": _HE, "him": _HE, "his": _HE, "she": _SHE, "her": _SHE,
-                  "they": PERSON_NOUNS, "their": PERSON_NOUNS, "them": PERSON_NOUNS}
+PRONOUN_PEOPLE = {
+    "he": _HE,
+    "him": _HE,
+    "his": _HE,
+    "she": _SHE,
+    "her": _SHE,
+    "they": PERSON_NOUNS,
+    "their": PERSON_NOUNS,
+    "them": PERSON_NOUNS,
+}
 POSSESSIVE_PRONOUNS = word_set("his her their its")
 SUBJECT_PRONOUNS = word_set("he she they him them")
 VAGUE_WORDS = word_set("this that it these those")
@@ -79,22 +87,61 @@ PLACE_WORDS = frozenset().union(*PLACE_GROUPS) | word_set(
     "front back behind closest nearest farthest furthest corner side edge"
 )
 _CANON_PLACE = {"centre": "middle", "center": "middle", "leftmost": "left", "rightmost": "right"}
-NON_IDENTIFYING = ("in the image", "in the picture", "in the photo", "in this image", "in this picture",
-                   "in this photo", "in the scene", "in question", "shown", "visible", "pictured",
-                   "in the photograph", "here")
+NON_IDENTIFYING = (
+    "in the image",
+    "in the picture",
+    "in the photo",
+    "in this image",
+    "in this picture",
+    "in this photo",
+    "in the scene",
+    "in question",
+    "shown",
+    "visible",
+    "pictured",
+    "in the photograph",
+    "here",
+)
 DISTINGUISHING_ADJECTIVES = word_set(
     "red blue green yellow white black brown grey gray pink purple orange beige dark light striped big "
     "bigger biggest large larger largest small smaller smallest little tall taller tallest short shorter "
     "shortest old older oldest young younger youngest first second third last front back near far left "
     "right middle central leftmost rightmost nearest closest farthest furthest main standing sitting seated"
 )
-DESCRIPTOR_STARTS = ("who is", "who's", "that is", "that's", "which is", "who", "that", "which", "with",
-                     "wearing", "in", "on", "at", "near", "by", "holding", "sitting", "standing", "closest",
-                     "nearest", "furthest", "farthest", "to the", "next to", "behind", "in front", "(",
-                     "worn by", "of the", "belonging to")
+DESCRIPTOR_STARTS = (
+    "who is",
+    "who's",
+    "that is",
+    "that's",
+    "which is",
+    "who",
+    "that",
+    "which",
+    "with",
+    "wearing",
+    "in",
+    "on",
+    "at",
+    "near",
+    "by",
+    "holding",
+    "sitting",
+    "standing",
+    "closest",
+    "nearest",
+    "furthest",
+    "farthest",
+    "to the",
+    "next to",
+    "behind",
+    "in front",
+    "(",
+    "worn by",
+    "of the",
+    "belonging to",
+)
 STOPWORDS = word_set(
-    "a an the is are of on in at to and or with that which who side image picture photo one its his "
-    "her their"
+    "a an the is are of on in at to and or with that which who side image picture photo one its his her their"
 )
 
 _WORD = r"[a-z]+(?:[-'][a-z]+)*"

@@ -98,8 +98,10 @@ _NAMED_SUBJECT = re.compile(
 _NAMED_BY_COPULA = re.compile(
     r"^(?:this|that|it)\s+(?:is|looks like|appears to be)\s+(?:a|an|the)\s+([a-z'-]+)"
 )
-_NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-                 "fifteen sixteen seventeen eighteen nineteen twenty")
+_NUMBER_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty"
+)
 _NUMBERS = {w: str(i) for i, w in enumerate(_NUMBER_WORDS.split(" "))}
 _PASS_STOP = cues.STOPWORDS | cues.word_set("it this there be was were has have color colour answer final")
 _NEGATION = re.compile(r"\b(?:not|no|isn't|aren't|wasn't|never|nor)\s+(?:a\s+|an\s+|the\s+)?$")
