@@ -43,8 +43,8 @@ CASES: list[tuple[str, Verdict]] = [
         A,
     ),
     (
-        "Step 3. Find the regions: In the image we can only find one man holding the apple.\nStep 4. Predict: "
-        "There is only one region found. Therefore, the question is “unambiguous”.",
+        "Step 3. Find the regions: In the image we can only find one man holding the apple.\n"
+        "Step 4. Predict: There is only one region found. Therefore, the question is “unambiguous”.",
         U,
     ),
     ("It could be ambiguous but since only one cup exists it is unambiguous.", U),
@@ -67,8 +67,8 @@ CASES: list[tuple[str, Verdict]] = [
     ("I'm not sure; it might be ambiguous.", D),
     ("To decide if it is ambiguous I would need to see the image.", D),
     (
-        "4. Predict: Predict whether the question is ambiguous or not. If there are multiple regions found and "
-        "the question does not use plural form, it is an ambiguous question. Otherwise, it is an unambiguous "
+        "4. Predict: Predict whether the question is ambiguous or not. "
+        "If there are multiple regions found and the question does not use plural form, it is an ambiguous question. Otherwise, it is an unambiguous "
         "question.",
         D,
     ),
