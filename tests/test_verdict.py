@@ -68,8 +68,8 @@ CASES: list[tuple[str, Verdict]] = [
     ("To decide if it is ambiguous I would need to see the image.", D),
     (
         "4. Predict: Predict whether the question is ambiguous or not. "
-        "If there are multiple regions found and the question does not use plural form, it is an ambiguous question. Otherwise, it is an unambiguous "
-        "question.",
+        "If there are multiple regions found and the question does not use plural form, "
+        "it is an ambiguous question. Otherwise, it is an unambiguous question.",
         D,
     ),
     ("Ambiguously worded.", D),
