@@ -3,7 +3,7 @@
 One image embedding per image content (SamPredictor.set_image), cached in a small LRU and computable early in
 a background thread (`prepare`); then one mask per point prompt, the points of one call batched through
 `predict_torch` (B x 1 x 2: each point its own prompt, never one multi-point prompt that would merge the
-objects; all in one batch on CUDA, batches of CPU_PROMPTS_PER_BATCH on a CPU),
+objects; all in one batch on CUDA, batches of segment_common.CPU_PROMPTS_PER_BATCH on a CPU),
 multimask output with the best-scoring mask per point.
 
 Weights: `checkpoint` (a path), else $WHICHONE_SAM_CHECKPOINT, else <cache>/sam/<official file name>.
@@ -23,7 +23,16 @@ import numpy as np
 from PIL import Image
 
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
-from models.segment_common import EmbeddingCache, check_boxes, check_image, check_points, image_key, pick_best
+from models.segment_common import (
+    CachedEmbeddingSegmenter,
+    EmbeddingCache,
+    check_boxes,
+    check_image,
+    check_points,
+    default_prompts_per_batch,
+    prompt_chunk,
+    torch_device,
+)
 
 CHECKPOINT_ENV = "WHICHONE_SAM_CHECKPOINT"
 CHECKPOINT_FILES = {
@@ -32,13 +41,6 @@ CHECKPOINT_FILES = {
     "vit_h": "sam_vit_h_4b8939.pth",
 }
 DOWNLOAD_URL = "https://dl.fbaipublicfiles.com/segment_anything/"
-MASK_MEMORY_BYTES = 256 * 2**20  # float logits of one predict_torch chunk (N x 3 x (1024² + H x W) x 4 B)
-# Prompts decoded together on a CPU. The mask decoder attends over all 4096 image tokens once per prompt
-# (B x 4096 x 256 floats a layer) and upsamples 3 logits maps a prompt to 1024 x 1024, so batching saves no
-# work on a CPU; small batches keep those tensors in cache. Measured on 2 cores (vit_b, 5 points, 640 x
-# 480): one call took 0.94-1.14x the time of 5 single calls across runs, no better in one batch of 5 than in
-# batches of 2. On CUDA every prompt goes in one batch (bounded by MASK_MEMORY_BYTES), where batching pays.
-CPU_PROMPTS_PER_BATCH = 2
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ def default_checkpoint(variant: str) -> Path:
     return default_cache_dir() / "sam" / CHECKPOINT_FILES[variant]
 
 
-class SamSegmenter:
+class SamSegmenter(CachedEmbeddingSegmenter[SamEmbedding]):
     """SAM through segment-anything. `variant`: "vit_b", "vit_l" or "vit_h"."""
 
     def __init__(
@@ -81,9 +83,7 @@ class SamSegmenter:
         self.encoder_calls = 0  # how many set_image calls ran (a cached or shared embedding does not count)
         self._count_lock = threading.Lock()
         self._load(device)
-        self.prompts_per_batch = prompts_per_batch or (
-            None if self.device.startswith("cuda") else CPU_PROMPTS_PER_BATCH
-        )
+        self.prompts_per_batch = default_prompts_per_batch(self.device, prompts_per_batch)
 
     # ---------------------------------------------------------------- loading
 
@@ -107,9 +107,7 @@ class SamSegmenter:
                 f"SAM needs torch and segment-anything: {error} (pip install whichone)"
             ) from error
         self._torch = torch
-        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-        if self.device.startswith("cuda") and not torch.cuda.is_available():
-            raise ModelUnavailable(f"device {self.device!r} was asked for but no CUDA GPU is available here")
+        self.device = torch_device(torch, device)
         # Random weights are the same in every run (tests, perf); the global RNG is left untouched.
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(0)
@@ -136,26 +134,13 @@ class SamSegmenter:
 
     def _embed(self, image: Image.Image) -> SamEmbedding:
         predictor = self._predictor()
-        with self._count_lock:
-            self.encoder_calls += 1
+        self._count_encoder_call()
         try:
             with self._torch.inference_mode():
                 predictor.set_image(np.asarray(image), image_format="RGB")
         except self._torch.cuda.OutOfMemoryError as error:
             raise ModelOutOfMemory("SAM ran out of GPU memory computing the image embedding") from error
         return SamEmbedding(predictor.features, tuple(predictor.original_size), tuple(predictor.input_size))
-
-    def embedding(self, image: Image.Image) -> SamEmbedding:
-        """The image's embedding: cached, awaited if another thread is computing it, else computed now."""
-        rgb = check_image(image, self.name)
-        return self._cache.get(image_key(rgb), lambda: self._embed(rgb))
-
-    def prepare(self, image: Image.Image) -> None:
-        """Compute and cache the embedding (blocking; run it in a thread to overlap other work)."""
-        self.embedding(image)
-
-    def is_prepared(self, image: Image.Image) -> bool:
-        return image_key(image if image.mode == "RGB" else image.convert("RGB")) in self._cache
 
     # ---------------------------------------------------------------- prompts
 
@@ -182,9 +167,7 @@ class SamSegmenter:
         predictor.is_image_set = True
 
         # postprocess_masks upsamples each of the 3 logits maps to the 1024 x 1024 input, then to H x W.
-        side = self._model.image_encoder.img_size
-        chunk = max(1, MASK_MEMORY_BYTES // (3 * (side * side + height * width) * 4))
-        chunk = min(chunk, self.prompts_per_batch or chunk)
+        chunk = prompt_chunk(self._model.image_encoder.img_size, height, width, self.prompts_per_batch)
         masks, scores = [], []
         try:
             with torch.inference_mode():
@@ -205,13 +188,6 @@ class SamSegmenter:
         except RuntimeError as error:
             raise ModelError(f"SAM failed on these prompts: {str(error).splitlines()[0][:160]}") from error
         return np.concatenate(masks).astype(bool), np.concatenate(scores)
-
-    def segment_points(
-        self, image: Image.Image, points: np.ndarray, boxes: np.ndarray | None = None
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """points N x 2 -> (masks N x H x W bool, scores N): per point the best-scoring mask containing it."""
-        masks, scores = self.candidate_masks(image, points, boxes)
-        return pick_best(masks, scores, check_points(points, image.size))
 
     # ---------------------------------------------------------------- description
 

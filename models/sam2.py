@@ -22,11 +22,18 @@ import numpy as np
 from PIL import Image
 
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
-from models.segment_common import EmbeddingCache, check_boxes, check_image, check_points, image_key, pick_best
+from models.segment_common import (
+    CachedEmbeddingSegmenter,
+    EmbeddingCache,
+    check_boxes,
+    check_image,
+    check_points,
+    default_prompts_per_batch,
+    prompt_chunk,
+    torch_device,
+)
 
 SAM2_HIERA_TINY = "facebook/sam2.1-hiera-tiny"
-MASK_MEMORY_BYTES = 256 * 2**20
-CPU_PROMPTS_PER_BATCH = 2  # as in models/sam.py: bigger batches save no work on a CPU and leave its cache
 
 
 @dataclass(frozen=True)
@@ -38,7 +45,7 @@ class Sam2Embedding:
     original_size: tuple[int, int]
 
 
-class Sam2Segmenter:
+class Sam2Segmenter(CachedEmbeddingSegmenter[Sam2Embedding]):
     def __init__(
         self,
         checkpoint: str = SAM2_HIERA_TINY,
@@ -55,9 +62,7 @@ class Sam2Segmenter:
         self.encoder_calls = 0
         self._count_lock = threading.Lock()
         self._load(device)
-        self.prompts_per_batch = prompts_per_batch or (
-            None if self.device.startswith("cuda") else CPU_PROMPTS_PER_BATCH
-        )
+        self.prompts_per_batch = default_prompts_per_batch(self.device, prompts_per_batch)
 
     def _load(self, device: str | None) -> None:
         try:
@@ -66,9 +71,7 @@ class Sam2Segmenter:
         except ImportError as error:
             raise ModelUnavailable(f"SAM 2 needs torch and transformers>=5: {error}") from error
         self._torch = torch
-        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-        if self.device.startswith("cuda") and not torch.cuda.is_available():
-            raise ModelUnavailable(f"device {self.device!r} was asked for but no CUDA GPU is available here")
+        self.device = torch_device(torch, device)
         if self.random_weights:
             with torch.random.fork_rng(devices=[]):
                 torch.manual_seed(0)
@@ -98,8 +101,7 @@ class Sam2Segmenter:
 
     def _embed(self, image: Image.Image) -> Sam2Embedding:
         torch = self._torch
-        with self._count_lock:
-            self.encoder_calls += 1
+        self._count_encoder_call()
         inputs = self._processor(images=image, return_tensors="pt")
         try:
             with torch.inference_mode():
@@ -107,16 +109,6 @@ class Sam2Segmenter:
         except torch.cuda.OutOfMemoryError as error:
             raise ModelOutOfMemory("SAM 2 ran out of GPU memory computing the image embedding") from error
         return Sam2Embedding(list(levels), (image.size[1], image.size[0]))
-
-    def embedding(self, image: Image.Image) -> Sam2Embedding:
-        rgb = check_image(image, self.name)
-        return self._cache.get(image_key(rgb), lambda: self._embed(rgb))
-
-    def prepare(self, image: Image.Image) -> None:
-        self.embedding(image)
-
-    def is_prepared(self, image: Image.Image) -> bool:
-        return image_key(image if image.mode == "RGB" else image.convert("RGB")) in self._cache
 
     # ---------------------------------------------------------------- prompts
 
@@ -132,8 +124,8 @@ class Sam2Segmenter:
         if len(pts) == 0:
             return np.zeros((0, 3, height, width), dtype=bool), np.zeros((0, 3), dtype=np.float32)
         emb = self.embedding(rgb)
-        chunk = max(1, MASK_MEMORY_BYTES // (3 * (256 * 256 + height * width) * 4))
-        chunk = min(chunk, self.prompts_per_batch or chunk)
+        # post_process_masks upsamples the 3 low-res 256 x 256 logits maps a prompt to H x W.
+        chunk = prompt_chunk(256, height, width, self.prompts_per_batch)
         masks, scores = [], []
         try:
             for start in range(0, len(pts), chunk):
@@ -162,12 +154,6 @@ class Sam2Segmenter:
         except (RuntimeError, ValueError) as error:
             raise ModelError(f"SAM 2 failed on these prompts: {str(error).splitlines()[0][:160]}") from error
         return np.concatenate(masks), np.concatenate(scores)
-
-    def segment_points(
-        self, image: Image.Image, points: np.ndarray, boxes: np.ndarray | None = None
-    ) -> tuple[np.ndarray, np.ndarray]:
-        masks, scores = self.candidate_masks(image, points, boxes)
-        return pick_best(masks, scores, check_points(points, image.size))
 
     def describe(self) -> dict[str, Any]:
         return {

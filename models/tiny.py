@@ -8,15 +8,18 @@ weights. Tests and offline demos run the adapters' real code path on it in a fra
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import tempfile
 from pathlib import Path
+
+from models.tiny_common import (
+    build_atomically,
+    chat_token_ids,
+    eos_generation_config,
+    train_byte_level_bpe,
+)
 
 # Bump when the recipe changes, so a cached checkpoint from an older recipe is rebuilt.
 TINY_RECIPE_VERSION = 1
-_MARKER = "whichone_tiny.json"
 _SEED = 1234
 
 # Qwen's special tokens, in the order Qwen2.5 gives them ids (after the ordinary vocabulary).
@@ -77,19 +80,6 @@ def tiny_qwen2_5_vl_dir() -> Path:
     return default_cache_dir() / "tiny" / "qwen2_5_vl"
 
 
-def _is_complete(directory: Path) -> bool:
-    marker = directory / _MARKER
-    if not marker.is_file():
-        return False
-    try:
-        info = json.loads(marker.read_text())
-    except (OSError, ValueError):
-        return False
-    if info.get("recipe_version") != TINY_RECIPE_VERSION:
-        return False
-    return all((directory / name).is_file() for name in info.get("files", []))
-
-
 def _training_corpus() -> list[str]:
     """Deterministic English-like lines for BPE training (no files, no downloads)."""
     words_all = _WORD_TEXT.split()
@@ -103,27 +93,9 @@ def _training_corpus() -> list[str]:
     return lines
 
 
-def _train_tokenizer(vocab_size: int):
-    """A byte-level BPE (like Qwen's) whose special tokens take the ids right after the learnt vocabulary."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-
-    tokenizer = Tokenizer(models.BPE())
-    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
-    tokenizer.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=vocab_size - len(QWEN_SPECIAL_TOKENS),
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),  # every byte is encodable
-        show_progress=False,
-    )
-    tokenizer.train_from_iterator(_training_corpus(), trainer=trainer)
-    tokenizer.add_special_tokens(list(QWEN_SPECIAL_TOKENS))
-    return tokenizer
-
-
 def _build_into(out: Path) -> dict:
     import torch
     from transformers import (
-        GenerationConfig,
         PreTrainedTokenizerFast,
         Qwen2_5_VLConfig,
         Qwen2_5_VLForConditionalGeneration,
@@ -132,7 +104,7 @@ def _build_into(out: Path) -> dict:
         Qwen2VLVideoProcessor,
     )
 
-    raw = _train_tokenizer(vocab_size=600)
+    raw = train_byte_level_bpe(_training_corpus(), QWEN_SPECIAL_TOKENS, vocab_size=600)
     tokenizer = PreTrainedTokenizerFast(
         tokenizer_object=raw,
         eos_token="<|im_end|>",
@@ -144,11 +116,7 @@ def _build_into(out: Path) -> dict:
     ids = {tok: raw.token_to_id(tok) for tok in QWEN_SPECIAL_TOKENS}
     vocab_size = raw.get_vocab_size()
 
-    token_ids = {
-        "bos_token_id": ids["<|endoftext|>"],
-        "eos_token_id": ids["<|im_end|>"],
-        "pad_token_id": ids["<|endoftext|>"],
-    }
+    token_ids = chat_token_ids(ids)
     config = Qwen2_5_VLConfig(
         text_config={
             "vocab_size": vocab_size,
@@ -187,12 +155,7 @@ def _build_into(out: Path) -> dict:
 
     torch.manual_seed(_SEED)  # deterministic random weights
     model = Qwen2_5_VLForConditionalGeneration(config).eval()
-    model.generation_config = GenerationConfig(
-        eos_token_id=[ids["<|im_end|>"], ids["<|endoftext|>"]],
-        pad_token_id=ids["<|endoftext|>"],
-        bos_token_id=ids["<|endoftext|>"],
-        do_sample=False,
-    )
+    model.generation_config = eos_generation_config(ids)
     # Real Qwen2.5-VL uses the same patch 14 x merge 2 grid; a small max_pixels keeps the image at <= 64
     # patches (<= 16 merged tokens) so generation on a CPU stays around a tenth of a second.
     image_processor = Qwen2VLImageProcessor(
@@ -217,27 +180,6 @@ def build_tiny_qwen2_5_vl(target_dir: Path | None = None, *, overwrite: bool = F
     sibling directory and renames it into place, so concurrent builders never see a half-written one.
     """
     target = Path(target_dir) if target_dir is not None else tiny_qwen2_5_vl_dir()
-    if not overwrite and _is_complete(target):
-        return target
-
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.build-", dir=target.parent))
-    try:
-        info = _build_into(staging)
-        files = sorted(p.name for p in staging.iterdir() if p.is_file())
-        marker = {"recipe_version": TINY_RECIPE_VERSION, "seed": _SEED, "files": files, **info}
-        (staging / _MARKER).write_text(json.dumps(marker, indent=2))
-        if target.exists():
-            if not overwrite and _is_complete(target):
-                return target  # another process finished first; keep theirs
-            shutil.rmtree(target)
-        try:
-            staging.rename(target)
-        except OSError:
-            # Lost a race to another builder between the check and the rename: theirs is as good.
-            if not _is_complete(target):
-                raise
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
-    return target
+    return build_atomically(
+        target, _build_into, recipe_version=TINY_RECIPE_VERSION, seed=_SEED, overwrite=overwrite
+    )

@@ -11,15 +11,17 @@ noise: tests feed the pointer's parser real-format strings separately.
 
 from __future__ import annotations
 
-import json
-import shutil
-import tempfile
 from pathlib import Path
 
 from models.tiny import default_cache_dir
+from models.tiny_common import (
+    build_atomically,
+    chat_token_ids,
+    eos_generation_config,
+    train_byte_level_bpe,
+)
 
 TINY_MOLMO2_RECIPE_VERSION = 1
-_MARKER = "whichone_tiny.json"
 _SEED = 4321
 
 # Text special tokens (Qwen3's, which Molmo2's tokenizer keeps) and the image tokens Molmo2Processor looks up.
@@ -66,16 +68,6 @@ def tiny_molmo2_dir() -> Path:
     return default_cache_dir() / "tiny" / "molmo2"
 
 
-def _is_complete(directory: Path) -> bool:
-    try:
-        info = json.loads((directory / _MARKER).read_text())
-    except (OSError, ValueError):
-        return False
-    if info.get("recipe_version") != TINY_MOLMO2_RECIPE_VERSION:
-        return False
-    return all((directory / name).is_file() for name in info.get("files", []))
-
-
 def _corpus() -> list[str]:
     n = len(_CORPUS_WORDS)
     lines = [" ".join(_CORPUS_WORDS[(i * 5 + k * 11) % n] for k in range(7)) for i in range(300)]
@@ -83,27 +75,9 @@ def _corpus() -> list[str]:
     return lines
 
 
-def _train_tokenizer(vocab_size: int):
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-
-    tokenizer = Tokenizer(models.BPE())
-    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
-    tokenizer.decoder = decoders.ByteLevel()
-    specials = TEXT_SPECIAL_TOKENS + IMAGE_TOKENS
-    trainer = trainers.BpeTrainer(
-        vocab_size=vocab_size - len(specials),
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
-    )
-    tokenizer.train_from_iterator(_corpus(), trainer=trainer)
-    tokenizer.add_special_tokens(list(specials))
-    return tokenizer
-
-
 def _build_into(out: Path) -> dict:
     import torch
     from transformers import (
-        GenerationConfig,
         Molmo2Config,
         Molmo2ForConditionalGeneration,
         Molmo2ImageProcessor,
@@ -112,7 +86,7 @@ def _build_into(out: Path) -> dict:
         PreTrainedTokenizerFast,
     )
 
-    raw = _train_tokenizer(vocab_size=512)
+    raw = train_byte_level_bpe(_corpus(), TEXT_SPECIAL_TOKENS + IMAGE_TOKENS, vocab_size=512)
     tokenizer = PreTrainedTokenizerFast(
         tokenizer_object=raw,
         bos_token="<|endoftext|>",
@@ -123,11 +97,7 @@ def _build_into(out: Path) -> dict:
     )
     tokenizer.padding_side = "left"
     ids = {tok: raw.token_to_id(tok) for tok in TEXT_SPECIAL_TOKENS + IMAGE_TOKENS}
-    token_ids = {
-        "bos_token_id": ids["<|endoftext|>"],
-        "eos_token_id": ids["<|im_end|>"],
-        "pad_token_id": ids["<|endoftext|>"],
-    }
+    token_ids = chat_token_ids(ids)
     config = Molmo2Config(
         text_config={
             "vocab_size": raw.get_vocab_size(),
@@ -172,12 +142,7 @@ def _build_into(out: Path) -> dict:
     )
     torch.manual_seed(_SEED)
     model = Molmo2ForConditionalGeneration(config).eval()
-    model.generation_config = GenerationConfig(
-        eos_token_id=[ids["<|im_end|>"], ids["<|endoftext|>"]],
-        pad_token_id=ids["<|endoftext|>"],
-        bos_token_id=ids["<|endoftext|>"],
-        do_sample=False,
-    )
+    model.generation_config = eos_generation_config(ids)
     # At most 2 overlapping crops (margins of 1 patch) plus the low-res view keep the prompt short.
     image_processor = Molmo2ImageProcessor(
         size={"height": 56, "width": 56},
@@ -206,25 +171,6 @@ def build_tiny_molmo2(target_dir: Path | None = None, *, overwrite: bool = False
     Builds into a temporary sibling and renames it into place, so concurrent builders never see half a one.
     """
     target = Path(target_dir) if target_dir is not None else tiny_molmo2_dir()
-    if not overwrite and _is_complete(target):
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.build-", dir=target.parent))
-    try:
-        info = _build_into(staging)
-        files = sorted(p.name for p in staging.iterdir() if p.is_file())
-        marker = {"recipe_version": TINY_MOLMO2_RECIPE_VERSION, "seed": _SEED, "files": files, **info}
-        (staging / _MARKER).write_text(json.dumps(marker, indent=2))
-        if target.exists():
-            if not overwrite and _is_complete(target):
-                return target
-            shutil.rmtree(target)
-        try:
-            staging.rename(target)
-        except OSError:
-            if not _is_complete(target):
-                raise
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
-    return target
+    return build_atomically(
+        target, _build_into, recipe_version=TINY_MOLMO2_RECIPE_VERSION, seed=_SEED, overwrite=overwrite
+    )

@@ -213,7 +213,7 @@ def test_unknown_hub_id_offline_is_unavailable(monkeypatch: pytest.MonkeyPatch) 
     message = str(caught.value)
     assert "\n" not in message
     assert message.startswith(f"the model {model_id} is not downloaded here (HF_HUB_OFFLINE is set)")
-    assert f"huggingface-cli download {model_id}" in message and "--model tiny" in message
+    assert f"huggingface-cli download {model_id}" in message and 'choose the model "tiny"' in message
 
 
 def test_unknown_hub_id_without_network_fails_fast(monkeypatch: pytest.MonkeyPatch) -> None:

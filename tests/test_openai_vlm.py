@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import numpy as np
@@ -20,6 +20,7 @@ from PIL import Image
 from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
 from models.errors import ModelError, ModelTimeout, ModelUnavailable
 from models.openai_vlm import OpenAICompatibleVLM
+from tests.chat_server import JSONHandler, serve
 
 
 @dataclass
@@ -55,21 +56,7 @@ def _completion(body: dict[str, Any], text: str | None) -> dict[str, Any]:
 
 
 def _handler(state: ChatServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: Any) -> None:  # keep pytest output clean
-            pass
-
-        def _send(self, status: int, payload: dict[str, Any]) -> None:
-            data = json.dumps(payload).encode()
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up (timeout test)
-
+    class Handler(JSONHandler):
         def do_GET(self) -> None:
             if self.path.endswith("/models"):
                 self._send(200, {"object": "list", "data": [{"id": "served-model", "object": "model"}]})
@@ -114,16 +101,9 @@ def _handler(state: ChatServer) -> type[BaseHTTPRequestHandler]:
 @pytest.fixture
 def chat_server() -> Iterator[ChatServer]:
     state = ChatServer(url="")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
-    server.daemon_threads = True  # sleeping handlers must not hold up the teardown
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
+    with serve(_handler(state)) as url:
+        state.url = url
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _image(width: int = 40, height: int = 30) -> Image.Image:

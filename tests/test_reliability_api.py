@@ -25,13 +25,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
 
+from tests.chat_server import JSONHandler, serve
 from tests.corpus import BAD_QUESTIONS, corpus
 from tests.ui_support import FOUR_SHAPES, REPO, AppServer, app_server, draw_scene
 
@@ -145,21 +146,7 @@ GARBAGE = "<points x1='oops' {{{ [[[ \x00\ufffd bbox_2d: [1, 2, ] } ] ]] </point
 
 
 def _fault_handler(state: FaultyModelServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: Any) -> None:
-            pass
-
-        def _send(self, status: int, payload: dict[str, Any]) -> None:
-            data = json.dumps(payload).encode()
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up (the hang)
-
+    class Handler(JSONHandler):
         def do_POST(self) -> None:
             self.rfile.read(int(self.headers.get("Content-Length", 0)))
             with state.lock:
@@ -190,16 +177,9 @@ def _fault_handler(state: FaultyModelServer) -> type[BaseHTTPRequestHandler]:
 @pytest.fixture(scope="module")
 def faulty_model() -> Iterator[FaultyModelServer]:
     state = FaultyModelServer()
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _fault_handler(state))
-    httpd.daemon_threads = True
-    state.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
+    with serve(_fault_handler(state)) as url:
+        state.url = url
         yield state
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
 
 
 @pytest.fixture(scope="module")

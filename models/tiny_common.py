@@ -1,0 +1,112 @@
+"""What the tiny local checkpoints (models/tiny.py, models/tiny_molmo.py) share: a locally trained
+byte-level BPE, the completeness marker, and the build-then-rename that makes concurrent builders safe.
+
+Each builder keeps its own corpus, special tokens, seed and recipe version; only the mechanics live here,
+so both checkpoints stay byte-for-byte what they were.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+MARKER = "whichone_tiny.json"
+
+
+def train_byte_level_bpe(corpus: Iterable[str], special_tokens: Sequence[str], vocab_size: int) -> Any:
+    """A byte-level BPE (like Qwen's) whose special tokens take the ids right after the learnt vocabulary.
+
+    `vocab_size` counts the special tokens too. Returns a `tokenizers.Tokenizer`.
+    """
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    tokenizer.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size - len(special_tokens),
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),  # every byte is encodable
+        show_progress=False,
+    )
+    tokenizer.train_from_iterator(corpus, trainer=trainer)
+    tokenizer.add_special_tokens(list(special_tokens))
+    return tokenizer
+
+
+def is_complete(directory: Path, recipe_version: int) -> bool:
+    """True when `directory` holds every file its marker lists, written by recipe `recipe_version`."""
+    try:
+        info = json.loads((directory / MARKER).read_text())
+    except (OSError, ValueError):
+        return False
+    if info.get("recipe_version") != recipe_version:
+        return False
+    return all((directory / name).is_file() for name in info.get("files", []))
+
+
+def build_atomically(
+    target: Path,
+    build_into: Callable[[Path], dict],
+    *,
+    recipe_version: int,
+    seed: int,
+    overwrite: bool = False,
+) -> Path:
+    """Build (or reuse) a checkpoint at `target` and return `target`.
+
+    Reuses `target` when it holds a complete checkpoint of `recipe_version`. Otherwise `build_into(dir)`
+    writes the files into a temporary sibling directory (returning facts for the marker), which is then
+    renamed into place, so concurrent builders never see a half-written one.
+    """
+    if not overwrite and is_complete(target, recipe_version):
+        return target
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.build-", dir=target.parent))
+    try:
+        info = build_into(staging)
+        files = sorted(p.name for p in staging.iterdir() if p.is_file())
+        marker = {"recipe_version": recipe_version, "seed": seed, "files": files, **info}
+        (staging / MARKER).write_text(json.dumps(marker, indent=2))
+        if target.exists():
+            if not overwrite and is_complete(target, recipe_version):
+                return target  # another process finished first; keep theirs
+            shutil.rmtree(target)
+        try:
+            staging.rename(target)
+        except OSError:
+            # Lost a race to another builder between the check and the rename: theirs is as good.
+            if not is_complete(target, recipe_version):
+                raise
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def chat_token_ids(ids: dict[str, int]) -> dict[str, int]:
+    """bos/eos/pad ids of both checkpoints' Qwen-style chat format, for their text and top-level configs."""
+    return {
+        "bos_token_id": ids["<|endoftext|>"],
+        "eos_token_id": ids["<|im_end|>"],
+        "pad_token_id": ids["<|endoftext|>"],
+    }
+
+
+def eos_generation_config(ids: dict[str, int]) -> Any:
+    """Greedy GenerationConfig that stops at <|im_end|> or <|endoftext|> (both checkpoints' chat format).
+
+    `ids` maps those two special tokens to their ids.
+    """
+    from transformers import GenerationConfig
+
+    return GenerationConfig(
+        eos_token_id=[ids["<|im_end|>"], ids["<|endoftext|>"]],
+        pad_token_id=ids["<|endoftext|>"],
+        bos_token_id=ids["<|endoftext|>"],
+        do_sample=False,
+    )
