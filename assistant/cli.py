@@ -187,18 +187,12 @@ def serve(
 
 
 def _register_subcommands() -> None:
-    """Sub-commands that live in their own modules."""
-    import importlib.util
+    """Sub-commands that live in their own modules (imports stay light: no torch at start-up)."""
+    from assistant.evaluation.cli import bench_app
+    from assistant.perf import perf
 
-    # TODO(lead): drop these find_spec guards once bench and perf have landed.
-    if importlib.util.find_spec("assistant.evaluation.cli"):
-        from assistant.evaluation.cli import bench_app
-
-        app.add_typer(bench_app, name="bench")
-    if importlib.util.find_spec("assistant.perf"):
-        from assistant.perf import perf
-
-        app.command("perf")(perf)
+    app.add_typer(bench_app, name="bench")
+    app.command("perf")(perf)
 
 
 _register_subcommands()
