@@ -9,18 +9,7 @@ from __future__ import annotations
 
 import os
 
-
-def main(host: str | None = None, port: int | None = None) -> None:
-    # ui first: it points Gradio's upload folder at RAM before gradio is imported.
-    from ui.app import build_app, launch_kwargs
-    from ui.privacy import stop_on_sigterm, temp_root
-
-    demo = build_app()
-    stop_on_sigterm(demo.close)
-    # Says where uploads live (no user data): operators and the privacy tests check that folder.
-    print(f"whichone: uploads are kept in {temp_root()} until start over, session end or exit", flush=True)
-    demo.launch(**launch_kwargs(host=host, port=port))
-
+from ui.serve import main
 
 if __name__ == "__main__":
     port_text = os.environ.get("GRADIO_SERVER_PORT")

@@ -181,7 +181,7 @@ def serve(
     """Start the Gradio app."""
     if model:
         os.environ["WHICHONE_MODEL"] = model
-    from app import main
+    from ui.serve import main
 
     main(host=host, port=port)
 

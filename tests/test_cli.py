@@ -148,3 +148,40 @@ def test_judge_agreement_on_the_papers_examples() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "n=18" in proc.stdout and "kappa=" in proc.stdout
     assert "gold \\ judged" in proc.stdout
+
+
+def test_serve_console_script_starts_the_app_from_any_folder(tmp_path: Path, cli_env) -> None:
+    """`whichone serve` as installed (the console script), run outside the repo, answers HTTP."""
+    import socket
+    import time
+    import urllib.request
+
+    script = Path(sys.executable).parent / "whichone"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {
+        **os.environ,
+        **cli_env,
+        "WHICHONE_MODEL": "tiny",
+        "WHICHONE_POINTER": "blobs",
+        "HF_HUB_OFFLINE": "1",
+    }
+    proc = subprocess.Popen(
+        [str(script), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        deadline, status = time.monotonic() + 120, None
+        while time.monotonic() < deadline and proc.poll() is None and status != 200:
+            time.sleep(1)
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
+                    status = response.status
+            except OSError:
+                pass
+        assert status == 200, proc.stdout.read() if proc.poll() is not None else "no answer in 120 s"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert proc.returncode in (0, -15)  # SIGTERM stops it cleanly
