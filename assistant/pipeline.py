@@ -24,7 +24,7 @@ from PIL import Image
 from assistant.errors import SessionError
 from assistant.images import MAX_SIDE, ImageSource, load_image
 from assistant.marking import MARK_MODES, box_text, image_for_region
-from assistant.policy import PolicyConfig, strategy_for
+from assistant.policy import PolicyConfig, noun_for, strategy_for
 from assistant.question import analyse_question
 from assistant.regions import region_for_hint
 from assistant.session import Session
@@ -251,7 +251,7 @@ class Assistant:
         if not candidates.regions:
             return None
         prompt = render_prompt(
-            "hint_to_region", question=question, candidate_list=_candidate_list(candidates), hint=hint
+            "hint_to_region", question=question, candidate_list=_candidate_list(candidates.regions), hint=hint
         )
         raw = self.vlm.generate([ChatMessage("user", prompt)], GenerationSettings(max_new_tokens=8))
         calls["vlm"] += 1
@@ -274,7 +274,7 @@ class Assistant:
             convs = [self._region_conversation(image, question, r, candidates) for r in referents]
             answers = self.vlm.generate_batch(convs, self.config.answer_settings)
             calls["vlm"] += len(convs)
-            lines = [f"{count_phrase(len(referents), _noun_of(focus, referents))} could be meant."]
+            lines = [f"{count_phrase(len(referents), noun_for(focus, referents))} could be meant."]
             lines += [
                 f"{r.id}. {_capital(r.description)}: {_tidy(a)}"
                 for r, a in zip(referents, answers, strict=True)
@@ -328,24 +328,18 @@ def _clarify_text(
     focus: QuestionFocus | None, candidates: Candidates, referents: list[Region] | None = None
 ) -> str:
     regions = referents or candidates.regions
-    noun = _noun_of(focus, regions)
+    noun = noun_for(focus, regions)
     if not regions:
         return f"Which {noun} do you mean? Please describe it, or click on it in the photo."
-    options = "\n".join(f"{r.id}: {r.description}" for r in regions)
     return (
         f"I see {count_phrase(len(regions), noun).lower()}. Which one do you mean? "
-        f"Choose a number, click on it, or describe it.\n{options}"
+        f"Choose a number, click on it, or describe it.\n{_candidate_list(regions)}"
     )
 
 
-def _candidate_list(candidates: Candidates) -> str:
-    return "\n".join(f"{r.id}: {r.description}" for r in candidates.regions)
-
-
-def _noun_of(focus: QuestionFocus | None, regions: list[Region]) -> str:
-    if focus and focus.head and focus.head != "object":
-        return focus.head
-    return next((r.label for r in regions if r.label), "thing")
+def _candidate_list(regions: list[Region]) -> str:
+    """One "number: description" line per region: the text twin of the overlay."""
+    return "\n".join(f"{r.id}: {r.description}" for r in regions)
 
 
 def _capital(text: str) -> str:

@@ -20,6 +20,7 @@ the only thing that could tell candidates apart, the explanation says so.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from assistant.regions import SaliencyConfig, regions_matching_position
@@ -29,6 +30,7 @@ from assistant.types import (
     Decision,
     Level,
     QuestionFocus,
+    Region,
     Verdict,
 )
 from assistant.words import count_word, plural
@@ -51,7 +53,7 @@ def strategy_for(
     config: PolicyConfig = PolicyConfig(),
 ) -> Decision:
     """Choose level and strategy; `Decision.referents` lists the region ids the reply is about."""
-    noun = _noun(focus, candidates)
+    noun = noun_for(focus, candidates.regions, candidates.phrase or "thing")
     regions = candidates.regions
     caveat = _non_visual_caveat(focus, len(regions))
 
@@ -131,11 +133,11 @@ def _decide(level: Level, explanation: str, referents: tuple[int, ...] = ()) -> 
     )
 
 
-def _noun(focus: QuestionFocus, candidates: Candidates) -> str:
-    if focus.head and focus.head != "object":
+def noun_for(focus: QuestionFocus | None, regions: Sequence[Region], fallback: str = "thing") -> str:
+    """The noun to name the candidates by: the question's head, else the first region label."""
+    if focus and focus.head and focus.head != "object":
         return focus.head
-    labels = [r.label for r in candidates.regions if r.label]
-    return labels[0] if labels else (candidates.phrase or "thing")
+    return next((r.label for r in regions if r.label), fallback)
 
 
 def _non_visual_caveat(focus: QuestionFocus, n_regions: int) -> str:

@@ -42,10 +42,5 @@ class Session:
         self.question = self.focus = self.candidates = self.last_reply = None
         self.history = []
 
-    @property
-    def awaiting_choice(self) -> bool:
-        """True when the last reply enumerated or asked, so a choice of region makes sense."""
-        return self.candidates is not None and len(self.candidates) > 0
-
     def add(self, role: str, text: str, region_id: int | None = None) -> None:
         self.history.append(Turn(role=role, text=text, region_id=region_id))
