@@ -39,6 +39,12 @@ def page(tmp_path_factory: pytest.TempPathFactory, bench_cache_root: Path) -> It
         page.set_default_timeout(30_000)
         page.goto(url)
         page.wait_for_selector("#wh-photo")
+        # Scan the page as a user sees it, not half-styled: under load the first scan could run before
+        # the theme's fonts and styles were applied (a flaky contrast finding on the empty Ask tab).
+        page.wait_for_function(
+            "() => document.readyState === 'complete' && document.fonts.status === 'loaded'"
+        )
+        page.wait_for_timeout(500)
         yield page
         context.close()
     report = os.environ.get("WHICHONE_A11Y_REPORT")
