@@ -52,7 +52,20 @@ def page(tmp_path_factory: pytest.TempPathFactory, bench_cache_root: Path) -> It
         Path(report).write_text(json.dumps(FINDINGS, indent=2))
 
 
+def wait_until_settled(page) -> None:
+    """Wait until no event is in flight: Gradio draws the outputs of a pending event at 20% opacity
+    (`.pending`) under a translucent progress overlay, so a scan in that moment finds low contrast
+    everywhere (it did once in CI, right after a benchmark run's status line had changed)."""
+    page.wait_for_function(
+        """() => document.querySelectorAll('.pending, .generating').length === 0
+            && [...document.querySelectorAll('[data-testid="status-tracker"]')]
+                .every(t => t.classList.contains('hide') || getComputedStyle(t).opacity === '0')"""
+    )
+    page.wait_for_timeout(300)  # Gradio fades the overlay out
+
+
 def scan(page, name: str) -> list[dict]:
+    wait_until_settled(page)
     results = axe_module.Axe().run(page)
     violations = results.response["violations"]
     FINDINGS[name] = [
