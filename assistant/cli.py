@@ -71,8 +71,8 @@ def ask(
     pointer: Annotated[str, typer.Option(help="Pointer registry name.")] = "vlm-boxes",
     segmenter: Annotated[str | None, typer.Option(help="Segmenter registry name (none: boxes only).")] = None,
     recognition_prompt: Annotated[
-        str, typer.Option(help="focus_recognition_{zs,zs_cot,zs_ecot,fs,fs_ecot}")
-    ] = ("focus_recognition_zs_ecot"),
+        str, typer.Option(help="VQ-FocusAmbiguity prompt: zs, zs_cot, zs_ecot, fs or fs_ecot")
+    ] = "zs_ecot",
     choose: Annotated[int | None, typer.Option(help="Second turn: the region number you mean.")] = None,
     click: Annotated[str | None, typer.Option(help="Second turn: a click X,Y in pixels.")] = None,
     hint: Annotated[str | None, typer.Option(help='Second turn: a hint, e.g. "the one on the left".')] = None,
@@ -88,7 +88,9 @@ def ask(
     # Check the photo and the question before loading any model: a bad input fails in milliseconds.
     photo = load_image(image)
     clean_question(question)
-    config = AssistantConfig(recognition_prompt=recognition_prompt)
+    prefix = "focus_recognition_"
+    prompt_name = recognition_prompt if recognition_prompt.startswith(prefix) else prefix + recognition_prompt
+    config = AssistantConfig(recognition_prompt=prompt_name)
     assistant = Assistant.from_names(model or default_vlm_name(), pointer, segmenter, config)
     reply, session = assistant.ask(photo, question)
     second = assistant.resolve(session, choice) if choice is not None else None

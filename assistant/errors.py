@@ -13,3 +13,7 @@ class InputError(WhichoneError):
 
 class SessionError(WhichoneError):
     """The conversation state does not allow this step (no question yet, unknown region, ...)."""
+
+
+class ConfigError(WhichoneError, ValueError):
+    """A setting has a value the assistant does not know (an unknown prompt name, marking mode, ...)."""

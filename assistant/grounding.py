@@ -67,26 +67,32 @@ class Grounder:
         if self.config.max_points < 1:
             raise ValueError("max_points must be at least 1")
         self._executor: ThreadPoolExecutor | None = None
-        self._pending: Future[None] | None = None  # the latest prepare; cancelled if still queued
+        # Each owner's (session's) latest prepare, cancelled if still queued when that owner sends another
+        # photo. Owners are kept apart: one user's new upload never drops another user's queued embedding.
+        self._pending: dict[object, Future[None]] = {}
         self._executor_lock = threading.Lock()
 
     # ---------------------------------------------------------------- background embedding
 
-    def prepare(self, image: Image.Image) -> Future[None] | None:
+    def prepare(self, image: Image.Image, owner: object = None) -> Future[None] | None:
         """Start computing the segmenter's embedding of `image` in the background; returns immediately.
 
         A later `candidates` or `region_from_click` on the same image waits for it instead of computing it
-        again. Errors surface there (prepare only logs them). Returns the Future, or None without segmenter.
+        again. Errors surface there (prepare only logs them). `owner` (e.g. a session id): a new photo of
+        the same owner cancels its previous one if that has not started. Returns the Future, or None
+        without segmenter.
         """
         if self.segmenter is None:
             return None
         with self._executor_lock:
             if self._executor is None:
                 self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="whichone-embed")
-            if self._pending is not None:
-                self._pending.cancel()  # a photo replaced before its turn came: do not embed it at all
+            previous = self._pending.pop(owner, None)
+            if previous is not None:
+                previous.cancel()  # a photo replaced before its turn came: do not embed it at all
+            self._pending = {k: f for k, f in self._pending.items() if not f.done()}
             future = self._executor.submit(self.segmenter.prepare, image)
-            self._pending = future
+            self._pending[owner] = future
         future.add_done_callback(_log_failure)
         return future
 

@@ -399,6 +399,16 @@ NON_VISUAL_ADJECTIVES = RACQUET_BIAS_ADJECTIVES | frozenset({
     "better", "best", "worse", "worst", "favorite",
 })
 
+# Role nouns that judge a person by what no image shows ("Who is the criminal?"): the same trap as the
+# adjectives above, as a noun. The head becomes "person" and the noun a non-visual descriptor, so the
+# pointer looks for people and never for "a criminal".
+NON_VISUAL_ROLE_NOUNS = frozenset({
+    "criminal", "thief", "terrorist", "suspect", "murderer", "killer", "villain", "hero", "heroine",
+    "genius", "idiot", "liar", "cheater", "cheat", "crook", "gangster", "thug", "boss", "ceo",
+    "immigrant", "foreigner", "refugee", "illegal", "addict", "drunk", "loser", "winner", "leader",
+    "troublemaker", "bully", "victim", "nerd", "snob",
+})
+
 # Participles that usually head a verb phrase after a noun ("the man holding the apple").
 COMMON_ING_VERBS = frozenset({
     "holding", "wearing", "sitting", "standing", "eating", "riding", "playing", "carrying", "using",

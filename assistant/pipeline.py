@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
-from assistant.errors import SessionError
+from assistant.errors import ConfigError, SessionError
 from assistant.images import MAX_SIDE, ImageSource, load_image
 from assistant.marking import MARK_MODES, box_text, image_for_region
 from assistant.policy import PolicyConfig, noun_for, strategy_for
 from assistant.question import analyse_question
-from assistant.regions import region_for_hint
+from assistant.regions import regions_for_hint
 from assistant.session import Session
 from assistant.types import Candidates, Decision, Level, QuestionFocus, Region, Reply, Strategy, Verdict
 from assistant.validation import MAX_QUESTION_CHARS, clean_hint, clean_question
@@ -59,9 +59,14 @@ class AssistantConfig:
 
     def __post_init__(self) -> None:
         if self.recognition_prompt not in RECOGNITION_PROMPTS:
-            raise ValueError(f"unknown recognition prompt {self.recognition_prompt!r}")
+            raise ConfigError(
+                f"unknown recognition prompt {self.recognition_prompt!r}; "
+                f"known: {', '.join(RECOGNITION_PROMPTS)}"
+            )
         if self.region_marking not in MARK_MODES:
-            raise ValueError(f"unknown region marking {self.region_marking!r}")
+            raise ConfigError(
+                f"unknown region marking {self.region_marking!r}; known: {', '.join(MARK_MODES)}"
+            )
 
 
 class Assistant:
@@ -97,7 +102,7 @@ class Assistant:
         session = session or Session()
         image = load_image(source, max_side=self.config.max_image_side)
         session.set_image(image)
-        self.grounder.prepare(image)
+        self.grounder.prepare(image, owner=session.id)
         return session
 
     def ask(
@@ -164,6 +169,7 @@ class Assistant:
         timer = _Timer()
         calls: Counter[str] = Counter()
         candidates = session.candidates
+        fitting: list[Region] = []  # regions a typed hint fits equally well
         with timer("choose"):
             if isinstance(choice, bool):
                 raise SessionError("Choose a region by its number, a click on the photo, or a few words.")
@@ -179,21 +185,32 @@ class Assistant:
             else:
                 hint = clean_hint(choice)
                 user_text = hint
-                region = region_for_hint(candidates, hint) or self._region_from_hint_vlm(
-                    session.question, candidates, hint, calls
-                )
+                fitting = regions_for_hint(candidates, hint)
+                if len(fitting) == 1:
+                    region = fitting[0]
+                elif fitting:  # the words fit several equally: ask among those, no model call
+                    region = None
+                else:
+                    region = self._region_from_hint_vlm(session.question, candidates, hint, calls)
         session.candidates = candidates
         session.add("user", user_text, region.id if region else None)
         # The second turn makes no recognition call: it carries the first turn's verdict forward.
         verdict = session.last_reply.verdict if session.last_reply else Verdict.UNDECIDED
         if region is None:
-            text = "I could not tell which one you mean. " + _clarify_text(session.focus, candidates)
+            if fitting:
+                text = "Your words fit more than one. " + _clarify_text(session.focus, candidates, fitting)
+                numbers = ", ".join(str(r.id) for r in fitting)
+                why = f"Your hint fits numbers {numbers} equally, so I ask again."
+            else:
+                text = "I could not tell which one you mean. " + _clarify_text(session.focus, candidates)
+                why = "Your hint did not match any candidate, so I ask again."
             reply = Reply(
                 text=text,
                 strategy=Strategy.CLARIFY,
                 level=Level.MANY,
                 candidates=candidates,
-                explanation="Your hint did not match any candidate, so I ask again.",
+                explanation=why,
+                referents=tuple(r.id for r in fitting),
                 verdict=verdict,
                 focus=session.focus,
                 timings=timer.finish(),
@@ -293,7 +310,7 @@ class Assistant:
         self, image: Image.Image, question: str, region: Region, candidates: Candidates
     ) -> list[ChatMessage]:
         prompt = render_prompt(
-            "answer_region",
+            f"answer_region_{self.config.region_marking}",  # each mode says what the image shows
             question=question,
             target=region.description,
             box_text=box_text(region, candidates.image_size),

@@ -5,8 +5,11 @@ The rule, in order (every threshold is a PolicyConfig field):
 1. A plural question ("the cups", "how many dogs") asks about all of them: level 0, answer.
 2. No candidate found: answer about the whole image (level 0); but if the VLM judged the question
    ambiguous, ask which one is meant (level 3) since we cannot offer options.
-3. A spatial descriptor in the question ("the cup on the left") that picks out one candidate: level 0,
-   answer about it.
+3. Descriptors that locate the referent among the candidates by place, order or size ("the cup on the
+   left", "the second car from the left", "the tallest building"; a bare ordinal counts from the left)
+   and fit exactly one candidate: level 0, answer about it. When they fit several equally ("on the
+   left" with two cups level on the left), only those stay candidates for step 4. Descriptors naming
+   another object ("next to the car") or a quality ("the happiest") are left to the model.
 4. Count the salient candidates (AQuA saliency > threshold; see assistant.regions). If none passes, the
    most salient one stands for the referent.
    - one: level 1 (infer) when the wording is vague (a pronoun such as "it", "this", "he") or the VLM
@@ -23,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from assistant import lexicon as lx
 from assistant.regions import SaliencyConfig, regions_matching_position
 from assistant.types import (
     STRATEGY_FOR_LEVEL,
@@ -34,6 +38,21 @@ from assistant.types import (
     Verdict,
 )
 from assistant.words import count_word, plural
+
+# Words that locate a referent among the candidates by place, order or size, which the candidates' boxes
+# can check (assistant.regions.regions_for_hint reads them). "the cup next to the car" names another
+# object and "the happiest person" a quality: neither is read here.
+_SIDES = frozenset({"left", "right", "top", "bottom"})
+_ORDINAL_WORDS = frozenset(lx.ORDINALS) - {"last", "final", "penultimate"}
+_LOCATING_WORDS = (
+    _SIDES
+    | _ORDINAL_WORDS
+    | {"leftmost", "rightmost", "topmost", "bottommost", "uppermost", "lowermost", "upper", "lower"}
+    | {"middle", "centre", "center", "central", "foreground", "background", "front", "back"}
+    | {"largest", "biggest", "smallest", "tiniest", "tallest", "shortest", "closest", "nearest"}
+    | {"farthest", "furthest", "top-left", "top-right", "bottom-left", "bottom-right", "far"}
+    | {"on", "at", "in", "from", "to", "of", "the", "one", "side", "corner", "edge", "very"}
+)
 
 
 @dataclass(frozen=True)
@@ -74,15 +93,17 @@ def strategy_for(
             Level.UNAMBIGUOUS,
             f"I could not locate a {noun} to point at, so I answer about the whole image.",
         )
-    if config.spatial_resolves and focus.spatial_descriptors and len(regions) > 1:
-        for phrase in focus.spatial_descriptors:
-            picked = regions_matching_position(candidates, phrase)
-            if len(picked) == 1:
-                return _decide(
-                    Level.UNAMBIGUOUS,
-                    f'"{phrase}" picks out one {noun} (number {picked[0].id}), so I answer about it.',
-                    (picked[0].id,),
-                )
+    phrase = locating_phrase(focus)
+    if config.spatial_resolves and phrase and len(regions) > 1:
+        picked = regions_matching_position(candidates, phrase)
+        if len(picked) == 1:
+            return _decide(
+                Level.UNAMBIGUOUS,
+                f'"{phrase}" picks out one {noun} (number {picked[0].id}), so I answer about it.',
+                (picked[0].id,),
+            )
+        if 1 < len(picked) < len(regions):
+            return _among_fitting(phrase, picked, noun, config)
 
     salient = [r for r in regions if r.salient] or [max(regions, key=lambda r: r.saliency)]
     n = len(salient)
@@ -90,11 +111,10 @@ def strategy_for(
         only = salient[0]
         others = f" of {len(regions)} found" if len(regions) > 1 else ""
         if focus.pronoun or verdict is Verdict.AMBIGUOUS:
-            why = (
-                f'"{focus.pronoun_word}" is vague'
-                if focus.pronoun and focus.pronoun_word
-                else "The wording is vague"
-            )
+            if focus.pronoun:
+                why = f'"{focus.pronoun_word}" is vague' if focus.pronoun_word else "The wording is vague"
+            else:
+                why = "The model judged the question ambiguous"
             return _decide(
                 Level.SALIENT,
                 f"{why}, but only one {noun} stands out{others} (number {only.id}), so I assume you mean it.",
@@ -125,6 +145,36 @@ def strategy_for(
         f"{count_word(n)} {plural(noun)} could be meant, too many to list, so I ask which one.{caveat}",
         tuple(r.id for r in sorted(salient, key=lambda r: r.id)),
     )
+
+
+def _among_fitting(phrase: str, fitting: list[Region], noun: str, config: PolicyConfig) -> Decision:
+    """The question's locating words fit several candidates equally: those are the ones that could be
+    meant (enumerate them, or ask which when there are too many)."""
+    ids = tuple(r.id for r in fitting)
+    numbers = _and_list([str(i) for i in ids])
+    fits = f'"{phrase}" fits {count_word(len(ids)).lower()} {plural(noun)} (numbers {numbers})'
+    if len(ids) <= config.enumerate_max:
+        return _decide(Level.FEW, f"{fits}, so I answer for each.", ids)
+    return _decide(Level.MANY, f"{fits}, too many to list, so I ask which one.", ids)
+
+
+def locating_phrase(focus: QuestionFocus) -> str:
+    """The question's descriptors that say where, in which order or how big the referent is, joined in
+    the question's order ("second from the left"); "" when there are none. A bare ordinal ("the third
+    cup") counts from the left, as the candidates are numbered."""
+    parts = [
+        d
+        for d in focus.descriptors
+        if d not in focus.non_visual_descriptors and all(w in _LOCATING_WORDS for w in d.lower().split())
+    ]
+    words = " ".join(parts).split()
+    if any(w in _ORDINAL_WORDS for w in words) and not any(w in _SIDES for w in words):
+        parts.append("from the left")
+    return " ".join(parts)
+
+
+def _and_list(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _decide(level: Level, explanation: str, referents: tuple[int, ...] = ()) -> Decision:

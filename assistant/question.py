@@ -29,6 +29,8 @@ descriptors ("on the left",), singular, no pronoun. The rules, in the order the 
 - Number: "both", "all", numerals, "these", "how many", "they", and plural nouns (inflect) are plural.
   Plural-only nouns and worn pairs ("the shorts", "his shoes") stay singular unless a number word says
   otherwise, because one pair is one referent.
+- Role nouns that judge a person by what no photo shows ("the criminal", "the leader") give head "person"
+  with the role as a non-visual descriptor (lexicon.NON_VISUAL_ROLE_NOUNS).
 - The head is normalised: singular (inflect), American spelling; the focus keeps the user's own words in
   lower case. A question about the whole picture ("What is in the image?") has no focus.
 
@@ -173,10 +175,13 @@ def _analyse(question: str) -> QuestionFocus:
     focus = " ".join(t for t in (parser.text(a, b, orig=True) for a, b in phrase.parts) if t)
     descriptors = tuple(dict.fromkeys(d for d in phrase.descriptors if d))
     spatial = tuple(d for d in dict.fromkeys(phrase.spatial) if d in descriptors)
+    head = phrase.head
+    if head in lx.NON_VISUAL_ROLE_NOUNS:  # "the criminal": a person, judged by what no photo shows
+        descriptors, head = (*descriptors, head), "person"
     return QuestionFocus(
         question=question,
         focus=focus,
-        head=phrase.head,
+        head=head,
         number=phrase.number,
         pronoun=phrase.pronoun_word is not None,
         pronoun_word=phrase.pronoun_word,

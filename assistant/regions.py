@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -263,8 +263,28 @@ _ORDINALS = {
 }
 
 
+# "second from the left", "second one from the left", "second blue one from the left", "second car from..."
+_ORDINAL_FROM_SIDE = re.compile(
+    rf"\b({'|'.join(_ORDINALS)}) (?:(?:\w+ )?one |\w+ )?from (?:the )?(left|right|top|bottom)\b"
+)
+
+# Two regions tie for a spatial word when their positions differ by less than this fraction of the
+# image: with four cups in a 2 x 2 grid, "the cup on the left" fits both left-hand cups, not the first.
+SPATIAL_TIE = 0.1
+# ... and for a size word when their sizes differ by at most this fraction ("the largest" of equal cups).
+SIZE_TIE = 0.1
+
+
 def region_for_hint(candidates: Candidates, hint: str) -> Region | None:
-    """Map a typed hint to a region by numbers and spatial words; None when the words do not decide.
+    """The one region a typed hint names; None when the words do not decide, or fit several equally
+    (`regions_for_hint` says which)."""
+    matches = regions_for_hint(candidates, hint)
+    return matches[0] if len(matches) == 1 else None
+
+
+def regions_for_hint(candidates: Candidates, hint: str) -> list[Region]:
+    """The regions a typed hint or a question's descriptor fits, by numbers and spatial words; [] when
+    the words do not decide. Several when they fit equally well ("on the left" in a 2 x 2 grid).
 
     Understood: "2", "number 2", "#2", "the second one", "the second from the left / right",
     "left(most)", "right(most)", "top", "bottom", "middle"/"centre", combinations ("top left"),
@@ -272,21 +292,26 @@ def region_for_hint(candidates: Candidates, hint: str) -> Region | None:
     """
     regions = candidates.regions
     if not regions:
-        return None
+        return []
     text = " " + re.sub(r"[^a-z0-9# ]+", " ", hint.lower()) + " "
+
+    def by_id(n: int) -> list[Region]:
+        region = candidates.by_id(n)
+        return [region] if region is not None else []
+
     # Explicit number: "2", "#2", "number 2", "region 2", "option two"
     m = re.search(r"(?:#|\bnumber |\bno |\bregion |\boption |\bcandidate )?\b(\d{1,3})\b", text)
     if m and not re.search(r"\d+\s*(?:st|nd|rd|th)\b", text):
-        return candidates.by_id(int(m.group(1)))
+        return by_id(int(m.group(1)))
     for word, n in _NUMBER_WORDS.items():
         if re.search(rf"\b(?:number|option|region|candidate) {word}\b", text):
-            return candidates.by_id(n)
-    # "the second from the left" / "third from the right"
-    m = re.search(r"\b(\w+) (?:one )?from (?:the )?(left|right|top|bottom)\b", text)
-    if m and m.group(1) in _ORDINALS:
+            return by_id(n)
+    # "the second from the left", "third from the right", "the second car from the left"
+    m = _ORDINAL_FROM_SIDE.search(text)
+    if m:
         n = _ORDINALS[m.group(1)]
         ordered = _ordered(regions, m.group(2))
-        return ordered[n - 1] if n <= len(ordered) else None
+        return [ordered[n - 1]] if n <= len(ordered) else []
     words = set(text.split())
     horizontal = _first(words, {"left": "left", "leftmost": "left", "right": "right", "rightmost": "right"})
     vertical = _first(words, {"top": "top", "upper": "top", "above": "top", "bottom": "bottom",
@@ -295,31 +320,32 @@ def region_for_hint(candidates: Candidates, hint: str) -> Region | None:
     if horizontal or vertical or middle:
         return _spatial_pick(candidates, horizontal, vertical, middle)
     if words & {"largest", "biggest", "closest", "nearest", "front", "foreground"}:
-        return max(regions, key=_area)
+        return _extreme(regions, _area, largest=True)
     if words & {"smallest", "tiniest", "farthest", "furthest", "back", "background"}:
-        return min(regions, key=_area)
+        return _extreme(regions, _area, largest=False)
     if words & {"tallest", "highest"}:
-        return max(regions, key=lambda r: r.box.height)
+        return _extreme(regions, lambda r: r.box.height, largest=True)
     if words & {"shortest"}:
-        return min(regions, key=lambda r: r.box.height)
+        return _extreme(regions, lambda r: r.box.height, largest=False)
     if words & {"only", "it", "that"} and len(regions) == 1:
-        return regions[0]
+        return [regions[0]]
     # A bare ordinal: "the second one", "first"
     for word in words:
         if word in _ORDINALS:
-            return candidates.by_id(_ORDINALS[word])
-    return None
+            return by_id(_ORDINALS[word])
+    return []
 
 
 def regions_matching_position(candidates: Candidates, spatial_phrase: str) -> list[Region]:
-    """Regions a spatial descriptor of the question picks out ("on the left" -> the leftmost one)."""
-    region = region_for_hint(candidates, spatial_phrase)
-    return [region] if region is not None else []
+    """Regions a locating descriptor of the question picks out ("on the left" -> the leftmost one, or
+    the leftmost few when they are level), numbered order."""
+    return sorted(regions_for_hint(candidates, spatial_phrase), key=lambda r: r.id)
 
 
 def _spatial_pick(
     candidates: Candidates, horizontal: str | None, vertical: str | None, middle: bool
-) -> Region:
+) -> list[Region]:
+    """The regions nearest the named side or corner: the best, and any within SPATIAL_TIE of it."""
     width, height = candidates.image_size
 
     def cost(region: Region) -> float:
@@ -340,7 +366,15 @@ def _spatial_pick(
             total += abs(ny - 0.5)
         return total
 
-    return min(candidates.regions, key=cost)
+    best = min(cost(r) for r in candidates.regions)
+    return [r for r in candidates.regions if cost(r) - best < SPATIAL_TIE]
+
+
+def _extreme(regions: Sequence[Region], size: Callable[[Region], float], largest: bool) -> list[Region]:
+    """The largest (or smallest) regions by `size`: the extreme one and any within SIZE_TIE of it."""
+    sizes = [float(size(r)) for r in regions]
+    best = max(sizes) if largest else min(sizes)
+    return [r for r, v in zip(regions, sizes, strict=True) if abs(v - best) <= SIZE_TIE * abs(best)]
 
 
 def _ordered(regions: Sequence[Region], side: str) -> list[Region]:

@@ -133,7 +133,7 @@ def _strip_degree(text: str) -> list[str]:
 
 
 def _non_visual_word(w: str) -> bool:
-    if w in lx.NON_VISUAL_ADJECTIVES:
+    if w in lx.NON_VISUAL_ADJECTIVES or w in lx.NON_VISUAL_ROLE_NOUNS:
         return True
     stems = []
     if w.endswith("iest") or w.endswith("ier"):

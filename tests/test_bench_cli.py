@@ -70,7 +70,7 @@ def test_must_show_focus_recognition_then_cached(bench_env, bench_data, tmp_path
     assert [r["metrics"]["n"] for r in summary["results"]] == [20] * 5
     for r in summary["results"]:
         m = r["metrics"]
-        assert abs(m["positive_rate"] + m["negative_rate"] + m["undecided_rate"] - 1) < 1e-9
+        assert abs(m["positive_rate_all"] + m["negative_rate_all"] + m["undecided_rate"] - 1) < 1e-9
     assert (tmp_path / "out" / "confusion.png").stat().st_size > 1000
 
     code, again, err = _bench(*args)

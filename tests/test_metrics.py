@@ -40,20 +40,25 @@ def test_recognition_worked_example() -> None:
     gold = [True, True, True, False, False]
     pred = [A, U, N, N, A]
     m = recognition_metrics(gold, pred)
-    # correct: item 0 (A for ambiguous) and item 3 (N for unambiguous) -> 2 / 5
-    assert m["accuracy"] == pytest.approx(0.4)
-    # class 1: TP = 1 (item 0); predicted 1 = items 0, 4 -> P = 1/2; gold 1 = items 0-2 -> R = 1/3
-    #   F1 = 2 * (1/2 * 1/3) / (1/2 + 1/3) = (1/3) / (5/6) = 0.4
-    # class 0: TP = 1 (item 3); predicted 0 = items 2, 3 -> P = 1/2; gold 0 = items 3, 4 -> R = 1/2
-    #   F1 = 0.5
-    #   (the undecided item 1 is a miss for class 1 and a false positive of neither class)
-    # weighted by gold support: (3 * 0.4 + 2 * 0.5) / 5 = 2.2 / 5 = 0.44
-    assert m["weighted_f1"] == pytest.approx(0.44)
-    assert m["positive_rate"] == pytest.approx(2 / 5)  # items 0, 4 over all 5
-    assert m["negative_rate"] == pytest.approx(2 / 5)
-    assert m["undecided_rate"] == pytest.approx(1 / 5)
-    assert m["positive_rate_decided"] == pytest.approx(2 / 4)
-    assert (m["n"], m["n_undecided"], m["n_positive"], m["n_gold_ambiguous"]) == (5, 1, 2, 3)
+    # decided: items 0, 2, 3, 4 (item 1 is undecided)
+    # correct among decided: item 0 (A for ambiguous) and item 3 (N for unambiguous) -> 2 / 4
+    assert m["accuracy"] == pytest.approx(0.5)
+    # over the decided items: gold 1 = items 0, 2; gold 0 = items 3, 4
+    # class 1: TP = 1 (item 0); predicted 1 = items 0, 4 -> P = 1/2; R = 1/2 -> F1 = 0.5
+    # class 0: TP = 1 (item 3); predicted 0 = items 2, 3 -> P = 1/2; R = 1/2 -> F1 = 0.5
+    # weighted by gold support (2 and 2): 0.5
+    assert m["weighted_f1"] == pytest.approx(0.5)
+    assert m["positive_rate"] == pytest.approx(2 / 4)  # items 0, 4 over the 4 decided
+    assert m["undecided_rate"] == pytest.approx(1 / 5)  # over all 5
+    counts = (m["n"], m["n_decided"], m["n_undecided"], m["n_positive"], m["n_gold_ambiguous"])
+    assert counts == (5, 4, 1, 2, 3)
+    # The all-examples reading, for comparison: undecided is a miss.
+    assert m["accuracy_all"] == pytest.approx(0.4)  # 2 / 5
+    # class 1: P = 1/2, R = 1/3 (items 0-2) -> F1 = (1/3) / (5/6) = 0.4; class 0: P = 1/2, R = 1/2 -> 0.5
+    # weighted (3 * 0.4 + 2 * 0.5) / 5 = 0.44
+    assert m["weighted_f1_all"] == pytest.approx(0.44)
+    assert m["positive_rate_all"] == pytest.approx(2 / 5)
+    assert m["negative_rate_all"] == pytest.approx(2 / 5)
 
 
 def test_recognition_reproduces_a_table2_row() -> None:
@@ -68,20 +73,44 @@ def test_recognition_reproduces_a_table2_row() -> None:
     assert m["undecided_rate"] == 0.0
 
 
+def test_recognition_reproduces_a_table2_row_with_undecided_answers() -> None:
+    # Molmo 7B ZS-CoT in Table 2: Acc. 56.9, F1 57.1, Pos. 48.1, UR 6.9 - the row with the most undecided
+    # answers. A confusion that gives it, over 1000 questions with 69 undecided (UR 6.9%):
+    # of the d = 931 decided, positives 48.1% -> 448; accuracy 56.9% -> 530 correct. With 520 gold
+    # unambiguous among the decided: TP + FP = 448, TP + TN = 530, TN + FP = 520 -> FP = 219, TP = 229,
+    # TN = 301, FN = 411 - 229 = 182.
+    #   F1(1) = 2 * 229 / (2 * 229 + 219 + 182) = 458 / 859 = 0.53318
+    #   F1(0) = 2 * 301 / (2 * 301 + 182 + 219) = 602 / 1003 = 0.60020
+    #   weighted = (411 * 0.53318 + 520 * 0.60020) / 931 = 0.57061 -> 57.1
+    gold = [True] * 229 + [False] * 219 + [True] * 182 + [False] * 301  # predicted A A N N
+    pred = [A] * (229 + 219) + [N] * (182 + 301)
+    gold += [True] * 35 + [False] * 34  # the 69 undecided
+    pred += [U] * 69
+    m = recognition_metrics(gold, pred)
+    assert round(100 * m["accuracy"], 1) == 56.9
+    assert round(100 * m["weighted_f1"], 1) == 57.1
+    assert round(100 * m["positive_rate"], 1) == 48.1
+    assert round(100 * m["undecided_rate"], 1) == 6.9
+    # Counting undecided as wrong over all 1000 could not give this row: accuracy would be 53.0.
+    assert round(100 * m["accuracy_all"], 1) == 53.0
+
+
 def test_recognition_all_one_gold_class() -> None:
-    # gold all ambiguous; class 0 has support 0 so weight 0 and F1 = F1 of class 1:
-    # TP = 2, predicted 1 = 2 -> P = 1; R = 2/4 -> F1 = 2 * 0.5 / 1.5 = 2/3
+    # gold all ambiguous; decided items 0, 1, 3; class 0 has support 0 so weight 0 and F1 = F1 of class 1:
+    # TP = 2, predicted 1 = 2 -> P = 1; R = 2/3 -> F1 = 2 * (2/3) / (5/3) = 0.8
     m = recognition_metrics([True] * 4, [A, A, U, N])
-    assert m["accuracy"] == pytest.approx(0.5)
-    assert m["weighted_f1"] == pytest.approx(2 / 3)
+    assert m["accuracy"] == pytest.approx(2 / 3)
+    assert m["weighted_f1"] == pytest.approx(0.8)
+    assert m["accuracy_all"] == pytest.approx(0.5)
+    assert m["weighted_f1_all"] == pytest.approx(2 / 3)  # R = 2/4 -> 2 * 0.5 / 1.5
 
 
 def test_recognition_all_undecided_and_strings() -> None:
     m = recognition_metrics([True, False], ["undecided", "undecided"])
-    assert m["accuracy"] == 0.0
-    assert m["weighted_f1"] == 0.0  # recall 0 for both classes
+    assert math.isnan(m["accuracy"]) and math.isnan(m["weighted_f1"])  # nothing decided
+    assert math.isnan(m["positive_rate"])  # 0 / 0 decided
     assert m["undecided_rate"] == 1.0
-    assert math.isnan(m["positive_rate_decided"])  # 0 / 0 decided
+    assert m["accuracy_all"] == 0.0 and m["weighted_f1_all"] == 0.0  # recall 0 for both classes
 
 
 def test_recognition_empty_and_bad_input() -> None:

@@ -4,7 +4,8 @@ the tests assert the flow: strategy by count, model-call counts, region choice, 
 
 from __future__ import annotations
 
-from dataclasses import replace
+import json
+from dataclasses import dataclass, field, replace
 
 import pytest
 from PIL import Image, ImageDraw
@@ -116,10 +117,75 @@ def test_unmatched_hint_asks_the_vlm_then_asks_again(assistant) -> None:
     _, session = assistant.ask(scene(5), "What colour is the cup?")
     reply = assistant.resolve(session, "the shiny one")
     # spatial words did not decide, so one VLM call tried to map the hint; the tiny model's noise
-    # names no valid number, so the assistant asks again, listing the options.
-    assert reply.model_calls["vlm"] in (1, 2)
+    # names a number only by chance: either that candidate is answered (one more call) or it asks again.
     if reply.resolved_region is None:
+        assert reply.model_calls == {"vlm": 1}
         assert reply.strategy is Strategy.CLARIFY and "could not tell which one" in reply.text
+    else:
+        assert reply.model_calls == {"vlm": 2}
+
+
+@dataclass
+class HintServer:
+    """An OpenAI-compatible server whose every reply is `reply`; keeps the prompts it was sent."""
+
+    reply: str = "0"
+    prompts: list[str] = field(default_factory=list)
+
+
+def _hint_server_handler(state: HintServer):
+    from tests.chat_server import JSONHandler
+
+    class Handler(JSONHandler):
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            content = body["messages"][-1]["content"]
+            texts = [content] if isinstance(content, str) else [p["text"] for p in content if "text" in p]
+            state.prompts.append(" ".join(texts))
+            choice = {"index": 0, "message": {"role": "assistant", "content": state.reply}}
+            self._send(200, {"id": "x", "object": "chat.completion", "created": 0, "choices": [choice]})
+
+    return Handler
+
+
+@pytest.mark.parametrize(("model_reply", "resolved"), [("3", 3), ("Number 2.", 2), ("none of them", None)])
+def test_hint_the_words_cannot_map_goes_to_the_model_with_the_list(model_reply, resolved) -> None:
+    from models.openai_vlm import OpenAICompatibleVLM
+    from tests.chat_server import serve
+
+    state = HintServer()
+    with serve(_hint_server_handler(state)) as url:
+        vlm = OpenAICompatibleVLM("served", base_url=url, api_key="k", timeout=10, max_retries=0)
+        a = Assistant(vlm, Grounder(BlobPointer()), FAST)
+        first, session = a.ask(scene(4), "What colour is the cup?")
+        assert first.strategy is Strategy.CLARIFY
+        state.reply = model_reply
+        reply = a.resolve(session, "the shiny one")
+    hint_prompt = state.prompts[-2] if resolved else state.prompts[-1]
+    assert '"the shiny one"' in hint_prompt and "1: the red cup on the left" in hint_prompt
+    assert "4: the orange cup on the right" in hint_prompt
+    assert reply.resolved_region == resolved
+    assert reply.model_calls == {"vlm": 2 if resolved else 1}
+    if resolved is None:
+        assert reply.strategy is Strategy.CLARIFY and "could not tell which one" in reply.text
+
+
+def test_hint_that_fits_several_equally_asks_among_them_without_a_model_call(assistant) -> None:
+    from tests.ui_support import FOUR_SHAPES
+
+    image = Image.new("RGB", (640, 480), "white")
+    draw = ImageDraw.Draw(image)
+    for box, colour in FOUR_SHAPES:
+        draw.rectangle(box, fill=colour)
+    first, session = assistant.ask(image, "What colour is the square?")
+    assert first.strategy is Strategy.CLARIFY and len(first.candidates) == 4
+    reply = assistant.resolve(session, "the one on the left")
+    assert reply.resolved_region is None and reply.model_calls == {}
+    assert reply.strategy is Strategy.CLARIFY and reply.referents == (1, 2)
+    assert reply.text.startswith("Your words fit more than one. I see two squares. Which one do you mean?")
+    assert "1: the red square at the top left" in reply.text and "3:" not in reply.text
+    reply = assistant.resolve(session, "the one at the top left")
+    assert reply.resolved_region == 1 and reply.model_calls == {"vlm": 1}
 
 
 def test_bad_choices_are_clear_errors_and_change_nothing(assistant) -> None:
@@ -232,3 +298,26 @@ def test_second_turn_carries_the_first_turns_verdict(assistant) -> None:
     second = assistant.resolve(session, 1)
     third = assistant.resolve(session, "the one on the right")
     assert second.verdict is first.verdict and third.verdict is first.verdict
+
+
+@pytest.mark.parametrize(
+    ("marking", "says"),
+    [
+        ("marker", "marked in the image with a numbered outline"),
+        ("crop", "The image is a crop of the photo around it (in the full photo: box x"),
+        ("box", "Nothing is drawn on the image."),
+    ],
+)
+def test_region_prompt_says_how_the_region_is_shown(marking, says) -> None:
+    from models.openai_vlm import OpenAICompatibleVLM
+    from tests.chat_server import serve
+
+    state = HintServer(reply="It is red.")
+    with serve(_hint_server_handler(state)) as url:
+        vlm = OpenAICompatibleVLM("served", base_url=url, api_key="k", timeout=10, max_retries=0)
+        a = Assistant(vlm, Grounder(BlobPointer()), replace(FAST, region_marking=marking))
+        reply, _ = a.ask(scene(2), "What colour is the cup?")
+    assert reply.strategy is Strategy.ENUMERATE
+    region_prompts = state.prompts[1:]  # after the recognition call: one per referent
+    assert len(region_prompts) == 2 and all(says in p for p in region_prompts)
+    assert "The question is about the red cup on the left" in region_prompts[0]

@@ -153,3 +153,68 @@ def test_none_salient_falls_back_to_the_most_salient() -> None:
     d = strategy_for(focus(), Verdict.UNAMBIGUOUS, cands)
     central = max(cands.regions, key=lambda r: r.saliency)
     assert d.referents == (central.id,) and d.strategy is Strategy.ANSWER
+
+
+# --- locating descriptors from real questions (analyse_question -> policy) -----------------------------
+
+GRID = [(60, 60, 160, 160), (480, 60, 580, 160), (60, 320, 160, 420), (480, 320, 580, 420)]  # 2 x 2
+
+
+def decide(question: str, boxes: list[tuple[float, float, float, float]], label: str = "cup"):
+    from assistant.question import analyse_question
+
+    return strategy_for(analyse_question(question), Verdict.AMBIGUOUS, boxes_to_candidates(boxes, label))
+
+
+def test_ordinal_with_a_side_picks_that_one() -> None:
+    d = decide("What colour is the second car from the left?", row_of(4, size=50), "car")
+    assert (d.strategy, d.referents) == (Strategy.ANSWER, (2,))
+    assert d.explanation.startswith('"second from the left" picks out one car (number 2)')
+    d = decide("What colour is the first car from the right?", row_of(4, size=50), "car")
+    assert d.referents == (4,)
+
+
+def test_a_bare_ordinal_counts_from_the_left() -> None:
+    d = decide("What is in the third cup?", row_of(5, size=50))
+    assert (d.strategy, d.referents) == (Strategy.ANSWER, (3,))
+    assert '"third from the left"' in d.explanation
+
+
+def test_size_superlative_picks_the_one_that_is_clearly_largest() -> None:
+    boxes = [(40, 200, 120, 280), (280, 150, 420, 330), (520, 200, 600, 280)]
+    d = decide("How tall is the tallest building?", boxes, "building")
+    assert (d.strategy, d.referents) == (Strategy.ANSWER, (2,))
+
+
+def test_size_superlative_among_equal_ones_does_not_guess() -> None:
+    d = decide("What colour is the largest cup?", row_of(3))
+    assert d.strategy is Strategy.ENUMERATE and d.referents == (1, 2, 3)
+
+
+def test_side_that_fits_two_narrows_to_those_two() -> None:
+    d = decide("What colour is the cup on the left?", GRID)
+    assert (d.level, d.strategy, d.referents) == (Level.FEW, Strategy.ENUMERATE, (1, 2))
+    assert d.explanation == '"on the left" fits two cups (numbers 1 and 2), so I answer for each.'
+    d = decide("What colour is the cup at the top left?", GRID)
+    assert (d.strategy, d.referents) == (Strategy.ANSWER, (1,))
+
+
+def test_side_that_fits_many_asks_among_them() -> None:
+    column = [(40, 20 + i * 90, 100, 80 + i * 90) for i in range(5)] + [(540, 200, 600, 260)]
+    d = decide("What colour is the cup on the left?", column)
+    assert (d.level, d.strategy) == (Level.MANY, Strategy.CLARIFY)
+    assert len(d.referents) == 5 and "fits five cups" in d.explanation
+
+
+def test_descriptors_naming_another_object_or_a_quality_do_not_pick() -> None:
+    d = decide("What colour is the cup next to the plate?", row_of(3))
+    assert d.strategy is Strategy.ENUMERATE
+    d = decide("What is the happiest person wearing?", row_of(2), "person")
+    assert d.strategy is Strategy.ENUMERATE
+    d = decide("What is the most heroic person wearing?", row_of(2), "person")
+    assert d.strategy is Strategy.ENUMERATE and d.referents == (1, 2)
+
+
+def test_level_one_explanation_names_the_verdict_when_no_pronoun() -> None:
+    d = strategy_for(focus(), Verdict.AMBIGUOUS, boxes_to_candidates([(250, 180, 390, 300)]))
+    assert d.explanation.startswith("The model judged the question ambiguous, but only one cup stands out")

@@ -254,6 +254,26 @@ def test_racquet_bias_adjectives_are_non_visual() -> None:
     assert set(adjectives) == lexicon.RACQUET_BIAS_ADJECTIVES
 
 
+@pytest.mark.parametrize(
+    ("question", "role", "number"),
+    [
+        ("Who is the criminal?", "criminal", "singular"),
+        ("What is the thief holding?", "thief", "singular"),
+        ("What is the leader of the group wearing?", "leader", "singular"),
+        ("Where are the terrorists standing?", "terrorist", "plural"),
+        ("What colour is the boss's shirt?", "boss", "singular"),
+    ],
+)
+def test_role_nouns_that_judge_a_person_are_non_visual(question: str, role: str, number: str) -> None:
+    """The bias trap as a noun: the pointer must look for people, never for "a criminal"."""
+    got = analyse_question(question)
+    assert (got.head, got.number) == ("person", number)
+    assert role in got.non_visual_descriptors
+    from assistant.pipeline import grounding_phrase
+
+    assert grounding_phrase(got) == "person"
+
+
 VISUAL = [
     "red",
     "tall",

@@ -7,7 +7,6 @@ gr.State. GPU work goes through one queue group ("gpu") with WHICHONE_GPU_CONCUR
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import os
 from typing import Any
@@ -18,6 +17,7 @@ from assistant.pipeline import AssistantConfig
 from models.errors import ModelError
 from ui.api import ApiHandlers, add_api
 from ui.ask_tab import build_ask_tab
+from ui.benchmark_tab import build_benchmark_tab
 from ui.engine import ModelChoice, ModelPool, choice_from_env
 from ui.handlers import AskHandlers
 from ui.settings_tab import SettingsHandlers, banner_html, build_settings_tab
@@ -58,19 +58,10 @@ def gpu_concurrency() -> int:
     return max(1, int(os.environ.get("WHICHONE_GPU_CONCURRENCY", "1")))
 
 
-def add_benchmark_tab(pool: ModelPool) -> bool:
-    """Optional hook: the benchmark tab, if ui/benchmark_tab.py provides `build_benchmark_tab(pool)`.
-
-    Called inside the app's gr.Tabs; the builder lays out its components inside the gr.Tab opened here.
-    Returns whether a tab was added.
-    """
-    if importlib.util.find_spec("ui.benchmark_tab") is None:
-        return False
-    from ui.benchmark_tab import build_benchmark_tab
-
+def add_benchmark_tab(pool: ModelPool) -> None:
+    """The benchmark tab, inside the app's gr.Tabs (its builder lays out the components in this gr.Tab)."""
     with gr.Tab("Benchmark", id="benchmark", elem_id="wh-tab-benchmark"):
         build_benchmark_tab(pool)
-    return True
 
 
 def load_at_startup(pool: ModelPool, choice: ModelChoice) -> None:

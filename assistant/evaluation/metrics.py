@@ -94,42 +94,60 @@ def recognition_metrics(gold: Sequence[bool], predicted: Sequence[Verdict | str]
     gold[i] is True when question i is ambiguous (the dataset's label: more than one focus region);
     predicted[i] is the post-processed model output (ambiguous / unambiguous / undecided).
 
-    How we read the paper (it says "standard binary classification metrics" over all examples, and that
-    post-processing sorts every output into one of three categories):
-    - accuracy = correct / n over *all* n examples; an undecided prediction is never correct.
-    - weighted F1 = sklearn f1_score(average="weighted") over the two gold classes. Ambiguous is encoded
-      1, unambiguous 0 and undecided -1, and `labels=[1, 0]` is passed: an undecided prediction is thus a
-      miss that lowers the recall of its gold class, but is not a false positive of either class (it
-      claims neither). Weights are the gold supports, so the per-class F1s are averaged by n_pos / n and
-      n_neg / n. A class absent from gold has weight 0 (zero_division=0 silences sklearn's warning).
-    - positive rate = (ambiguous predictions) / n, over all n examples, the same denominator as the
-      undecided rate ("the fraction of all examples"), so positive + negative + undecided rates sum to 1.
-      `positive_rate_decided` (ambiguous / decided predictions) is given as well for comparison.
-    - undecided rate = (undecided predictions) / n.
+    How we read the paper: the undecided rate is "the fraction of all examples with undecided
+    predictions"; accuracy, weighted F1 and positive rate are the "standard binary classification
+    metrics", so over the examples with a binary (decided) prediction. This reading reproduces Table 2:
+    with one share of ambiguous questions for the whole test set (~0.42) it fits every row but Molmo ZS
+    within 0.25 pp, while counting undecided as wrong over all examples misses the rows with an
+    undecided rate of 2% or more by up to 0.9 pp (tests/test_metrics.py checks two rows).
+    - accuracy = correct / decided.
+    - weighted F1 = sklearn f1_score(average="weighted") over the decided examples, weighted by their
+      gold supports (a class absent from gold has weight 0; zero_division=0 silences sklearn's warning).
+    - positive rate = ambiguous predictions / decided.
+    - undecided rate = undecided predictions / n (all examples).
+    With no decided prediction, accuracy, F1 and positive rate are NaN (shown as "-").
+    The all-examples reading is given too, for comparison: `accuracy_all` and `weighted_f1_all` count an
+    undecided prediction as a miss (a miss that lowers its gold class's recall and is a false positive of
+    neither class), and `positive_rate_all` = ambiguous / n, so that `positive_rate_all`,
+    `negative_rate_all` and `undecided_rate` sum to 1.
     """
     _same_length(gold, predicted, "recognition")
     n = len(gold)
     verdicts = [_verdict(p) for p in predicted]
     counts = Counter(verdicts)
     n_pos, n_undecided = counts[Verdict.AMBIGUOUS], counts[Verdict.UNDECIDED]
+    n_decided = n - n_undecided
+    code = {Verdict.AMBIGUOUS: 1, Verdict.UNAMBIGUOUS: 0, Verdict.UNDECIDED: -1}
+    y_true = np.array([1 if g else 0 for g in gold], dtype=int)
+    y_pred = np.array([code[v] for v in verdicts], dtype=int)
+    decided = y_pred >= 0
     out: dict[str, float | int] = {
         "n": n,
-        "n_gold_ambiguous": sum(bool(g) for g in gold),
+        "n_decided": n_decided,
+        "n_gold_ambiguous": int(y_true.sum()),
         "n_positive": n_pos,
         "n_undecided": n_undecided,
-        "positive_rate": _rate(n_pos, n),
-        "negative_rate": _rate(counts[Verdict.UNAMBIGUOUS], n),
+        "accuracy": _accuracy(y_true[decided], y_pred[decided]),
+        "weighted_f1": _weighted_f1(y_true[decided], y_pred[decided]),
+        "positive_rate": _rate(n_pos, n_decided),
         "undecided_rate": _rate(n_undecided, n),
-        "positive_rate_decided": _rate(n_pos, n - n_undecided),
+        "accuracy_all": _accuracy(y_true, y_pred),
+        "weighted_f1_all": _weighted_f1(y_true, y_pred),
+        "positive_rate_all": _rate(n_pos, n),
+        "negative_rate_all": _rate(counts[Verdict.UNAMBIGUOUS], n),
     }
-    if n == 0:
-        return {**out, "accuracy": NAN, "weighted_f1": NAN}
-    code = {Verdict.AMBIGUOUS: 1, Verdict.UNAMBIGUOUS: 0, Verdict.UNDECIDED: -1}
-    y_true = np.array([1 if g else 0 for g in gold])
-    y_pred = np.array([code[v] for v in verdicts])
-    out["accuracy"] = float(np.mean(y_true == y_pred))
-    out["weighted_f1"] = float(f1_score(y_true, y_pred, labels=[1, 0], average="weighted", zero_division=0))
     return out
+
+
+def _accuracy(y_true: np.ndarray, y_pred: np.ndarray) -> float:
+    return float(np.mean(y_true == y_pred)) if len(y_true) else NAN
+
+
+def _weighted_f1(y_true: np.ndarray, y_pred: np.ndarray) -> float:
+    """Weighted F1 over the two gold classes; a -1 (undecided) prediction counts for neither class."""
+    if not len(y_true):
+        return NAN
+    return float(f1_score(y_true, y_pred, labels=[1, 0], average="weighted", zero_division=0))
 
 
 # --- RAcQUEt: class distribution (Fig. 3, 4), CoT mentions (G.3), bias (Fig. 7) --------------------------

@@ -146,7 +146,9 @@ def markdown_table(task: Task, summary: dict[str, Any]) -> str:
             ]
             for r in results
         ]
-        title = "VQ-FocusAmbiguity recognition (%), as Table 2"
+        title = (
+            "VQ-FocusAmbiguity recognition (%), as Table 2 (Acc., F1, Pos. over decided answers; UR over all)"
+        )
     elif layout == "localisation":
         header = ["Approach", "Prompt", "mAP", "union IoU", "max IoU", "n", "Errors"]
         rows = [
