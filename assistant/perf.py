@@ -129,7 +129,13 @@ def run_perf(
         batched_runs.append(_time(lambda: seg.segment_points(image, points)))
         singles_runs.append(_time(lambda: [seg.segment_points(image, points[i : i + 1]) for i in range(k)]))
     batched_s, singles_s = min(batched_runs), min(singles_runs)
-    out["c"] = {"batched_s": batched_s, "singles_s": singles_s, "batched_over_singles": batched_s / singles_s}
+    out["c"] = {
+        "batched_s": batched_s,
+        "singles_s": singles_s,
+        "batched_over_singles": batched_s / singles_s,
+        # how many prompts one decoder call takes: "all" on CUDA, a small batch on a CPU (segment_common)
+        "prompts_per_batch": seg.describe().get("prompts_per_batch", "all"),
+    }
 
     # (b) a first turn: upload -> typing -> recognition (VLM) -> pointer -> masks, embedding in the background
     model = create_vlm(vlm) if vlm else None
@@ -238,7 +244,8 @@ def format_report(fig: dict[str, Any]) -> str:
         + f" = {b['sequential_s']:.2f} s",
         f"(c) {fig['k']} points: batched {c['batched_s'] * 1000:.0f} ms "
         f"vs one by one {c['singles_s'] * 1000:.0f} ms"
-        f"  ->  ratio {c['batched_over_singles']:.2f} (<= 1 means batching is no slower)",
+        f"  ->  ratio {c['batched_over_singles']:.2f} (<= 1 means batching is no slower; "
+        f"prompts per decoder call: {c.get('prompts_per_batch', 'all')})",
     ]
     if "d" in fig:
         d = fig["d"]

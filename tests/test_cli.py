@@ -117,6 +117,7 @@ def test_bad_images_exit_2_with_one_line(tmp_path: Path, name: str, data: bytes,
         (["ask", "IMG", "What is it?", "--model", "nope"], "there is no vlm named 'nope'"),
         (["ask", "IMG", "What is it?", "--model", "qwen2.5-vl-3b"], "Qwen/Qwen2.5-VL-3B-Instruct"),
         (["ask", "IMG", "What is it?", "--click", "a,b"], "--click takes X,Y"),
+        (["ask", "IMG", "What is it?", "--recognition-prompt", "bogus"], "unknown recognition prompt"),
     ],
 )
 def test_user_errors_exit_2_with_one_line(tmp_path: Path, args: list[str], message: str) -> None:

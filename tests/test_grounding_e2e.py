@@ -155,9 +155,11 @@ def test_click_outside_every_region_segments_a_new_one(grounder, cups_image) -> 
     assert len(new_candidates) == 6 and region.source == "click" and region.point == (300.0, 20.0)
     assert [r.id for r in new_candidates.regions] == [1, 2, 3, 4, 5, 6]
     assert region.box.contains(300.0, 20.0)
-    if region.mask is not None:  # the new mask may not swallow a cup already offered
-        for x, y in cup_centres(*cups_image.size, 5):
-            assert not region.mask[int(y), int(x)]
+    # The new region may not swallow a cup already offered: its mask if SAM's was kept, else the small box
+    # round the click that replaces a refused mask.
+    for x, y in cup_centres(*cups_image.size, 5):
+        assert not region.box.contains(x, y)
+        assert region.mask is None or not region.mask[int(y), int(x)]
     with pytest.raises(SessionError, match="outside the photo"):
         grounder.region_from_click(cups_image, candidates, 400.0, 20.0)
 
