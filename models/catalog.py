@@ -27,15 +27,22 @@ def _hf_factory(hub_id: str, name: str):
     return factory
 
 
-def _tiny_factory(*, target_dir: Any = None, **kwargs: Any) -> Any:
-    """Builds (once, cached) the tiny local Qwen2.5-VL and loads it like real weights."""
-    from models.hf_vlm import HFVisionLanguageModel
-    from models.tiny import build_tiny_qwen2_5_vl
+def _local_tiny_factory(module: str, builder: str, name: str):
+    """A factory that builds (once, cached) a tiny local checkpoint with `module.builder(target_dir)` and
+    loads it like real weights."""
 
-    kwargs.setdefault("name", "tiny")
-    # The tiny model is for CPUs and tests: never quantise it unless asked.
-    kwargs.setdefault("quantise", "none")
-    return HFVisionLanguageModel(str(build_tiny_qwen2_5_vl(target_dir)), **kwargs)
+    def factory(*, target_dir: Any = None, **kwargs: Any) -> Any:
+        import importlib
+
+        from models.hf_vlm import HFVisionLanguageModel
+
+        build = getattr(importlib.import_module(module), builder)
+        kwargs.setdefault("name", name)
+        # A tiny model is for CPUs and tests: never quantise it unless asked.
+        kwargs.setdefault("quantise", "none")
+        return HFVisionLanguageModel(str(build(target_dir)), **kwargs)
+
+    return factory
 
 
 def _openai_factory(**kwargs: Any) -> Any:
@@ -49,7 +56,7 @@ register(
         name="tiny",
         kind="vlm",
         description="tiny random Qwen2.5-VL built locally (tests and offline demos; its answers are noise)",
-        factory=_tiny_factory,
+        factory=_local_tiny_factory("models.tiny", "build_tiny_qwen2_5_vl", "tiny"),
     )
 )
 register(
@@ -79,6 +86,14 @@ register(
         description="SmolVLM 256M Instruct, small enough for a CPU (the default without a GPU)",
         factory=_hf_factory(SMOLVLM_256M, "smolvlm-256m"),
         hub_id=SMOLVLM_256M,
+    )
+)
+register(
+    ModelSpec(
+        name="smolvlm-tiny",
+        kind="vlm",
+        description="tiny random SmolVLM (Idefics3) built locally (tests of smolvlm-256m's code path; noise)",
+        factory=_local_tiny_factory("models.tiny_smolvlm", "build_tiny_smolvlm", "smolvlm-tiny"),
     )
 )
 register(

@@ -1,8 +1,8 @@
 """Vision-language models from transformers (AutoModelForImageTextToText), 4-bit NF4 on CUDA when possible.
 
-One adapter serves Qwen2.5-VL, SmolVLM and the tiny local checkpoint of models/tiny.py alike: the processor's
-own chat template renders the messages, the processor resizes and tokenises the images, and `generate` runs
-batched with left padding.
+One adapter serves Qwen2.5-VL, SmolVLM and the tiny local checkpoints of models/tiny.py and
+models/tiny_smolvlm.py alike: the processor's own chat template renders the messages, the processor resizes
+and tokenises the images, and `generate` runs batched with left padding.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import os
+import re
 import socket
 import sys
 import threading
@@ -189,6 +190,11 @@ class HFVisionLanguageModel:
             # Decoder-only generation must pad on the left so every row's new tokens start at one index.
             tokenizer.padding_side = "left"
         self._template_params = set(inspect.signature(self._processor.apply_chat_template).parameters)
+        # transformers encodes control tokens in a user's text as plain text where it can (see _inputs).
+        self._sanitize = "sanitize_control_tokens" in self._template_params
+        added = getattr(tokenizer, "added_tokens_decoder", {}).values() if tokenizer is not None else ()
+        contents = sorted({t.content for t in added if t.content.strip()}, key=len, reverse=True)
+        self._control_tokens = re.compile("|".join(map(re.escape, contents))) if contents else None
 
     def _unavailable(self, error: BaseException, is_dir: bool, unreachable: bool = False) -> ModelUnavailable:
         if is_dir:
@@ -277,24 +283,54 @@ class HFVisionLanguageModel:
             messages.append({"role": message.role, "content": content})
         return messages
 
-    def _inputs(self, conversations: Sequence[Conversation]) -> Any:
+    def _apply_chat_template(self, batch: list[list[dict[str, Any]]], **extra: Any) -> Any:
         kwargs: dict[str, Any] = {
             "add_generation_prompt": True,
             "tokenize": True,
             "return_dict": True,
             "return_tensors": "pt",
+            **extra,
         }
+        # A fresh dict each call: apply_chat_template writes into processor_kwargs.
         if "processor_kwargs" in self._template_params:
             kwargs["processor_kwargs"] = {"padding": True}
         else:  # older transformers 5.x take processor arguments directly
             kwargs["padding"] = True
-        if "sanitize_control_tokens" in self._template_params:
-            # A user's text must not be able to write <|im_end|> or <|image_pad|> into the prompt.
-            kwargs["sanitize_control_tokens"] = True
+        return self._processor.apply_chat_template(batch, **kwargs)
+
+    def _inputs(self, conversations: Sequence[Conversation]) -> Any:
+        # A user's text must not be able to write <|im_end|> or <|image_pad|> into the prompt.
         batch = [self._hf_messages(conv) for conv in conversations]
-        inputs = self._processor.apply_chat_template(batch, **kwargs)
+        if self._sanitize:
+            try:
+                inputs = self._apply_chat_template(batch, sanitize_control_tokens=True)
+            except ValueError:
+                # Idefics3Processor (SmolVLM) finds each image's tokens with char_to_token, which the
+                # sanitised encoding (built piece by piece, without offsets) lacks: it fails on every image.
+                # Remove control tokens from the text ourselves instead, from now on. (An error of the input
+                # itself, e.g. an image Qwen's processor refuses, recurs here and is raised.)
+                inputs = self._apply_chat_template(self._without_control_tokens(batch))
+                self._sanitize = False
+        else:
+            inputs = self._apply_chat_template(self._without_control_tokens(batch))
         # BatchFeature.to casts only floating tensors (pixel values), so token ids stay integers.
         return inputs.to(self._model.device, dtype=self.dtype)
+
+    def _strip_control_tokens(self, text: str) -> str:
+        """`text` without the tokenizer's added tokens (<image>, <end_of_utterance>, ...), nested ones too."""
+        if self._control_tokens is None:
+            return text
+        while (cleaner := self._control_tokens.sub("", text)) != text:  # "<ima<image>ge>" leaves "<image>"
+            text = cleaner
+        return text
+
+    def _without_control_tokens(self, batch: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
+        def clean(part: dict[str, Any]) -> dict[str, Any]:
+            return (
+                {**part, "text": self._strip_control_tokens(part["text"])} if part["type"] == "text" else part
+            )
+
+        return [[{**m, "content": [clean(p) for p in m["content"]]} for m in messages] for messages in batch]
 
     def _decoding(self, settings: GenerationSettings) -> dict[str, Any]:
         if settings.temperature <= 0:

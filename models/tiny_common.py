@@ -1,8 +1,9 @@
-"""What the tiny local checkpoints (models/tiny.py, models/tiny_molmo.py) share: a locally trained
-byte-level BPE, the completeness marker, and the build-then-rename that makes concurrent builders safe.
+"""What the tiny local checkpoints (models/tiny.py, models/tiny_molmo.py, models/tiny_smolvlm.py) share: a
+locally trained byte-level BPE, the completeness marker, and the build-then-rename that makes concurrent
+builders safe.
 
 Each builder keeps its own corpus, special tokens, seed and recipe version; only the mechanics live here,
-so both checkpoints stay byte-for-byte what they were.
+so each checkpoint stays byte-for-byte what it was.
 """
 
 from __future__ import annotations
@@ -88,25 +89,34 @@ def build_atomically(
     return target
 
 
-def chat_token_ids(ids: dict[str, int]) -> dict[str, int]:
-    """bos/eos/pad ids of both checkpoints' Qwen-style chat format, for their text and top-level configs."""
-    return {
-        "bos_token_id": ids["<|endoftext|>"],
-        "eos_token_id": ids["<|im_end|>"],
-        "pad_token_id": ids["<|endoftext|>"],
-    }
+def chat_token_ids(
+    ids: dict[str, int], *, bos: str = "<|endoftext|>", eos: str = "<|im_end|>", pad: str = "<|endoftext|>"
+) -> dict[str, int]:
+    """bos/eos/pad ids for a checkpoint's text and top-level configs.
+
+    The defaults are the Qwen-style chat format of the Qwen2.5-VL and Molmo2 checkpoints; `ids` maps the
+    named special tokens to their ids.
+    """
+    return {"bos_token_id": ids[bos], "eos_token_id": ids[eos], "pad_token_id": ids[pad]}
 
 
-def eos_generation_config(ids: dict[str, int]) -> Any:
-    """Greedy GenerationConfig that stops at <|im_end|> or <|endoftext|> (both checkpoints' chat format).
+def eos_generation_config(
+    ids: dict[str, int],
+    *,
+    eos: Sequence[str] = ("<|im_end|>", "<|endoftext|>"),
+    pad: str = "<|endoftext|>",
+    bos: str = "<|endoftext|>",
+) -> Any:
+    """Greedy GenerationConfig that stops at any of the `eos` tokens.
 
-    `ids` maps those two special tokens to their ids.
+    The defaults stop at <|im_end|> or <|endoftext|> (the Qwen-style chat format); `ids` maps the named
+    special tokens to their ids.
     """
     from transformers import GenerationConfig
 
     return GenerationConfig(
-        eos_token_id=[ids["<|im_end|>"], ids["<|endoftext|>"]],
-        pad_token_id=ids["<|endoftext|>"],
-        bos_token_id=ids["<|endoftext|>"],
+        eos_token_id=[ids[tok] for tok in eos],
+        pad_token_id=ids[pad],
+        bos_token_id=ids[bos],
         do_sample=False,
     )
