@@ -20,6 +20,7 @@ from ui.ask_tab import build_ask_tab
 from ui.benchmark_tab import build_benchmark_tab
 from ui.engine import ModelChoice, ModelPool, choice_from_env
 from ui.handlers import AskHandlers
+from ui.page_script import RADIO_GROUPS_JS
 from ui.settings_tab import SettingsHandlers, banner_html, build_settings_tab
 from ui.state import STATE_TTL_S, UIState, end_session, forget_state
 
@@ -131,6 +132,7 @@ def launch_kwargs(host: str | None = None, port: int | None = None) -> dict[str,
         "server_port": port,
         "max_file_size": MAX_UPLOAD,
         "css": CSS,
+        "js": RADIO_GROUPS_JS,
         "theme": theme(),
         "show_error": False,  # user-facing errors are shown by the handlers; no tracebacks to users
         "ssr_mode": False,  # server-side rendering needs Node.js, which a plain Python Space lacks

@@ -1,8 +1,9 @@
 """The Ask tab: photo, question, chat; the candidates as a numbered overlay and as a list; Explain.
 
 Keyboard path: Tab to the photo's upload button (Space opens the file dialog), Tab to the question
-(Enter asks), focus then moves to the new reply; Tab on to an option (Space chooses it), Enter on
-"Answer about this one"; or type a hint and press Enter.
+(Enter asks), focus then moves to the new reply; Tab on to the options (one radio group, repaired by
+ui/page_script.py: the arrow keys move between them, Space chooses), Enter on "Answer about this one"; or
+type a hint and press Enter.
 """
 
 from __future__ import annotations
@@ -104,7 +105,8 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
             options = gr.Radio(
                 choices=[],
                 label="Which one do you mean?",
-                info="Pick one (Tab to it, Space to choose), then press 'Answer about this one'.",
+                info="Pick one (Tab to the list, arrow keys to move, Space to choose), then press "
+                "'Answer about this one'.",
                 elem_id="wh-options",
             )
             choose_btn = gr.Button("Answer about this one", variant="primary", elem_id="wh-choose")

@@ -12,6 +12,7 @@ from typing import Any
 
 import gradio as gr
 
+from assistant.errors import WhichoneError
 from assistant.marking import MARK_MODES
 from assistant.pipeline import RECOGNITION_PROMPTS, AssistantConfig
 from assistant.policy import PolicyConfig
@@ -20,6 +21,7 @@ from models.errors import ModelError
 from models.registry import list_models
 from ui.engine import NO_SEGMENTER, WHAT_TO_DO, ModelChoice, ModelPool
 from ui.gpu import spaces_available
+from ui.public import allowed_models, check_models_allowed
 from ui.state import UIState
 
 
@@ -71,6 +73,7 @@ class SettingsHandlers:
         """Returns (banner, loaded models, result line, vlm, pointer, segmenter dropdowns, state)."""
         choice = ModelChoice(vlm, pointer, None if segmenter in (None, "", NO_SEGMENTER) else segmenter)
         try:
+            check_models_allowed(choice.vlm, choice.pointer, choice.segmenter)
             config = AssistantConfig(
                 recognition_prompt=recognition_prompt,
                 region_marking=region_marking,
@@ -83,7 +86,7 @@ class SettingsHandlers:
                     clarify_without_candidates=bool(clarify_without_candidates),
                 ),
             )
-        except ValueError as exc:
+        except (ValueError, WhichoneError) as exc:
             return gr.skip(), gr.skip(), _result(f"Not applied: {exc}"), *_dropdowns(state.choice), state
         try:
             self.pool.load(choice)
@@ -130,7 +133,12 @@ def build_settings_tab(
     """The tab's components and events. `gpu_limit` must be the "gpu" group's limit: Gradio gives a
     concurrency group the smallest limit any of its events names, so a lower one here would cap them all."""
     policy, saliency = PolicyConfig(), SaliencyConfig()
-    gr.Markdown("## Models\nSettings apply to this browser session only. Models are loaded once and shared.")
+    intro = "## Models\nSettings apply to this browser session only. Models are loaded once and shared."
+    allowed = allowed_models()
+    if allowed is not None:
+        served = ", ".join(sorted(allowed - {NO_SEGMENTER}))
+        intro += f" This public demo serves only these models: {served}."
+    gr.Markdown(intro)
     with gr.Row():
         vlm = gr.Dropdown(_names("vlm"), value=initial.vlm, label="Vision-language model", elem_id="wh-vlm")
         pointer = gr.Dropdown(
@@ -168,7 +176,9 @@ def build_settings_tab(
         area_norm = gr.Radio(["largest", "image"], value=saliency.area_norm, label="Area term relative to")
     with gr.Row():
         plural = gr.Checkbox(value=policy.plural_resolves, label="A plural question is answered about all")
-        spatial = gr.Checkbox(value=policy.spatial_resolves, label="Spatial words pick one candidate")
+        spatial = gr.Checkbox(
+            value=policy.spatial_resolves, label="Place, order and size words pick the candidate"
+        )
         trust = gr.Checkbox(
             value=policy.trust_unambiguous_verdict, label="Trust the model's 'unambiguous' verdict"
         )

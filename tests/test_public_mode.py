@@ -1,0 +1,73 @@
+"""Public demo mode (a Space, or WHICHONE_PUBLIC=1): only the allowed models, published datasets only."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.errors import WhichoneError
+from ui.engine import ModelChoice, ModelPool
+from ui.public import allowed_models, check_bench_request, check_models_allowed, public_mode
+from ui.settings_tab import SettingsHandlers
+from ui.state import UIState
+
+
+@pytest.fixture
+def public(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WHICHONE_PUBLIC", "1")
+    monkeypatch.setenv("WHICHONE_MODEL", "tiny")
+    monkeypatch.setenv("WHICHONE_POINTER", "blobs")
+    monkeypatch.delenv("WHICHONE_SEGMENTER", raising=False)
+    monkeypatch.delenv("WHICHONE_ALLOWED_MODELS", raising=False)
+    monkeypatch.delenv("WHICHONE_PUBLIC_BENCH_LIMIT", raising=False)
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [({}, False), ({"SPACE_ID": "user/whichone"}, True), ({"WHICHONE_PUBLIC": "1"}, True),
+     ({"SPACE_ID": "user/whichone", "WHICHONE_PUBLIC": "0"}, False)],
+)  # fmt: skip
+def test_public_mode_is_on_on_a_space_and_by_flag(monkeypatch, env: dict[str, str], expected: bool) -> None:
+    monkeypatch.delenv("SPACE_ID", raising=False)
+    monkeypatch.delenv("WHICHONE_PUBLIC", raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    assert public_mode() is expected
+    assert (allowed_models() is None) is not expected
+
+
+def test_allowed_models_default_to_the_start_up_choice(public, monkeypatch) -> None:
+    assert allowed_models() == {"tiny", "blobs", "none"}
+    check_models_allowed("tiny", "blobs", None)
+    with pytest.raises(WhichoneError, match=r"serves only blobs, tiny; qwen2.5-vl-7b is not available"):
+        check_models_allowed("qwen2.5-vl-7b", "blobs")
+    monkeypatch.setenv("WHICHONE_ALLOWED_MODELS", "tiny, smolvlm-tiny,blobs")
+    check_models_allowed("smolvlm-tiny", "blobs")
+
+
+def test_not_public_allows_anything(monkeypatch) -> None:
+    monkeypatch.delenv("SPACE_ID", raising=False)
+    monkeypatch.setenv("WHICHONE_PUBLIC", "0")
+    check_models_allowed("anything")
+    assert check_bench_request("/etc/passwd", None) is None  # a researcher's own machine: their files
+
+
+def test_bench_requests_use_published_data_and_a_capped_limit(public, monkeypatch) -> None:
+    for data in ("/etc/passwd", "http://127.0.0.1:1/data.jsonl", "  ./local  "):
+        with pytest.raises(WhichoneError, match="published datasets only"):
+            check_bench_request(data, 5)
+    assert check_bench_request("", None) == 20 and check_bench_request(None, 5) == 5
+    assert check_bench_request("", 500) == 20
+    monkeypatch.setenv("WHICHONE_PUBLIC_BENCH_LIMIT", "3")
+    assert check_bench_request("", 10) == 3
+
+
+def test_settings_refuse_a_model_the_demo_does_not_serve_and_load_nothing(public) -> None:
+    pool = ModelPool()
+    state = UIState(choice=ModelChoice("tiny", "blobs", None))
+    out = SettingsHandlers(pool).apply(
+        "qwen2.5-vl-7b", "blobs", "none", "focus_recognition_zs_ecot", "marker", 3, 0.6, "largest",
+        True, True, False, True, state,
+    )  # fmt: skip
+    result = out[2]
+    assert "Not applied: this public demo serves only blobs, tiny" in result
+    assert pool.loaded() == [] and state.choice.vlm == "tiny"

@@ -1,0 +1,69 @@
+"""Public demo mode: what a visitor of a shared deployment (a Hugging Face Space) may not do.
+
+On by default on a Space (Hugging Face sets SPACE_ID) and wherever WHICHONE_PUBLIC=1; WHICHONE_PUBLIC=0
+turns it off. In public mode:
+- Settings and the Benchmark tab may use only the allowed models: WHICHONE_ALLOWED_MODELS (registry names,
+  comma separated), else the start-up choice's (WHICHONE_MODEL / WHICHONE_POINTER / WHICHONE_SEGMENTER).
+  A visitor cannot make the server load model after model until it runs out of memory.
+- Benchmarks run on the published datasets only: the Data field (a server path or a URL) is refused, so a
+  visitor can neither read the server's files nor make it fetch addresses of their choosing.
+- A benchmark run takes at most WHICHONE_PUBLIC_BENCH_LIMIT examples (default 20).
+Run whichone on your own machine for all of it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from assistant.errors import WhichoneError
+from ui.engine import NO_SEGMENTER, choice_from_env
+
+
+def public_mode() -> bool:
+    flag = os.environ.get("WHICHONE_PUBLIC", "").strip().lower()
+    if flag in ("0", "false", "no", "off"):
+        return False
+    return flag in ("1", "true", "yes", "on") or bool(os.environ.get("SPACE_ID"))
+
+
+def public_bench_limit() -> int:
+    return max(1, int(os.environ.get("WHICHONE_PUBLIC_BENCH_LIMIT", "20")))
+
+
+def allowed_models() -> frozenset[str] | None:
+    """Registry names a visitor may use; None: any (not public)."""
+    if not public_mode():
+        return None
+    listed = os.environ.get("WHICHONE_ALLOWED_MODELS", "")
+    names = {n.strip() for n in listed.split(",") if n.strip()}
+    if not names:
+        start = choice_from_env()
+        names = {start.vlm, start.pointer, start.segmenter or NO_SEGMENTER}
+    return frozenset(names | {NO_SEGMENTER})
+
+
+def check_models_allowed(*names: str | None) -> None:
+    """Raise WhichoneError naming what this demo serves when a name is not allowed here."""
+    allowed = allowed_models()
+    if allowed is None:
+        return
+    refused = [n for n in names if n and n not in allowed]
+    if refused:
+        served = ", ".join(sorted(allowed - {NO_SEGMENTER}))
+        raise WhichoneError(
+            f"this public demo serves only {served}; {', '.join(refused)} is not available here "
+            "(run whichone on your own machine to use any model)"
+        )
+
+
+def check_bench_request(data: str | None, limit: int | None) -> int | None:
+    """In public mode: no Data (published datasets only) and the limit capped; returns the limit to use."""
+    if not public_mode():
+        return limit
+    if data and str(data).strip():
+        raise WhichoneError(
+            "this public demo runs benchmarks on the published datasets only: leave Data empty "
+            "(run whichone on your own machine to use your own files)"
+        )
+    cap = public_bench_limit()
+    return min(limit, cap) if limit else cap
