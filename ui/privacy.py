@@ -25,6 +25,7 @@ from pathlib import Path
 from PIL import Image
 
 MEMORY_ROOT = Path("/dev/shm")
+MIN_MEMORY_FREE = 512 * 2**20  # room for a couple of dozen 20 MB uploads and their overlays
 
 
 def use_memory_temp_dir() -> str | None:
@@ -33,6 +34,10 @@ def use_memory_temp_dir() -> str | None:
         return os.environ["GRADIO_TEMP_DIR"]
     if not (MEMORY_ROOT.is_dir() and os.access(MEMORY_ROOT, os.W_OK)):
         return None  # no tmpfs: Gradio's default temp folder; forget_files and delete_cache still apply
+    if shutil.disk_usage(MEMORY_ROOT).free < MIN_MEMORY_FREE:
+        # Containers often give /dev/shm only 64 MB: a few uploads would fill it and fail. Use Gradio's
+        # default (disk) folder, with the same per-session deletions.
+        return None
     folder = tempfile.mkdtemp(prefix="whichone-gradio-", dir=MEMORY_ROOT)
     os.chmod(folder, 0o700)
     os.environ["GRADIO_TEMP_DIR"] = folder
