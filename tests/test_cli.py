@@ -186,3 +186,46 @@ def test_serve_console_script_starts_the_app_from_any_folder(tmp_path: Path, cli
         proc.terminate()
         proc.wait(timeout=30)
     assert proc.returncode in (0, -15)  # SIGTERM stops it cleanly
+
+
+def test_the_whole_bad_input_corpus_through_the_cli(tmp_path: Path, cli_env, monkeypatch) -> None:
+    """Every corpus image with a plain question, and every corpus question with a good photo, through the
+    console script's own entry point (typer's runner, in this process: no interpreter start per input).
+    Crashes (an exception out of the command, or an exit status other than 0 and 2) must be 0; run with
+    -s to see the message each input gets."""
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+    from tests.corpus import BAD_QUESTIONS
+
+    for key, value in cli_env.items():
+        monkeypatch.setenv(key, value)
+    base = ["--model", "tiny", "--pointer", "blobs", "--json"]
+    runs: list[tuple[str, list[str], str]] = []
+    for name, data, expect in corpus():
+        path = tmp_path / name
+        path.write_bytes(data)
+        runs.append((name, ["ask", str(path), "What colour is the square?", *base], expect))
+    good = tmp_path / "ok.png"
+    for question, error in BAD_QUESTIONS:
+        runs.append((repr(question[:30]), ["ask", str(good), question, *base], "error" if error else "ok"))
+    runner = CliRunner()
+    crashes, rows = 0, []
+    for label, args, expect in runs:
+        result = runner.invoke(app, args)
+        crashed = result.exit_code not in (0, 2) or (
+            result.exception is not None and not isinstance(result.exception, SystemExit)
+        )
+        crashes += crashed
+        if result.exit_code == 0:
+            shown = "answered: " + json.loads(result.stdout)["strategy"]
+        else:
+            shown = (result.stderr or result.stdout).strip().splitlines()[-1][:100]
+        rows.append((label, result.exit_code, shown))
+        assert not crashed, (label, result.exit_code, result.output)
+        assert result.exit_code == (0 if expect == "ok" else 2), (label, shown)
+        if result.exit_code == 2:
+            assert shown.startswith("error: ") and "Traceback" not in result.output
+    print(f"\nCLI corpus: {len(runs)} inputs, {crashes} crashes")
+    for label, code, shown in rows:
+        print(f"  {label:<34} exit {code}  {shown}")
