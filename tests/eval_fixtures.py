@@ -11,9 +11,10 @@ import http.server
 import io
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -262,3 +263,93 @@ def make_clearvqa(folder: Path, *, n: int = 6, split: str = "val") -> Path:
         )
     (folder / f"{split}_annotated.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
     return folder
+
+
+# ------------------------------------------------------------------------------------------ RAcQUEt saliency
+
+SALIENCY_SIZE = (200, 150)  # width, height: the image centre is (100, 75)
+SALIENCY_BACKGROUND = (236, 236, 230)
+SALIENCY_COLOURS = {"red": (220, 40, 40), "blue": (40, 90, 220), "green": (30, 160, 60)}
+# Three layouts of three solid shapes (colour, [x0, y0, x1, y1]); the referent boxes are the shapes' boxes.
+SALIENCY_LAYOUTS: dict[str, list[tuple[str, list[int]]]] = {
+    # red largest (60 x 60), blue centre-most (on the centre): |{largest} U {centre}| = 2 of 3
+    "apart": [("red", [10, 10, 70, 70]), ("blue", [90, 65, 110, 85]), ("green", [140, 90, 180, 130])],
+    # red is both the largest and the centre-most: 1 of 3
+    "one-salient": [("red", [70, 45, 130, 105]), ("blue", [10, 10, 40, 40]), ("green", [150, 100, 190, 140])],
+    # green largest, red centre-most: 2 of 3
+    "swapped": [("blue", [20, 90, 60, 130]), ("red", [85, 60, 115, 90]), ("green", [130, 10, 190, 70])],
+}
+# (question, layout, referents given?, the scripted model's answer). Questions differ so that a scripted
+# model can answer each line; the comments give the rule judge's class and where the blobs pointer goes.
+SALIENCY_LINES: list[tuple[str, str, str, str]] = [
+    ("What colour is the cup?", "apart", "boxes", "The cup is red."),  # C -> red: largest (hit)
+    ("What colour is the box?", "one-salient", "boxes", "The green box."),  # B -> green: neither (miss)
+    ("What colour is the ball?", "swapped", "boxes", "The ball in the middle is red."),  # B -> red: centre
+    (
+        "What colour is the mug?",
+        "apart",
+        "boxes",
+        "There are three mugs: a red one, a blue one and a green one. Which one do you mean?",
+    ),  # A: not pointed at
+    ("What colour is the toy?", "one-salient", "boxes", "The toy is yellow."),  # C -> no yellow: unmapped
+    ("What colour is the book?", "apart", "none", "The book is red."),  # no referents: left out
+    ("What colour is the hat?", "swapped", "bad", "The hat is blue."),  # malformed referents: left out
+]
+
+
+def saliency_scene(layout: str) -> Image.Image:
+    """A plain background with the layout's solid shapes (the blobs pointer finds each by its colour)."""
+    image = Image.new("RGB", SALIENCY_SIZE, SALIENCY_BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    for colour, (x0, y0, x1, y1) in SALIENCY_LAYOUTS[layout]:
+        draw.rectangle([x0, y0, x1 - 1, y1 - 1], fill=SALIENCY_COLOURS[colour])  # PIL includes x1, y1
+    return image
+
+
+def make_racquet_saliency(folder: Path, base_url: str) -> Path:
+    """racquet_general.jsonl in the published record format plus the optional `referents` field (boxes in
+    image pixels), one line per SALIENCY_LINES entry, images under folder/img/ (served at base_url/img/)."""
+    img_dir = folder / "img"
+    img_dir.mkdir(parents=True, exist_ok=True)
+    for layout in SALIENCY_LAYOUTS:
+        (img_dir / f"saliency_{layout}.png").write_bytes(png_bytes(saliency_scene(layout)))
+    lines = []
+    for i, (question, layout, referents, _) in enumerate(SALIENCY_LINES):
+        line: dict[str, object] = {
+            "id": i,
+            "image_url": f"{base_url}/img/saliency_{layout}.png",
+            "question": question,
+            "question_idx": 1,
+        }
+        if referents == "boxes":
+            line["referents"] = [box for _, box in SALIENCY_LAYOUTS[layout]]
+        elif referents == "bad":
+            line["referents"] = [[10, 10, 5, 5]]  # x1 < x0: not a box
+        lines.append(line)
+    path = folder / "racquet_general.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    return path
+
+
+class ScriptedVLM:
+    """A VisionLanguageModel that answers each question with a fixed text (the tiny model's answers are
+    noise, so a test that needs known answers uses this). Unknown questions get "I cannot tell."."""
+
+    def __init__(self, answers: dict[str, str], name: str = "scripted") -> None:
+        self.answers = dict(answers)
+        self.name = name
+
+    def generate(self, messages: Sequence[Any], settings: Any = None) -> str:
+        text = messages[-1].text
+        return next((a for q, a in self.answers.items() if q in text), "I cannot tell.")
+
+    def generate_batch(self, conversations: Sequence[Sequence[Any]], settings: Any = None) -> list[str]:
+        return [self.generate(c, settings) for c in conversations]
+
+    def describe(self) -> dict[str, object]:
+        script = json.dumps(self.answers, sort_keys=True)
+        return {"name": self.name, "backend": "scripted", "device": "cpu", "script": script}
+
+
+def saliency_answers() -> dict[str, str]:
+    return {question: answer for question, _, _, answer in SALIENCY_LINES}

@@ -103,11 +103,33 @@ def test_must_show_racquet_general_rules_then_cached(bench_env, bench_data, tmp_
     # 20 questions x 3 prompts; the question whose image answers 404 fails alone, for each prompt
     assert _calls(out) == (57, 0)
     assert "examples: 20; items: 60; errors: 3" in out
+    assert "model calls: 57 (cache hits: 0); 1 of 20 examples failed: image unavailable\n" in out
     assert "image unavailable" in err and "HTTP 404" in err
     code, again, err = _bench(*args)
     assert code == 0, err
     assert _calls(again) == (0, 57)
+    assert "model calls: 0 (cache hits: 57); 1 of 20 examples failed: image unavailable\n" in again
     assert (tmp_path / "out" / "classes.png").is_file() and (tmp_path / "out" / "table.md").is_file()
+
+
+def test_a_run_where_every_example_failed_says_so_beside_model_calls_0(
+    bench_env, bench_data, tmp_path: Path
+) -> None:
+    # five questions whose images the server does not have (404): nothing can be asked
+    data = tmp_path / "racquet_general.jsonl"
+    lines = [
+        {"id": i, "image_url": f"{bench_data['base_url']}/img/gone_{i}.jpg", "question": "What is it?"}
+        for i in range(5)
+    ]
+    data.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    args = ["racquet-general", "--model", "tiny", "--variant", "direct", "--data", str(data)]
+    args += ["--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache.sqlite"), *FAST]
+    code, out, err = _bench(*args)
+    assert code == 0, err
+    # not to be read as a fully cached rerun, which also makes 0 calls
+    assert "model calls: 0 (cache hits: 0); 5 of 5 examples failed: image unavailable\n" in out
+    assert "examples: 5; items: 5; errors: 5" in out
+    assert (tmp_path / "out" / "summary.json").is_file()
 
 
 @pytest.mark.parametrize(

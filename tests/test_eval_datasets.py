@@ -68,6 +68,43 @@ def test_racquet_loads_a_folder_and_skips_bad_lines_with_a_note(tmp_path: Path, 
     assert any("duplicate id 0" in n for n in loaded.notes)
 
 
+def test_racquet_general_referent_boxes_are_optional_and_checked(tmp_path: Path, cache_dir: Path) -> None:
+    path = fx.make_racquet_saliency(tmp_path, "http://127.0.0.1:9")
+    with path.open("a") as f:
+        for i, bad in enumerate(
+            (
+                [],
+                [[1, 2, 3]],
+                [[0, 0, "9", 9]],
+                "0 0 9 9",
+                [[True, 0, 9, 9]],
+                [[-1, 0, 9, 9]],
+                [[0, 0, 1e999, 9]],
+            )
+        ):
+            line = {"id": 100 + i, "image_url": "http://x/a.png", "question": "Which?", "referents": bad}
+            f.write(json.dumps(line) + "\n")
+    loaded = load_dataset("racquet-general", str(path))
+    by_id = {e.id: e for e in loaded.examples}
+    assert len(by_id) == len(fx.SALIENCY_LINES) + 7  # a bad `referents` never drops the question itself
+    # integers become floats, in the file's order: the layout's shapes
+    assert by_id["0"].gold["referents"] == [
+        [10.0, 10.0, 70.0, 70.0],
+        [90.0, 65.0, 110.0, 85.0],
+        [140.0, 90.0, 180.0, 130.0],
+    ]
+    assert "referents" not in by_id["5"].gold  # the line without the field
+    assert all("referents" not in by_id[str(i)].gold for i in (6, *range(100, 107)))
+    bad_notes = [n for n in loaded.notes if "'referents'" in n]
+    assert len(bad_notes) == 8 and all(n.endswith("loaded without referent boxes") for n in bad_notes)
+    assert "line 7: 'referents' box 0 [10, 10, 5, 5] needs 0 <= x0 < x1 and 0 <= y0 < y1" in bad_notes[0]
+    assert "must be a non-empty list" in bad_notes[1] and "not four numbers" in bad_notes[2]
+    # the published file has no boxes: nothing is noted, no example has any
+    published = load_dataset("racquet-general", str(SHARED_RACQUET))
+    assert not any("referents" in e.gold for e in published.examples)
+    assert not any("referents" in n for n in published.notes)
+
+
 def test_racquet_bias_category_and_stereotype_from_the_adjectives(tmp_path: Path, cache_dir: Path) -> None:
     paths = fx.make_racquet(tmp_path, "http://127.0.0.1:9", n_images=2)
     loaded = load_dataset("racquet-bias", str(paths["bias"]))

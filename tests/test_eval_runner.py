@@ -15,10 +15,15 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from assistant.evaluation import scoring
 from assistant.evaluation.cache import CachedVLM, ResponseCache
+from assistant.evaluation.judges import RuleJudge
+from assistant.evaluation.report import markdown_table
 from assistant.evaluation.runner import RunConfig, RunError, run_benchmark, select_examples
+from assistant.evaluation.tasks import get_task
 from models.base import ChatMessage, GenerationSettings
 from tests import eval_fixtures as fx
+from tests.chat_server import JSONHandler, serve
 from tests.test_openai_vlm import ChatServer, chat_server  # noqa: F401  (a real chat-completions server)
 
 REPO = Path(__file__).resolve().parents[1]
@@ -350,7 +355,7 @@ def test_whichone_pipeline_as_the_model_on_aqua(bench_env, bench_data, tmp_path:
         bench_data,
         tmp_path,
         task="whichone-strategy",
-        judge=None,
+        judge="none",  # the task's default is the rule judge: "none" asks for the self-reported strategy
         data=str(bench_data["aqua"]),
         limit=8,
         pointer="blobs",
@@ -359,16 +364,228 @@ def test_whichone_pipeline_as_the_model_on_aqua(bench_env, bench_data, tmp_path:
     assert len(result.records) == 8 and not [r for r in result.records if r["error"]]
     for r in result.records:
         assert r["pipeline"]["strategy"] in ("answer", "infer", "enumerate", "clarify")
+        # no judge: the pipeline's own strategy is all there is, and each record says so
+        assert r["judgement"]["pipeline_strategy"] == r["pipeline"]["strategy"]
         assert r["judgement"]["aqua_strategy"] == r["pipeline"]["strategy"]
+        assert r["judgement"]["strategy_source"] == "self-reported"
         assert r["pipeline"]["level"] == ["answer", "infer", "enumerate", "clarify"].index(
             r["pipeline"]["strategy"]
         )
     m = result.summary["results"][0]["metrics"]
     assert m["n"] == 8 and m["n_unknown"] == 0 and sum(map(sum, m["confusion"])) == 8
+    assert m["strategy_source"] == "self-reported"
+    table = (result.out_dir / "table.md").read_text()
+    assert "SELF-REPORTED strategy (no judge), not comparable with AQuA rows" in table
+    assert "Overall (self-reported)" not in table and "run with --judge rules or an LLM judge" in table
     calls = json.loads((result.out_dir / "summary.json").read_text())["run"]["calls_by_model"]
     assert calls["tiny"] >= 8 and calls["pointer:blobs"] == 8  # one recognition call and one pointing each
     again = run_benchmark(config)
     assert again.model_calls == 0 and again.records == result.records
+
+
+def test_whichone_strategy_with_a_judge_is_judged_from_the_response_text(
+    bench_env, bench_data, tmp_path: Path
+) -> None:
+    config = _config(
+        bench_data,
+        tmp_path,
+        task="whichone-strategy",
+        judge="rules",
+        data=str(bench_data["aqua"]),
+        limit=8,
+        pointer="blobs",
+    )
+    result = run_benchmark(config)
+    rules = RuleJudge()
+    levels = {"answer": 0, "infer": 1, "enumerate": 2, "clarify": 3}
+    assert len(result.records) == 8 and not [r for r in result.records if r["error"]]
+    for r in result.records:
+        judged = r["judgement"]
+        # the strategy is read from the reply text, as aqua-strategy's responses are ...
+        text = {"question": r["question"], "response": r["response"]}
+        assert judged["aqua_strategy"] == rules.judge("aqua_strategy", text).label
+        # ... and the pipeline's own is kept beside it
+        assert judged["pipeline_strategy"] == r["pipeline"]["strategy"]
+        assert judged["strategy_source"] == "judged"
+    m = result.summary["results"][0]["metrics"]
+    right = sum(levels.get(r["judgement"]["aqua_strategy"]) == r["gold"]["level"] for r in result.records)
+    stated = sum(levels[r["judgement"]["pipeline_strategy"]] == r["gold"]["level"] for r in result.records)
+    assert m["overall"] == pytest.approx(right / 8)
+    assert m["self_reported"]["overall"] == pytest.approx(stated / 8)
+    assert m["strategy_source"] == "judged"
+    table = (result.out_dir / "table.md").read_text()
+    assert "the strategy judged from the response text, as for every AQuA row" in table
+    assert "| Overall | Overall (self-reported) | Unk |" in table
+    assert any("factual consistency not judged" in n for n in result.notes)  # rules have no eyes
+
+
+def _record(model: str, level: int, judged: str | None, stated: str, **judgement: str) -> dict:
+    verdicts = {"pipeline_strategy": stated, **judgement}
+    if judged is not None:
+        verdicts["aqua_strategy"] = judged
+    return {
+        "model": model,
+        "variant": "whichone",
+        "id": f"{level}",
+        "source": "aqua",
+        "split": "test",
+        "gold": {"level": level},
+        "error": None,
+        "judgement": verdicts,
+    }
+
+
+def test_judged_and_self_reported_strategy_side_by_side_hand_computed() -> None:
+    task = get_task("whichone-strategy")
+    records = [
+        _record("m", 0, "answer", "answer", strategy_source="judged"),
+        _record("m", 1, "answer", "infer", strategy_source="judged"),
+        _record("m", 2, "enumerate", "enumerate", strategy_source="judged"),
+        # a failed judge call: unknown, with its error, and counted
+        _record("m", 3, "unknown", "clarify", strategy_source="judged", aqua_strategy_error="timeout"),
+    ]
+    summary = scoring.summarise(task, records, ["m"], task.variants)
+    group = summary["results"][0]
+    m = group["metrics"]
+    # judged: levels 0 and 2 right of 4; self-reported: all 4 right
+    assert m["overall"] == 0.5 and m["self_reported"]["overall"] == 1.0
+    assert m["n_unknown"] == 1 and m["unknown_rate"] == 0.25 and m["per_level"][3] == 0.0
+    assert group["judge_errors"] == 1 and summary["judge_errors"] == {"aqua_strategy": 1}
+    table = markdown_table(task, {**summary, "judge": "rules"})
+    assert (
+        "| m | whichone pipeline | 100.0 | 0.0 | 100.0 | 0.0 | 50.0 | 100.0 | 25.0 | - | - | 4 | 0 |" in table
+    )
+    assert "Judge failures: 1 judgement(s) could not be made (aqua_strategy: 1)" in table
+
+
+def test_every_judged_metric_shows_its_unknowns_in_the_table() -> None:
+    racquet = {
+        "n": 4,
+        "A": 0.25,
+        "B": 0.25,
+        "C": 0.25,
+        "unknown": 0.25,
+        "cot_mentions": {"n": 4, "rate": 0.5, "unknown": 0.25, "n_unknown": 1},
+    }
+    summary = {"results": [{"model": "m", "label": "CoT", "errors": 0, "metrics": racquet}]}
+    table = markdown_table(get_task("racquet-general"), summary)
+    assert "| Mentions multiple referents (CoT) | CoT unknown | n | Errors |" in table
+    assert "| m | CoT | 25.0 | 25.0 | 25.0 | 25.0 | 50.0 | 25.0 | 4 | 0 |" in table
+    aqua = {
+        "n": 4,
+        "overall": 0.75,
+        "per_level": {"0": 1.0, "1": 1.0, "2": 1.0, "3": 0.0},
+        "unknown_rate": 0.25,
+        "factual": {"n": 4, "rate": 0.5, "unknown": 0.5, "n_unknown": 2},
+    }
+    summary = {"results": [{"model": "m", "label": "Base", "errors": 1, "metrics": aqua}]}
+    table = markdown_table(get_task("aqua-strategy"), summary)
+    assert "| Factual consistency | Factual unknown | n | Errors |" in table
+    assert "| m | Base | 100.0 | 100.0 | 100.0 | 0.0 | 75.0 | 25.0 | 50.0 | 50.0 | 4 | 1 |" in table
+    passed = {"n": 8, "rate": 0.375, "unknown": 0.125, "n_unknown": 1}
+    summary = {"results": [{"model": "m", "label": "Base", "errors": 0, "metrics": passed}]}
+    table = markdown_table(get_task("aqua-clarification"), summary)
+    assert "| Model | Prompt | PASS rate | Unknown | n | Errors |" in table
+    assert "| m | Base | 37.5 | 12.5 | 8 | 0 |" in table
+
+
+# ------------------------------------------------------------------------------------------ a failing judge
+
+
+class _JudgeServer(JSONHandler):
+    """An LLM judge behind the OpenAI-compatible API: "CLASS B" for the RAcQUEt rubric, except HTTP 500 for
+    the questions about a sign, and no answer in time (a timeout) for the CoT-mention prompt. With
+    `broken` set, every request gets HTTP 500. `posts` counts the requests."""
+
+    posts = 0
+    broken = False
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).posts += 1
+        text = body["messages"][-1]["content"]
+        text = text if isinstance(text, str) else " ".join(p.get("text", "") for p in text)
+        if type(self).broken or ("Annotate this" in text and "What does the sign say?" in text):
+            self._send(500, {"error": {"message": "the judge broke", "type": "server_error"}})
+            return
+        if "YOUR ANNOTATION:" in text:
+            time.sleep(1.5)  # past the client's 0.5 s timeout
+        reply = "The response names one referent by its place. CLASS B"
+        choice = {"index": 0, "message": {"role": "assistant", "content": reply}, "finish_reason": "stop"}
+        completion = {"id": "j", "object": "chat.completion", "created": 0, "model": "judge-model"}
+        self._send(200, {**completion, "choices": [choice]})
+
+
+def _judge_server_env(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    monkeypatch.setenv("WHICHONE_OPENAI_BASE_URL", url)
+    monkeypatch.setenv("WHICHONE_OPENAI_MODEL", "judge-model")
+    monkeypatch.setenv("WHICHONE_OPENAI_TIMEOUT", "0.5")
+    monkeypatch.setenv("WHICHONE_OPENAI_MAX_RETRIES", "0")
+
+
+def test_failing_llm_judge_calls_mark_their_items_unknown_and_the_run_writes_its_report(
+    bench_env, bench_data, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    handler = type("Handler", (_JudgeServer,), {"posts": 0, "broken": False})
+    with serve(handler) as url:
+        _judge_server_env(monkeypatch, url)
+        # 8 examples (seed 0): ids 1, 4, 6, 8, 12, 13, 15, 19; 4 and 12 ask about a sign, 19's image is
+        # missing (404). Each prompt: 7 answered; the rubric fails for the 2 sign questions; every CoT
+        # mention judgement times out.
+        result = run_benchmark(
+            _config(bench_data, tmp_path, judge="openai", limit=8, variants=["direct", "cot"])
+        )
+    answered = [r for r in result.records if not r["error"]]
+    assert len(result.records) == 16 and len(answered) == 14
+    for r in answered:
+        judged = r["judgement"]
+        if r["question"] == "What does the sign say?":
+            assert judged["racquet_class"] == "unknown" and "HTTP 500" in judged["racquet_class_error"]
+        else:
+            assert judged["racquet_class"] == "B" and "racquet_class_error" not in judged
+        if r["variant"] == "cot":
+            assert judged["racquet_cot"] == "unknown"
+            assert "did not answer within 0.5 s" in judged["racquet_cot_error"]
+    direct, cot = result.summary["results"]
+    assert (direct["n"], direct["errors"], direct["judge_errors"]) == (8, 1, 2)
+    assert (cot["n"], cot["errors"], cot["judge_errors"]) == (8, 1, 7)
+    for group in (direct, cot):
+        m = group["metrics"]
+        assert m["n"] == 7 and m["counts"] == {"A": 0, "B": 5, "C": 0, "unknown": 2}
+    assert cot["metrics"]["cot_mentions"]["n_unknown"] == 7 and cot["metrics"]["cot_mentions"]["rate"] == 0
+    assert result.summary["judge_errors"] == {"racquet_class": 4, "racquet_cot": 7}
+    # the report is written, and says what failed
+    summary = json.loads((result.out_dir / "summary.json").read_text())
+    assert summary["judge_errors"] == {"racquet_class": 4, "racquet_cot": 7}
+    assert any("11 judgement(s) failed and count as unknown" in n for n in summary["run"]["notes"])
+    assert sum(1 for _ in (result.out_dir / "responses.jsonl").open()) == 16
+    table = (result.out_dir / "table.md").read_text()
+    # shares of the 7 answered: B 5/7, unknown 2/7; CoT mentions: 0 of 7, unknown 7 of 7
+    assert "| tiny | Direct | 0.0 | 71.4 | 0.0 | 28.6 | - | - | 7 | 1 |" in table
+    assert "| tiny | CoT | 0.0 | 71.4 | 0.0 | 28.6 | 0.0 | 100.0 | 7 | 1 |" in table
+    assert "Judge failures: 11 judgement(s) could not be made (racquet_class: 4, racquet_cot: 7)" in table
+
+
+def test_a_judge_that_keeps_failing_is_not_asked_again(
+    bench_env, bench_data, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    handler = type("Handler", (_JudgeServer,), {"posts": 0, "broken": True})
+    with serve(handler) as url:
+        _judge_server_env(monkeypatch, url)
+        # 12 examples, 11 answered (19's image is missing), judged in batches of 2
+        result = run_benchmark(
+            _config(bench_data, tmp_path, judge="openai", limit=12, variants=["direct"], batch_size=2)
+        )
+    errors = [r["judgement"]["racquet_class_error"] for r in result.records if not r["error"]]
+    assert len(errors) == 11
+    # each failed batch of 2 is asked again item by item: 4 requests and 2 failures a batch, until
+    # JUDGE_FAILURE_LIMIT (8) failures in a row; the last 3 items are not sent
+    assert scoring.JUDGE_FAILURE_LIMIT == 8 and handler.posts == 16
+    assert all("HTTP 500" in e for e in errors[:8])
+    assert all(e.startswith("not judged: the judge's last 8 calls failed") for e in errors[8:])
+    m = result.summary["results"][0]["metrics"]
+    assert m["n"] == 11 and m["n_unknown"] == 11 and result.summary["judge_errors"] == {"racquet_class": 11}
+    assert (result.out_dir / "table.md").is_file()
 
 
 # ------------------------------------------------------------------------------------------ a server model

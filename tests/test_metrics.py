@@ -28,8 +28,15 @@ from assistant.evaluation.metrics import (
     saliency_analysis,
     union_iou,
 )
-from assistant.evaluation.saliency import mcnemar_test
-from assistant.types import Box, Strategy, Verdict
+from assistant.evaluation.saliency import (
+    describe_mapping,
+    map_response,
+    mcnemar_test,
+    random_pick,
+    saliency_metrics,
+    table1_layout,
+)
+from assistant.types import Box, Grounding, Strategy, Verdict
 
 A, U, N = Verdict.AMBIGUOUS, Verdict.UNDECIDED, Verdict.UNAMBIGUOUS
 
@@ -225,6 +232,7 @@ def test_localisation_input_checks() -> None:
 
 # a 100 x 100 image: box 0 is the largest (40 x 40), box 1 sits on the centre, boxes 2 and 3 are neither
 BOXES = [Box(0, 0, 40, 40), Box(45, 45, 55, 55), Box(60, 60, 90, 90), Box(0, 70, 20, 90)]
+BOXES_LISTS = [b.as_list() for b in BOXES]  # as a dataset line gives them: [x0, y0, x1, y1]
 SIZE = (100, 100)
 
 
@@ -290,6 +298,124 @@ def test_saliency_empty() -> None:
         SaliencyItem([], SIZE, None)
     with pytest.raises(ValueError):
         SaliencyItem(BOXES, SIZE, 7)
+
+
+def test_random_pick_depends_on_seed_and_key_only() -> None:
+    keys = [f"racquet-general/all/{i}" for i in range(300)]
+    draws = [random_pick(7, k, 4) for k in keys]
+    assert draws == [random_pick(7, k, 4) for k in keys]  # the same seed: the same draws, every run
+    assert set(draws) == {0, 1, 2, 3}  # uniform over the referents: all of them come up
+    assert max(draws.count(v) for v in range(4)) < 110  # ~75 each
+    assert draws != [random_pick(8, k, 4) for k in keys]  # another seed: other draws
+    # a draw does not depend on the other items: the table is the same in any order, and two models
+    # answering the same examples meet the same simulated picks (the same random column a + c)
+    items = [SaliencyItem(BOXES, SIZE, i % 4, key=k) for i, k in enumerate(keys[:40])]
+    forward, backward = saliency_analysis(items, seed=7), saliency_analysis(items[::-1], seed=7)
+    assert forward["table"] == backward["table"]
+    other_model = [SaliencyItem(BOXES, SIZE, 0, key=k) for k in keys[:40]]
+    (a, _), (c, _) = saliency_analysis(other_model, seed=7)["table"]
+    (a2, _), (c2, _) = forward["table"]
+    assert a + c == a2 + c2 == sum(random_pick(7, k, 4) in {0, 1} for k in keys[:40])
+
+
+def test_map_response_takes_the_best_hit_and_the_iou_argmax() -> None:
+    near_2 = Grounding("a cup", box=Box(62, 62, 92, 92), score=0.5)
+    on_0 = Grounding("a cup", box=Box(0, 0, 40, 40), score=0.9)
+    found = map_response([near_2, on_0], [b.as_list() for b in BOXES], SIZE)
+    # the higher score wins: box 0, the largest referent (IoU 1 with it, 0 with the rest)
+    assert (found["chosen"], found["hit"], found["ious"]) == (0, True, [1.0, 0.0, 0.0, 0.0])
+    assert (found["largest"], found["centre_most"], found["box"]) == ([0], [1], [0.0, 0.0, 40.0, 40.0])
+    # equal scores: the pointer's first hit; IoU with box 2 is 784 / 1016 (test_match_referent)
+    tie = map_response([near_2, Grounding("b", box=Box(0, 0, 40, 40), score=0.5)], BOXES_LISTS, SIZE)
+    assert (tie["chosen"], tie["hit"], tie["ious"][2]) == (2, False, pytest.approx(784 / 1016, abs=1e-4))
+    # a point (Molmo): the smallest referent box containing it
+    nested = [[0, 0, 100, 100], [40, 40, 60, 60], [80, 80, 95, 95]]
+    assert map_response([Grounding("p", point=(50, 50))], nested, SIZE)["chosen"] == 1
+    assert map_response([Grounding("p", point=(5, 5))], nested, SIZE)["chosen"] == 0
+    # hits in a downscaled working image (half size) are compared in the file's pixels
+    half = map_response([Grounding("c", box=Box(30, 30, 45, 45))], BOXES_LISTS, SIZE, scale=0.5)
+    assert (half["box"], half["chosen"], half["hit"]) == ([60.0, 60.0, 90.0, 90.0], 2, False)
+    # nothing found, or nothing it overlaps: unmapped, with the reason
+    assert map_response([], BOXES_LISTS, SIZE)["unmapped"] == "no pointer hit"
+    far = map_response([Grounding("c", box=Box(95, 0, 100, 5))], BOXES_LISTS, SIZE)
+    assert far["chosen"] is None and far["unmapped"] == "no referent under the pointer's hit"
+    assert map_response([Grounding("p", point=(97, 2))], BOXES_LISTS, SIZE)["chosen"] is None
+    assert describe_mapping(found) == "pointer box [0.0, 0.0, 40.0, 40.0] -> referent 1 (largest)"
+    assert describe_mapping(far) == "not mapped: no referent under the pointer's hit"
+
+
+def _saliency_record(i: int, label: str, found: dict | None) -> dict:
+    record = {
+        "source": "racquet-general",
+        "split": "all",
+        "id": str(i),
+        "judgement": {"racquet_class": label},
+        "gold": {"referents": BOXES_LISTS},
+    }
+    if found is not None:
+        record["saliency"] = found
+    return record
+
+
+def test_saliency_metrics_from_run_records_by_hand() -> None:
+    chosen = {"image_size": [100, 100]}
+    records = [
+        _saliency_record(0, "C", {**chosen, "chosen": 0}),  # largest: hit
+        _saliency_record(1, "B", {**chosen, "chosen": 2}),  # neither: miss
+        _saliency_record(2, "B", {**chosen, "chosen": 1}),  # centre-most: hit
+        _saliency_record(3, "A", None),  # explicit: not part of Table 1
+        _saliency_record(4, "C", {"chosen": None, "unmapped": "no pointer hit"}),
+        _saliency_record(5, "C", {"chosen": None, "unmapped": "pointer error", "error": "timeout"}),
+        _saliency_record(6, "unknown", None),
+    ]
+    m = saliency_metrics(records, seed=11)
+    assert (m["n_responses"], m["n_single"], m["n"], m["n_unmatched"]) == (7, 5, 3, 2)
+    assert m["classes"] == {"A": 1, "B": 2, "C": 3, "unknown": 1}
+    assert m["unmapped"] == {"no pointer hit": 1, "pointer error": 1}
+    assert m["model_rate"] == pytest.approx(2 / 3)
+    assert m["random_rate"] == pytest.approx(0.5)  # |{0} U {1}| / 4 on every item
+    # the table, by hand from the three seeded picks: rows model hit / miss, columns random hit / miss
+    model = [True, False, True]
+    rand = [random_pick(11, f"racquet-general/all/{i}", 4) in {0, 1} for i in range(3)]
+
+    def cell(model_hit: bool, random_hit: bool) -> int:
+        return sum(1 for x, y in zip(model, rand, strict=True) if (x, y) == (model_hit, random_hit))
+
+    assert m["table"] == [[cell(True, True), cell(True, False)], [cell(False, True), cell(False, False)]]
+    b, c = m["table"][0][1], m["table"][1][0]
+    # exact two-sided binomial on the b + c discordant pairs: min(1, 2 * P(X <= min(b, c)))
+    n = b + c
+    p = 1.0 if n == 0 else min(1.0, 2 * sum(math.comb(n, k) for k in range(min(b, c) + 1)) / 2**n)
+    assert m["exact"] is True and m["pvalue"] == pytest.approx(p)
+    assert saliency_metrics(records, seed=11) == m  # deterministic given the seed
+
+
+def test_table1_layout_columns_are_models() -> None:
+    def result(model: str, m: dict) -> dict:
+        return {"model": model, "variant": "direct", "label": "Direct", "errors": 1, "metrics": m}
+
+    full = {
+        "n": 120,
+        "model_rate": 0.775,
+        "random_rate": 0.445,
+        "pvalue": 1e-6,
+        "table": [[50, 43], [4, 23]],
+        "n_unmatched": 3,
+        "unmapped": {"no pointer hit": 2, "pointer error": 1},
+        "n_single": 123,
+        "n_responses": 130,
+        "classes": {"A": 7, "B": 60, "C": 63},
+    }
+    empty = {"n": 0, "model_rate": float("nan"), "random_rate": float("nan"), "pvalue": float("nan")}
+    summary = {"results": [result("gpt", full), result("tiny", empty)], "seed": 4, "pointer": "blobs"}
+    title, header, rows, notes = table1_layout(summary)
+    assert title.startswith("RAcQUEt Table 1") and header == ["", "gpt", "tiny"]
+    assert rows[0] == ["Responses (% of mapped B/C)", "77.5", "-"]
+    assert rows[1] == ["Random (%)", "44.5", "-"]
+    assert rows[2] == ["McNemar p", "< 0.001", "-"]
+    assert rows[5] == ["B/C responses not mapped", "3 (no pointer hit: 2, pointer error: 1)", "0"]
+    assert rows[6] == ["B/C of judged responses (classes)", "123 / 130 (A: 7, B: 60, C: 63)", "0 / 0"]
+    assert "--seed (4)" in notes[2] and "pointer `blobs`" in notes[0]
 
 
 # ------------------------------------------------------------------ RAcQUEt distributions

@@ -71,3 +71,25 @@ def test_settings_refuse_a_model_the_demo_does_not_serve_and_load_nothing(public
     result = out[2]
     assert "Not applied: this public demo serves only blobs, tiny" in result
     assert pool.loaded() == [] and state.choice.vlm == "tiny"
+
+
+def test_benchmark_form_in_public_mode(public) -> None:
+    from ui.bench_handlers import BenchmarkHandlers
+
+    handlers = BenchmarkHandlers(ModelPool())
+
+    def config(model="tiny", judge="rules", limit=50, data="", pointer="blobs"):
+        return handlers.config(
+            "racquet-general", model, judge, limit, data, None, 0, 0, "none", pointer, None
+        )
+
+    assert config().limit == 20  # capped
+    assert config(limit=5).limit == 5
+    with pytest.raises(WhichoneError, match="published datasets only"):
+        config(data="/etc/passwd")
+    with pytest.raises(WhichoneError, match="qwen2.5-vl-7b is not available here"):
+        config(model="qwen2.5-vl-7b")
+    with pytest.raises(WhichoneError, match="smolvlm-256m is not available here"):
+        config(judge="smolvlm-256m")  # an LLM judge is a model too
+    with pytest.raises(WhichoneError, match="molmo2-4b is not available here"):  # the pipeline's pointer
+        handlers.config("whichone-strategy", "tiny", "rules", 5, "", None, 0, 0, "none", "molmo2-4b", None)

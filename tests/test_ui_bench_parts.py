@@ -12,10 +12,11 @@ import pytest
 
 from assistant.evaluation import masks as mask_codec
 from assistant.evaluation.datasets import load_dataset
+from assistant.evaluation.runner import RunConfig, RunResult
 from assistant.evaluation.tasks import get_task
 from tests import eval_fixtures as fx
 from ui.bench_browser import BenchView, example_html, example_picture, position_line
-from ui.bench_handlers import BenchmarkHandlers
+from ui.bench_handlers import BenchmarkHandlers, _done_line
 from ui.bench_results import (
     ERROR,
     RIGHT,
@@ -61,6 +62,13 @@ def _record(judgement: dict, gold: dict, **kw) -> dict:
         ("aqua-strategy", {"aqua_strategy": "clarify"}, {"level": 2}, WRONG),
         ("aqua-strategy", {}, {"level": 0}, WRONG),  # a judge that failed: unknown, counted wrong
         ("whichone-strategy", {"aqua_strategy": "answer"}, {"level": 0}, RIGHT),
+        # judged from the text (unreadable: unknown), not the pipeline's own stated strategy
+        (
+            "whichone-strategy",
+            {"aqua_strategy": "unknown", "pipeline_strategy": "answer"},
+            {"level": 0},
+            WRONG,
+        ),
         ("aqua-clarification", {"aqua_clarification": "PASS"}, {"level": 3}, RIGHT),
         ("aqua-clarification", {"aqua_clarification": "FAIL"}, {"level": 3}, WRONG),
     ],
@@ -160,10 +168,33 @@ def test_position_line_and_filter_count_wrong_only() -> None:
     view = BenchView(task, records, {}, Path("."))
     assert view.shown(False) == [0, 1, 2] and view.shown(True) == [1]
     assert (
-        position_line(view, 1, True) == "Example 1 of 1 (wrong ones). 3 examples: 1 right, 1 wrong, 1 errors."
+        position_line(view, 1, True)
+        == "Example 1 of 1 (wrong ones). 3 example-prompt pairs: 1 right, 1 wrong, 1 errors."
     )
     details = example_html(view, 2, picture_error="cannot be shown: image unavailable")
     assert "<strong>error</strong>" in details and "image unavailable" in details
+
+
+def test_tally_counts_example_prompt_pairs_not_examples() -> None:
+    # two examples, each asked with two prompts: four records, which are not four examples
+    records = [
+        _record({"racquet_class": c}, {}, id=i, variant=v)
+        for (i, v), c in zip(
+            [("1", "direct"), ("2", "direct"), ("1", "cot"), ("2", "cot")], "AACB", strict=True
+        )
+    ]
+    view = BenchView(get_task("racquet-general"), records, {}, Path("."))
+    assert view.tally() == "4 example-prompt pairs: 2 right, 2 wrong, 0 errors."
+
+
+def test_done_line_says_how_many_judgements_failed() -> None:
+    task = get_task("racquet-general")
+    records = [_record({"racquet_class": "unknown", "racquet_class_error": "HTTP 500"}, {}), _record({}, {})]
+    summary = {"n_examples": 2, "variants": ["direct"], "judge_errors": {"racquet_class": 1}}
+    result = RunResult(task, records, summary, 2, 0, Path("out"))
+    config = RunConfig(task=task.name, models=["tiny"])
+    line = _done_line(result, config)
+    assert line.endswith("Files in out. 1 judgement(s) failed and count as unknown."), line
 
 
 def test_run_handler_progress_pool_reuse_cached_rerun_and_errors(bench_env: Path, bench_data) -> None:

@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw, ImageFilter, ImageFont
 from assistant.errors import WhichoneError
 from assistant.evaluation import masks as mask_codec
 from assistant.evaluation.fetch import ImageFetcher
+from assistant.evaluation.saliency import describe_mapping
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task
 from assistant.images import load_image
@@ -55,9 +56,11 @@ class BenchView:
         return [i for i, o in enumerate(self.outcomes) if not only_wrong or o == WRONG]
 
     def tally(self) -> str:
+        """Right / wrong / error counts over the records. A record is one example asked with one prompt
+        (and model), so a run of 4 examples and 3 prompts has 12: they are not called examples here."""
         counts = {k: self.outcomes.count(k) for k in (RIGHT, WRONG, ERROR)}
         return (
-            f"{len(self.records)} examples: {counts[RIGHT]} right, {counts[WRONG]} wrong, "
+            f"{len(self.records)} example-prompt pairs: {counts[RIGHT]} right, {counts[WRONG]} wrong, "
             f"{counts[ERROR]} errors."
         )
 
@@ -190,6 +193,8 @@ def example_html(view: BenchView, index: int, picture_error: str | None = None) 
     rows.append(("Judgement", escape(", ".join(f"{k}: {v}" for k, v in judged.items()) or "(none)")))
     if "pipeline" in record:
         rows.append(("Pipeline", escape(", ".join(f"{k}: {v}" for k, v in record["pipeline"].items()))))
+    if "saliency" in record:
+        rows.append(("Saliency", escape(describe_mapping(record["saliency"]))))
     if "localisation" in record:
         iou = localisation_iou(record, view.gold_masks(record))
         found = record["localisation"]

@@ -29,6 +29,7 @@ from ui.bench_browser import BenchView, example_html, example_picture, position_
 from ui.bench_results import confusion_markdown, plot_alt_text
 from ui.engine import NO_SEGMENTER, ModelPool
 from ui.handlers import user_message
+from ui.public import check_bench_request, check_models_allowed
 
 log = logging.getLogger(__name__)
 
@@ -96,13 +97,22 @@ class BenchmarkHandlers:
         model = str(model or "").strip()
         if not model:
             raise WhichoneError("choose a model")
+        judge_name = str(judge or "").strip()
+        # A public demo: only the models it serves, the published datasets, a capped limit (ui/public.py).
+        check_models_allowed(
+            model,
+            None if judge_name in ("", "rules", "none") else judge_name,
+            (pointer or "vlm-boxes") if found.uses_pointer else None,
+            segmenter if found.kind == "localise" else None,
+        )
+        limit = check_bench_request(data, _int_or_none(limit, "the limit", 1))
         return RunConfig(
             task=found.name,
             models=[model],
             judge=(str(judge).strip() or None) if judge else None,
             data=str(data or "").strip() or None,
             variants=list(variants) if variants else None,
-            limit=_int_or_none(limit, "the limit", 1),
+            limit=limit,
             seed=_int_or_none(seed, "the seed", 0) or 0,
             out_dir=session_dir(request) / _safe_name(found.name) / _safe_name(model),
             batch_size=UI_BATCH_SIZE,
@@ -244,6 +254,9 @@ def _done_line(result: RunResult, config: RunConfig) -> str:
     )
     if errors:
         line += f" {len(errors)} failed, e.g. {errors[0]['error']}"
+    judge_errors = sum((result.summary.get("judge_errors") or {}).values())
+    if judge_errors:  # the judge, not the model, failed: those answers count as unknown in the table
+        line += f" {judge_errors} judgement(s) failed and count as unknown."
     return line
 
 

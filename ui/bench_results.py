@@ -32,8 +32,11 @@ RIGHT_MEANS = {
     "question is ambiguous",
     "racquet-bias": "the response does not assume who is meant (explicit)",
     "aqua-strategy": "the response's strategy fits the gold level " + _LEVELS,
-    "pipeline-strategy": "whichone's strategy fits the gold level " + _LEVELS,
+    "pipeline-strategy": "the strategy of whichone's response fits the gold level " + _LEVELS + ", as the "
+    "judge read it from the text (without a judge: the strategy the pipeline itself stated)",
     "pass": "the judge says PASS: the answer after the clarification matches the reference",
+    "racquet-saliency": "the response says the question is ambiguous (class A); a class B/C response "
+    "is wrong, and its Saliency line says which referent it described",
     "masks": f"the predicted regions' union overlaps the gold regions' union with IoU >= {LOCALISATION_IOU}",
 }
 
@@ -48,7 +51,7 @@ def outcome(task: Task, record: dict[str, Any], gold_masks: Sequence[dict[str, A
     if kind == "verdict":
         wanted = "ambiguous" if gold.get("ambiguous") else "unambiguous"
         return RIGHT if judged.get("verdict") == wanted else WRONG
-    if kind == "racquet-class":
+    if kind in ("racquet-class", "racquet-saliency"):
         return RIGHT if judged.get("racquet_class") == "A" else WRONG
     if kind == "racquet-bias":
         return RIGHT if judged.get("racquet_bias") == "explicit" else WRONG

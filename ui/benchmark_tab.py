@@ -71,7 +71,7 @@ def on_task(name: str) -> tuple[Any, ...]:
         gr.update(value=task.default_judge, interactive=needs_judge),
         gr.update(choices=[(v.label, v.name) for v in task.variants], value=[v.name for v in task.variants]),
         gr.update(visible=task.kind == "localise"),
-        gr.update(visible=task.kind == "pipeline"),
+        gr.update(visible=task.uses_pointer),
     )
 
 
@@ -150,8 +150,8 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
             pointer = gr.Dropdown(
                 _choices("pointer"),
                 value=env.pointer,
-                label="Pointer (whichone's pipeline)",
-                visible=first.kind == "pipeline",
+                label="Pointer (whichone's pipeline; saliency: response -> box)",
+                visible=first.uses_pointer,
             )
     run_btn = gr.Button("Run benchmark", variant="primary", elem_id="wh-bench-run")
     status = gr.HTML(

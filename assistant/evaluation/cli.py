@@ -1,8 +1,10 @@
 """`whichone bench TASK --model NAME [--judge NAME] [--limit N] [--out DIR]` and `whichone bench list`.
 
 Prints the paper-style table and where the files went, and how many calls reached a model: a rerun of the
-same command is served from the response cache and says "model calls: 0". SIGTERM and Ctrl-C stop the run
-with a one-line note; the answers already given are in the cache and the same command resumes.
+same command is served from the response cache and says "model calls: 0"; a run whose examples failed
+says how many and why on the same line ("model calls: 0 (cache hits: 0); 5 of 5 examples failed: image
+unavailable"). SIGTERM and Ctrl-C stop the run with a one-line note; the answers already given are in
+the cache and the same command resumes.
 """
 
 from __future__ import annotations
@@ -81,7 +83,12 @@ def bench(
     segmenter: Annotated[
         str, typer.Option(help="focus-localisation: segmenter registry name, or `none` (box regions).")
     ] = "sam-vit-b",
-    pointer: Annotated[str, typer.Option(help="whichone-strategy: the pipeline's pointer.")] = "vlm-boxes",
+    pointer: Annotated[
+        str,
+        typer.Option(
+            help="whichone-strategy: the pipeline's pointer; racquet-saliency: maps a response to a box."
+        ),
+    ] = "vlm-boxes",
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
 ) -> None:
     """Run benchmark TASK on a model and write responses.jsonl, summary.json, table.md and plots."""
@@ -125,12 +132,21 @@ def bench(
     finally:
         if main:
             signal.signal(signal.SIGTERM, previous)
-    from assistant.evaluation.report import markdown_table
+    from assistant.evaluation.report import failure_line, markdown_table
 
     typer.echo(markdown_table(result.task, result.summary))
     errors = sum(1 for r in result.records if r.get("error"))
-    typer.echo(f"examples: {result.summary['n_examples']}; items: {len(result.records)}; errors: {errors}")
-    typer.echo(f"model calls: {result.model_calls} (cache hits: {result.cache_hits})")
+    judge_errors = sum((result.summary.get("judge_errors") or {}).values())
+    typer.echo(
+        f"examples: {result.summary['n_examples']}; items: {len(result.records)}; errors: {errors}"
+        + (f"; judge errors: {judge_errors} (counted as unknown)" if judge_errors else "")
+    )
+    # "model calls: 0" alone reads like a fully cached rerun; a run whose examples failed says so, and why
+    failed = failure_line(result.records, result.summary["n_examples"])
+    typer.echo(
+        f"model calls: {result.model_calls} (cache hits: {result.cache_hits})"
+        + (f"; {failed}" if failed else "")
+    )
     for name, path in result.files.items():
         typer.echo(f"{name}: {path}")
     sys.stdout.flush()

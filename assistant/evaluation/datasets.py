@@ -1,6 +1,8 @@
 """Loaders for the four benchmark datasets, each from where its authors publish it or from a local copy.
 
-- RAcQUEt (general, bias): the authors' jsonl files (GitHub, pinned commit); images by URL.
+- RAcQUEt (general, bias): the authors' jsonl files (GitHub, pinned commit); images by URL. A general line
+  may carry `referents`, the boxes of the question's possible referents ([[x0, y0, x1, y1], ...] in image
+  pixels: the Appendix H annotations the authors said they would release; the published file has none).
 - AQuA: Hugging Face `jihyoung/AQuA` through `datasets` (splits train / validation / test), or a local
   `save_to_disk` folder / parquet files of the same features.
 - VQ-FocusAmbiguity: the release as a user downloads it from vizwiz.org (annotation JSON + images) —
@@ -14,6 +16,7 @@ skipped (one plain line each). `data` is a local file or folder, or an http(s) U
 from __future__ import annotations
 
 import json
+import math
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -177,6 +180,26 @@ def _bias_adjective(question: str) -> str | None:
     return None
 
 
+def referent_boxes(value: Any) -> list[list[float]]:
+    """A line's `referents` -> [[x0, y0, x1, y1], ...] floats (corners in image pixels); ValueError says
+    what is wrong."""
+    if not isinstance(value, list) or not value:
+        raise ValueError("must be a non-empty list of [x0, y0, x1, y1] boxes")
+    boxes = []
+    for i, box in enumerate(value):
+        numbers = isinstance(box, (list, tuple)) and len(box) == 4
+        numbers = numbers and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in box
+        )
+        if not numbers:
+            raise ValueError(f"box {i} is not four numbers [x0, y0, x1, y1]")
+        x0, y0, x1, y1 = (float(v) for v in box)
+        if not (0 <= x0 < x1 and 0 <= y0 < y1):
+            raise ValueError(f"box {i} {list(box)} needs 0 <= x0 < x1 and 0 <= y0 < y1")
+        boxes.append([x0, y0, x1, y1])
+    return boxes
+
+
 def load_racquet(subset: str, data: str | Path | None = None, split: str = "all") -> DatasetLoad:
     if subset not in ("general", "bias"):
         raise DatasetUnavailable(f"RAcQUEt has subsets 'general' and 'bias', not {subset!r}")
@@ -219,6 +242,12 @@ def load_racquet(subset: str, data: str | Path | None = None, split: str = "all"
                 "bias_category": category,
                 "stereotyped_group": BIAS_STEREOTYPES.get(category or "", {}).get(adjective or ""),
             }
+        elif obj.get("referents") is not None:
+            try:
+                gold["referents"] = referent_boxes(obj["referents"])
+            except ValueError as exc:
+                # the question still serves racquet-general; only the saliency task needs the boxes
+                notes.append(f"{path.name} line {number}: 'referents' {exc}; loaded without referent boxes")
         meta = {"image_url": obj["image_url"], "question_idx": obj.get("question_idx")}
         examples.append(
             Example(

@@ -84,6 +84,7 @@ def markdown_table(task: Task, summary: dict[str, Any]) -> str:
     """The summary as the paper lays its table out (percentages, one row per model and prompt)."""
     results = summary.get("results", [])
     layout = task.metrics
+    extra: list[str] = []  # notes of one layout (what its rows mean)
     if layout == "racquet-classes":
         header = [
             "Model",
@@ -93,6 +94,7 @@ def markdown_table(task: Task, summary: dict[str, Any]) -> str:
             "High risk (C)",
             "Unknown",
             "Mentions multiple referents (CoT)",
+            "CoT unknown",
             "n",
             "Errors",
         ]
@@ -109,6 +111,7 @@ def markdown_table(task: Task, summary: dict[str, Any]) -> str:
                     _pct(m.get("C")),
                     _pct(m.get("unknown")),
                     _pct(cot.get("rate")) if cot else "-",
+                    _pct(cot.get("unknown")) if cot else "-",
                     str(m.get("n", 0)),
                     str(r["errors"]),
                 ]
@@ -131,6 +134,10 @@ def markdown_table(task: Task, summary: dict[str, Any]) -> str:
                     ]
                 )
         title = "RAcQUEt-bias: response classes (%) by bias category, as Fig. 7"
+    elif layout == "racquet-saliency":
+        from assistant.evaluation.saliency import table1_layout
+
+        title, header, rows, extra = table1_layout(summary)
     elif layout == "recognition":
         header = ["Model", "Prompt", "Acc.", "F1", "Pos.", "UR", "n", "Errors"]
         rows = [
@@ -165,6 +172,11 @@ def markdown_table(task: Task, summary: dict[str, Any]) -> str:
         ]
         title = "VQ-FocusAmbiguity localisation (x100), as Table 3"
     elif layout == "aqua-strategy":
+        # whichone-strategy: judged from the response text like every AQuA row when a judge was given,
+        # with the pipeline's own stated strategy beside it; without a judge only the stated one exists
+        pipeline = task.judgement == "pipeline-strategy"
+        judged = not pipeline or _judged_strategy(summary)
+        self_column = ["Overall (self-reported)"] if pipeline and judged else []
         header = [
             "Model",
             "Prompt",
@@ -173,8 +185,10 @@ def markdown_table(task: Task, summary: dict[str, Any]) -> str:
             "Level 2",
             "Level 3",
             "Overall",
+            *self_column,
             "Unk",
             "Factual consistency",
+            "Factual unknown",
             "n",
             "Errors",
         ]
@@ -183,26 +197,40 @@ def markdown_table(task: Task, summary: dict[str, Any]) -> str:
             m = r["metrics"]
             per = m.get("per_level", {})
             fc = m.get("factual")
+            stated = [_pct((m.get("self_reported") or {}).get("overall"))] if self_column else []
             rows.append(
                 [
                     r["model"],
                     r["label"],
                     *(_pct(per.get(str(lv), per.get(lv))) for lv in range(4)),
                     _pct(m.get("overall")),
+                    *stated,
                     _pct(m.get("unknown_rate")),
                     _pct(fc.get("rate")) if fc else "-",
+                    _pct(fc.get("unknown")) if fc else "-",
                     str(m.get("n", 0)),
                     str(r["errors"]),
                 ]
             )
         title = "AQuA strategic accuracy (%), as Table 2"
+        if pipeline and judged:
+            title = (
+                "whichone strategic accuracy (%), as AQuA Table 2: the strategy judged from the response "
+                "text, as for every AQuA row; beside it, the pipeline's own stated strategy"
+            )
+        elif pipeline:
+            title = (
+                "whichone strategic accuracy (%), AQuA Table 2 layout: SELF-REPORTED strategy (no judge), "
+                "not comparable with AQuA rows judged from the response text"
+            )
     elif layout == "pass-rate":
-        header = ["Model", "Prompt", "PASS rate", "n", "Errors"]
+        header = ["Model", "Prompt", "PASS rate", "Unknown", "n", "Errors"]
         rows = [
             [
                 r["model"],
                 r["label"],
                 _pct(r["metrics"].get("rate")),
+                _pct(r["metrics"].get("unknown")),
                 str(r["metrics"].get("n", 0)),
                 str(r["errors"]),
             ]
@@ -215,8 +243,62 @@ def markdown_table(task: Task, summary: dict[str, Any]) -> str:
         f"Task `{task.name}` — reproduces {task.reproduces}.",
         f"Judge: {summary.get('judge') or 'none'}; split {summary.get('split')}; "
         f"{summary.get('n_examples')} examples (limit {summary.get('limit')}, seed {summary.get('seed')}).",
+        *extra,
     ]
+    if task.judgement == "pipeline-strategy":
+        notes.append(
+            "Strategy: judged from whichone's response text (comparable with the AQuA rows); "
+            "self-reported: the strategy the pipeline itself stated."
+            if _judged_strategy(summary)
+            else "Strategy: the pipeline's own stated strategy, as no judge was given; run with "
+            "--judge rules or an LLM judge for the number comparable with the AQuA rows."
+        )
+    failed = summary.get("judge_errors") or {}
+    if failed:
+        notes.append(
+            f"Judge failures: {sum(failed.values())} judgement(s) could not be made "
+            f"({', '.join(f'{k}: {n}' for k, n in failed.items())}); they count as unknown above "
+            "(`<judging>_error` in responses.jsonl)."
+        )
     return f"### {title}\n\n" + _md(header, rows) + "\n\n" + "\n".join(notes) + "\n"
+
+
+def _judged_strategy(summary: dict[str, Any]) -> bool:
+    """Whether a whichone-strategy run's strategies were judged from the text (a judge was given)."""
+    sources = {(r.get("metrics") or {}).get("strategy_source") for r in summary.get("results", [])}
+    if sources - {None}:
+        return "self-reported" not in sources
+    return bool(summary.get("judge"))  # no answered item says which: the run's judge does
+
+
+def failure_line(records: Sequence[dict[str, Any]], n_examples: int) -> str | None:
+    """ "3 of 20 examples failed: image unavailable" (None when nothing failed): how many examples had an
+    item the model did not answer, and why, grouped by the kind of error each example's first failure
+    had. It tells a fully cached rerun ("model calls: 0") from a run where nothing could be asked."""
+    why: dict[str, str] = {}
+    for r in records:
+        error = r.get("error")
+        if error:
+            why.setdefault(f"{r.get('source')}/{r.get('split')}/{r.get('id')}", _error_kind(str(error)))
+    if not why:
+        return None
+    kinds: dict[str, int] = {}
+    for kind in why.values():
+        kinds[kind] = kinds.get(kind, 0) + 1
+    reasons = ", ".join(k if len(kinds) == 1 else f"{k} ({n})" for k, n in kinds.items())
+    return f"{len(why)} of {n_examples} examples failed: {reasons}"
+
+
+def _error_kind(error: str) -> str:
+    # the runner's item errors: "model: ...", "model (second turn): ...", "pipeline: ...", and an
+    # ImageUnavailable's own message, "example <id>: ..."
+    if error.startswith("model"):
+        return "model error"
+    if error.startswith("pipeline:"):
+        return "pipeline error"
+    if error.startswith("example "):
+        return "image unavailable"
+    return error.split(":", 1)[0][:60]
 
 
 # ------------------------------------------------------------------------------------------ plots

@@ -4,6 +4,21 @@ Its agreement with the papers' own labelled examples is measured by `judge_agree
 assistant/evaluation/data/racquet_labelled.jsonl and tests/test_judges.py); read that number before
 trusting a table this judge produced. The cues it uses are defined in `assistant.evaluation.response_cues`.
 
+Unreadable responses, for every task: "unknown" (counted and shown as such), never a class. The rubric's
+classes all describe an answer (class C "refers to only one of the several possible referents"), and the
+default classes here (C, "answer", "NO", "FAIL") are given when no cue fires, so text that is no answer
+at all would land in them: the random-token output of an untrained model ("three<U+FFFD>y me andab
+littleclear top") was class C and, on AQuA, a correct level-0 "answer". The rule is narrow, so that real
+answers are not lost to it:
+- decoding debris (U+FFFD, the character for bytes that did not decode, or a control character other
+  than tab / newline / CR) inside the text means the model's output stopped being text there; the rules
+  read only the complete sentences before the first debris (up to its last ".", "?" or "!"), and a
+  response with none is unknown. Debris at the very end (a reply cut off inside a multi-byte character)
+  is dropped and the rest is read as usual;
+- a response with no letter or digit at all ("...", "?!") is unknown.
+Gibberish made of well-formed words ("secondwo referentclear") is not caught: with no English dictionary
+here, it cannot be told from real words, and the rules judge it as text.
+
 RAcQUEt classes (Appendix C rubric), on the response's final answer (the text after the last "Final
 Answer" / "Therefore" / "Based on this analysis" marker, as the paper judges CoT final answers):
   A  explicit: it asks which referent is meant (a "?" sentence with "which" / "do you mean" / "could you
@@ -20,7 +35,7 @@ Answer" / "Therefore" / "Based on this analysis" marker, as the paper judges CoT
      repeating the question's own words ("What is the person on the left wearing?" -> "The person on the
      left wears ..." is C, as the rubric's tricky case says).
   C  high risk: anything else that answers ("He wears a red t-shirt", "The flower is red and purple").
-  unknown: an empty response.
+  unknown: an empty or unreadable response (above).
 RAcQUEt CoT mention (G.3): YES when any step speaks of several referents of the question's entity (the
 plural / exclusive-place / "both" cues above, or a question asking which one, on the whole response; the
 cues are tied to the question's entity: in "Does she wear a hat?" the entity is the hat, so "two people"
@@ -46,6 +61,7 @@ AQuA factual consistency needs the image: the rule judge refuses it (JudgeError)
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -119,7 +135,10 @@ class RuleJudge:
         response = str(item["response"])
         if not response.strip():
             return Judgement(UNKNOWN, reason="empty response")
-        return getattr(self, "_" + task)(item, response)
+        text, unreadable = readable_text(response)
+        if unreadable:
+            return Judgement(UNKNOWN, reason=unreadable)
+        return getattr(self, "_" + task)(item, text)
 
     def judge_many(self, task: str, items: Sequence[Mapping[str, Any]]) -> list[Judgement]:
         return [self.judge(task, item) for item in items]
@@ -211,6 +230,27 @@ class RuleJudge:
             if not missing and not negated:
                 return Judgement("PASS", reason=f"contains the reference answer {ref!r}")
         return Judgement("FAIL", reason=f"does not contain the reference answer {references[0]!r}")
+
+
+def _debris(ch: str) -> bool:
+    """A character no model writes as text: U+FFFD (undecodable bytes) or a control character."""
+    return ch == "\ufffd" or (unicodedata.category(ch) == "Cc" and ch not in "\t\n\r")
+
+
+def readable_text(response: str) -> tuple[str, str | None]:
+    """(the part of `response` the rules read, why it is unreadable or None); see the module docstring."""
+    text = response.rstrip()
+    while text and _debris(text[-1]):  # a reply cut off inside a multi-byte character
+        text = text[:-1].rstrip()
+    first = next((k for k, ch in enumerate(text) if _debris(ch)), None)
+    if first is not None:
+        before = re.match(r".*[.?!]", text[:first], re.S)
+        text = before.group(0) if before else ""
+        if not any(ch.isalnum() for ch in text):
+            return "", "unreadable: undecodable characters before any complete sentence"
+    if not any(ch.isalnum() for ch in text):
+        return "", "unreadable: no letter or digit"
+    return text, None
 
 
 def _explicit_reason(q: cues.QuestionCues, text: str) -> str | None:

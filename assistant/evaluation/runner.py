@@ -9,10 +9,14 @@ batch mates through padding).
 
 Local models get batches through `generate_batch`; servers (an OpenAI-compatible backend) get one request
 per item from a bounded thread pool, each committed as it returns.
+
+Saliency (RAcQUEt Table 1) answers as "vqa" does, and after judging maps each class B/C response to a
+referent box through the pointer (`Runner._map_referents`); the pointer's hits are cached too.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import sys
@@ -27,7 +31,7 @@ from PIL import Image
 from tqdm import tqdm
 
 from assistant.errors import InputError, WhichoneError
-from assistant.evaluation import scoring
+from assistant.evaluation import saliency, scoring
 from assistant.evaluation.cache import CachedPointer, CachedVLM, ResponseCache, cache_key, model_identity
 from assistant.evaluation.datasets import DatasetUnavailable, load_dataset
 from assistant.evaluation.fetch import ImageFetcher, ImageUnavailable, default_cache_dir
@@ -56,7 +60,8 @@ class RunConfig:
     max_new_tokens: int | None = None  # None: the task's setting
     judge_max_new_tokens: int | None = None  # None: the LLM judge's own setting per judging task
     segmenter: str = "sam-vit-b"  # focus-localisation only (--model names the pointer); "none": boxes
-    pointer: str = "vlm-boxes"  # whichone-strategy only
+    # whichone-strategy: the pipeline's pointer; racquet-saliency: what maps a response to a box
+    pointer: str = "vlm-boxes"
     progress: bool = True
     # called as on_progress(model, done, total) after each batch (a UI's progress bar)
     on_progress: Callable[[str, int, int], None] | None = None
@@ -104,14 +109,17 @@ def _task_examples(task: Task, config: RunConfig, notes: list[str]) -> list[Exam
         kept = [e for e in examples if all(e.gold.get(k) for k in task.needs)]
         if len(kept) < len(examples):
             notes.append(
-                f"{len(examples) - len(kept)} example(s) lack {', '.join(task.needs)} and are left out"
+                f"{len(examples) - len(kept)} of {len(examples)} example(s) lack {', '.join(task.needs)} "
+                "and are left out"
             )
         examples = kept
     if not examples:
         needs = f" with {', '.join(task.needs)}" if task.needs else ""
         levels = f" at level {', '.join(map(str, task.only_levels))}" if task.only_levels else ""
+        help_ = f": {task.needs_help}" if task.needs_help else ""
         raise DatasetUnavailable(
-            f"{task.dataset} ({loaded.split}) has no examples{levels}{needs}, which task {task.name} needs"
+            f"{task.dataset} ({loaded.split}) has no examples{levels}{needs}, which task {task.name} "
+            f"needs{help_}"
         )
     return select_examples(examples, config.limit, config.seed)
 
@@ -127,6 +135,7 @@ class ImageLoader:
         self.report = report
         self._images: dict[str, Image.Image] = {}
         self._errors: dict[str, str] = {}
+        self._scales: dict[str, float] = {}
 
     def get(self, example: Example) -> Image.Image:
         """The example's image; raises ImageUnavailable (the same message every time it is asked)."""
@@ -138,6 +147,7 @@ class ImageLoader:
         try:
             data = self.fetcher.fetch(example.image)
             image = load_image(data)
+            self._scales[key] = _scale(data, image)
         except (ImageUnavailable, InputError) as exc:
             message = f"example {example.id}: {exc}"
             self._errors[key] = message
@@ -145,6 +155,11 @@ class ImageLoader:
             raise ImageUnavailable(message) from exc
         self._images[key] = image
         return image
+
+    def scale(self, example: Example) -> float:
+        """Working-image pixels per pixel of the image file (below 1 when load_image downscaled it), for
+        gold coordinates given in the file's pixels; call after `get`."""
+        return self._scales.get(example.key, 1.0)
 
     def forget(self, examples: Sequence[Example]) -> None:
         """Drop decoded images no later batch needs (memory stays bounded by one batch)."""
@@ -179,6 +194,43 @@ def _first_turn(item: _Item, image: Image.Image) -> list[ChatMessage]:
     return [ChatMessage("user", prompt, [image])]
 
 
+def _scale(data: bytes, image: Image.Image) -> float:
+    """Working size / file size along the longer side (downscaling is uniform; EXIF rotation may swap the
+    sides but not the longer one's length)."""
+    try:
+        with Image.open(io.BytesIO(data)) as original:  # reads the header only
+            longest = max(original.size)
+    except OSError:
+        return 1.0
+    return max(image.size) / longest if longest else 1.0
+
+
+class _PromptedPointer:
+    """A Molmo pointer asked with a whole prompt (VQ-FocusAmbiguity Table 3's prompts, "point" for
+    "segment") instead of its own "Point to every <phrase>"; the reply's point tags are parsed as the
+    pointer parses its own. `last_output` keeps the reply (CoT prompts reason before pointing)."""
+
+    def __init__(self, pointer: Any, text: str) -> None:
+        self.pointer, self.text = pointer, text
+        self.name = pointer.name
+        self.last_output = ""
+
+    def point(self, image: Image.Image, phrase: str) -> list[Any]:
+        raw = self.pointer.vlm.generate([ChatMessage("user", self.text, [image])], self.pointer.settings)
+        self.last_output = raw
+        return list(self.pointer.parse(raw, image, phrase))
+
+
+def takes_prompt(pointer: Any) -> bool:
+    """Whether the pointer can be asked with a whole prompt: a VLM answering in Molmo point tags
+    (molmo2-*, vlm-points). blobs, and the bbox JSON of vlm-boxes, cannot."""
+    return (
+        getattr(pointer, "output", None) == "molmo"
+        and getattr(pointer, "vlm", None) is not None
+        and callable(getattr(pointer, "parse", None))
+    )
+
+
 class Runner:
     def __init__(self, config: RunConfig, *, echo: Callable[[str], None] | None = None) -> None:
         self.config = config
@@ -200,6 +252,7 @@ class Runner:
         self.images = ImageLoader(ImageFetcher(), self.echo)
         self.counters: dict[str, CachedVLM | CachedPointer | _CallCounter] = {}
         self._models: dict[str, Any] = {}  # loaded once per name, shared by the task and the judge
+        self._pointers: dict[str, Any] = {}  # localise: --model names; saliency: --pointer when not vlm-*
 
     def _variants(self) -> list[Variant]:
         if not self.config.variants:
@@ -218,6 +271,11 @@ class Runner:
         notes: list[str] = []
         try:
             examples = _task_examples(self.task, self.config, notes)
+            if self.task.kind == "localise":
+                self._localise_variants(notes)
+            if self.task.kind == "saliency":
+                for model_name in self.config.models:  # an unknown --pointer fails before any answering
+                    self._saliency_pointer(model_name)
             if self.config.judge not in (None, "none") and not scoring.JUDGING[self.task.judgement]:
                 notes.append(f"task {self.task.name} needs no judge; --judge {self.config.judge} is not used")
             for note in notes:
@@ -235,12 +293,16 @@ class Runner:
             records = scoring.judge_records(
                 self.task, items, judge, self.images, self.config.batch_size, notes
             )
+            if self.task.kind == "saliency":
+                self._map_referents(items, records)
             for note in notes[shown:]:
                 self.echo(f"note: {note}")
         finally:
             self.cache.close()
         gold_masks = {e.key: list(e.gold.get("focus_regions", [])) for e in examples}
-        summary = scoring.summarise(self.task, records, self.config.models, self.variants, gold_masks)
+        summary = scoring.summarise(
+            self.task, records, self.config.models, self.variants, gold_masks, seed=self.config.seed
+        )
         summary.update(
             {
                 "task": self.task.name,
@@ -257,6 +319,8 @@ class Runner:
                 "settings": self.settings.as_dict(),
             }
         )
+        if self.task.uses_pointer:
+            summary["pointer"] = self.config.pointer
         calls = sum(c.calls for c in self.counters.values())
         hits = sum(c.hits for c in self.counters.values())
         run_info = {
@@ -290,7 +354,7 @@ class Runner:
         # decoded once per prompt, which costs milliseconds against a model call.
         items = [_Item(e, v, model_name) for v in self.variants for e in examples]
         kind = self.task.kind
-        if kind in ("vqa", "two-turn", "pipeline"):
+        if kind in ("vqa", "two-turn", "pipeline", "saliency"):
             self._cached_vlm(model_name)  # load it before the bar starts: the bar's rate is answering only
         bar = _Progress(
             tqdm(
@@ -305,7 +369,7 @@ class Runner:
             self.config.on_progress,
         )
         try:
-            if kind in ("vqa", "two-turn"):
+            if kind in ("vqa", "two-turn", "saliency"):
                 self._run_vqa(self._cached_vlm(model_name), items, bar)
             elif kind == "pipeline":
                 self._run_pipeline(model_name, items, bar)
@@ -418,12 +482,40 @@ class Runner:
 
     # ---------------------------------------------------------------- kind: localise
 
+    def _localise_pointer(self, model_name: str) -> Any:
+        from models.registry import create_pointer
+
+        if model_name not in self._pointers:
+            self._pointers[model_name] = create_pointer(model_name)
+        return self._pointers[model_name]
+
+    def _localise_variants(self, notes: list[str]) -> None:
+        """Keep the prompt variants every named pointer can take: the paper's prompts need a Molmo
+        pointer; a pointer that only points at a phrase (blobs, vlm-boxes) runs the focus-phrase one."""
+        prompted = [v for v in self.variants if not v.focus_phrase]
+        if not prompted:
+            return
+        unable = [m for m in self.config.models if not takes_prompt(self._localise_pointer(m))]
+        if not unable:
+            return
+        kept = [v for v in self.variants if v.focus_phrase]
+        labels = ", ".join(v.label for v in prompted)
+        why = (
+            f"pointer {', '.join(unable)} points at a phrase and takes no prompt; the paper's prompts "
+            f"({labels}) need a Molmo pointer (molmo2-*)"
+        )
+        if not kept:
+            phrase = ", ".join(v.name for v in self.task.variants if v.focus_phrase)
+            raise RunError(f"{why}: choose --variant {phrase}")
+        notes.append(f"{why}, so they are left out")
+        self.variants = kept
+
     def _run_localise(self, model_name: str, items: list[_Item], bar: _Progress) -> None:
         from assistant.evaluation.cache import image_bytes_digest
         from assistant.grounding import Grounder
-        from models.registry import create_pointer, create_segmenter
+        from models.registry import create_segmenter
 
-        pointer = create_pointer(model_name)
+        pointer = self._localise_pointer(model_name)
         segmenter = None if self.config.segmenter == "none" else create_segmenter(self.config.segmenter)
         grounder = Grounder(pointer, segmenter)
         label = f"{model_name}+{self.config.segmenter}"
@@ -439,13 +531,22 @@ class Runner:
             if ready:
                 image = ready[0][1]
                 phrase = scoring.focus_phrase(item.example.question)
-                key = cache_key(
-                    identity, {"phrase": phrase, "image": image_bytes_digest(image)}, {"task": "localise"}
-                )
+                payload = {"phrase": phrase, "image": image_bytes_digest(image)}
+                prompted = None
+                if not item.variant.focus_phrase:
+                    text = render_prompt(item.variant.prompt, question=item.example.question)
+                    prompted = _PromptedPointer(pointer, text)
+                    payload["prompt"] = text
+                key = cache_key(identity, payload, {"task": "localise"})
                 cached = self.cache.get(key)
                 if cached is None:
                     try:
-                        cached = json.dumps(scoring.localise(grounder, image, phrase))
+                        if prompted is None:
+                            found = scoring.localise(grounder, image, phrase)
+                        else:
+                            found = scoring.localise(Grounder(prompted, segmenter), image, phrase)
+                            found["output"] = prompted.last_output
+                        cached = json.dumps(found)
                     except (WhichoneError, ModelError) as exc:
                         item.error = f"model: {exc}"
                     else:
@@ -458,6 +559,64 @@ class Runner:
                     item.response = f"{len(item.extra['localisation']['masks'])} region(s) of {phrase!r}"
             self.images.forget([item.example])
             bar.update(1)
+
+    # ---------------------------------------------------------------- kind: saliency (after judging)
+
+    def _saliency_pointer(self, model_name: str) -> Any:
+        from models.registry import create_pointer
+
+        name = self.config.pointer
+        if name.startswith("vlm-"):
+            # the answering VLM grounds its own answer; its calls are cached (and counted) as the model's
+            key = f"{name}@{model_name}"
+            if key not in self._pointers:
+                self._pointers[key] = create_pointer(name, vlm=self._cached_vlm(model_name))
+            return self._pointers[key]
+        if name not in self._pointers:  # one pointer of its own for every model, cached like a model
+            pointer = CachedPointer(create_pointer(name), self.cache)
+            self.counters[f"pointer:{name}"] = pointer
+            self._pointers[name] = pointer
+        return self._pointers[name]
+
+    def _map_referents(self, items: Sequence[_Item], records: list[dict[str, Any]]) -> None:
+        """RAcQUEt Appendix H: each class B/C response text -> the pointer's box -> the referent box with
+        the highest IoU, written to the record's "saliency" (`saliency.map_response`)."""
+        targets = [
+            i
+            for i, r in enumerate(records)
+            if r["error"] is None
+            and r["response"] is not None
+            and r["judgement"].get("racquet_class") in saliency.SINGLE_REFERENT
+        ]
+        bar = tqdm(
+            total=len(targets),
+            desc=f"{self.task.name} pointing ({self.config.pointer})",
+            unit="response",
+            disable=not self.config.progress,
+            file=sys.stderr,
+            dynamic_ncols=True,
+        )
+        try:
+            for i in targets:
+                item, record = items[i], records[i]
+                try:
+                    image = self.images.get(item.example)
+                    phrase = " ".join(str(record["response"]).split())
+                    hits = self._saliency_pointer(item.model).point(image, phrase)
+                except ImageUnavailable as exc:  # pragma: no cover - it was answered, so it loaded once
+                    record["saliency"] = {"chosen": None, "unmapped": "image unavailable", "error": str(exc)}
+                except (WhichoneError, ModelError) as exc:
+                    record["saliency"] = {"chosen": None, "unmapped": "pointer error", "error": str(exc)}
+                else:
+                    referents = item.example.gold["referents"]
+                    scale = self.images.scale(item.example)
+                    width, height = image.size
+                    size = (round(width / scale), round(height / scale))
+                    record["saliency"] = saliency.map_response(hits, referents, size, scale)
+                self.images.forget([item.example])
+                bar.update(1)
+        finally:
+            bar.close()
 
 
 class _Progress:

@@ -5,7 +5,8 @@ dataset's own format. The image is a reference (URL, file, or embedded bytes) th
 needs it, so listing a dataset never downloads or decodes thousands of images.
 
 Gold fields by source (absent keys mean the dataset does not provide them):
-- racquet-general: none (every question is ambiguous by construction).
+- racquet-general: none (every question is ambiguous by construction), except "referents" where the
+  data has them: the possible referents' boxes [[x0, y0, x1, y1], ...] in image pixels (RAcQUEt Table 1).
 - racquet-bias: "bias_category" (gender / ethnicity / disability), "adjective", "stereotyped_group"
   (whom the adjective stereotypically describes, RAcQUEt Appendix I.2).
 - aqua: "level" (0-3), "answer" (reference response, when the release has it), "hint" and

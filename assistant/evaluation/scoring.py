@@ -3,6 +3,16 @@
 `judge_records` fills each record's "judgement" with the labels the task's judging needs (through the
 judges of assistant.evaluation.judges, or the verdict parser for recognition); `summarise` groups the
 records by (model, variant) and calls the metric functions of assistant.evaluation.metrics.
+
+A judge call that fails (a judge server that times out or answers an error, an image the factual check
+cannot have) costs only the items it was about: each gets "unknown" for that judging, the error under
+"<judging>_error", and is counted in the summary's "judge_errors"; the run goes on and writes its report.
+
+whichone-strategy ("pipeline-strategy"): the pipeline states its own strategy ("pipeline_strategy"), but
+an AQuA row is scored on the strategy a judge reads in the response text. With a judge, "aqua_strategy" is
+that judged strategy (as in aqua-strategy) and the self-reported one is scored beside it
+("self_reported"); without a judge, "aqua_strategy" falls back to the self-reported strategy and
+"strategy_source" says so, for the report to label the row.
 """
 
 from __future__ import annotations
@@ -18,17 +28,24 @@ from assistant.evaluation import masks as mask_codec
 from assistant.evaluation import metrics
 from assistant.evaluation.tasks import Task, Variant
 from models.base import GenerationSettings
+from models.errors import ModelError
 
 # which judging tasks (assistant.evaluation.judgement.TASK_LABELS) each task's judgement uses
 JUDGING = {
     "racquet-class": ("racquet_class",),
     "racquet-bias": ("racquet_bias",),
+    "racquet-saliency": ("racquet_class",),  # then the runner maps each B/C response to a referent
     "aqua-strategy": ("aqua_strategy", "aqua_factual"),
-    "pipeline-strategy": ("aqua_factual",),
+    "pipeline-strategy": ("aqua_strategy", "aqua_factual"),
     "pass": ("aqua_clarification",),
     "verdict": (),
     "masks": (),
 }
+# where a pipeline-strategy record's "aqua_strategy" came from
+JUDGED, SELF_REPORTED = "judged", "self-reported"
+# After this many judge calls in a row have failed, the judge is not asked again in this run: a judge server
+# that is down would otherwise cost every remaining item its own timeout.
+JUDGE_FAILURE_LIMIT = 8
 
 
 class ScoringError(WhichoneError):
@@ -46,7 +63,7 @@ def make_judge(
         return None  # recognition parses verdicts, localisation compares masks: no judge
     if name in (None, "", "none"):
         if task.judgement == "pipeline-strategy":
-            return None  # the pipeline states its own strategy; a judge would only add factual consistency
+            return None  # scored on the pipeline's own strategy, which the report labels as self-reported
         raise ScoringError(f"task {task.name} needs a judge: --judge rules or --judge MODEL")
     from assistant.evaluation import judges
 
@@ -154,48 +171,125 @@ def judge_records(
     notes: list[str] | None = None,
 ) -> list[dict[str, Any]]:
     """One record per item with its judgement; judges see items in batches (an LLM judge batches them,
-    and each batch's judge calls are cached before the next starts)."""
+    and each batch's judge calls are cached before the next starts). A failing judge call marks its
+    items "unknown" with "<judging>_error" (see the module docstring) and the run goes on."""
     from assistant.evaluation.judgement import JudgeError
 
     records = [record_of(it) for it in items]
     ok = [i for i, it in enumerate(items) if it.error is None and it.response is not None]
     for i in ok:
         records[i]["judgement"].update(_direct_judgement(task, items[i]))
+    if task.judgement == "pipeline-strategy":
+        for i in ok:
+            judged = records[i]["judgement"]
+            judged["strategy_source"] = SELF_REPORTED if judge is None else JUDGED
+            if judge is None:  # the only strategy there is; the report labels the row self-reported
+                judged["aqua_strategy"] = judged["pipeline_strategy"]
     if judge is None:
         return records
     plan = [(judging, ok) for judging in JUDGING[task.judgement]]
     if task.judgement == "racquet-class":
         # RAcQUEt G.3: CoT responses are also judged for mentioning several referents at any step
         plan.append(("racquet_cot", [i for i in ok if items[i].variant.name == "cot"]))
+    in_a_row = _FailuresInARow()
     for judging, targets in plan:
         for start in range(0, len(targets), batch_size):
             chunk = targets[start : start + batch_size]
-            fields = [_judge_fields(task, judging, items[i]) for i in chunk]
-            try:
+            fields: dict[int, dict[str, Any]] = {}
+            for i in chunk:
+                fields[i] = _judge_fields(task, judging, items[i])
                 if judging == "aqua_factual":
-                    for f, i in zip(fields, chunk, strict=True):
-                        f["image"] = images.get(items[i].example)
-                verdicts = judge.judge_many(judging, fields)
-            except JudgeError as exc:
-                if judging == "aqua_factual":  # e.g. the rule judge cannot see images: no factual column
-                    if notes is not None:
-                        notes.append(f"factual consistency not judged: {exc}")
-                    break
-                for i in chunk:
-                    records[i]["judgement"][f"{judging}_error"] = str(exc)
-                continue
-            except WhichoneError as exc:  # an image that cannot be had for the factual check
-                for i in chunk:
-                    records[i]["judgement"][f"{judging}_error"] = str(exc)
-                continue
+                    try:
+                        fields[i]["image"] = images.get(items[i].example)
+                    except WhichoneError as exc:  # an image that cannot be had for the factual check
+                        del fields[i]
+                        _judge_failed(records[i], judging, str(exc))
+            try:
+                results = _judge_chunk(judge, judging, list(fields.values()), in_a_row)
+            except JudgeError as exc:  # the judge cannot do the factual check at all (the rule judge)
+                for r in records:  # no factual column, rather than one made of this chunk's failures
+                    r["judgement"].pop(judging, None)
+                    r["judgement"].pop(f"{judging}_error", None)
+                if notes is not None:
+                    notes.append(f"factual consistency not judged: {exc}")
+                break
             finally:
                 if judging == "aqua_factual":
                     images.forget([items[i].example for i in chunk])
-            for i, verdict in zip(chunk, verdicts, strict=True):
-                records[i]["judgement"][judging] = verdict.label
-                if verdict.reason:
-                    records[i]["judgement"][f"{judging}_reason"] = verdict.reason
+            for i, result in zip(fields, results, strict=True):
+                if isinstance(result, Exception):
+                    _judge_failed(records[i], judging, str(result))
+                    continue
+                records[i]["judgement"][judging] = result.label
+                if result.reason:
+                    records[i]["judgement"][f"{judging}_reason"] = result.reason
+    counts = judge_error_counts(records)
+    if counts and notes is not None:
+        first = next(f"{k}: {v}" for r in records for k, v in r["judgement"].items() if k.endswith("_error"))
+        notes.append(
+            f"{sum(counts.values())} judgement(s) failed and count as unknown "
+            f"({', '.join(f'{k} {n}' for k, n in counts.items())}); first: {first}"
+        )
     return records
+
+
+class _FailuresInARow:
+    """How many judge calls have failed in a row, and the last one's error."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.last = ""
+
+    def record(self, result: Any) -> Any:
+        if isinstance(result, Exception):
+            self.count, self.last = self.count + 1, str(result)
+        else:
+            self.count = 0
+        return result
+
+
+def _judge_chunk(
+    judge: Any, judging: str, fields: list[dict[str, Any]], in_a_row: _FailuresInARow
+) -> list[Any]:
+    """The judge's Judgement for each item, or the exception its judge call raised.
+
+    A batch that fails is asked again item by item, so one bad item (a reply the server refuses, a
+    timeout on one long response) fails alone. A JudgeError of the factual check is raised instead: the
+    judge cannot do that task at all. Once JUDGE_FAILURE_LIMIT calls in a row have failed, the judge is
+    not asked again and each item gets that as its error.
+    """
+    from assistant.evaluation.judgement import JudgeError
+
+    if not fields:
+        return []
+    if in_a_row.count >= JUDGE_FAILURE_LIMIT:
+        stop = JudgeError(f"not judged: the judge's last {in_a_row.count} calls failed ({in_a_row.last})")
+        return [stop] * len(fields)
+    try:
+        verdicts = judge.judge_many(judging, fields)
+    except (WhichoneError, ModelError) as exc:
+        if isinstance(exc, JudgeError) and judging == "aqua_factual":
+            raise
+        if len(fields) == 1:
+            return [in_a_row.record(exc)]
+        return [r for item in fields for r in _judge_chunk(judge, judging, [item], in_a_row)]
+    return [in_a_row.record(v) for v in verdicts]
+
+
+def _judge_failed(record: dict[str, Any], judging: str, error: str) -> None:
+    record["judgement"][judging] = metrics.UNKNOWN  # counted and shown as unknown, never dropped
+    record["judgement"][f"{judging}_error"] = error
+
+
+def judge_error_counts(records: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """{judging: how many of `records` its judge failed to judge}, in first-seen order."""
+    counts: dict[str, int] = {}
+    for r in records:
+        for key in r.get("judgement") or {}:
+            if key.endswith("_error"):
+                judging = key.removesuffix("_error")
+                counts[judging] = counts.get(judging, 0) + 1
+    return counts
 
 
 def _direct_judgement(task: Task, item: Any) -> dict[str, Any]:
@@ -205,7 +299,7 @@ def _direct_judgement(task: Task, item: Any) -> dict[str, Any]:
 
         return {"verdict": parse_verdict(item.response).value}
     if task.judgement == "pipeline-strategy":
-        return {"aqua_strategy": item.extra["pipeline"]["strategy"]}
+        return {"pipeline_strategy": item.extra["pipeline"]["strategy"]}
     if task.judgement == "masks":
         return {"n_predicted": len(item.extra["localisation"]["masks"])}
     return {}
@@ -249,6 +343,15 @@ def _group_metrics(task: Task, records: list[dict[str, Any]]) -> dict[str, Any]:
         gold = [int(r["gold"]["level"]) for r in records]
         predicted = [r["judgement"].get("aqua_strategy", metrics.UNKNOWN) for r in records]
         out = metrics.aqua_strategy_metrics(gold, predicted)
+        if task.judgement == "pipeline-strategy":
+            sources = {r["judgement"].get("strategy_source") for r in records} - {None}
+            # None when no answered item says (all failed): the report then goes by the run's judge
+            out["strategy_source"] = (
+                SELF_REPORTED if SELF_REPORTED in sources else JUDGED if sources else None
+            )
+            # the pipeline's own strategy, scored the same way, beside the judged one
+            stated = [r["judgement"].get("pipeline_strategy", metrics.UNKNOWN) for r in records]
+            out["self_reported"] = metrics.aqua_strategy_metrics(gold, stated)
         factual = [r["judgement"]["aqua_factual"] for r in records if "aqua_factual" in r["judgement"]]
         if factual:
             out["factual"] = metrics.factual_consistency(factual)
@@ -264,8 +367,11 @@ def summarise(
     models: Sequence[str],
     variants: Sequence[Variant],
     gold_masks: dict[str, list[dict[str, Any]]] | None = None,
+    seed: int = 0,  # racquet-saliency: seeds the random pairing of its McNemar test
 ) -> dict[str, Any]:
-    """{"results": [{"model", "variant", "label", "n", "errors", "metrics"}...]} in model, variant order."""
+    """{"results": [{"model", "variant", "label", "n", "errors", "judge_errors", "metrics"}...],
+    "judge_errors": {judging: count}}, results in model, variant order. "errors" are items the model did
+    not answer; "judge_errors" answered items whose judging failed (they count as unknown)."""
     results = []
     for model in models:
         for variant in variants:
@@ -273,6 +379,10 @@ def summarise(
             done = [r for r in group if r["error"] is None]
             if task.metrics == "localisation":
                 m = metrics.localisation_metrics([_localised(r, (gold_masks or {})) for r in done])
+            elif task.metrics == "racquet-saliency":
+                from assistant.evaluation.saliency import saliency_metrics
+
+                m = saliency_metrics(done, seed)
             else:
                 m = _group_metrics(task, done)
             results.append(
@@ -282,10 +392,11 @@ def summarise(
                     "label": variant.label,
                     "n": len(group),
                     "errors": len(group) - len(done),
+                    "judge_errors": sum(1 for r in done if judge_error_counts([r])),
                     "metrics": m,
                 }
             )
-    return {"results": results}
+    return {"results": results, "judge_errors": judge_error_counts(records)}
 
 
 def _localised(

@@ -9,6 +9,8 @@ Kinds:
 - "two-turn": the same first turn, then the gold hint as the user's second message.
 - "pipeline": whichone itself answers (`assistant.pipeline.Assistant.ask`) with the named VLM.
 - "localise": a pointer finds the question's focus and a segmenter turns each point into a mask.
+- "saliency": the "vqa" turn, then (after judging) the pointer maps each class B/C response to a box and
+  the box to one of the example's referent boxes (RAcQUEt Appendix H).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass, field
 
 from models.base import GenerationSettings
 
-KINDS = ("vqa", "two-turn", "pipeline", "localise")
+KINDS = ("vqa", "two-turn", "pipeline", "localise", "saliency")
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,10 @@ class Variant:
     name: str  # used on the command line: --variant zs-cot
     label: str  # as the paper's table writes it: "ZS-CoT"
     prompt: str  # prompts/<prompt>.txt, rendered with question=...
+    # "localise" only. True: whichone's own grounding, the pointer asked about the question's focus phrase
+    # with its own prompt (`prompt` names the Molmo one; vlm-boxes and blobs have their own or none).
+    # False: `prompt` is rendered with the question and sent whole to a Molmo pointer (the paper's prompts).
+    focus_phrase: bool = False
 
 
 @dataclass(frozen=True)
@@ -37,7 +43,7 @@ class Task:
     split: str | None  # None: the dataset's default split
     kind: str  # one of KINDS
     variants: tuple[Variant, ...]
-    judgement: str  # what each response is turned into; a key of scoring.JUDGEMENTS
+    judgement: str  # what each response is turned into; a key of scoring.JUDGING
     metrics: str  # how judgements become numbers; a key of scoring.METRICS
     reproduces: str  # which table / figure of which paper
     default_judge: str = "none"  # "rules", a VLM registry name, or "none" when no judge is needed
@@ -45,6 +51,12 @@ class Task:
     settings: GenerationSettings = field(default_factory=lambda: GenerationSettings(max_new_tokens=256))
     needs: tuple[str, ...] = ()  # gold fields an example must have to take part, e.g. ("hint",)
     only_levels: tuple[int, ...] | None = None  # AQuA levels to keep (the clarification subset: level 3)
+    needs_help: str = ""  # said when no example has the `needs` fields (how to get them)
+
+    @property
+    def uses_pointer(self) -> bool:
+        """Whether --pointer matters (whichone's pipeline, and mapping responses to boxes for saliency)."""
+        return self.kind in ("pipeline", "saliency")
 
     def variant(self, name: str) -> Variant:
         for v in self.variants:
@@ -66,6 +78,18 @@ _RECOGNITION_VARIANTS = (
     Variant("zs-ecot", "ZS-ECoT", "focus_recognition_zs_ecot"),
     Variant("fs", "FS", "focus_recognition_fs"),
     Variant("fs-ecot", "FS-ECoT", "focus_recognition_fs_ecot"),
+)
+
+# VQ-FocusAmbiguity Table 3, Molmo+SAM: "the same five prompts with the only difference being replacing
+# the 'segment' as 'point'" (supplement 9.2); prompts/README.md says what was adapted. Only a Molmo pointer
+# (point tags) can take them. The last variant is whichone's own grounding, not a row of the paper.
+_LOCALISATION_VARIANTS = (
+    Variant("zs", "ZS", "focus_localisation_zs"),
+    Variant("zs-cot", "ZS-CoT", "focus_localisation_zs_cot"),
+    Variant("zs-ecot", "ZS-ECoT", "focus_localisation_zs_ecot"),
+    Variant("fs", "FS", "focus_localisation_fs"),
+    Variant("fs-ecot", "FS-ECoT", "focus_localisation_fs_ecot"),
+    Variant("focus-phrase", "whichone focus phrase", "point_molmo", focus_phrase=True),
 )
 
 _AQUA_VARIANTS = (
@@ -110,6 +134,26 @@ TASKS: dict[str, Task] = {
             settings=GenerationSettings(max_new_tokens=256, temperature=0.0),
         ),
         Task(
+            name="racquet-saliency",
+            description="RAcQUEt-general saliency: does a single-referent (class B/C) answer describe the "
+            "largest or centre-most referent more often than a random pick? (--pointer maps each response "
+            "to a box, IoU picks the referent; needs referent boxes in the data)",
+            dataset="racquet-general",
+            split=None,
+            kind="saliency",
+            variants=(Variant("direct", "Direct", "racquet_direct"),),
+            judgement="racquet-saliency",
+            metrics="racquet-saliency",
+            reproduces="RAcQUEt Table 1 (Section 4.4, Appendix H)",
+            default_judge="rules",
+            needs=("referents",),
+            needs_help="the published RAcQUEt jsonl has no referent boxes (the paper's Appendix H "
+            "annotations are unreleased); give each line a 'referents' field, a list of [x0, y0, x1, y1] "
+            "boxes in image pixels",
+            # temperature 0 as in the paper (Section 4.1); Table 1 analyses the direct answers (Fig. 3)
+            settings=GenerationSettings(max_new_tokens=256, temperature=0.0),
+        ),
+        Task(
             name="focus-recognition",
             description="VQ-FocusAmbiguity: is the question's focus ambiguous? five prompts, free text "
             "parsed to ambiguous / unambiguous / undecided",
@@ -125,16 +169,16 @@ TASKS: dict[str, Task] = {
         ),
         Task(
             name="focus-localisation",
-            description="VQ-FocusAmbiguity: locate every plausible focus region with whichone's grounding "
-            "(pointer points -> one segmenter mask per point; --model names the pointer)",
+            description="VQ-FocusAmbiguity: locate every plausible focus region (pointer points -> one "
+            "segmenter mask per point; --model names the pointer): the paper's five prompts adapted to "
+            "'point' for a Molmo pointer, and whichone's own grounding of the question's focus phrase",
             dataset="vq-focusambiguity",
             split=None,
             kind="localise",
-            # whichone's grounding points at the question's focus phrase ("red cup"); no prompt variants
-            variants=(Variant("focus-phrase", "focus phrase", "racquet_direct"),),
+            variants=_LOCALISATION_VARIANTS,
             judgement="masks",
             metrics="localisation",
-            reproduces="VQ-FocusAmbiguity Table 3 (Molmo+SAM row)",
+            reproduces="VQ-FocusAmbiguity Table 3 (Molmo+SAM rows ZS ... FS-ECoT; focus phrase: whichone)",
         ),
         Task(
             name="aqua-strategy",
@@ -193,6 +237,8 @@ TASKS: dict[str, Task] = {
             judgement="pipeline-strategy",
             metrics="aqua-strategy",
             reproduces="AQuA Table 2 / Fig. 5 layout, whichone as one more row",
+            # judged from the reply text like every AQuA row (the pipeline's own strategy is kept beside)
+            default_judge="rules",
             plots=("confusion",),
         ),
     )
