@@ -8,6 +8,13 @@ VLM calls per turn (what `Reply.model_calls` counts):
   choose from anyway).
 - second turn: 1 call about the chosen region (marked on the image and named with its box in the prompt);
   a typed hint that spatial words cannot map costs 1 more call to pick the candidate number.
+
+Streaming: `ask` and `resolve` take an optional `on_text`, called with the reply text so far (the whole text,
+not the new piece) as it grows. Where the reply is one model call (answer, infer, the second turn's answer
+about the chosen region) it gets the fixed opening first ("I assume you mean ... (number 1). ", "About ...
+(number 2): "), then the text as the model streams it (models.base.stream_generate); an enumerate reply
+(one batched call) and a clarify reply (no call) come once, whole. on_text's last call always gets the
+reply's final text. Streaming changes no call count and no reply; without `on_text` nothing is streamed.
 """
 
 from __future__ import annotations
@@ -15,8 +22,8 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 
 from PIL import Image
@@ -32,7 +39,7 @@ from assistant.types import Candidates, Decision, Level, QuestionFocus, Region, 
 from assistant.validation import MAX_QUESTION_CHARS, clean_hint, clean_question
 from assistant.verdict import parse_verdict
 from assistant.words import count_phrase, is_unique_descriptor
-from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
+from models.base import ChatMessage, Conversation, GenerationSettings, VisionLanguageModel, stream_generate
 from models.errors import ModelError
 from prompts import render_prompt
 
@@ -45,6 +52,7 @@ RECOGNITION_PROMPTS = (
 )
 
 Choice = int | tuple[float, float] | str
+TextCallback = Callable[[str], None]  # receives the reply text so far
 
 
 @dataclass(frozen=True)
@@ -106,10 +114,18 @@ class Assistant:
         return session
 
     def ask(
-        self, image: ImageSource | None, question: str, session: Session | None = None
+        self,
+        image: ImageSource | None,
+        question: str,
+        session: Session | None = None,
+        on_text: TextCallback | None = None,
     ) -> tuple[Reply, Session]:
-        """First turn. `image` may be None to ask another question about the session's image."""
+        """First turn. `image` may be None to ask another question about the session's image.
+
+        on_text: called with the reply text so far as it grows (see the module's notes on streaming).
+        """
         timer = _Timer()
+        shown = _Shown(on_text)
         with timer("load"):
             if image is not None:
                 session = self.open_image(image, session)
@@ -132,7 +148,7 @@ class Assistant:
         with timer("policy"):
             decision = strategy_for(focus, verdict, candidates, self.config.policy)
         with timer("response"):
-            text = self._respond(img, question, focus, decision, candidates, calls)
+            text = self._respond(img, question, focus, decision, candidates, calls, shown)
 
         reply = Reply(
             text=text,
@@ -147,6 +163,7 @@ class Assistant:
             timings=timer.finish(),
             model_calls=dict(calls),
         )
+        shown(reply.text)
         session.question, session.focus, session.candidates, session.last_reply = (
             question,
             focus,
@@ -159,14 +176,16 @@ class Assistant:
 
     # --- turn 2 -------------------------------------------------------------------------------------
 
-    def resolve(self, session: Session, choice: Choice) -> Reply:
+    def resolve(self, session: Session, choice: Choice, on_text: TextCallback | None = None) -> Reply:
         """Second turn: answer the session's question about the region the user chose.
 
         choice: a region id (int), a click (x, y) in working-image pixels, or a typed hint (str).
+        on_text: called with the reply text so far as it grows (see the module's notes on streaming).
         """
         if session.image is None or session.question is None or session.candidates is None:
             raise SessionError("Ask a question about a photo first; then choose which one you mean.")
         timer = _Timer()
+        shown = _Shown(on_text)
         calls: Counter[str] = Counter()
         candidates = session.candidates
         fitting: list[Region] = []  # regions a typed hint fits equally well
@@ -217,9 +236,12 @@ class Assistant:
                 model_calls=dict(calls),
             )
         else:
+            opening = f"About {region.description} (number {region.id}): "
             with timer("response"):
-                answer = self._answer_region(session.image, session.question, region, candidates, calls)
-            text = f"About {region.description} (number {region.id}): {answer}"
+                answer = self._answer_region(
+                    session.image, session.question, region, candidates, calls, shown, opening
+                )
+            text = opening + answer
             reply = Reply(
                 text=text,
                 strategy=Strategy.ANSWER,
@@ -233,6 +255,7 @@ class Assistant:
                 model_calls=dict(calls),
                 resolved_region=region.id,
             )
+        shown(reply.text)
         session.last_reply = reply
         session.add("assistant", reply.text, reply.resolved_region)
         return reply
@@ -283,6 +306,7 @@ class Assistant:
         decision: Decision,
         candidates: Candidates,
         calls: Counter[str],
+        shown: _Shown,
     ) -> str:
         referents = [r for i in decision.referents if (r := candidates.by_id(i)) is not None]
         if decision.strategy is Strategy.CLARIFY:
@@ -298,13 +322,15 @@ class Assistant:
             ]
             return "\n".join(lines)
         if decision.strategy is Strategy.INFER and referents:
-            answer = self._answer_region(image, question, referents[0], candidates, calls)
-            return f"I assume you mean {referents[0].description} (number {referents[0].id}). {answer}"
+            opening = f"I assume you mean {referents[0].description} (number {referents[0].id}). "
+            return opening + self._answer_region(
+                image, question, referents[0], candidates, calls, shown, opening
+            )
         if len(referents) == 1 and len(candidates) > 1:
-            return self._answer_region(image, question, referents[0], candidates, calls)
+            return self._answer_region(image, question, referents[0], candidates, calls, shown)
         prompt = render_prompt("answer", question=question)
         calls["vlm"] += 1
-        return _tidy(self.vlm.generate([ChatMessage("user", prompt, [image])], self.config.answer_settings))
+        return self._answer([ChatMessage("user", prompt, [image])], shown)
 
     def _region_conversation(
         self, image: Image.Image, question: str, region: Region, candidates: Candidates
@@ -319,11 +345,30 @@ class Assistant:
         return [ChatMessage("user", prompt, [marked])]
 
     def _answer_region(
-        self, image: Image.Image, question: str, region: Region, candidates: Candidates, calls: Counter[str]
+        self,
+        image: Image.Image,
+        question: str,
+        region: Region,
+        candidates: Candidates,
+        calls: Counter[str],
+        shown: _Shown | None = None,
+        opening: str = "",
     ) -> str:
         conv = self._region_conversation(image, question, region, candidates)
         calls["vlm"] += 1
-        return _tidy(self.vlm.generate(conv, self.config.answer_settings))
+        return self._answer(conv, shown, opening)
+
+    def _answer(self, conversation: Conversation, shown: _Shown | None, opening: str = "") -> str:
+        """The model's tidied answer. Streamed when someone is shown the text: `opening` + the text so far."""
+        if shown is None or not shown.wanted:
+            return _tidy(self.vlm.generate(conversation, self.config.answer_settings))
+        shown(opening)
+        so_far = ""
+        with closing(stream_generate(self.vlm, conversation, self.config.answer_settings)) as pieces:
+            for piece in pieces:
+                so_far += piece
+                shown(opening + " ".join(so_far.split()))
+        return _tidy(so_far)
 
 
 def grounding_phrase(focus: QuestionFocus) -> str:
@@ -368,6 +413,23 @@ def _tidy(text: str) -> str:
     return text or "(the model gave no answer)"
 
 
+class _Shown:
+    """Passes the reply text so far to an `on_text` callback: each new, non-empty text once."""
+
+    def __init__(self, on_text: TextCallback | None) -> None:
+        self.on_text = on_text
+        self.last: str | None = None
+
+    @property
+    def wanted(self) -> bool:
+        return self.on_text is not None
+
+    def __call__(self, text: str) -> None:
+        if self.on_text is not None and text and text != self.last:
+            self.last = text
+            self.on_text(text)
+
+
 class _Timer:
     def __init__(self) -> None:
         self._start = time.perf_counter()
@@ -386,4 +448,4 @@ class _Timer:
         return dict(self.timings)
 
 
-__all__ = ["Assistant", "AssistantConfig", "Choice", "grounding_phrase"]
+__all__ = ["Assistant", "AssistantConfig", "Choice", "TextCallback", "grounding_phrase"]

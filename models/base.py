@@ -6,7 +6,7 @@ coordinates they return back to original-image pixels.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -49,7 +49,11 @@ Conversation = Sequence[ChatMessage]
 
 @runtime_checkable
 class VisionLanguageModel(Protocol):
-    """Generates text from chat messages that may carry images."""
+    """Generates text from chat messages that may carry images.
+
+    An adapter may also stream: see StreamingVisionLanguageModel, and `stream_generate`, which streams any
+    VisionLanguageModel (one piece, the whole reply, from one without `generate_stream`).
+    """
 
     name: str
 
@@ -66,6 +70,57 @@ class VisionLanguageModel(Protocol):
     def describe(self) -> dict[str, Any]:
         """What is loaded and where: {"name", "backend", "device", "dtype", "quantisation", ...}."""
         ...
+
+
+@runtime_checkable
+class StreamingVisionLanguageModel(VisionLanguageModel, Protocol):
+    """A VisionLanguageModel that also gives its reply in pieces as they are generated.
+
+    A protocol of its own rather than a member of VisionLanguageModel: isinstance() on a runtime-checkable
+    protocol asks for every member, so a required `generate_stream` would disown the adapters and wrappers
+    that do not stream (e.g. a cache in front of a model); `stream_generate` serves both kinds.
+    """
+
+    def generate_stream(
+        self, messages: Conversation, settings: GenerationSettings | None = None
+    ) -> Iterator[str]:
+        """The reply of `generate(messages, settings)` in pieces as they are generated: for the same tokens
+        the pieces joined equal generate()'s text (stripped alike). A failure raises the ModelError kinds that
+        generate() raises, from the iterator, possibly after some pieces. Closing the iterator early stops
+        the generation."""
+        ...
+
+
+def stream_generate(
+    model: VisionLanguageModel, messages: Conversation, settings: GenerationSettings | None = None
+) -> Iterator[str]:
+    """The reply in pieces: the model's own `generate_stream` where it has one, else generate()'s whole
+    reply as one piece (nothing for an empty reply)."""
+    stream = getattr(model, "generate_stream", None)
+    if callable(stream):
+        yield from stream(messages, settings)
+        return
+    text = model.generate(messages, settings)
+    if text:
+        yield text
+
+
+def strip_pieces(pieces: Iterable[str]) -> Iterator[str]:
+    """`pieces` such that joined they equal "".join(pieces).strip(): leading whitespace is dropped, and
+    whitespace is held back until text follows it (so none is left at the end). Empty pieces are dropped."""
+    started = False
+    held = ""
+    for piece in pieces:
+        if not started:
+            piece = piece.lstrip()
+            if not piece:
+                continue
+            started = True
+        text = held + piece
+        body = text.rstrip()
+        held = text[len(body) :]
+        if body:
+            yield body
 
 
 @runtime_checkable

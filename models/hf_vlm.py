@@ -7,6 +7,7 @@ and tokenises the images, and `generate` runs batched with left padding.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import inspect
 import os
@@ -14,14 +15,15 @@ import re
 import socket
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from PIL import Image
 
-from models.base import ChatMessage, Conversation, GenerationSettings
+from models.base import ChatMessage, Conversation, GenerationSettings, strip_pieces
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
 
 QUANTISE_CHOICES = ("auto", "4bit", "none")
@@ -349,29 +351,36 @@ class HFVisionLanguageModel:
         if not conversations:
             return []
         stop_ids = self._stop_ids()
-        with self._lock:
-            try:
-                inputs = self._inputs(conversations)
-                if settings.seed is not None:
-                    torch.manual_seed(settings.seed)
-                with torch.inference_mode():
-                    output = self._model.generate(
-                        **inputs, max_new_tokens=settings.max_new_tokens, **self._decoding(settings)
-                    )
-            except torch.cuda.OutOfMemoryError as error:
-                raise self._oom() from error
-            except ModelError:
-                raise
-            except (RuntimeError, ValueError, TypeError, IndexError, KeyError) as error:
-                if _is_oom(error):
-                    raise self._oom() from error
-                raise ModelError(f"{self.name} failed to generate: {_first_line(error)}") from error
+        with self._lock, self._generation_errors():
+            inputs = self._inputs(conversations)
+            if settings.seed is not None:
+                torch.manual_seed(settings.seed)
+            with torch.inference_mode():
+                output = self._model.generate(
+                    **inputs, max_new_tokens=settings.max_new_tokens, **self._decoding(settings)
+                )
         new_tokens = output[:, inputs["input_ids"].shape[1] :].tolist()
         result = []
         for row in new_tokens:
             cut = next((i for i, tok in enumerate(row) if tok in stop_ids), len(row))
             result.append(row[:cut])
         return result
+
+    @contextmanager
+    def _generation_errors(self) -> Iterator[None]:
+        """Turns what a generation raises into the ModelError kinds, with plain messages."""
+        import torch
+
+        try:
+            yield
+        except torch.cuda.OutOfMemoryError as error:
+            raise self._oom() from error
+        except ModelError:
+            raise
+        except (RuntimeError, ValueError, TypeError, IndexError, KeyError) as error:
+            if _is_oom(error):
+                raise self._oom() from error
+            raise ModelError(f"{self.name} failed to generate: {_first_line(error)}") from error
 
     def _stop_ids(self) -> set[int]:
         config = self._model.generation_config
@@ -403,6 +412,57 @@ class HFVisionLanguageModel:
     def generate(self, messages: Conversation, settings: GenerationSettings | None = None) -> str:
         return self.generate_batch([messages], settings)[0]
 
+    def generate_stream(
+        self, messages: Conversation, settings: GenerationSettings | None = None
+    ) -> Iterator[str]:
+        """generate()'s reply in pieces as they are decoded; joined, they equal generate()'s text.
+
+        The generation runs in a thread of its own (holding the model's lock, as generate does) and stops
+        at the first stop token, where generate() cuts its reply. Its errors are raised here, as the same
+        ModelError kinds generate() raises. Closing the iterator early stops the generation at its next
+        token and waits for the thread to end.
+        """
+        import torch
+        from transformers import StoppingCriteriaList
+
+        settings = settings or GenerationSettings()
+        stop_ids = self._stop_ids()
+        reply_streamer, stop_when_set = _streaming_classes()
+        streamer = reply_streamer(self._processor, stop_ids)
+        stop = threading.Event()
+        # Stop at the first stop token (a pad token too), where generate_token_ids cuts the reply.
+        stops = {"eos_token_id": sorted(stop_ids)} if stop_ids else {}
+        failure: list[BaseException] = []
+
+        def generate() -> None:
+            try:
+                with self._lock, self._generation_errors():
+                    inputs = self._inputs([messages])
+                    if settings.seed is not None:
+                        torch.manual_seed(settings.seed)
+                    with torch.inference_mode():
+                        self._model.generate(
+                            **inputs,
+                            max_new_tokens=settings.max_new_tokens,
+                            **self._decoding(settings),
+                            **stops,
+                            streamer=streamer,
+                            stopping_criteria=StoppingCriteriaList([stop_when_set(stop)]),
+                        )
+            except BaseException as error:  # noqa: BLE001 - raised again in the consumer's thread
+                failure.append(error)
+                streamer.text_queue.put(streamer.stop_signal)  # wake the iterator: no more text comes
+
+        thread = threading.Thread(target=generate, name=f"whichone-stream-{self.name}", daemon=True)
+        thread.start()
+        try:
+            yield from strip_pieces(streamer)
+        finally:
+            stop.set()  # a no-op when the generation has ended; else it stops at the next token
+            thread.join()
+        if failure:
+            raise failure[0]
+
     # ---------------------------------------------------------------- description
 
     def describe(self) -> dict[str, Any]:
@@ -429,3 +489,37 @@ class HFVisionLanguageModel:
             else:
                 total += param.numel()
         return total
+
+
+@functools.cache
+def _streaming_classes() -> tuple[type, type]:
+    """(ReplyStreamer, StopWhenSet), defined on first use: transformers is imported only when needed."""
+    import torch
+    from transformers import StoppingCriteria, TextIteratorStreamer
+
+    class ReplyStreamer(TextIteratorStreamer):
+        """Skips the prompt and decodes as generate() decodes, never showing a stop token."""
+
+        def __init__(self, processor: Any, stop_ids: set[int]) -> None:
+            super().__init__(processor, skip_prompt=True, skip_special_tokens=True)
+            self.stop_ids = stop_ids
+
+        def put(self, value: Any) -> None:
+            if self.next_tokens_are_prompt:  # the prompt, which the streamer skips itself
+                super().put(value)
+                return
+            kept = [t for t in value.reshape(-1).tolist() if t not in self.stop_ids]
+            if kept:
+                super().put(value.new_tensor(kept))
+
+    class StopWhenSet(StoppingCriteria):
+        """Ends every row once `event` is set (the consumer closed the stream)."""
+
+        def __init__(self, event: threading.Event) -> None:
+            self.event = event
+
+        def __call__(self, input_ids: Any, scores: Any, **kwargs: Any) -> Any:
+            done = self.event.is_set()
+            return torch.full((input_ids.shape[0],), done, dtype=torch.bool, device=input_ids.device)
+
+    return ReplyStreamer, StopWhenSet

@@ -7,6 +7,8 @@ Configuration comes from the arguments, else the environment:
   WHICHONE_OPENAI_TIMEOUT (seconds per attempt, default 60) and WHICHONE_OPENAI_MAX_RETRIES (default 2),
   read by the registry's factory (`limits_from_env`).
 Images travel inside the request as base64 data URLs; nothing is written to disk.
+`generate_stream` asks for the same completion with `stream=True` (server-sent events) and gives its text in
+pieces as they arrive.
 """
 
 from __future__ import annotations
@@ -14,23 +16,50 @@ from __future__ import annotations
 import base64
 import io
 import os
+import random
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from PIL import Image
 
-from models.base import ChatMessage, Conversation, GenerationSettings
+from models.base import ChatMessage, Conversation, GenerationSettings, strip_pieces
 from models.errors import ModelError, ModelTimeout, ModelUnavailable
 
 DEFAULT_BASE_URL = "http://localhost:8000/v1"
+# What the openai client retries (and how long it waits before attempt n + 1), mirrored for streams.
+_RETRY_STATUSES = (408, 409, 429)
+_RETRY_DELAY_S, _MAX_RETRY_DELAY_S = 0.5, 8.0
 _FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp"}
 
 
 def _short(text: str, limit: int = 200) -> str:
     line = " ".join(str(text).split())
     return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def _reason(error: BaseException) -> str:
+    cause = error.__cause__ or error
+    return _short(str(cause) or type(cause).__name__)
+
+
+def _retryable(openai: Any, error: Exception) -> bool:
+    """Whether the openai client would retry this error (a connection error, a timeout, 408/409/429/5xx)."""
+    if isinstance(error, (openai.APITimeoutError, openai.APIConnectionError)):
+        return True
+    if isinstance(error, openai.APIStatusError):
+        should = (error.response.headers.get("x-should-retry") or "").lower()
+        if should in ("true", "false"):
+            return should == "true"
+        return error.status_code in _RETRY_STATUSES or error.status_code >= 500
+    return False
+
+
+def _retry_delay(attempt: int) -> float:
+    """Seconds to wait after failed attempt `attempt` (1, 2, ...): the client's back-off with its jitter."""
+    return min(_RETRY_DELAY_S * 2.0 ** (attempt - 1), _MAX_RETRY_DELAY_S) * (1 - 0.25 * random.random())
 
 
 def image_data_url(image: Image.Image, image_format: str = "PNG") -> str:
@@ -118,6 +147,8 @@ class OpenAICompatibleVLM:
         self._client = openai.OpenAI(
             base_url=self.base_url, api_key=key, timeout=self.timeout, max_retries=self.max_retries
         )
+        # Streams retry in generate_stream, which also retries a stream that breaks before its first piece.
+        self._stream_client = self._client.with_options(max_retries=0)
         self._model_lock = threading.Lock()
 
     @property
@@ -172,33 +203,34 @@ class OpenAICompatibleVLM:
 
     def _call(self, request: Any) -> Any:
         """Run one client call, turning the client's errors into ModelError kinds with plain messages."""
-        openai = self._openai
         try:
             return request()
-        except openai.APITimeoutError as error:
-            raise ModelTimeout(
+        except self._openai.OpenAIError as error:
+            raise self._model_error(error) from error
+
+    def _model_error(self, error: Exception, attempts: int | None = None) -> ModelError:
+        """The ModelError kind, with a plain message, for an error of the openai client."""
+        openai = self._openai
+        attempts = self.max_retries + 1 if attempts is None else attempts
+        if isinstance(error, openai.APITimeoutError):
+            return ModelTimeout(
                 f"the model server at {self.base_url} did not answer within {self.timeout:g} s "
-                f"({self.max_retries + 1} attempt{'s' if self.max_retries else ''})"
-            ) from error
-        except openai.APIConnectionError as error:
-            cause = error.__cause__ or error
-            reason = _short(str(cause) or type(cause).__name__)
-            raise ModelUnavailable(
-                f"the model server at {self.base_url} is not reachable: {reason}"
-            ) from error
-        except openai.APIStatusError as error:
+                f"({attempts} attempt{'s' if attempts > 1 else ''})"
+            )
+        if isinstance(error, openai.APIConnectionError):
+            return ModelUnavailable(f"the model server at {self.base_url} is not reachable: {_reason(error)}")
+        if isinstance(error, openai.APIStatusError):
             detail = error.message
             body = error.body
             if isinstance(body, dict):
                 inner = body.get("error", body)
                 detail = inner.get("message", detail) if isinstance(inner, dict) else str(inner)
-            raise ModelError(
+            return ModelError(
                 f"the model server at {self.base_url} answered HTTP {error.status_code}: {_short(detail)}"
-            ) from error
-        except openai.OpenAIError as error:
-            raise ModelError(f"the model server at {self.base_url} failed: {_short(str(error))}") from error
+            )
+        return ModelError(f"the model server at {self.base_url} failed: {_short(str(error))}")
 
-    def generate(self, messages: Conversation, settings: GenerationSettings | None = None) -> str:
+    def _request(self, messages: Conversation, settings: GenerationSettings | None) -> dict[str, Any]:
         settings = settings or GenerationSettings()
         request: dict[str, Any] = {
             "model": self.model,
@@ -209,6 +241,10 @@ class OpenAICompatibleVLM:
         }
         if settings.seed is not None:
             request["seed"] = settings.seed
+        return request
+
+    def generate(self, messages: Conversation, settings: GenerationSettings | None = None) -> str:
+        request = self._request(messages, settings)
         completion = self._call(lambda: self._client.chat.completions.create(**request))
         choices = getattr(completion, "choices", None) or []
         if not choices:
@@ -217,6 +253,76 @@ class OpenAICompatibleVLM:
         if content is None:
             raise ModelError(f"the model server at {self.base_url} returned a reply without text")
         return content.strip()
+
+    def generate_stream(
+        self, messages: Conversation, settings: GenerationSettings | None = None
+    ) -> Iterator[str]:
+        """generate()'s reply in pieces as the server streams them (`stream=True`); joined, they equal the
+        text generate() gives for the same completion.
+
+        Timeouts and retries as in generate(): each attempt waits at most `timeout` s for the server (to
+        answer, and then between two pieces), and up to max_retries more attempts are made, after the
+        client's back-off, on a connection error, a timeout, HTTP 408/409/429/5xx, or a stream that breaks
+        before its first piece. Once text has come, a failure is not retried (the pieces already given
+        cannot be taken back): it raises ModelError (ModelTimeout when the server stalls). A stream that
+        ends without a finish reason was cut off, and raises ModelError too.
+        """
+        request = self._request(messages, settings)
+        yield from strip_pieces(self._stream_pieces(request))
+
+    def _stream_pieces(self, request: dict[str, Any]) -> Iterator[str]:
+        openai = self._openai
+        attempt = 0
+        while True:
+            attempt += 1
+            started = False  # whether text has been given out (from then on nothing is retried)
+            try:
+                stream = self._stream_client.chat.completions.create(**request, stream=True)
+                with stream:  # closes the connection when the consumer stops early
+                    any_choice = any_text = finished = False
+                    for chunk in stream:
+                        choices = getattr(chunk, "choices", None) or []
+                        if not choices:
+                            continue  # e.g. a usage chunk
+                        any_choice = True
+                        choice = choices[0]
+                        content = getattr(getattr(choice, "delta", None), "content", None)
+                        if content is not None:
+                            any_text = True
+                            if content:
+                                started = started or bool(content.strip())  # leading blanks are dropped
+                                yield content
+                        if getattr(choice, "finish_reason", None):
+                            finished = True
+            except openai.OpenAIError as error:
+                if started:
+                    raise self._broken_stream(error) from error
+                if attempt <= self.max_retries and _retryable(openai, error):
+                    time.sleep(_retry_delay(attempt))
+                    continue
+                raise self._model_error(error, attempt) from error
+            if not any_choice:
+                raise ModelError(f"the model server at {self.base_url} returned no choices")
+            if not any_text:
+                raise ModelError(f"the model server at {self.base_url} returned a reply without text")
+            if not finished:
+                raise ModelError(
+                    f"the reply from the model server at {self.base_url} was cut off (its stream ended "
+                    "without a finish reason)"
+                )
+            return
+
+    def _broken_stream(self, error: Exception) -> ModelError:
+        """The error for a stream that fails after some of its text came."""
+        if isinstance(error, self._openai.APITimeoutError):
+            return ModelTimeout(
+                f"the model server at {self.base_url} stopped sending its reply for {self.timeout:g} s"
+            )
+        if isinstance(error, self._openai.APIConnectionError):
+            reason = _reason(error)
+        else:
+            reason = _short(str(getattr(error, "message", None) or error))
+        return ModelError(f"the model server at {self.base_url} broke off its reply: {reason}")
 
     def generate_batch(
         self, conversations: Sequence[Conversation], settings: GenerationSettings | None = None

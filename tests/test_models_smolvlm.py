@@ -149,6 +149,15 @@ def test_generate_batch_matches_unbatched(smol_vlm: HFVisionLanguageModel) -> No
     assert smol_vlm.generate_batch([], GREEDY) == []
 
 
+def test_stream_pieces_join_to_the_generated_reply(smol_vlm: HFVisionLanguageModel) -> None:
+    # The same adapter streams SmolVLM too: its processor decodes the pieces as generate() decodes.
+    settings = GenerationSettings(max_new_tokens=48)
+    for seed in (0, 1, 3):
+        conv = _ask(_noise_image(200, 120, seed=seed))
+        pieces = list(smol_vlm.generate_stream(conv, settings))
+        assert "".join(pieces) == smol_vlm.generate(conv, settings) and all(pieces)
+
+
 @pytest.mark.parametrize(
     ("size", "tiles"),
     [

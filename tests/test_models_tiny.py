@@ -11,8 +11,15 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
-from models.errors import ModelError, ModelUnavailable
+from models.base import (
+    ChatMessage,
+    GenerationSettings,
+    StreamingVisionLanguageModel,
+    VisionLanguageModel,
+    stream_generate,
+    strip_pieces,
+)
+from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
 from models.hf_vlm import HFVisionLanguageModel, fit_size
 from models.tiny import QWEN_SPECIAL_TOKENS, build_tiny_qwen2_5_vl
 
@@ -151,6 +158,123 @@ def test_generation_failure_is_a_model_error(tiny_vlm: HFVisionLanguageModel) ->
         tiny_vlm.generate(_ask(too_thin), GREEDY)
     with pytest.raises(ModelError, match="ChatMessage"):
         tiny_vlm.generate([{"role": "user", "content": "hi"}], GREEDY)  # type: ignore[list-item]
+
+
+# ---------------------------------------------------------------- streaming
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [GenerationSettings(max_new_tokens=48), GenerationSettings(max_new_tokens=48, temperature=0.9, seed=7)],
+    ids=["greedy", "sampled"],
+)
+def test_stream_pieces_join_to_the_generated_reply(tiny_vlm: HFVisionLanguageModel, settings) -> None:
+    assert isinstance(tiny_vlm, StreamingVisionLanguageModel)
+    counts = []
+    for seed in (10, 11, 12):
+        conv = _ask(_noise_image(160, 120, seed=seed))
+        pieces = list(tiny_vlm.generate_stream(conv, settings))
+        assert "".join(pieces) == tiny_vlm.generate(conv, settings)  # same tokens, same decoding, same strip
+        assert all(pieces)
+        counts.append(len(pieces))
+    assert max(counts) > 3  # it streams: the reply comes in several pieces, not at the end in one
+
+
+def test_stream_errors_are_the_model_errors_generate_raises(
+    tiny_vlm: HFVisionLanguageModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    too_thin = _ask(_noise_image(300, 1, seed=6))  # refused by Qwen's processor, in the generation thread
+    with pytest.raises(ModelError, match="tiny") as from_generate:
+        tiny_vlm.generate(too_thin, GREEDY)
+    with pytest.raises(ModelError, match="tiny") as from_stream:
+        list(tiny_vlm.generate_stream(too_thin, GREEDY))
+    assert type(from_stream.value) is type(from_generate.value)
+    assert str(from_stream.value) == str(from_generate.value)
+    with pytest.raises(ModelError, match="ChatMessage"):
+        list(tiny_vlm.generate_stream([{"role": "user", "content": "hi"}], GREEDY))  # type: ignore[list-item]
+
+    def out_of_memory(**kwargs):
+        raise RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB")
+
+    monkeypatch.setattr(tiny_vlm._model, "generate", out_of_memory)
+    conv = _ask(_noise_image(64, 64, seed=1))
+    with pytest.raises(ModelOutOfMemory):
+        tiny_vlm.generate(conv, GREEDY)
+    with pytest.raises(ModelOutOfMemory):
+        list(tiny_vlm.generate_stream(conv, GREEDY))
+    assert not tiny_vlm._lock.locked()
+
+
+def test_a_failure_in_the_middle_of_a_stream_comes_after_its_pieces(
+    tiny_vlm: HFVisionLanguageModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import torch
+
+    words = tiny_vlm._processor.tokenizer.encode("the cup is red and the box ", add_special_tokens=False)
+
+    def fails_midway(**kwargs):
+        streamer = kwargs["streamer"]
+        streamer.put(kwargs["input_ids"])  # the prompt comes first, as in generate()
+        for token in words:
+            streamer.put(torch.tensor([token]))
+        raise RuntimeError("the device fell over")
+
+    monkeypatch.setattr(tiny_vlm._model, "generate", fails_midway)
+    got: list[str] = []
+    with pytest.raises(ModelError, match="tiny failed to generate: the device fell over"):
+        for piece in tiny_vlm.generate_stream(_ask(_noise_image(64, 64, seed=2)), GREEDY):
+            got.append(piece)
+    assert len(got) > 1 and "the cup is red and the box".startswith("".join(got))
+    assert not tiny_vlm._lock.locked()
+
+
+def test_closing_a_stream_early_stops_its_generation(
+    tiny_vlm: HFVisionLanguageModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    settings = GenerationSettings(max_new_tokens=300)
+    conv = _ask(_noise_image(160, 120, seed=12))
+    full = tiny_vlm.generate_token_ids([conv], settings)[0]
+    assert len(full) == 300  # the tiny model's noise for this image runs to the limit
+    generate = tiny_vlm._model.generate
+    made: list[int] = []
+
+    def counted(**kwargs):
+        output = generate(**kwargs)
+        made.append(output.shape[1] - kwargs["input_ids"].shape[1])
+        return output
+
+    monkeypatch.setattr(tiny_vlm._model, "generate", counted)
+    stream = tiny_vlm.generate_stream(conv, settings)
+    first = next(stream)
+    stream.close()  # stops the generation at its next token and waits for its thread
+    assert first and made and made[0] < len(full)
+    assert not tiny_vlm._lock.locked()
+    assert not [t for t in threading.enumerate() if t.name.startswith("whichone-stream-")]
+
+
+def test_stream_generate_serves_models_without_a_stream() -> None:
+    class Whole:
+        name = "whole"
+
+        def __init__(self, text: str) -> None:
+            self.text = text
+
+        def generate(self, messages, settings=None) -> str:
+            return self.text
+
+    conv = _ask(None, "hi")
+    assert list(stream_generate(Whole("It is red."), conv)) == ["It is red."]
+    assert list(stream_generate(Whole(""), conv)) == []
+
+
+def test_strip_pieces_joins_to_the_stripped_text() -> None:
+    pieces = [" ", "\n It", " is", " ", "", "red", ".\n", "  ", "\n"]
+    out = list(strip_pieces(pieces))
+    assert "".join(out) == "".join(pieces).strip() == "It is red."
+    assert out == ["It", " is", " red", "."] and all(out)
+    assert list(strip_pieces([" ", "\n"])) == []
 
 
 # ---------------------------------------------------------------- image sizes

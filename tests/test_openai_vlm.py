@@ -29,6 +29,11 @@ class ChatServer:
 
     url: str
     mode: str = "echo"  # echo | sleep | status | empty | no_text
+    # How a streamed reply (stream=True) goes, after what `mode` does first (echo, sleep, status):
+    # ok | error_event (an SSE error after two pieces) | cut (the connection drops after two pieces) |
+    # stall (the server stops after one piece) | drop_first (the first stream drops before any piece) |
+    # no_finish (ends without a finish reason)
+    stream_mode: str = "ok"
     sleep_s: float = 0.0
     status: int = 500
     requests: list[dict[str, Any]] = field(default_factory=list)
@@ -55,8 +60,59 @@ def _completion(body: dict[str, Any], text: str | None) -> dict[str, Any]:
     }
 
 
+def _chunk(body: dict[str, Any], delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": body.get("model", "?"),
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+
+
 def _handler(state: ChatServer) -> type[BaseHTTPRequestHandler]:
     class Handler(JSONHandler):
+        def _event(self, payload: dict[str, Any] | str) -> None:
+            data = payload if isinstance(payload, str) else json.dumps(payload)
+            frame = f"data: {data}\n\n".encode()
+            self.wfile.write(f"{len(frame):X}\r\n".encode() + frame + b"\r\n")
+            self.wfile.flush()
+
+        def _stream(self, body: dict[str, Any], text: str) -> None:
+            """The reply as server-sent events, a few characters per chunk, as vLLM streams."""
+            with state.lock:
+                first = sum(1 for r in state.requests if r["body"].get("stream")) == 1
+            # HTTP/1.1, chunked: a connection that drops before the closing chunk is an error to the client
+            # (an HTTP/1.0 body without a length just ends there). One response per connection, as before.
+            self.protocol_version = "HTTP/1.1"
+            self.close_connection = True
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            mode = state.stream_mode
+            if mode == "drop_first" and first:
+                return  # headers, then the connection closes without a piece (nor the closing chunk)
+            reply = f"  reply to: {text}  "
+            pieces = [reply[i : i + 4] for i in range(0, len(reply), 4)]
+            self._event(_chunk(body, {"role": "assistant", "content": ""}))
+            for n, piece in enumerate(pieces):
+                if n == 2 and mode == "error_event":
+                    self._event({"error": {"message": "the model crashed", "type": "server_error"}})
+                    break
+                if n == 2 and mode == "cut":
+                    return  # no closing chunk: the client sees the body end early
+                if n == 1 and mode == "stall":
+                    time.sleep(state.sleep_s)
+                    return
+                self._event(_chunk(body, {"content": piece}))
+            if mode != "no_finish":
+                self._event(_chunk(body, {}, "stop"))
+            self._event({**_chunk(body, {}), "choices": [], "usage": {"completion_tokens": len(pieces)}})
+            self._event("[DONE]")
+            self.wfile.write(b"0\r\n\r\n")
+
         def do_GET(self) -> None:
             if self.path.endswith("/models"):
                 self._send(200, {"object": "list", "data": [{"id": "served-model", "object": "model"}]})
@@ -89,6 +145,8 @@ def _handler(state: ChatServer) -> type[BaseHTTPRequestHandler]:
                     self._send(200, {**_completion(body, "x"), "choices": []})
                 elif state.mode == "no_text":
                     self._send(200, _completion(body, None))
+                elif body.get("stream"):
+                    self._stream(body, text)
                 else:
                     self._send(200, _completion(body, f"  reply to: {text}  "))
             finally:
@@ -254,3 +312,109 @@ def test_bad_configuration_is_unavailable() -> None:
         OpenAICompatibleVLM("m", base_url="http://127.0.0.1:9/v1", image_format="BMPX")
     with pytest.raises(ModelUnavailable, match="max_concurrency"):
         OpenAICompatibleVLM("m", base_url="http://127.0.0.1:9/v1", max_concurrency=0)
+
+
+# ---------------------------------------------------------------- streaming (stream=True, server-sent events)
+
+
+def test_stream_gives_the_reply_in_pieces_with_the_same_request(chat_server: ChatServer) -> None:
+    vlm = _vlm(chat_server)
+    settings = GenerationSettings(max_new_tokens=33, temperature=0.7, top_p=0.9, seed=5)
+    messages = [
+        ChatMessage("system", "Be brief."),
+        ChatMessage("user", "What colour is the cup?", [_image()]),
+    ]
+    pieces = list(vlm.generate_stream(messages, settings))
+    assert len(pieces) > 5 and all(pieces)
+    assert "".join(pieces) == vlm.generate(messages, settings) == "reply to: What colour is the cup?"
+    streamed, whole = (r["body"] for r in chat_server.requests)
+    assert streamed.pop("stream") is True and "stream" not in whole
+    assert streamed == whole  # the same model, messages (image included) and decoding settings
+
+
+def test_stream_arrives_piece_by_piece(chat_server: ChatServer) -> None:
+    # The server stalls after its first piece: that piece must be out before the stall ends.
+    chat_server.stream_mode, chat_server.sleep_s = "stall", 1.0
+    stream = _vlm(chat_server, timeout=3).generate_stream([ChatMessage("user", "hi")])
+    start = time.monotonic()
+    assert next(stream) == "re"  # "  reply to: hi  " in 4-character chunks, leading blanks dropped
+    assert time.monotonic() - start < 0.8
+    with pytest.raises(ModelError, match="broke off its reply"):
+        list(stream)  # after the stall the server closes without finishing: a broken reply
+
+
+def test_error_event_in_the_middle_of_a_stream_is_a_model_error(chat_server: ChatServer) -> None:
+    chat_server.stream_mode = "error_event"
+    got: list[str] = []
+    with pytest.raises(ModelError, match="broke off its reply: the model crashed") as caught:
+        for piece in _vlm(chat_server, max_retries=2).generate_stream([ChatMessage("user", "hi")]):
+            got.append(piece)
+    assert "".join(got) == "reply"  # what came before the error ("  reply" less its leading blanks)
+    assert not isinstance(caught.value, (ModelUnavailable, ModelTimeout))
+    assert len(chat_server.requests) == 1  # text had come: not retried
+
+
+def test_connection_dropped_in_the_middle_of_a_stream_is_a_model_error(chat_server: ChatServer) -> None:
+    chat_server.stream_mode = "cut"
+    got: list[str] = []
+    with pytest.raises(ModelError, match="broke off its reply") as caught:
+        for piece in _vlm(chat_server, max_retries=2).generate_stream([ChatMessage("user", "hi")]):
+            got.append(piece)
+    assert "".join(got) == "reply"
+    assert not isinstance(caught.value, ModelUnavailable)  # the server was reachable
+    assert len(chat_server.requests) == 1
+
+
+def test_server_stalling_in_the_middle_of_a_stream_times_out(chat_server: ChatServer) -> None:
+    chat_server.stream_mode, chat_server.sleep_s = "stall", 2.0
+    start = time.monotonic()
+    with pytest.raises(ModelTimeout, match="stopped sending its reply for 0.5 s"):
+        list(_vlm(chat_server, timeout=0.5, max_retries=2).generate_stream([ChatMessage("user", "hi")]))
+    assert time.monotonic() - start < 1.5 and len(chat_server.requests) == 1
+
+
+def test_stream_dropped_before_its_first_piece_is_retried(chat_server: ChatServer) -> None:
+    chat_server.stream_mode = "drop_first"
+    pieces = list(_vlm(chat_server, max_retries=1).generate_stream([ChatMessage("user", "hi")]))
+    assert "".join(pieces) == "reply to: hi"
+    assert len(chat_server.requests) == 2  # the dropped stream and its retry
+    chat_server.requests.clear()
+    with pytest.raises(ModelUnavailable, match="is not reachable"):
+        list(_vlm(chat_server, max_retries=0).generate_stream([ChatMessage("user", "hi")]))
+
+
+def test_stream_timeout_and_server_errors_retry_like_generate(chat_server: ChatServer) -> None:
+    chat_server.mode, chat_server.sleep_s = "sleep", 3.0
+    start = time.monotonic()
+    with pytest.raises(ModelTimeout, match="did not answer within 0.4 s"):
+        list(_vlm(chat_server, timeout=0.4, max_retries=1).generate_stream([ChatMessage("user", "hi")]))
+    assert time.monotonic() - start < 2.8
+    assert len(chat_server.requests) == 2  # the first attempt and one retry
+
+    chat_server.requests.clear()
+    chat_server.mode, chat_server.status = "status", 503
+    with pytest.raises(ModelError, match="HTTP 503: the server broke"):
+        list(_vlm(chat_server, max_retries=1).generate_stream([ChatMessage("user", "hi")]))
+    assert len(chat_server.requests) == 2
+    chat_server.requests.clear()
+    chat_server.status = 400
+    with pytest.raises(ModelError, match="HTTP 400"):
+        list(_vlm(chat_server, max_retries=2).generate_stream([ChatMessage("user", "hi")]))
+    assert len(chat_server.requests) == 1  # a 400 will not get better by asking again
+
+
+def test_stream_without_a_finish_reason_was_cut_off(chat_server: ChatServer) -> None:
+    chat_server.stream_mode = "no_finish"
+    with pytest.raises(ModelError, match="was cut off"):
+        list(_vlm(chat_server).generate_stream([ChatMessage("user", "hi")]))
+
+
+def test_stream_from_a_closed_port_is_unavailable() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    vlm = OpenAICompatibleVLM(
+        "m", base_url=f"http://127.0.0.1:{port}/v1", api_key="k", timeout=2, max_retries=0
+    )
+    with pytest.raises(ModelUnavailable, match="is not reachable"):
+        list(vlm.generate_stream([ChatMessage("user", "hi")]))

@@ -318,6 +318,123 @@ def test_region_prompt_says_how_the_region_is_shown(marking, says) -> None:
         a = Assistant(vlm, Grounder(BlobPointer()), replace(FAST, region_marking=marking))
         reply, _ = a.ask(scene(2), "What colour is the cup?")
     assert reply.strategy is Strategy.ENUMERATE
-    region_prompts = state.prompts[1:]  # after the recognition call: one per referent
+    # After the recognition call: one per referent, sent at once (generate_batch), so in either order.
+    region_prompts = sorted(state.prompts[1:], key=lambda p: "red cup" not in p)
     assert len(region_prompts) == 2 and all(says in p for p in region_prompts)
     assert "The question is about the red cup on the left" in region_prompts[0]
+
+
+# ---------------------------------------------------------------- streaming (on_text)
+
+# Longer answers than FAST, so the tiny model's reply comes in several pieces.
+STREAMED = replace(FAST, answer_settings=GenerationSettings(max_new_tokens=48))
+
+
+def _grows_to(texts: list[str], final: str) -> None:
+    """The texts grow (each a prefix of the next; greedy decoding) and the last is the final reply."""
+    assert texts and texts[-1] == final
+    assert all(b.startswith(a) and b != a for a, b in zip(texts, texts[1:], strict=False)), texts
+
+
+@pytest.fixture(scope="module")
+def streamed(tiny_vlm) -> Assistant:
+    return Assistant(tiny_vlm, Grounder(BlobPointer()), STREAMED)
+
+
+@pytest.mark.parametrize(
+    ("question", "strategy", "opening"),
+    [
+        ("What colour is the cup?", Strategy.ANSWER, None),
+        ("What is this?", Strategy.INFER, "I assume you mean the red object in the centre (number 1). "),
+    ],
+)
+def test_on_text_streams_answer_and_infer_replies_and_changes_nothing(
+    streamed, question, strategy, opening
+) -> None:
+    plain, _ = streamed.ask(scene(1), question)
+    texts: list[str] = []
+    reply, session = streamed.ask(scene(1), question, on_text=texts.append)
+    assert reply.strategy is strategy
+    _grows_to(texts, reply.text)
+    assert len(texts) > 3  # the model's pieces, not one text at the end
+    if opening:
+        assert texts[0] == opening  # the fixed opening before the model's first piece
+    # The same reply, calls and history as without streaming.
+    assert (reply.text, reply.model_calls) == (plain.text, plain.model_calls)
+    assert session.history[-1].text == reply.text
+
+
+def test_on_text_streams_the_second_turns_answer(streamed) -> None:
+    _, plain_session = streamed.ask(scene(5), "What colour is the cup?")
+    plain = streamed.resolve(plain_session, 2)
+    first_texts: list[str] = []
+    first, session = streamed.ask(scene(5), "What colour is the cup?", on_text=first_texts.append)
+    assert first.strategy is Strategy.CLARIFY and first_texts == [first.text]  # no model call: once, whole
+    texts: list[str] = []
+    reply = streamed.resolve(session, 2, on_text=texts.append)
+    assert (
+        texts[0] == "About the blue cup on the left (number 2): " and texts[0] == plain.text[: len(texts[0])]
+    )
+    _grows_to(texts, reply.text)
+    assert len(texts) > 3
+    assert (reply.text, reply.model_calls) == (plain.text, plain.model_calls)
+    # A hint the words cannot map: a model call picks the number (never streamed), then, by the tiny
+    # model's chance, an answer streams or the question comes again, once; either way it ends on the reply.
+    clarify_texts: list[str] = []
+    reply = streamed.resolve(session, "the shiny one", on_text=clarify_texts.append)
+    assert clarify_texts[-1] == reply.text
+
+
+def test_enumerate_reply_comes_once_whole(streamed) -> None:
+    texts: list[str] = []
+    reply, _ = streamed.ask(scene(2), "What colour is the cup?", on_text=texts.append)
+    assert reply.strategy is Strategy.ENUMERATE and texts == [reply.text]
+    assert reply.model_calls == {"vlm": 3, "pointer": 1}
+
+
+class WholeVLM:
+    """A VisionLanguageModel without generate_stream: its replies come whole."""
+
+    name = "whole"
+
+    def __init__(self, reply: str) -> None:
+        self.reply = reply
+
+    def generate(self, messages, settings=None) -> str:
+        return self.reply
+
+    def generate_batch(self, conversations, settings=None) -> list[str]:
+        return [self.reply for _ in conversations]
+
+    def describe(self) -> dict:
+        return {"name": self.name}
+
+
+def test_on_text_with_a_model_that_does_not_stream(assistant) -> None:
+    whole = Assistant(WholeVLM("  It is   red. "), assistant.grounder, FAST)
+    texts: list[str] = []
+    reply, _ = whole.ask(scene(1), "What is this?", on_text=texts.append)
+    assert reply.strategy is Strategy.INFER
+    assert texts == ["I assume you mean the red object in the centre (number 1). ", reply.text]
+    assert reply.text.endswith("(number 1). It is red.")
+    texts.clear()
+    silent = Assistant(WholeVLM(""), assistant.grounder, FAST)
+    reply, _ = silent.ask(scene(1), "What colour is the cup?", on_text=texts.append)
+    assert texts == [reply.text] == ["(the model gave no answer)"]
+
+
+def test_a_model_error_in_the_middle_of_a_stream_fails_the_turn(assistant) -> None:
+    class BreaksMidway(WholeVLM):
+        def generate_stream(self, messages, settings=None):
+            yield "It is"
+            raise ModelTimeout("the model server stopped sending its reply for 5 s")
+
+    _, session = assistant.ask(scene(5), "What colour is the cup?")
+    broken = Assistant(BreaksMidway("unused"), assistant.grounder, FAST)
+    texts: list[str] = []
+    with pytest.raises(ModelTimeout):
+        broken.resolve(session, 2, on_text=texts.append)
+    assert texts == [
+        "About the blue cup on the left (number 2): ",
+        "About the blue cup on the left (number 2): It is",
+    ]

@@ -119,11 +119,7 @@ def test_settings_tab(page) -> None:
 
 def test_settings_tab_with_the_unavailable_model_banner(page) -> None:
     open_tab(page, "Settings")
-    vlm = page.locator("#wh-vlm input")
-    vlm.click()
-    vlm.fill("smolvlm")
-    page.keyboard.press("ArrowDown")
-    page.keyboard.press("Enter")
+    bench_page.choose(page, "wh-vlm", "smolvlm-256m")  # typed key by key, then the option clicked
     page.locator("#wh-apply").click()
     page.locator("#wh-banner [role=alert]").wait_for()
     page.wait_for_timeout(300)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import bench_page
 from tests.ui_support import CHROMIUM, TWO_SHAPES, draw_scene, launch_chromium, running_app, screenshot_dir
 
 pytestmark = [
@@ -241,18 +242,15 @@ def test_settings_list_loaded_models_and_raise_a_banner_for_an_unavailable_one(p
     assert "| vlm |" not in text and "cpu" in text and "blobs" in text  # a rendered table, with the device
     assert page.locator("#wh-banner [role=alert]").count() == 0
 
-    vlm = page.locator("#wh-vlm input")
-    vlm.click()
-    vlm.fill("smolvlm")
-    page.keyboard.press("ArrowDown")
-    page.keyboard.press("Enter")
+    bench_page.choose(page, "wh-vlm", "smolvlm-256m")  # typed key by key, then the option clicked
     page.locator("#wh-apply").click()
     banner = page.locator("#wh-banner [role=alert]")
     banner.wait_for()
     assert "Model not available: smolvlm-256m" in banner.inner_text()
     assert "What to do" in banner.inner_text()
     page.get_by_text("This session keeps tiny / blobs / no segmenter").wait_for()
-    assert vlm.input_value().startswith("tiny")  # the choice shown is the one still in use
+    # the choice shown is the one still in use
+    assert page.locator("#wh-vlm input").input_value().startswith("tiny")
     shoot(page, "settings_unavailable_model.png")
 
     # The session still works on its previous models.
@@ -261,3 +259,56 @@ def test_settings_list_loaded_models_and_raise_a_banner_for_an_unavailable_one(p
     page.locator("#wh-question textarea, #wh-question input").first.fill(QUESTION)
     page.keyboard.press("Enter")
     assert "could be meant" in wait_for_bot_text(page, "could be meant")
+
+
+RECORD_BUSY_JS = """
+() => {
+  // Each change of the chat (a message growing, or aria-busy set): the log region's aria-busy and the
+  // newest assistant message's text at that moment.
+  window.whBusyLog = [];
+  const chat = document.querySelector('#wh-chat');
+  const record = () => {
+    const log = chat.querySelector('[role="log"][aria-live]');
+    const bots = chat.querySelectorAll('.message.bot');
+    window.whBusyLog.push({
+      busy: log ? log.getAttribute('aria-busy') : null,
+      text: bots.length ? bots[bots.length - 1].innerText : '',
+    });
+  };
+  new MutationObserver(record).observe(chat, {
+    subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['aria-busy'],
+  });
+}
+"""
+LIVE_REGIONS_BUSY_JS = (
+    "() => [...document.querySelectorAll('#wh-chat [aria-live]')].map((r) => r.getAttribute('aria-busy'))"
+)
+
+
+def test_chat_is_aria_busy_while_a_reply_streams(page, scenes: dict[str, Path]) -> None:
+    upload(page, scenes["four"])
+    page.evaluate(RECORD_BUSY_JS)  # before the first reply: the chat's log region does not exist yet
+    page.locator("#wh-question textarea, #wh-question input").first.fill(QUESTION)
+    page.locator("#wh-ask").click()
+    wait_for_bot_text(page, "Which one do you mean")
+    page.wait_for_function(f"() => {LIVE_REGIONS_BUSY_JS}().every((b) => b === 'false')")
+    first = page.evaluate("() => window.whBusyLog")
+    # The log appeared with the "thinking" message and was marked busy at once (a newly drawn region is
+    # marked as it appears), until the final reply was in.
+    assert any(r["busy"] == "true" and r["text"] == "…" for r in first), first
+    assert first[-1]["busy"] == "false" and "Which one do you mean" in first[-1]["text"]
+
+    page.evaluate(RECORD_BUSY_JS)
+    page.locator("#wh-options label").nth(1).click()
+    page.locator("#wh-choose").click()  # the answer about number 2 streams from the model
+    answer = wait_for_bot_text(page, r"\(number 2\)", count=2)
+    page.wait_for_function(f"() => {LIVE_REGIONS_BUSY_JS}().every((b) => b === 'false')")
+    log = page.evaluate("() => window.whBusyLog")
+    # The reply grew piece by piece (texts starting as the answer does, shorter), all while the log was
+    # busy; the final text came in busy too, and then the log was cleared.
+    growing = [r for r in log if r["text"] != answer and answer.startswith(r["text"][:12]) and r["text"]]
+    assert {r["text"] for r in growing} and all(r["busy"] == "true" for r in growing), log
+    final = [r["busy"] for r in log if r["text"] == answer]
+    assert "true" in final and final[-1] == "false" and log[-1]["busy"] == "false", log
+    print(f"\nbrowser: {len({r['text'] for r in growing})} partial texts of the answer shown, all aria-busy")
+    page.wait_for_function("() => !!document.activeElement?.closest('#wh-chat .message.bot')")

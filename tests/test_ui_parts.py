@@ -179,3 +179,141 @@ def test_handlers_error_keeps_the_session_and_clicks_map_through_the_overlay_sca
     handlers.start_over(state)
     assert state.session.image is None and not path.exists() and state.chat == []
     assert not overlay_file.exists() and not overlay_file.parent.exists()
+
+
+# ---------------------------------------------------------------- streaming replies
+
+
+def _chat_updates(outputs: list[tuple]) -> list[str]:
+    """The newest chat message of each update that changes only the chat (a reply growing)."""
+    texts = []
+    for chat, *rest, _state in outputs:
+        if isinstance(chat, list) and all(
+            isinstance(v, dict) and v.get("__type__") == "update" for v in rest
+        ):
+            texts.append(chat[-1]["content"])
+    return texts
+
+
+@pytest.mark.parametrize("interval", [0.0, None], ids=["every-piece", "throttled"])
+def test_ask_and_choose_stream_the_reply_then_show_the_final_view(
+    pool: ModelPool, tmp_path: Path, monkeypatch, interval
+) -> None:
+    import ui.handlers
+    from tests.ui_support import FOUR_SHAPES
+    from ui.gpu import GAUGE
+
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path))
+    if interval is not None:
+        monkeypatch.setattr(ui.handlers, "STREAM_INTERVAL_S", interval)
+    handlers = AskHandlers(pool)
+    state = UIState(choice=CHOICE)
+    calls_before = GAUGE.snapshot()["calls"]
+
+    # One square: the answer strategy, one model call that streams.
+    one = draw_scene(tmp_path / "one.png", FOUR_SHAPES[:1])
+    outputs = list(handlers.ask(str(one), "What colour is the square?", state))
+    chat, overlay, options, explain, status, state = outputs[-1]
+    reply = state.session.last_reply
+    assert reply.strategy.value == "answer" and chat[-1]["content"] == reply.text
+    assert overlay["visible"] and "**Strategy:** answer" in explain and "ready" in status
+    assert outputs[0][0][-1]["content"] == "…"  # "thinking", before the model's first piece
+    streamed = _chat_updates(outputs[1:-1])
+    assert len(streamed) == len(outputs) - 2  # between "thinking" and the final view: only the chat
+    print(f"\nask: {len(streamed)} chat updates while the reply streamed (interval {interval})")
+    if interval == 0.0:  # every piece shows: several updates, each a longer start of the reply
+        assert len(streamed) >= 3, streamed
+    assert all(reply.text.startswith(t) for t in streamed), streamed
+    assert chat[0] == {"role": "user", "content": "What colour is the square?"} and len(chat) == 2
+
+    # Four squares: clarify (no model call, no streaming), then choose number 2: "About ...", streamed,
+    # with the user's turn ("Number 2") already above the growing reply.
+    four = draw_scene(tmp_path / "four.png")
+    handlers.open_photo(str(four), state)
+    list(handlers.ask(str(four), "What colour is the square?", state))
+    outputs = list(handlers.choose(2, state))
+    chat, *_rest, state = outputs[-1]
+    reply = state.session.last_reply
+    assert reply.resolved_region == 2 and chat[-1]["content"] == reply.text
+    assert chat[-2] == {"role": "user", "content": "Number 2"}
+    growing = _chat_updates(outputs[1:-1])
+    assert len(growing) == len(outputs) - 2
+    print(f"choose: {len(growing)} chat updates while the reply streamed")
+    if interval == 0.0:
+        assert len(growing) >= 3, growing
+    for output in outputs[1:-1]:
+        partial = output[0]
+        assert partial[-2] == {"role": "user", "content": "Number 2"}
+        assert reply.text.startswith(partial[-1]["content"])
+    snapshot = GAUGE.snapshot()
+    assert snapshot["in_flight"] == 0 and snapshot["calls"] == calls_before + 3  # each turn counted once
+
+
+def test_a_reply_that_breaks_while_streaming_becomes_one_error_line(
+    pool: ModelPool, tmp_path: Path, monkeypatch
+) -> None:
+    from assistant.pipeline import Assistant
+    from models.errors import ModelTimeout
+    from ui.gpu import GAUGE
+
+    class BreaksMidway:
+        name = "breaks"
+
+        def generate(self, messages, settings=None) -> str:
+            return "0"
+
+        def generate_batch(self, conversations, settings=None) -> list[str]:
+            return ["0" for _ in conversations]
+
+        def generate_stream(self, messages, settings=None):
+            yield "It is"
+            yield " red"
+            raise ModelTimeout("the model server stopped sending its reply for 5 s")
+
+        def describe(self) -> dict:
+            return {"name": self.name}
+
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path))
+    handlers = AskHandlers(pool)
+    state = UIState(choice=CHOICE)
+    four = draw_scene(tmp_path / "four.png")
+    list(handlers.ask(str(four), "What colour is the square?", state))
+    chat_before = list(state.chat)
+    grounder = pool.assistant(CHOICE, state.config).grounder
+    monkeypatch.setattr(pool, "assistant", lambda choice, config: Assistant(BreaksMidway(), grounder, config))
+    import ui.handlers
+
+    monkeypatch.setattr(ui.handlers, "STREAM_INTERVAL_S", 0.0)
+    outputs = list(handlers.choose(2, state))
+    shown = [o[0][-1]["content"] for o in outputs[:-1]]
+    assert shown[0] == "…" and shown[-1].endswith("(number 2): It is red")  # it streamed, then broke
+    chat, *_rest, status, state = outputs[-1]
+    assert chat == [
+        *chat_before,
+        {"role": "assistant", "content": "⚠️ the model server stopped sending its reply for 5 s"},
+    ]
+    assert state.chat == chat and "Error:" in status
+    assert state.session.question == "What colour is the square?"  # the session is kept
+    assert GAUGE.snapshot()["in_flight"] == 0
+
+
+def test_closing_a_streaming_handler_early_ends_the_model_call(
+    pool: ModelPool, tmp_path: Path, monkeypatch
+) -> None:
+    import threading
+
+    import ui.handlers
+    from tests.ui_support import FOUR_SHAPES
+    from ui.gpu import GAUGE
+
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path))
+    monkeypatch.setattr(ui.handlers, "STREAM_INTERVAL_S", 0.0)
+    handlers = AskHandlers(pool)
+    state = UIState(choice=CHOICE)
+    one = draw_scene(tmp_path / "one.png", FOUR_SHAPES[:1])
+    events = handlers.ask(str(one), "What colour is the square?", state)
+    assert next(events)[0][-1]["content"] == "…"
+    next(events)  # the first piece of the reply: the model is streaming now
+    events.close()  # the browser went away
+    assert GAUGE.snapshot()["in_flight"] == 0
+    assert not [t for t in threading.enumerate() if t.name.startswith(("whichone-reply", "whichone-stream-"))]

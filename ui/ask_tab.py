@@ -16,11 +16,35 @@ from ui.conversation_log import save_folder
 from ui.explain import NO_REPLY_YET
 from ui.handlers import AskHandlers, status_html
 
-# After a reply: move keyboard focus to the newest assistant message, so a screen reader reads it next.
+# Before a reply streams (the `js` of the events that ask for one, run before their Python function): mark the
+# chat's live regions aria-busy, so a screen reader waits for the whole reply instead of announcing it piece
+# by piece. A region Gradio draws later (the log appears with the first message) is marked as it appears.
+# The function hands the event's inputs on unchanged (Gradio sends what it returns to the Python function).
+BUSY_JS = """
+(...inputs) => {
+  const chat = document.querySelector('#wh-chat');
+  if (chat) {
+    const mark = () => {
+      chat.querySelectorAll('[aria-live]').forEach((r) => r.setAttribute('aria-busy', 'true'));
+    };
+    chat.dataset.whBusy = 'true';
+    mark();
+    if (!chat.whBusyObserver) {
+      chat.whBusyObserver = new MutationObserver(() => { if (chat.dataset.whBusy === 'true') mark(); });
+      chat.whBusyObserver.observe(chat, { childList: true, subtree: true });
+    }
+  }
+  return inputs;
+}
+"""
+# After a reply: the chat is no longer busy (the final reply is announced), and keyboard focus moves to the
+# newest assistant message, so a screen reader reads it next.
 FOCUS_REPLY_JS = """
 () => {
   const chat = document.querySelector('#wh-chat');
   if (!chat) return;
+  chat.dataset.whBusy = 'false';
+  chat.querySelectorAll('[aria-live]').forEach((r) => r.setAttribute('aria-busy', 'false'));
   const bots = chat.querySelectorAll('.message.bot, [data-testid="bot"]');
   const last = bots[bots.length - 1];
   if (!last) return;
@@ -162,13 +186,16 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
         outputs,
         api_name="ui_ask",
         preprocess=False,
+        js=BUSY_JS,
         **gpu,
     ).then(None, js=FOCUS_REPLY_JS)
-    choose_btn.click(handlers.choose, [options, state], outputs, api_name="ui_choose", **gpu).then(
+    choose_btn.click(
+        handlers.choose, [options, state], outputs, api_name="ui_choose", js=BUSY_JS, **gpu
+    ).then(None, js=FOCUS_REPLY_JS)
+    overlay.select(handlers.click, [state], outputs, api_name="ui_click", js=BUSY_JS, **gpu).then(
         None, js=FOCUS_REPLY_JS
     )
-    overlay.select(handlers.click, [state], outputs, api_name="ui_click", **gpu).then(None, js=FOCUS_REPLY_JS)
-    hint.submit(handlers.hint, [hint, state], outputs, api_name="ui_hint", **gpu).then(
+    hint.submit(handlers.hint, [hint, state], outputs, api_name="ui_hint", js=BUSY_JS, **gpu).then(
         lambda: "", None, hint, api_visibility="private"
     ).then(None, js=FOCUS_REPLY_JS)
     another_btn.click(

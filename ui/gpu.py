@@ -2,7 +2,9 @@
 and `GAUGE`, which counts the model calls running at once.
 
 On a ZeroGPU Space the GPU is attached only while a function wrapped by `spaces.GPU` runs, so every
-function that calls a model goes through `on_gpu`. Elsewhere it returns the function unchanged.
+function that calls a model goes through `on_gpu`. Elsewhere it returns the function unchanged. A generator
+function stays one (spaces.GPU runs it on the GPU worker and passes each value it yields back as it comes),
+so a reply can stream out of it; it counts as one call from its first value until it ends or is closed.
 
 The gauge wraps the outside of `spaces.GPU` (ZeroGPU may run the inner function in another process), so
 it counts in the app's own process what Gradio's "gpu" concurrency group lets through: `max_in_flight`
@@ -12,6 +14,7 @@ must never exceed WHICHONE_GPU_CONCURRENCY. It holds counts only, nothing about 
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import threading
 from collections.abc import Callable
@@ -66,6 +69,18 @@ def on_gpu(fn: F) -> F:
         inner = fn
     else:
         inner = spaces.GPU(duration=GPU_SECONDS)(fn)
+
+    if inspect.isgeneratorfunction(fn):
+
+        @functools.wraps(fn)
+        def counted_stream(*args: Any, **kwargs: Any) -> Any:
+            GAUGE.enter()
+            try:
+                yield from inner(*args, **kwargs)
+            finally:  # exhausted, failed, or closed by its consumer
+                GAUGE.leave()
+
+        return counted_stream  # type: ignore[return-value]
 
     @functools.wraps(fn)
     def counted(*args: Any, **kwargs: Any) -> Any:

@@ -5,13 +5,21 @@ anywhere else. A user-facing error (bad photo, empty question, model not availab
 line in the chat (and in the live status line); the session stays as it was.
 
 Handlers that update the whole ask view yield a `View` (see `View.outputs` for the component order).
+
+Replies stream: the assistant's turn runs in a worker thread (inside the function wrapped for the GPU,
+`_ask_streaming` / `_resolve_streaming`), and each growing text it reports becomes a chat update, at most
+one every STREAM_INTERVAL_S; the final view (overlay, options, explain, status) follows once it is done.
 """
 
 from __future__ import annotations
 
+import contextvars
 import logging
+import queue
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -34,8 +42,7 @@ from ui.state import UIState, track_session
 
 log = logging.getLogger(__name__)
 
-STREAM_CHUNKS = 12  # the finished reply is shown in this many steps, so it reads as it arrives
-STREAM_PAUSE_S = 0.03
+STREAM_INTERVAL_S = 0.1  # a growing reply goes to the browser at most this often
 THINKING = "…"
 
 
@@ -47,6 +54,84 @@ def _ask_on_device(assistant: Assistant, question: str, session: Session) -> tup
 @on_gpu
 def _resolve_on_device(assistant: Assistant, session: Session, choice: Choice) -> Reply:
     return assistant.resolve(session, choice)
+
+
+# The streaming forms are generator functions, which spaces.GPU supports as such: on ZeroGPU the generator
+# runs in the GPU worker process (the model calls stay inside the wrapped function) and each value it yields
+# is pickled back as it comes; so they yield plain data, ("text", reply so far) while the reply grows and
+# ("done", result) at the end, and hand back the session they changed (there it is the worker's copy).
+# Closing one early (the user left) stops the reply at its next piece locally; on ZeroGPU spaces itself waits
+# for the worker to finish. Either way GAUGE counts the call until the model is done.
+
+
+@on_gpu
+def _ask_streaming(assistant: Assistant, question: str, session: Session) -> Iterator[tuple[str, Any]]:
+    """("text", reply so far)..., then ("done", (reply, session))."""
+    yield from _streamed(lambda on_text: assistant.ask(None, question, session, on_text=on_text))
+
+
+@on_gpu
+def _resolve_streaming(assistant: Assistant, session: Session, choice: Choice) -> Iterator[tuple[str, Any]]:
+    """("text", (the user's turn as the domain wrote it, reply so far))..., then ("done", (reply,
+    session))."""
+    n_before = len(session.history)
+    for kind, value in _streamed(lambda on_text: assistant.resolve(session, choice, on_text=on_text)):
+        if kind == "text":
+            users = [t.text for t in session.history[n_before:] if t.role == "user"]
+            yield kind, (users[-1] if users else None, value)
+        else:
+            yield kind, (value, session)
+
+
+class _Stopped(Exception):
+    """Raised into a reply whose reader has gone, to end it at its next piece."""
+
+
+def _streamed(call: Callable[[Callable[[str], None]], Any]) -> Iterator[tuple[str, Any]]:
+    """Run call(on_text) in a worker thread: yield ("text", the newest text) at most every STREAM_INTERVAL_S
+    (a text held back is sent when the interval is over), then ("done", call's result); the call's error is
+    raised here. Closing this early ends the call at its next text and waits for its thread."""
+    updates: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
+    stopped = threading.Event()
+
+    def on_text(text: str) -> None:
+        if stopped.is_set():
+            raise _Stopped
+        updates.put(("text", text))
+
+    def work() -> None:
+        try:
+            updates.put(("done", call(on_text)))
+        except BaseException as exc:  # noqa: BLE001 - raised again in the reader's thread
+            updates.put(("error", exc))
+
+    worker = threading.Thread(
+        target=contextvars.copy_context().run, args=(work,), name="whichone-reply", daemon=True
+    )
+    worker.start()
+    try:
+        held: str | None = None
+        sent_at = float("-inf")
+        while True:
+            wait = None if held is None else max(0.0, sent_at + STREAM_INTERVAL_S - time.monotonic())
+            try:
+                kind, value = updates.get(timeout=wait)
+            except queue.Empty:
+                kind, value = "text", held
+            if kind == "text":
+                if time.monotonic() - sent_at >= STREAM_INTERVAL_S:
+                    held, sent_at = None, time.monotonic()
+                    yield "text", value
+                else:
+                    held = value
+            elif kind == "done":
+                yield "done", value
+                return
+            else:
+                raise value
+    finally:
+        stopped.set()
+        worker.join()
 
 
 @dataclass
@@ -157,17 +242,25 @@ class AskHandlers:
             chat=[*chat, {"role": "assistant", "content": THINKING}],
             status=status_html("Thinking about your question…"),
         ).outputs()
+        done = None
         try:
             assistant = self.pool.assistant(state.choice, state.config)
-            reply, session = _ask_on_device(assistant, question, state.session)
+            with closing(_ask_streaming(assistant, question, state.session)) as updates:
+                for kind, value in updates:
+                    if kind == "text":
+                        yield View(state, chat=[*chat, {"role": "assistant", "content": value}]).outputs()
+                    else:
+                        done = value
+            if done is None:
+                raise RuntimeError("the reply ended without a result")
         except Exception as exc:  # noqa: BLE001
             state.chat = list(chat)
             view = self._error(state, exc)
             conversation_log.remember(state, "ask", question, error=user_message(exc))
             yield view.outputs()
             return
-        state.session = session
-        yield from self._stream_reply(state, chat, reply, new_candidates=True, turn=("ask", question))
+        reply, state.session = done
+        yield self._reply_view(state, chat, reply, turn=("ask", question)).outputs()
 
     # ---------------------------------------------------------------- turn 2
 
@@ -204,21 +297,33 @@ class AskHandlers:
             status=status_html("Answering about your choice…"),
         ).outputs()
         n_before = len(state.session.history)
+        done = None
         try:
             assistant = self.pool.assistant(state.choice, state.config)
-            reply = _resolve_on_device(assistant, state.session, choice)
+            with closing(_resolve_streaming(assistant, state.session, choice)) as updates:
+                for kind, value in updates:
+                    if kind == "text":
+                        user_text, text = value
+                        user = [{"role": "user", "content": user_text}] if user_text else []
+                        reply_so_far = {"role": "assistant", "content": text}
+                        yield View(state, chat=[*chat, *user, reply_so_far]).outputs()
+                    else:
+                        done = value
+            if done is None:
+                raise RuntimeError("the reply ended without a result")
         except Exception as exc:  # noqa: BLE001
             view = self._error(state, exc)
             conversation_log.remember(state, turn_kind(choice), _plain(choice), error=user_message(exc))
             yield view.outputs()
             return
+        reply, state.session = done
         # The domain wrote "Number 2" / "(clicked at x, y)" / the hint as the user's turn.
         user_turns = [t for t in state.session.history[n_before:] if t.role == "user"]
         if user_turns:
             chat = [*chat, {"role": "user", "content": user_turns[-1].text}]
         # A click may add a candidate: the overlay and options are redrawn.
         turn = (turn_kind(choice), _plain(choice))
-        yield from self._stream_reply(state, chat, reply, new_candidates=True, turn=turn)
+        yield self._reply_view(state, chat, reply, turn=turn).outputs()
 
     # ---------------------------------------------------------------- opt-in to save
 
@@ -254,22 +359,13 @@ class AskHandlers:
 
     # ---------------------------------------------------------------- views
 
-    def _stream_reply(
-        self,
-        state: UIState,
-        chat: list[dict[str, str]],
-        reply: Reply,
-        new_candidates: bool,
-        turn: tuple[str, Any] | None = None,
-    ) -> Iterator[tuple[Any, ...]]:
-        """The reply in steps, then the final view. `turn` (kind, input) is recorded before the final view
-        goes out, so a save the user asks for right after it already holds this turn."""
-        text = reply.text
-        step = max(1, len(text) // STREAM_CHUNKS)
-        for end in range(step, len(text), step):
-            yield View(state, chat=[*chat, {"role": "assistant", "content": text[:end]}]).outputs()
-            time.sleep(STREAM_PAUSE_S)
-        final = [*chat, {"role": "assistant", "content": text}]
+    def _reply_view(
+        self, state: UIState, chat: list[dict[str, str]], reply: Reply, turn: tuple[str, Any] | None = None
+    ) -> View:
+        """The final view of a reply: the whole text, the candidates (a click may have added one), explain
+        and status. `turn` (kind, input) is recorded before the view goes out, so a save the user asks for
+        right after it already holds this turn."""
+        final = [*chat, {"role": "assistant", "content": reply.text}]
         state.chat = list(final)
         view = View(
             state,
@@ -277,11 +373,10 @@ class AskHandlers:
             explain=explain_markdown(reply, state.choice.label()),
             status=status_html(status_line(reply)),
         )
-        if new_candidates:
-            view.overlay, view.options = self._candidates_view(state, reply)
+        view.overlay, view.options = self._candidates_view(state, reply)
         if turn is not None:
             conversation_log.remember(state, *turn, reply)
-        yield view.outputs()
+        return view
 
     def _candidates_view(self, state: UIState, reply: Reply) -> tuple[Any, Any]:
         image = state.session.image
