@@ -15,6 +15,7 @@ as they load the real weights, so tests run the `smolvlm-256m` code path through
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from models.tiny import default_cache_dir
 from models.tiny_common import (
@@ -83,15 +84,11 @@ def _corpus() -> list[str]:
     return lines
 
 
-def _build_into(out: Path) -> dict:
-    import torch
-    from transformers import (
-        Idefics3Config,
-        Idefics3ForConditionalGeneration,
-        Idefics3ImageProcessor,
-        Idefics3Processor,
-        PreTrainedTokenizerFast,
-    )
+def smolvlm_tokenizer() -> tuple[Any, Any]:
+    """(the `tokenizers` object, a PreTrainedTokenizerFast) trained locally, with SmolVLM's special tokens.
+
+    Every token of SMOLVLM_SPECIAL_TOKENS is special: skipped in replies, plain text in a user's input."""
+    from transformers import PreTrainedTokenizerFast
 
     raw = train_byte_level_bpe(_corpus(), SMOLVLM_SPECIAL_TOKENS, vocab_size=512)
     tokenizer = PreTrainedTokenizerFast(
@@ -100,8 +97,38 @@ def _build_into(out: Path) -> dict:
         eos_token="<end_of_utterance>",
         pad_token="<|im_end|>",
         unk_token="<|endoftext|>",
-    )  # every token of SMOLVLM_SPECIAL_TOKENS is special in `raw`: skipped in replies, text in a user's input
+    )
     tokenizer.padding_side = "left"  # generation pads on the left
+    return raw, tokenizer
+
+
+def smolvlm_processor(tokenizer: Any, *, longest_edge: int, tile: int, image_seq_len: int) -> Any:
+    """SmolVLM's preprocessing: 0.5 mean / std, the photo resized to `longest_edge` and cut into `tile`
+    px tiles plus a global view, `image_seq_len` tokens a tile; SmolVLM's chat template."""
+    from transformers import Idefics3ImageProcessor, Idefics3Processor
+
+    image_processor = Idefics3ImageProcessor(
+        size={"longest_edge": longest_edge},
+        max_image_size={"longest_edge": tile},
+        image_mean=[0.5, 0.5, 0.5],
+        image_std=[0.5, 0.5, 0.5],
+    )
+    return Idefics3Processor(
+        image_processor=image_processor,
+        tokenizer=tokenizer,
+        image_seq_len=image_seq_len,
+        chat_template=SMOLVLM_CHAT_TEMPLATE,
+    )
+
+
+def _build_into(out: Path) -> dict:
+    import torch
+    from transformers import (
+        Idefics3Config,
+        Idefics3ForConditionalGeneration,
+    )
+
+    raw, tokenizer = smolvlm_tokenizer()
     ids = {tok: raw.token_to_id(tok) for tok in SMOLVLM_SPECIAL_TOKENS}
     token_ids = chat_token_ids(ids, bos="<|im_start|>", eos="<end_of_utterance>", pad="<|im_end|>")
     config = Idefics3Config(
@@ -135,19 +162,7 @@ def _build_into(out: Path) -> dict:
     model.generation_config = eos_generation_config(
         ids, eos=("<end_of_utterance>", "<|im_end|>"), pad="<|im_end|>", bos="<|im_start|>"
     )
-    # SmolVLM's preprocessing (0.5 mean / std, tiles of max_image_size plus a global view) at a small scale.
-    image_processor = Idefics3ImageProcessor(
-        size={"longest_edge": 2 * TILE},
-        max_image_size={"longest_edge": TILE},
-        image_mean=[0.5, 0.5, 0.5],
-        image_std=[0.5, 0.5, 0.5],
-    )
-    processor = Idefics3Processor(
-        image_processor=image_processor,
-        tokenizer=tokenizer,
-        image_seq_len=IMAGE_SEQ_LEN,
-        chat_template=SMOLVLM_CHAT_TEMPLATE,
-    )
+    processor = smolvlm_processor(tokenizer, longest_edge=2 * TILE, tile=TILE, image_seq_len=IMAGE_SEQ_LEN)
     model.save_pretrained(out)
     processor.save_pretrained(out)
     return {"parameters": sum(p.numel() for p in model.parameters()), "vocab_size": raw.get_vocab_size()}

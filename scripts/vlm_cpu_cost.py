@@ -21,8 +21,7 @@ import time
 import torch
 from PIL import Image
 
-from models.tiny_common import train_byte_level_bpe
-from models.tiny_smolvlm import SMOLVLM_CHAT_TEMPLATE, SMOLVLM_SPECIAL_TOKENS, _corpus
+from models.tiny_smolvlm import smolvlm_processor, smolvlm_tokenizer
 
 # SmolVLM-256M-Instruct's architecture (its config.json and preprocessor_config.json).
 TEXT = dict(
@@ -36,32 +35,20 @@ SCALE_FACTOR, TILE, IMAGE_SEQ_LEN = 4, 512, 64
 
 
 def build(longest_edge: int):
-    from transformers import (
-        Idefics3Config,
-        Idefics3ForConditionalGeneration,
-        Idefics3ImageProcessor,
-        Idefics3Processor,
-        PreTrainedTokenizerFast,
-    )
+    from transformers import Idefics3Config, Idefics3ForConditionalGeneration
 
-    raw = train_byte_level_bpe(_corpus(), SMOLVLM_SPECIAL_TOKENS, vocab_size=512)
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=raw, bos_token="<|im_start|>", eos_token="<end_of_utterance>",
-        pad_token="<|im_end|>", unk_token="<|endoftext|>",
-    )  # fmt: skip
+    raw, tokenizer = smolvlm_tokenizer()
     config = Idefics3Config(
-        text_config=TEXT, vision_config=VISION, scale_factor=SCALE_FACTOR,
+        text_config=TEXT,
+        vision_config=VISION,
+        scale_factor=SCALE_FACTOR,
         image_token_id=raw.token_to_id("<image>"),
-    )  # fmt: skip
+    )
     torch.manual_seed(0)
     model = Idefics3ForConditionalGeneration(config).eval()
-    processor = Idefics3Processor(
-        image_processor=Idefics3ImageProcessor(
-            size={"longest_edge": longest_edge}, max_image_size={"longest_edge": TILE},
-            image_mean=[0.5] * 3, image_std=[0.5] * 3,
-        ),
-        tokenizer=tokenizer, image_seq_len=IMAGE_SEQ_LEN, chat_template=SMOLVLM_CHAT_TEMPLATE,
-    )  # fmt: skip
+    processor = smolvlm_processor(
+        tokenizer, longest_edge=longest_edge, tile=TILE, image_seq_len=IMAGE_SEQ_LEN
+    )
     return model, processor
 
 

@@ -19,7 +19,7 @@ from models import registry
 from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
 from models.blob_pointer import BlobPointer
 from models.hf_vlm import HFVisionLanguageModel
-from models.tiny_smolvlm import IMAGE_SEQ_LEN, SMOLVLM_SPECIAL_TOKENS, build_tiny_smolvlm
+from models.tiny_smolvlm import IMAGE_SEQ_LEN, SMOLVLM_SPECIAL_TOKENS, TILE, build_tiny_smolvlm
 
 GREEDY = GenerationSettings(max_new_tokens=8, temperature=0.0)
 
@@ -174,6 +174,44 @@ def test_odd_image_sizes(smol_vlm: HFVisionLanguageModel, size: tuple[int, int],
     assert isinstance(smol_vlm.generate(_ask(image), GREEDY), str)
     # Tiles have no single resized frame: the model's input size is the size the processor receives.
     assert smol_vlm.model_input_size(image) == size
+
+
+def test_processor_options_read_a_photo_as_one_tile(smol_dir: Path) -> None:
+    """SmolVLM's own knob (size.longest_edge, a multiple of the tile) through the adapter: one tile instead
+    of a 2 x 2 grid plus the global view, so a CPU reads 1/5 of the image tokens here."""
+    one_tile = HFVisionLanguageModel(
+        str(smol_dir), device="cpu", processor_options={"size": {"longest_edge": TILE}}
+    )
+    image = _noise_image(200, 120, seed=7)
+    assert _image_tokens(one_tile, _ask(image)) == (IMAGE_SEQ_LEN, 1)
+    assert isinstance(one_tile.generate(_ask(image), GREEDY), str)
+    assert one_tile.describe()["processor_options"] == {"size": {"longest_edge": TILE}}
+
+
+def test_smolvlm_256m_reads_one_tile_on_a_cpu_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalog's factory picks the processor options; the hub model itself is not downloadable here,
+    so the options it would load with are read from what the adapter was given."""
+    import models.catalog as catalog
+
+    given: list[dict] = []
+
+    def capture(hub_id: str, name: str):
+        return lambda **kwargs: given.append(kwargs)
+
+    monkeypatch.setattr(catalog, "_hf_factory", capture)
+    monkeypatch.setattr(catalog, "_cuda_available", lambda: False)
+    monkeypatch.delenv("WHICHONE_SMOLVLM_LONGEST_EDGE", raising=False)
+    catalog._smolvlm_factory()
+    monkeypatch.setenv("WHICHONE_SMOLVLM_LONGEST_EDGE", "1024")
+    catalog._smolvlm_factory()
+    monkeypatch.delenv("WHICHONE_SMOLVLM_LONGEST_EDGE")
+    monkeypatch.setattr(catalog, "_cuda_available", lambda: True)
+    catalog._smolvlm_factory()
+    assert given == [
+        {"processor_options": {"size": {"longest_edge": 512}}},
+        {"processor_options": {"size": {"longest_edge": 1024}}},
+        {},  # on a GPU: the model's own resolution
+    ]
 
 
 def test_conversation_without_image(smol_vlm: HFVisionLanguageModel) -> None:
