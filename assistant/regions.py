@@ -268,6 +268,13 @@ _ORDINAL_FROM_SIDE = re.compile(
     rf"\b({'|'.join(_ORDINALS)}) (?:(?:\w+ )?one |\w+ )?from (?:the )?(left|right|top|bottom)\b"
 )
 
+# Hints whose place words say where the choice is NOT, or where it is relative to another candidate: left
+# to the model with the candidate list rather than read as "the left one".
+_NEGATIONS = frozenset({"not", "isn", "isnt", "except", "other", "besides", "nor", "neither"})
+_RELATION = re.compile(
+    r"\b(?:next to|beside|behind|near|in front of|between|above|below|under)\s+(?:the|a|an|number|\d)\b"
+)
+
 # Two regions tie for a spatial word when their positions differ by less than this fraction of the
 # image: with four cups in a 2 x 2 grid, "the cup on the left" fits both left-hand cups, not the first.
 SPATIAL_TIE = 0.1
@@ -294,6 +301,10 @@ def regions_for_hint(candidates: Candidates, hint: str) -> list[Region]:
     if not regions:
         return []
     text = " " + re.sub(r"[^a-z0-9# ]+", " ", hint.lower()) + " "
+    if set(text.split()) & _NEGATIONS or _RELATION.search(text):
+        # "not the left one", "not number 2", "the one next to the left one": the words do not name the
+        # choice by themselves
+        return []
 
     def by_id(n: int) -> list[Region]:
         region = candidates.by_id(n)

@@ -149,6 +149,12 @@ def three_in_a_row():
         ("the third one", 3),
         ("no idea", None),
         ("the red one", None),
+        ("not the left one", None),  # negated: left to the model with the list
+        ("not number 2", None),
+        ("the one next to the left one", None),  # relative to another candidate
+        ("the cup between 1 and 3", None),
+        ("the one above", None),  # not a relation, but the three are level: "above" fits all of them
+
         ("7", None),
     ],
 )
