@@ -367,7 +367,7 @@ class Assistant:
         with closing(stream_generate(self.vlm, conversation, self.config.answer_settings)) as pieces:
             for piece in pieces:
                 so_far += piece
-                shown(opening + " ".join(so_far.split()))
+                shown(opening + " ".join(_CONTROL_CHARACTERS.sub("", so_far).split()))
         return _tidy(so_far)
 
 
@@ -408,8 +408,13 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+_CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
 def _tidy(text: str) -> str:
-    text = " ".join(text.split())
+    """The model's text as one line for the chat: control characters (a screen reader may read them out,
+    a terminal may act on them) removed, whitespace collapsed."""
+    text = " ".join(_CONTROL_CHARACTERS.sub("", text).split())
     return text or "(the model gave no answer)"
 
 

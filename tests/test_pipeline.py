@@ -438,3 +438,11 @@ def test_a_model_error_in_the_middle_of_a_stream_fails_the_turn(assistant) -> No
         "About the blue cup on the left (number 2): ",
         "About the blue cup on the left (number 2): It is",
     ]
+
+
+def test_model_text_loses_control_characters_and_extra_space() -> None:
+    from assistant.pipeline import _tidy
+
+    assert _tidy("  It is\x01 red.\n\n\x1b[31mReally\x7f \u0085 ") == "It is red. [31mReally"
+    assert _tidy("\x00\x02 \n") == "(the model gave no answer)"
+    assert _tidy("Café, 红色, ½") == "Café, 红色, ½"  # text in any script stays
