@@ -336,6 +336,17 @@ class Runner:
 
     # ---------------------------------------------------------------- models
 
+    def _bar(self, total: int, desc: str, unit: str) -> tqdm:
+        """A progress bar on stderr, shown only when the run asks for one (the CLI; the tab draws its own)."""
+        return tqdm(
+            total=total,
+            desc=desc,
+            unit=unit,
+            disable=not self.config.progress,
+            file=sys.stderr,
+            dynamic_ncols=True,
+        )
+
     def _cached_vlm(self, name: str, role: str = "") -> CachedVLM:
         from models.registry import create_vlm
 
@@ -357,14 +368,7 @@ class Runner:
         if kind in ("vqa", "two-turn", "pipeline", "saliency"):
             self._cached_vlm(model_name)  # load it before the bar starts: the bar's rate is answering only
         bar = _Progress(
-            tqdm(
-                total=len(items),
-                desc=f"{self.task.name} {model_name}",
-                unit="item",
-                disable=not self.config.progress,
-                file=sys.stderr,
-                dynamic_ncols=True,
-            ),
+            self._bar(len(items), f"{self.task.name} {model_name}", "item"),
             model_name,
             self.config.on_progress,
         )
@@ -588,14 +592,7 @@ class Runner:
             and r["response"] is not None
             and r["judgement"].get("racquet_class") in saliency.SINGLE_REFERENT
         ]
-        bar = tqdm(
-            total=len(targets),
-            desc=f"{self.task.name} pointing ({self.config.pointer})",
-            unit="response",
-            disable=not self.config.progress,
-            file=sys.stderr,
-            dynamic_ncols=True,
-        )
+        bar = self._bar(len(targets), f"{self.task.name} pointing ({self.config.pointer})", "response")
         try:
             for i in targets:
                 item, record = items[i], records[i]
