@@ -16,6 +16,7 @@ from models.tiny_common import (
     chat_token_ids,
     eos_generation_config,
     train_byte_level_bpe,
+    word_walk,
 )
 
 # Bump when the recipe changes, so a cached checkpoint from an older recipe is rebuilt.
@@ -82,13 +83,8 @@ def tiny_qwen2_5_vl_dir() -> Path:
 
 def _training_corpus() -> list[str]:
     """Deterministic English-like lines for BPE training (no files, no downloads)."""
-    words_all = _WORD_TEXT.split()
-    lines = []
-    n = len(words_all)
-    for i in range(600):
-        # A fixed stride walk through the word list gives varied, repeatable "sentences".
-        words = [words_all[(i * 7 + k * 13) % n] for k in range(8)]
-        lines.append(" ".join(words).capitalize() + ("?" if i % 3 == 0 else "."))
+    walk = word_walk(_WORD_TEXT.split(), 600, line_step=7, word_step=13, width=8)
+    lines = [line.capitalize() + ("?" if i % 3 == 0 else ".") for i, line in enumerate(walk)]
     lines.append("0 1 2 3 4 5 6 7 8 9 10 100 [ ] { } ( ) , : ; \" ' - _ / bbox_2d point_2d label")
     return lines
 

@@ -18,6 +18,13 @@ from typing import Any
 MARKER = "whichone_tiny.json"
 
 
+def word_walk(words: Sequence[str], lines: int, line_step: int, word_step: int, width: int) -> list[str]:
+    """Deterministic English-like lines for BPE training (no files, no downloads): line i takes `width`
+    words, the k-th being words[(i * line_step + k * word_step) % len(words)]."""
+    n = len(words)
+    return [" ".join(words[(i * line_step + k * word_step) % n] for k in range(width)) for i in range(lines)]
+
+
 def train_byte_level_bpe(corpus: Iterable[str], special_tokens: Sequence[str], vocab_size: int) -> Any:
     """A byte-level BPE (like Qwen's) whose special tokens take the ids right after the learnt vocabulary.
 

@@ -19,6 +19,7 @@ from models.tiny_common import (
     chat_token_ids,
     eos_generation_config,
     train_byte_level_bpe,
+    word_walk,
 )
 
 TINY_MOLMO2_RECIPE_VERSION = 1
@@ -69,8 +70,7 @@ def tiny_molmo2_dir() -> Path:
 
 
 def _corpus() -> list[str]:
-    n = len(_CORPUS_WORDS)
-    lines = [" ".join(_CORPUS_WORDS[(i * 5 + k * 11) % n] for k in range(7)) for i in range(300)]
+    lines = word_walk(_CORPUS_WORDS, 300, line_step=5, word_step=11, width=7)
     lines.append('<points coords="1 1 461 527 2 481 521">cups</points> 0 1 2 3 4 5 6 7 8 9 = " ; : ,')
     return lines
 

@@ -23,6 +23,7 @@ from models.tiny_common import (
     chat_token_ids,
     eos_generation_config,
     train_byte_level_bpe,
+    word_walk,
 )
 
 TINY_SMOLVLM_RECIPE_VERSION = 1
@@ -78,8 +79,7 @@ def tiny_smolvlm_dir() -> Path:
 
 
 def _corpus() -> list[str]:
-    n = len(_CORPUS_WORDS)
-    lines = [" ".join(_CORPUS_WORDS[(i * 5 + k * 7) % n] for k in range(8)) for i in range(300)]
+    lines = word_walk(_CORPUS_WORDS, 300, line_step=5, word_step=7, width=8)
     lines += ["User: What is it?\nAssistant: A cup.", "0 1 2 3 4 5 6 7 8 9 , . ? : ; ' \" - ( )"]
     return lines
 
