@@ -6,9 +6,15 @@ assistant refers to its pixels. Nothing here writes the image anywhere.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import functools
 import hashlib
 import io
+import threading
 import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -24,16 +30,101 @@ MAX_ASPECT = 150  # vision encoders refuse extreme strips (Qwen2.5-VL: 200)
 ImageSource = str | Path | bytes | bytearray | Image.Image | np.ndarray
 
 
+class DecodeBudget:
+    """At most `pixels` pixels decoded at once in this process, over all threads (sessions, API, benchmark
+    runs): a photo waits for room up to `wait_s`, then gets a plain "busy" error. One 80-million-pixel
+    photo holds about 0.3-0.5 GB until it is scaled down, so without this a burst of big uploads could
+    take the server's memory."""
+
+    def __init__(self, pixels: int, wait_s: float) -> None:
+        self.pixels = pixels
+        self.wait_s = wait_s
+        self.in_use = 0
+        self.peak = 0
+        self._room = threading.Condition()
+
+    @contextmanager
+    def hold(self, pixels: int) -> Iterator[None]:
+        pixels = min(pixels, self.pixels)  # one photo never waits for more room than there is
+        with self._room:
+            if not self._room.wait_for(lambda: self.in_use + pixels <= self.pixels, timeout=self.wait_s):
+                raise InputError("The server is busy reading other photos; please try again in a moment.")
+            self.in_use += pixels
+            self.peak = max(self.peak, self.in_use)
+        try:
+            yield
+        finally:
+            with self._room:
+                self.in_use -= pixels
+                self._room.notify_all()
+
+
+DECODE_BUDGET = DecodeBudget(2 * MAX_INPUT_PIXELS, wait_s=60.0)
+ORIENTATION_TAG = 0x0112
+# EXIF orientation -> the transpose that makes the picture upright (as ImageOps.exif_transpose does).
+EXIF_TRANSPOSE = {
+    2: Image.Transpose.FLIP_LEFT_RIGHT,
+    3: Image.Transpose.ROTATE_180,
+    4: Image.Transpose.FLIP_TOP_BOTTOM,
+    5: Image.Transpose.TRANSPOSE,
+    6: Image.Transpose.ROTATE_270,
+    7: Image.Transpose.TRANSVERSE,
+    8: Image.Transpose.ROTATE_90,
+}
+REDUCIBLE_MODES = frozenset({"L", "LA", "RGB", "RGBA", "RGBX", "CMYK", "YCbCr", "I", "F"})
+BIG_DECODE_PIXELS = 16_000_000  # after decoding more than this, freed memory is handed back (release_memory)
+
+
 def load_image(source: ImageSource, *, max_side: int = MAX_SIDE) -> Image.Image:
     """Decode `source` into an upright RGB image whose longer side is at most `max_side`.
 
-    Raises InputError with one plain sentence for anything that is not a usable photo.
+    Raises InputError with one plain sentence for anything that is not a usable photo. Decoding waits for
+    room in DECODE_BUDGET; a JPEG is decoded at a reduced scale when it is far larger than `max_side`, and
+    any large image is box-reduced before its colour conversion, so the full-size pixels are held once.
     """
-    image = _open(source)
+    image = _open_header(source)
+    pixels = image.width * image.height
+    try:
+        with DECODE_BUDGET.hold(pixels):
+            return _working_image(_load(image, max_side), max_side)
+    finally:
+        if image is not source:
+            image.close()  # a file we opened; a caller's Image stays theirs
+        if pixels > BIG_DECODE_PIXELS:
+            release_memory()
+
+
+def release_memory() -> None:
+    """Ask glibc to hand freed memory back to the system (Pillow frees a big photo's blocks, but glibc keeps
+    them in its heaps, so the process stayed at its peak after a burst of big photos). No-op elsewhere."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    name = ctypes.util.find_library("c")
+    try:
+        return ctypes.CDLL(name).malloc_trim if name else None  # type: ignore[no-any-return]
+    except (OSError, AttributeError):
+        return None
+
+
+def _working_image(image: Image.Image, max_side: int) -> Image.Image:
     try:
         if getattr(image, "is_animated", False):
             image.seek(0)  # an animated GIF/WebP: the first frame is the photo
-        image = ImageOps.exif_transpose(image) or image
+        factor = max(image.size) // max_side
+        orientation = image.getexif().get(ORIENTATION_TAG)
+        if factor >= 2 and image.mode in REDUCIBLE_MODES:
+            # Far larger than needed: box-reduce first, so the conversions below stay small. The reduced
+            # copy has no EXIF, so the orientation read above is applied to it here.
+            image = image.reduce(factor)
+            if orientation in EXIF_TRANSPOSE:
+                image = image.transpose(EXIF_TRANSPOSE[orientation])
+        else:
+            image = ImageOps.exif_transpose(image) or image
         rgb = _to_rgb(image)
     except InputError:
         raise
@@ -67,9 +158,9 @@ def image_digest(image: Image.Image) -> str:
     return h.hexdigest()
 
 
-def _open(source: ImageSource) -> Image.Image:
+def _open_header(source: ImageSource) -> Image.Image:
+    """The image, its header read (size known) and its pixels not yet decoded where that can wait."""
     if isinstance(source, Image.Image):
-        source.load()
         return source
     if isinstance(source, np.ndarray):
         return _from_array(source)
@@ -91,7 +182,32 @@ def _open(source: ImageSource) -> Image.Image:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image = Image.open(stream)
+            return Image.open(stream)  # reads the header; refuses a bomb before any pixel is decoded
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise InputError(
+            f"The image is too large to open safely (more than {MAX_INPUT_PIXELS // 1_000_000} million "
+            "pixels). Please send a smaller photo."
+        ) from exc
+    except UnidentifiedImageError as exc:
+        raise InputError("This file is not an image I can read. Please send a JPEG or PNG photo.") from exc
+    except (OSError, ValueError, SyntaxError) as exc:
+        raise InputError(
+            f"The image could not be read ({_reason(exc)}); it may be truncated or damaged."
+        ) from exc
+    finally:
+        Image.MAX_IMAGE_PIXELS = previous_limit
+
+
+def _load(image: Image.Image, max_side: int) -> Image.Image:
+    """Decode the pixels (a big JPEG at the smallest DCT scale that keeps `max_side`)."""
+    if image.format == "JPEG" and max(image.size) >= 2 * max_side:
+        image.draft(None, (max_side, max_side))  # type: ignore[arg-type]
+    previous_limit = Image.MAX_IMAGE_PIXELS
+    Image.MAX_IMAGE_PIXELS = MAX_INPUT_PIXELS
+    ImageFile.LOAD_TRUNCATED_IMAGES = False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
             image.load()
         return image
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:

@@ -19,6 +19,7 @@ reply's final text. Streaming changes no call count and no reply; without `on_te
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections import Counter
@@ -53,6 +54,12 @@ RECOGNITION_PROMPTS = (
 
 Choice = int | tuple[float, float] | str
 TextCallback = Callable[[str], None]  # receives the reply text so far
+
+
+# A hint that is only a negative or fractional "number": refused with the list, never read as a region.
+_NOT_A_REGION_NUMBER = re.compile(
+    r"^\s*(?:#|number|no\.?|region|option|candidate)?\s*(-\s*\d+(?:[.,]\d+)?|\d+[.,]\d+)\s*$", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -199,10 +206,18 @@ class Assistant:
                     raise SessionError(f"There is no region number {choice}; the numbers are: {ids}.")
                 user_text = f"Number {region.id}"
             elif isinstance(choice, tuple):
+                if len(choice) != 2 or not all(math.isfinite(float(v)) for v in choice):
+                    raise SessionError("A click needs a position on the photo, in pixels.")
                 region, candidates = self._region_from_click(session, candidates, choice, calls)
                 user_text = f"(clicked at {choice[0]:.0f}, {choice[1]:.0f})"
             else:
                 hint = clean_hint(choice)
+                not_a_number = _NOT_A_REGION_NUMBER.match(hint)
+                if not_a_number:  # "number -1", "#2.5": not one of the numbers, and no guess at one
+                    ids = ", ".join(str(r.id) for r in candidates.regions) or "none"
+                    raise SessionError(
+                        f"There is no region number {not_a_number.group(1)}; the numbers are: {ids}."
+                    )
                 user_text = hint
                 fitting = regions_for_hint(candidates, hint)
                 if len(fitting) == 1:

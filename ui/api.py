@@ -19,6 +19,7 @@ transparent background black. Here the assistant's own loader is the only decode
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -34,6 +35,18 @@ from ui.handlers import AskHandlers, _ask_on_device, _plain, _resolve_on_device,
 from ui.state import UIState, track_session
 
 QUEUE_STATS_ENV = "WHICHONE_QUEUE_STATS"  # =1: /models also reports the "gpu" group's counts (for tests)
+
+
+def finite_number(value: Any) -> float | None:
+    """A finite number from a client's raw value (the number endpoints skip Gradio's preprocessing, whose
+    float() of "abc" failed with a bare error and a traceback); None for anything else (NaN, Inf, text)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None
 
 
 def refusal(message: str) -> gr.Error:
@@ -62,15 +75,17 @@ class ApiHandlers:
         conversation_log.remember(state, "ask", question, reply)
         return {"model": state.choice.label(), **reply.to_dict()}, state
 
-    def choose(self, region: float | None, state: UIState) -> tuple[dict[str, Any], UIState]:
-        if region is None or float(region) != int(region):
+    def choose(self, region: Any, state: UIState) -> tuple[dict[str, Any], UIState]:
+        number = finite_number(region)
+        if number is None or number != int(number):
             raise refusal("Give a region number (1, 2, ...).")
-        return self._resolve(state, int(region))
+        return self._resolve(state, int(number))
 
-    def click(self, x: float | None, y: float | None, state: UIState) -> tuple[dict[str, Any], UIState]:
-        if x is None or y is None:
-            raise refusal("Give both x and y, in pixels of the photo.")
-        return self._resolve(state, (float(x), float(y)))
+    def click(self, x: Any, y: Any, state: UIState) -> tuple[dict[str, Any], UIState]:
+        point = finite_number(x), finite_number(y)
+        if point[0] is None or point[1] is None:
+            raise refusal("Give both x and y as numbers, in pixels of the photo.")
+        return self._resolve(state, (point[0], point[1]))
 
     def hint(self, text: str, state: UIState) -> tuple[dict[str, Any], UIState]:
         return self._resolve(state, text or "")
@@ -132,8 +147,9 @@ def add_api(api: ApiHandlers, state: gr.State, gpu_limit: int) -> None:
             for name in ("ask", "choose", "click", "hint", "start_over", "models", "save_conversation")
         }
     triggers["ask"].click(api.ask, [image, question, state], [result, state], api_name="ask", **gpu)
-    triggers["choose"].click(api.choose, [region, state], [result, state], api_name="choose", **gpu)
-    triggers["click"].click(api.click, [x, y, state], [result, state], api_name="click", **gpu)
+    raw = {"preprocess": False}  # the handlers read the numbers themselves (finite_number)
+    triggers["choose"].click(api.choose, [region, state], [result, state], api_name="choose", **raw, **gpu)
+    triggers["click"].click(api.click, [x, y, state], [result, state], api_name="click", **raw, **gpu)
     triggers["hint"].click(api.hint, [hint, state], [result, state], api_name="hint", **gpu)
     triggers["start_over"].click(api.start_over, [state], [result, state], api_name="start_over")
     triggers["models"].click(api.models, None, [result], api_name="models")

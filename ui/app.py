@@ -12,6 +12,7 @@ import os
 from typing import Any
 
 import gradio as gr
+from starlette.middleware import Middleware
 
 from assistant.pipeline import AssistantConfig
 from models.errors import ModelError
@@ -19,8 +20,10 @@ from ui.api import ApiHandlers, add_api
 from ui.ask_tab import build_ask_tab
 from ui.benchmark_tab import build_benchmark_tab
 from ui.engine import ModelChoice, ModelPool, choice_from_env
+from ui.gatekeeper import DoorLimits, Gatekeeper
 from ui.handlers import AskHandlers
 from ui.page_script import RADIO_GROUPS_JS
+from ui.public import public_mode
 from ui.settings_tab import SettingsHandlers, banner_html, build_settings_tab
 from ui.state import STATE_TTL_S, UIState, end_session, forget_state
 
@@ -120,14 +123,19 @@ def build_app(
         )
         # A closed tab or client: forget its photo now (Gradio keeps a closed session's state for an hour).
         demo.unload(forget_closed_session)
+    # Only files Gradio received as uploads may be opened as photos (a client can send any path).
+    ask_handlers.uploads.received = demo.upload_file_set
     demo.queue(default_concurrency_limit=8, max_size=QUEUE_MAX)
     return demo
 
 
-def launch_kwargs(host: str | None = None, port: int | None = None) -> dict[str, Any]:
+def launch_kwargs(demo: gr.Blocks, host: str | None = None, port: int | None = None) -> dict[str, Any]:
     """Arguments for `demo.launch`. host/port default to GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, which
-    Gradio reads itself when they are None (127.0.0.1 and 7860 otherwise)."""
+    Gradio reads itself when they are None (127.0.0.1 and 7860 otherwise). The gatekeeper (ui.gatekeeper)
+    limits uploads and events before Gradio sees them."""
+    door = Middleware(Gatekeeper, limits=DoorLimits.from_env(public_mode()), events=lambda: demo.fns.keys())
     return {
+        "app_kwargs": {"middleware": [door]},
         "server_name": host,
         "server_port": port,
         "max_file_size": MAX_UPLOAD,

@@ -15,6 +15,7 @@ import gradio as gr
 from ui.conversation_log import save_folder
 from ui.explain import NO_REPLY_YET
 from ui.handlers import AskHandlers, status_html
+from ui.limits import decode_concurrency
 
 # Before a reply streams (the `js` of the events that ask for one, run before their Python function): mark the
 # chat's live regions aria-busy, so a screen reader waits for the whole reply instead of announcing it piece
@@ -175,7 +176,9 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
         outputs,
         api_name="ui_photo",
         api_visibility="private",
-        concurrency_limit=None,
+        # Decoding a photo holds up to ~1 GB for a moment (80 million pixels): a few at once, server-wide.
+        concurrency_id="decode",
+        concurrency_limit=decode_concurrency(),
         trigger_mode="always_last",
         preprocess=False,
     )

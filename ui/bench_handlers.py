@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 import re
+import secrets
+import shutil
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
@@ -29,13 +31,16 @@ from ui.bench_browser import BenchView, example_html, example_picture, position_
 from ui.bench_results import confusion_markdown, plot_alt_text
 from ui.engine import NO_SEGMENTER, ModelPool
 from ui.handlers import user_message
-from ui.public import check_bench_request, check_models_allowed
+from ui.privacy import temp_root
+from ui.public import check_bench_request, check_models_allowed, check_new_tokens, public_mode
+from ui.state import drop_folders, own_folder
 
 log = logging.getLogger(__name__)
 
 # Small batches: the pooled model serves one generate at a time, so an Ask request waits for at most one
 # benchmark batch of this many conversations.
 UI_BATCH_SIZE = 4
+SERVED_PREFIX = "bench-files-"  # a session's served copies of its last run's files, in Gradio's temp folder
 PLOT_LABELS = {
     "classes_plot": "Response classes per model and prompt",
     "confusion_plot": "Confusion matrices",
@@ -49,9 +54,32 @@ def status_html(text: str, error: bool = False) -> str:
 
 
 def session_dir(request: gr.Request | None) -> Path:
-    """This browser session's folder for benchmark runs."""
-    session = getattr(request, "session_hash", None) or "no-session"
-    return default_cache_dir() / "bench" / "ui" / _safe_name(session)
+    """This browser session's folder for benchmark runs: under the cache dir, kept for the researcher; in
+    public mode a folder in Gradio's temp folder, deleted when the session ends (a visitor's runs leave
+    nothing behind)."""
+    session = _safe_name(getattr(request, "session_hash", None) or "no-session")
+    if public_mode():
+        folder = temp_root() / f"bench-run-{session}"
+        own_folder(request, folder)
+        return folder
+    return default_cache_dir() / "bench" / "ui" / session
+
+
+def served_copies(files: dict[str, Path], request: gr.Request | None) -> dict[str, Path]:
+    """Copies of a run's files in Gradio's temp folder, which Gradio serves on every install (it refuses
+    files under ~/.cache). The session's previous copies are deleted; these go when the session ends."""
+    drop_folders(request, prefix=SERVED_PREFIX)
+    folder = temp_root() / f"{SERVED_PREFIX}{secrets.token_hex(8)}"
+    folder.mkdir(parents=True)
+    own_folder(request, folder)
+    out = {}
+    for key, path in files.items():
+        target = folder / path.name
+        if target.exists():  # two files of one name: the key tells them apart
+            target = folder / f"{_safe_name(key)}-{path.name}"
+        shutil.copyfile(path, target)
+        out[key] = target
+    return out
 
 
 def _safe_name(text: str) -> str:
@@ -106,6 +134,7 @@ class BenchmarkHandlers:
             segmenter if found.kind == "localise" else None,
         )
         limit = check_bench_request(data, _int_or_none(limit, "the limit", 1))
+        max_new = check_new_tokens(_int_or_none(max_new_tokens, "max new tokens", 1))
         return RunConfig(
             task=found.name,
             models=[model],
@@ -116,7 +145,7 @@ class BenchmarkHandlers:
             seed=_int_or_none(seed, "the seed", 0) or 0,
             out_dir=session_dir(request) / _safe_name(found.name) / _safe_name(model),
             batch_size=UI_BATCH_SIZE,
-            max_new_tokens=_int_or_none(max_new_tokens, "max new tokens", 1),
+            max_new_tokens=max_new,
             segmenter=segmenter or NO_SEGMENTER,
             pointer=pointer or "vlm-boxes",
             progress=False,  # no tqdm bar on the server's stderr; the page draws its own
@@ -173,12 +202,13 @@ class BenchmarkHandlers:
                 status_html(f"the run failed ({type(exc).__name__}: {first})", error=True),
                 *[gr.skip()] * 10,
             )
+        served = served_copies(result.files, request)
         return (
             status_html(_done_line(result, config)),
             markdown_table(result.task, result.summary),
-            _plot_update(result),
+            _plot_update(result, served),
             _plot_text(result),
-            gr.update(value=[str(p) for p in result.files.values()], visible=True),
+            gr.update(value=[str(p) for p in served.values()], visible=True),
             new_view,
             False,
             *self._page(new_view, 1, False),
@@ -249,9 +279,10 @@ def _done_line(result: RunResult, config: RunConfig) -> str:
     line = (
         f"Done: {result.task.name} with {', '.join(config.models)}, {len(result.records)} answers "
         f"({result.summary.get('n_examples')} examples x {len(result.summary.get('variants', []))} prompts). "
-        f"{result.model_calls} model calls, {result.cache_hits} answers from the cache. "
-        f"Files in {result.out_dir}."
+        f"{result.model_calls} model calls, {result.cache_hits} answers from the cache."
     )
+    if not public_mode():  # the operator's own machine: where the run's files are kept
+        line += f" Files in {result.out_dir}."
     if errors:
         line += f" {len(errors)} failed, e.g. {errors[0]['error']}"
     judge_errors = sum((result.summary.get("judge_errors") or {}).values())
@@ -260,11 +291,11 @@ def _done_line(result: RunResult, config: RunConfig) -> str:
     return line
 
 
-def _plot_update(result: RunResult) -> Any:
+def _plot_update(result: RunResult, served: dict[str, Path]) -> Any:
     for key, label in PLOT_LABELS.items():
-        if key in result.files:
+        if key in served:
             alt = plot_alt_text(result.task, result.summary, key)
-            return gr.update(value=str(result.files[key]), alt_text=alt, label=label, visible=True)
+            return gr.update(value=str(served[key]), alt_text=alt, label=label, visible=True)
     return gr.update(value=None, visible=False)
 
 

@@ -70,7 +70,12 @@ def set_saving(state: UIState, save: bool, include_photo: bool) -> str:
     state.save, state.save_photo = bool(save), bool(save and include_photo)
     if not state.save:
         removed = delete(state)
-        return "Not saved." + (" The saved copy of this conversation was deleted." if removed else "")
+        if not removed:
+            return "Not saved."
+        return f"Not saved. {removed} saved cop{'y was' if removed == 1 else 'ies were'} deleted."
+    if state.session.image is None and not state.record:
+        # Nothing to save yet: no empty file; the first turn writes it.
+        return "This conversation will be saved for error inspection from your first question."
     try:
         write(state)
     except OSError as exc:
@@ -87,6 +92,8 @@ def write(state: UIState) -> Path:
         raise WhichoneError(f"Saving conversations is turned off on this server ({SAVE_ENV} is not set).")
     if state.conversation_id is None:
         state.conversation_id = f"{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:8]}"
+    if state.conversation_id not in state.saved_ids:
+        state.saved_ids.append(state.conversation_id)
     folder = root / state.conversation_id
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     image = state.session.image
@@ -109,15 +116,19 @@ def write(state: UIState) -> Path:
     return folder
 
 
-def delete(state: UIState) -> bool:
-    """Delete this conversation's saved copy; returns whether there was one."""
+def delete(state: UIState) -> int:
+    """Delete every copy this session saved (the conversation now and any earlier one: another photo, or
+    before a start over); returns how many there were."""
     root = save_folder()
-    if root is None or state.conversation_id is None:
-        return False
-    folder = root / state.conversation_id
-    existed = folder.is_dir()
-    shutil.rmtree(folder, ignore_errors=True)
-    return existed
+    if root is None:
+        return 0
+    removed = 0
+    for conversation in state.saved_ids:
+        folder = root / conversation
+        removed += folder.is_dir()
+        shutil.rmtree(folder, ignore_errors=True)
+    state.saved_ids = []
+    return removed
 
 
 def _atomic(path: Path, write_to: Any) -> None:

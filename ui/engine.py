@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from assistant.pipeline import Assistant, AssistantConfig
@@ -155,11 +156,21 @@ def _device_and_detail(model: Any) -> tuple[str, str]:
             info = {}
     device = str(info.get("device") or getattr(model, "device", None) or "cpu (no weights)")
     parts = []
+    if info.get("model_id"):
+        info["model_id"] = shown_model_id(str(info["model_id"]))
     for key in ("model_id", "dtype", "quantisation", "parameters", "backend"):
         if info.get(key) not in (None, ""):
             value = info[key]
             parts.append(f"{key} {value:,}" if isinstance(value, int) else f"{key} {value}")
     return device, ", ".join(parts)
+
+
+def shown_model_id(model_id: str) -> str:
+    """A hub id as it is; a local folder by its last name only (a server path is not for visitors)."""
+    path = Path(model_id).expanduser()
+    if path.is_absolute() or model_id.startswith((".", "~")) or path.exists():
+        return f"local checkpoint {path.name}"
+    return model_id
 
 
 WHAT_TO_DO = (

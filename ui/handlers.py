@@ -39,6 +39,7 @@ from ui.gpu import on_gpu
 from ui.overlay import alt_text, draw_overlay, overlay_scale
 from ui.privacy import cache_image, forget_files
 from ui.state import UIState, track_session
+from ui.uploads import UploadGate, upload_path
 
 log = logging.getLogger(__name__)
 
@@ -159,14 +160,6 @@ def status_html(text: str) -> str:
     return f'<div role="status" aria-live="polite" class="wh-status">{escape(text)}</div>'
 
 
-def upload_path(value: Any) -> str | None:
-    """The server path of the photo input's value: a path, or the raw file data (a dict with "path") that
-    the events get because they skip Gradio's preprocessing (see ask_tab)."""
-    if isinstance(value, dict):
-        value = value.get("path")
-    return str(value) if value else None
-
-
 def turn_kind(choice: Choice) -> str:
     """How the user chose, for the conversation's record: choose, click or hint."""
     if isinstance(choice, str):
@@ -184,8 +177,9 @@ def user_message(exc: BaseException) -> str:
 
 
 class AskHandlers:
-    def __init__(self, pool: ModelPool) -> None:
+    def __init__(self, pool: ModelPool, uploads: UploadGate | None = None) -> None:
         self.pool = pool
+        self.uploads = uploads or UploadGate()  # only files Gradio received as uploads are opened
 
     # ---------------------------------------------------------------- photo
 
@@ -193,6 +187,7 @@ class AskHandlers:
         """Make `path` (a Gradio upload) the session's photo; a no-op if it already is."""
         if not path or path == state.image_path:
             return state
+        self.uploads.check(path)  # a client may send any path: never open one that was not uploaded
         if path not in state.files:
             state.files.append(path)  # tracked before decoding, so even a refused file is deleted later
         assistant = self.pool.assistant(state.choice, state.config)
@@ -207,7 +202,7 @@ class AskHandlers:
     def on_image(self, path: Any, state: UIState, request: gr.Request = None) -> tuple[Any, ...]:
         """The photo input changed: open the new photo (new conversation), or forget a cleared one."""
         track_session(state, request)
-        path = upload_path(path)
+        path = upload_path(path)  # checked by open_photo
         if not path:
             if state.image_path:
                 state.forget_photo()
@@ -283,7 +278,10 @@ class AskHandlers:
             return
         scale = state.overlay_scale or 1.0
         # The overlay may be smaller than the working image: map the click back onto session.image.
-        x, y = float(index[0]) / scale, float(index[1]) / scale
+        try:
+            x, y = float(index[0]) / scale, float(index[1]) / scale
+        except (TypeError, ValueError, OverflowError):
+            x = y = float("nan")  # refused by the assistant with its one line
         yield from self._resolve(state, (x, y))
 
     def hint(self, text: str, state: UIState) -> Iterator[tuple[Any, ...]]:

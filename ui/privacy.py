@@ -4,6 +4,8 @@ Gradio's transport stores every upload and every output image as a file in GRADI
 photos off the disk, `use_memory_temp_dir` points that at a RAM-backed tmpfs (/dev/shm) when there is one;
 it must run before gradio is imported (gradio reads the variable at import time), which is why ui/__init__
 calls it. `forget_files` deletes a session's files when it starts over, changes photo, closes or expires.
+`remove_stale_folders` deletes the RAM folders of servers that died without cleaning up (kill -9, a crash),
+and `sweep` deletes what no session holds: Gradio's staging files and uploads that no session opened.
 `stop_on_sigterm` makes SIGTERM (how a container or a Space is stopped) close the app cleanly, so the exit
 hooks run and the RAM folder is removed: by default SIGTERM ends Python without them, and the photos would
 stay in /dev/shm until the machine restarts.
@@ -19,13 +21,19 @@ import shutil
 import signal
 import tempfile
 import threading
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
 from PIL import Image
 
 MEMORY_ROOT = Path("/dev/shm")
 MIN_MEMORY_FREE = 512 * 2**20  # room for a couple of dozen 20 MB uploads and their overlays
+FOLDER_PREFIX = "whichone-gradio-"
+OWNER_FILE = ".whichone-server-pid"  # in each RAM folder: the server that uses it
+STALE_UNOWNED_S = 600  # a folder without an owner file (made by an older whichone) untouched this long
+STAGING_AGE_S = 120  # Gradio's staging files (the upload folder's top level) are renamed within seconds
+UNOPENED_AGE_S = 300  # an upload no session has opened after this long is deleted
 
 
 def use_memory_temp_dir() -> str | None:
@@ -38,11 +46,128 @@ def use_memory_temp_dir() -> str | None:
         # Containers often give /dev/shm only 64 MB: a few uploads would fill it and fail. Use Gradio's
         # default (disk) folder, with the same per-session deletions.
         return None
-    folder = tempfile.mkdtemp(prefix="whichone-gradio-", dir=MEMORY_ROOT)
+    remove_stale_folders(MEMORY_ROOT)
+    folder = tempfile.mkdtemp(prefix=FOLDER_PREFIX, dir=MEMORY_ROOT)
     os.chmod(folder, 0o700)
+    (Path(folder) / OWNER_FILE).write_text(str(os.getpid()))
     os.environ["GRADIO_TEMP_DIR"] = folder
     atexit.register(shutil.rmtree, folder, ignore_errors=True)  # RAM is not freed until it is removed
     return folder
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: alive
+    return True
+
+
+def remove_stale_folders(root: Path = MEMORY_ROOT) -> list[Path]:
+    """Delete this user's whichone RAM folders whose server is gone (killed, crashed); returns them.
+
+    A folder names its server in OWNER_FILE; one without that file (an older whichone's) goes once nothing
+    in it has changed for STALE_UNOWNED_S. Folders of other users and of running servers stay."""
+    removed: list[Path] = []
+    try:
+        folders = [p for p in root.glob(f"{FOLDER_PREFIX}*") if p.is_dir() and not p.is_symlink()]
+    except OSError:
+        return removed
+    for folder in folders:
+        try:
+            if folder.stat().st_uid != os.getuid():
+                continue
+            owner = folder / OWNER_FILE
+            if owner.is_file():
+                text = owner.read_text().strip()
+                if text.isdigit() and _alive(int(text)):
+                    continue
+            elif time.time() - _newest_mtime(folder) < STALE_UNOWNED_S:
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+def _newest_mtime(folder: Path) -> float:
+    newest = folder.stat().st_mtime
+    for path in folder.rglob("*"):
+        try:
+            newest = max(newest, path.lstat().st_mtime)
+        except OSError:
+            continue
+    return newest
+
+
+def folder_bytes(folder: Path) -> int:
+    """Bytes of the regular files below `folder` (0 where it does not exist)."""
+    total = 0
+    for path in folder.rglob("*"):
+        try:
+            if path.is_file() and not path.is_symlink():
+                total += path.stat().st_size
+        except OSError:
+            continue
+    return total
+
+
+def sweep(
+    live: Collection[str], unopened: Callable[[float], list[str]], forget: Callable[[str], None]
+) -> int:
+    """Delete what no session holds; returns how many files went.
+
+    - Files at the top of Gradio's temp folder older than STAGING_AGE_S: Gradio writes each upload there
+      first and renames it into a folder of its own; what stays (an interrupted or malformed upload, the
+      empty file Gradio leaves per upload) is nobody's.
+    - Uploads `unopened(UNOPENED_AGE_S)` lists (the gatekeeper's ledger) that no live session holds: sent
+      to /upload and never opened as a photo. `forget(path)` drops each from that ledger.
+    """
+    root = temp_root()
+    removed = 0
+    cutoff = time.time() - STAGING_AGE_S
+    try:
+        tops = [p for p in root.iterdir() if p.is_file() and p.name != OWNER_FILE]
+    except OSError:
+        tops = []
+    for path in tops:
+        try:
+            if path.lstat().st_mtime < cutoff:
+                path.unlink()
+                removed += 1
+        except OSError:
+            continue
+    held = set(live)
+    stale = [p for p in unopened(UNOPENED_AGE_S) if p not in held]
+    for path in stale:
+        existed = Path(path).exists()
+        forget_files([path])
+        removed += existed and not Path(path).exists()
+        forget(path)
+    return removed
+
+
+def start_sweeper(
+    live: Callable[[], Collection[str]],
+    unopened: Callable[[float], list[str]],
+    forget: Callable[[str], None],
+    every_s: float = 60.0,
+) -> threading.Event:
+    """Run `sweep` every `every_s` seconds in a daemon thread; set the returned event to stop it."""
+    stop = threading.Event()
+
+    def loop() -> None:
+        while not stop.wait(every_s):
+            try:
+                sweep(live(), unopened, forget)
+            except Exception:  # noqa: BLE001 - a failed sweep is retried next time; the app stays up
+                continue
+
+    threading.Thread(target=loop, name="whichone-sweeper", daemon=True).start()
+    return stop
 
 
 def temp_root() -> Path:

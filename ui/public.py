@@ -7,7 +7,8 @@ turns it off. In public mode:
   A visitor cannot make the server load model after model until it runs out of memory.
 - Benchmarks run on the published datasets only: the Data field (a server path or a URL) is refused, so a
   visitor can neither read the server's files nor make it fetch addresses of their choosing.
-- A benchmark run takes at most WHICHONE_PUBLIC_BENCH_LIMIT examples (default 20).
+- A benchmark run takes at most WHICHONE_PUBLIC_BENCH_LIMIT examples (default 20), and its answers at most
+  WHICHONE_PUBLIC_MAX_NEW_TOKENS new tokens (default 256).
 Run whichone on your own machine for all of it.
 """
 
@@ -28,6 +29,10 @@ def public_mode() -> bool:
 
 def public_bench_limit() -> int:
     return max(1, int(os.environ.get("WHICHONE_PUBLIC_BENCH_LIMIT", "20")))
+
+
+def public_max_new_tokens() -> int:
+    return max(1, int(os.environ.get("WHICHONE_PUBLIC_MAX_NEW_TOKENS", "256")))
 
 
 def allowed_models() -> frozenset[str] | None:
@@ -67,3 +72,10 @@ def check_bench_request(data: str | None, limit: int | None) -> int | None:
         )
     cap = public_bench_limit()
     return min(limit, cap) if limit else cap
+
+
+def check_new_tokens(max_new_tokens: int | None) -> int | None:
+    """In public mode a chosen max new tokens is capped (None keeps the task's own, at most 256)."""
+    if not public_mode() or max_new_tokens is None:
+        return max_new_tokens
+    return min(max_new_tokens, public_max_new_tokens())

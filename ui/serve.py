@@ -10,10 +10,13 @@ from __future__ import annotations
 def main(host: str | None = None, port: int | None = None) -> None:
     # ui first: it points Gradio's upload folder at RAM before gradio is imported.
     from ui.app import build_app, launch_kwargs
-    from ui.privacy import stop_on_sigterm, temp_root
+    from ui.gatekeeper import LEDGER
+    from ui.privacy import start_sweeper, stop_on_sigterm, temp_root
+    from ui.state import live_files
 
     demo = build_app()
     stop_on_sigterm(demo.close)
     # Says where uploads live (no user data): operators and the privacy tests check that folder.
     print(f"whichone: uploads are kept in {temp_root()} until start over, session end or exit", flush=True)
-    demo.launch(**launch_kwargs(host=host, port=port))
+    start_sweeper(live_files, LEDGER.older_than, LEDGER.forget)  # uploads no session opened, staging files
+    demo.launch(**launch_kwargs(demo, host=host, port=port))

@@ -7,8 +7,11 @@ once instead of when Gradio expires the state (an hour after a tab closes).
 
 from __future__ import annotations
 
+import shutil
+import threading
 import weakref
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from assistant.pipeline import AssistantConfig
@@ -32,6 +35,7 @@ class UIState:
     save: bool = False  # the user opted in to saving this conversation (ui.conversation_log)
     save_photo: bool = False  # ... with the photo
     conversation_id: str | None = None  # the saved copy's folder name, once saved
+    saved_ids: list[str] = field(default_factory=list)  # every copy this session saved (untick deletes all)
 
     @property
     def session(self) -> Session:
@@ -61,6 +65,32 @@ class UIState:
 
 
 LIVE: weakref.WeakValueDictionary[str, UIState] = weakref.WeakValueDictionary()
+# Folders a session made outside its UIState (benchmark runs and the copies of their files that the page
+# serves), deleted when the session ends (unload) or replaced by its next run.
+FOLDERS: dict[str, list[Path]] = {}
+_FOLDERS_LOCK = threading.Lock()
+
+
+def own_folder(request: Any, folder: Path) -> None:
+    """Delete `folder` when the session of `request` ends (no session: when the process exits)."""
+    session_hash = getattr(request, "session_hash", None) or ""
+    with _FOLDERS_LOCK:
+        owned = FOLDERS.setdefault(session_hash, [])
+        if folder not in owned:
+            owned.append(folder)
+
+
+def drop_folders(request: Any, prefix: str = "") -> None:
+    """Delete the folders the session of `request` owns whose names start with `prefix`."""
+    session_hash = getattr(request, "session_hash", None) or ""
+    with _FOLDERS_LOCK:
+        owned = FOLDERS.pop(session_hash, [])
+        dropped = [f for f in owned if f.name.startswith(prefix)]
+        kept = [f for f in owned if f not in dropped]
+        if kept:
+            FOLDERS[session_hash] = kept
+    for folder in dropped:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def track_session(state: UIState, request: Any) -> None:
@@ -70,12 +100,19 @@ def track_session(state: UIState, request: Any) -> None:
         LIVE[session_hash] = state
 
 
+def live_files() -> set[str]:
+    """Every file a live session holds (its upload, overlays, benchmark files)."""
+    return {path for state in list(LIVE.values()) for path in state.files}
+
+
 def end_session(request: Any) -> None:
     """The app's unload event: the tab or client went away; forget its photo and files now."""
     session_hash = getattr(request, "session_hash", None)
     state = LIVE.pop(session_hash, None) if session_hash else None
     if state is not None:
         state.forget_photo()
+    if session_hash:
+        drop_folders(request)
 
 
 def forget_state(state: UIState | None) -> None:

@@ -18,12 +18,14 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
+from assistant.errors import WhichoneError
 from assistant.images import image_digest
 from assistant.types import Box, Grounding
 from models.base import Conversation, GenerationSettings
@@ -97,6 +99,10 @@ def cache_key(identity: dict[str, Any], payload: Any, settings: GenerationSettin
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+class CacheDamaged(WhichoneError):
+    """The response cache file cannot be read as a database."""
+
+
 class ResponseCache:
     """Thread-safe sqlite key -> response text store."""
 
@@ -104,21 +110,35 @@ class ResponseCache:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        # check_same_thread=False: worker threads of a server run share one connection under the lock.
-        self._db = sqlite3.connect(str(self.path), timeout=60.0, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a commit survives a killed process
-        self._db.execute(_SCHEMA)
-        self._db.commit()
+        with self._readable():
+            # check_same_thread=False: worker threads of a server run share one connection under the lock.
+            self._db = sqlite3.connect(str(self.path), timeout=60.0, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a commit survives a killed process
+            self._db.execute(_SCHEMA)
+            self._db.commit()
+
+    @contextmanager
+    def _readable(self) -> Iterator[None]:
+        """A damaged file (truncated, overwritten) becomes one plain line; the file is left as it is, so
+        nothing already cached is lost by trying."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            shown = str(self.path).replace(str(Path.home()), "~", 1)
+            raise CacheDamaged(
+                f"the benchmark's response cache {shown} cannot be read ({exc}); move it aside and run "
+                "again (its answers are then asked of the model again)"
+            ) from None
 
     def get(self, key: str) -> str | None:
-        with self._lock:
+        with self._lock, self._readable():
             row = self._db.execute("SELECT response FROM responses WHERE key = ?", (key,)).fetchone()
         return None if row is None else row[0]
 
     def get_many(self, keys: Sequence[str]) -> dict[str, str]:
         found: dict[str, str] = {}
-        with self._lock:
+        with self._lock, self._readable():
             for start in range(0, len(keys), 500):
                 chunk = list(keys[start : start + 500])
                 marks = ",".join("?" * len(chunk))
@@ -129,7 +149,7 @@ class ResponseCache:
     def put_many(self, model: str, items: Sequence[tuple[str, str]]) -> None:
         """Store (key, response) pairs in one committed transaction."""
         now = time.time()
-        with self._lock:
+        with self._lock, self._readable():
             self._db.executemany(
                 "INSERT OR REPLACE INTO responses (key, model, response, created) VALUES (?, ?, ?, ?)",
                 [(k, model, r, now) for k, r in items],
@@ -140,7 +160,7 @@ class ResponseCache:
         self.put_many(model, [(key, response)])
 
     def __len__(self) -> int:
-        with self._lock:
+        with self._lock, self._readable():
             return int(self._db.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
 
     def close(self) -> None:

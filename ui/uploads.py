@@ -1,0 +1,56 @@
+"""Which files a client may hand the server: only what Gradio received as an upload on this page.
+
+The Ask tab's photo events skip Gradio's preprocessing (see ui/ask_tab.py), so they get the raw file value a
+client sent, `{"path": ...}`, and a hostile client can put any server path there. `UploadGate.path` lets a
+value through only when it names a regular file inside Gradio's upload folder that Gradio itself received
+(Blocks.upload_file_set, filled by Gradio's /upload route), after resolving links. Every refusal gives the
+same sentence, whether the path exists, is a folder, is unreadable or is outside the folder: an error must
+never tell a visitor which server paths exist.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import Path
+from typing import Any
+
+from assistant.errors import InputError
+from ui.privacy import temp_root
+
+NOT_UPLOADED = "That photo did not arrive through this page's upload. Please add the photo again."
+
+
+def upload_path(value: Any) -> str | None:
+    """The server path in a photo input's value: a path, or the raw file data (a dict with "path")."""
+    if isinstance(value, dict):
+        value = value.get("path")
+    return str(value) if value else None
+
+
+class UploadGate:
+    """Checks that a path is one of the uploads Gradio received.
+
+    `received` is the app's Blocks.upload_file_set (set by ui.app.build_app once the Blocks exists); left
+    None (handlers used without an app, as some tests do) only the folder rule applies.
+    """
+
+    def __init__(self, received: Collection[str] | None = None) -> None:
+        self.received = received
+
+    def check(self, path: str) -> str:
+        """`path` itself when it is an upload; raises InputError(NOT_UPLOADED) otherwise."""
+        try:
+            resolved = Path(path).resolve(strict=True)
+            inside = temp_root() in resolved.parents and resolved.is_file()
+        except (OSError, RuntimeError, ValueError):  # missing, a link loop, a NUL byte in the name
+            inside = False
+        if not inside:
+            raise InputError(NOT_UPLOADED)
+        if self.received is not None and path not in self.received and str(resolved) not in self.received:
+            raise InputError(NOT_UPLOADED)
+        return path
+
+    def path(self, value: Any) -> str | None:
+        """The checked upload path in a photo input's value, or None when there is none."""
+        path = upload_path(value)
+        return None if path is None else self.check(path)
