@@ -195,3 +195,62 @@ def screenshot_dir() -> Path | None:
     path = Path(folder)
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+# ---------------------------------------------------------------- raw HTTP, as a hostile client speaks it
+
+
+def event_index(url: str, api_name: str) -> int:
+    """The fn_index of the page's event named `api_name` (from the app's /config)."""
+    import json
+
+    with urllib.request.urlopen(url.rstrip("/") + "/config", timeout=10) as response:
+        config = json.load(response)
+    for index, dependency in enumerate(config["dependencies"]):
+        if dependency.get("api_name") == api_name:
+            return int(dependency.get("id", index))
+    raise KeyError(api_name)
+
+
+def raw_event(url: str, fn_index: int, data: list, session: str | None = None, timeout: float = 120) -> dict:
+    """Join Gradio's queue with `data` for event `fn_index`, as any HTTP client can, and read the event
+    stream to its end. Returns {"status": code, "detail": text} when the join is refused, else the
+    process_completed message (its "output"["data"] are the event's outputs)."""
+    import json
+    import uuid
+
+    import httpx
+
+    session = session or uuid.uuid4().hex[:12]
+    base = url.rstrip("/")
+    body = {
+        "data": data,
+        "fn_index": fn_index,
+        "session_hash": session,
+        "event_data": None,
+        "trigger_id": None,
+    }
+    with httpx.Client(timeout=timeout) as client:
+        joined = client.post(f"{base}/gradio_api/queue/join", json=body)
+        if joined.status_code != 200:
+            return {"status": joined.status_code, "detail": joined.text}
+        with client.stream(
+            "GET", f"{base}/gradio_api/queue/data", params={"session_hash": session}
+        ) as stream:
+            for line in stream.iter_lines():
+                if line.startswith("data:"):
+                    message = json.loads(line[5:])
+                    if message.get("msg") == "process_completed":
+                        return message
+    raise RuntimeError("the event stream ended without a result")
+
+
+def raw_upload(url: str, name: str, data: bytes) -> tuple[int, object]:
+    """POST one file to Gradio's /upload as a browser does; (status, JSON or text)."""
+    import httpx
+
+    response = httpx.post(url.rstrip("/") + "/gradio_api/upload", files={"files": (name, data)}, timeout=60)
+    try:
+        return response.status_code, response.json()
+    except ValueError:
+        return response.status_code, response.text

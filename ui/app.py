@@ -25,7 +25,7 @@ from ui.handlers import AskHandlers
 from ui.page_script import RADIO_GROUPS_JS
 from ui.public import public_mode
 from ui.settings_tab import SettingsHandlers, banner_html, build_settings_tab
-from ui.state import STATE_TTL_S, UIState, end_session, forget_state
+from ui.state import STATE_TTL_S, UIState, end_session, forget_state, release_closed_session
 
 log = logging.getLogger(__name__)
 
@@ -76,11 +76,6 @@ def load_at_startup(pool: ModelPool, choice: ModelChoice) -> None:
         log.warning("start-up models not available: %s", exc)
 
 
-def forget_closed_session(request: gr.Request) -> None:
-    """The unload event (tab closed or reloaded, API client closed)."""
-    end_session(request)
-
-
 def build_app(
     pool: ModelPool | None = None,
     choice: ModelChoice | None = None,
@@ -121,7 +116,13 @@ def build_app(
             api_name="ui_settings_tab",
             api_visibility="private",
         )
-        # A closed tab or client: forget its photo now (Gradio keeps a closed session's state for an hour).
+
+        def forget_closed_session(request: gr.Request) -> None:
+            """The unload event (tab closed or reloaded, API client closed): forget its photo now (Gradio
+            keeps a closed session's state for an hour) and then Gradio's own entry for it."""
+            end_session(request)
+            release_closed_session(getattr(demo, "state_holder", None), request)
+
         demo.unload(forget_closed_session)
     # Only files Gradio received as uploads may be opened as photos (a client can send any path).
     ask_handlers.uploads.received = demo.upload_file_set

@@ -9,8 +9,10 @@ two of Gradio's routes:
   are recorded in `LEDGER` (which client, when), so ui.privacy's sweep can delete uploads that no session
   opened.
 - `POST .../queue/join` (every event): a body over `max_event_bytes` is refused (413), an event index the
-  app does not have gets 400 (Gradio answers 500), and in public mode more than `events_per_minute` from
-  one client get 429.
+  app does not have gets 400 (Gradio answered 500), a file value (`{"path": ...}` anywhere in the data)
+  naming anything but a file in Gradio's upload folder gets 400 with one sentence for every such path
+  (Gradio's own check, where it applies, logged a traceback per try), and in public mode more than
+  `events_per_minute` from one client get 429.
 
 A client is its address; on a Hugging Face Space (SPACE_ID set), where every request comes through the
 Space's proxy, the first address of X-Forwarded-For. Nothing about a request is logged.
@@ -23,12 +25,13 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Collection, MutableMapping
+from collections.abc import Awaitable, Callable, Collection, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ui.privacy import folder_bytes, temp_root
+from ui.uploads import NOT_UPLOADED, in_upload_folder
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -247,11 +250,15 @@ class Gatekeeper:
                 break
         body = b"".join(chunks)
         try:
-            fn_index = json.loads(body).get("fn_index")
+            parsed = json.loads(body)
+            fn_index, data = parsed.get("fn_index"), parsed.get("data")
         except (ValueError, AttributeError):
-            fn_index = None
+            fn_index = data = None
         if isinstance(fn_index, int) and not isinstance(fn_index, bool) and fn_index not in self.events():
             await _refuse(send, 400, "There is no such event on this page.")
+            return
+        if any(in_upload_folder(path) is None for path in _file_paths(data)):
+            await _refuse(send, 400, NOT_UPLOADED)
             return
         sent = False
 
@@ -263,6 +270,20 @@ class Gatekeeper:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+def _file_paths(value: Any, depth: int = 0) -> Iterator[str]:
+    """Every "path" of a file value (a dict with a "path") in an event's data, at any depth (to 32)."""
+    if depth > 32:
+        yield ""  # deeper than any real value: refused as a path nobody uploaded
+    elif isinstance(value, dict):
+        if "path" in value:
+            yield str(value["path"]) if value["path"] else ""
+        for item in value.values():
+            yield from _file_paths(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _file_paths(item, depth + 1)
 
 
 def _content_length(scope: Scope) -> int:

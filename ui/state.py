@@ -119,3 +119,34 @@ def forget_state(state: UIState | None) -> None:
     """gr.State's delete_callback: the session ended or expired."""
     if isinstance(state, UIState):
         state.forget_photo()
+
+
+RELEASE_DELAY_S = 5.0  # after the unload event: Gradio finishes the event before the entry goes
+
+
+def release_closed_session(holder: Any, request: Any, delay_s: float = RELEASE_DELAY_S) -> None:
+    """Drop a closed session's entry from Gradio's state holder (Blocks.state_holder).
+
+    Gradio keeps every session's SessionState (a copy of each component's config: about 200 KB for this
+    page) after the session closes; an hour later it empties only its gr.State values, and the entry itself
+    goes only when 10,000 newer sessions push it out. That was the server's growth of ~20-30 MB per 100
+    sessions. whichone already forgets a closed session's photo and conversation at once (end_session), so
+    nothing is lost that a reconnecting tab could use. Uses Gradio's StateHolder internals (session_data,
+    time_last_used, is_closed): checked by tests/test_security_app.py's memory test."""
+    session_hash = getattr(request, "session_hash", None)
+    if not session_hash or holder is None:
+        return
+
+    def drop() -> None:
+        data = getattr(holder, "session_data", None)
+        if data is None:
+            return
+        with holder.lock:
+            entry = data.get(session_hash)
+            if entry is not None and getattr(entry, "is_closed", False):
+                data.pop(session_hash, None)
+                holder.time_last_used.pop(session_hash, None)
+
+    timer = threading.Timer(delay_s, drop)
+    timer.daemon = True
+    timer.start()

@@ -27,6 +27,16 @@ def upload_path(value: Any) -> str | None:
     return str(value) if value else None
 
 
+def in_upload_folder(path: str) -> Path | None:
+    """The resolved path when it is a regular file inside Gradio's upload folder (links followed), else
+    None (missing, a folder, outside, a link loop, a NUL byte in the name)."""
+    try:
+        resolved = Path(path).resolve(strict=True)
+        return resolved if temp_root() in resolved.parents and resolved.is_file() else None
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
 class UploadGate:
     """Checks that a path is one of the uploads Gradio received.
 
@@ -39,12 +49,8 @@ class UploadGate:
 
     def check(self, path: str) -> str:
         """`path` itself when it is an upload; raises InputError(NOT_UPLOADED) otherwise."""
-        try:
-            resolved = Path(path).resolve(strict=True)
-            inside = temp_root() in resolved.parents and resolved.is_file()
-        except (OSError, RuntimeError, ValueError):  # missing, a link loop, a NUL byte in the name
-            inside = False
-        if not inside:
+        resolved = in_upload_folder(path)
+        if resolved is None:
             raise InputError(NOT_UPLOADED)
         if self.received is not None and path not in self.received and str(resolved) not in self.received:
             raise InputError(NOT_UPLOADED)
