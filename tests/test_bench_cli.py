@@ -155,3 +155,17 @@ def test_bad_commands_print_one_line(
     code, out, err = _bench(*args, "--cache", str(tmp_path / "c.sqlite"), "--out", str(tmp_path / "o"))
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_damaged_cache_is_one_line_and_stays_as_it_was(bench_env, bench_data, tmp_path: Path) -> None:
+    damaged = tmp_path / "responses.sqlite"
+    damaged.write_bytes(b"SQLite format 3\x00" + b"\x07" * 300)  # a truncated, overwritten database
+    before = damaged.read_bytes()
+    code, out, err = _bench(
+        "focus-recognition", "--model", "tiny", "--limit", "2", "--data", str(bench_data["vqfa"]),
+        "--cache", str(damaged), "--out", str(tmp_path / "o"),
+    )  # fmt: skip
+    assert code == 2, (out, err)
+    assert "response cache" in err and "cannot be read" in err and "move it aside" in err, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert damaged.read_bytes() == before  # nothing already cached is lost by trying

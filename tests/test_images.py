@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from assistant.errors import InputError
 from assistant.images import MAX_SIDE, image_digest, load_image
@@ -106,3 +106,58 @@ def test_questions(question: str, error: str | None) -> None:
     else:
         cleaned = clean_question(question)
         assert cleaned and "\x00" not in cleaned and "\u202e" not in cleaned and "  " not in cleaned
+
+
+# ---------------------------------------------------------------- big photos: reduced early, budgeted
+
+
+@pytest.mark.parametrize("size", [(600, 400), (6000, 4000)])
+@pytest.mark.parametrize("fmt", ["JPEG", "PNG"])
+def test_exif_rotation_is_the_same_for_big_photos_decoded_reduced(tmp_path, size, fmt) -> None:
+    """Big photos are decoded at a DCT scale (JPEG) and box-reduced before conversion: the EXIF rotation
+    must still apply. The stored picture has red in its top-left corner; orientation 6 shows that corner
+    at the top right."""
+    w, h = size
+    picture = Image.new("RGB", size, "white")
+    ImageDraw.Draw(picture).rectangle((0, 0, w // 4, h // 4), fill=(220, 0, 0))
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    path = tmp_path / f"rotated.{fmt.lower()}"
+    picture.save(path, format=fmt, exif=exif.tobytes())
+    out = load_image(path)
+    assert out.size[0] < out.size[1]  # upright: portrait
+    assert max(out.size) == min(MAX_SIDE, max(size))
+    pixels = np.asarray(out).astype(int)
+    red = (pixels[:, :, 0] > 180) & (pixels[:, :, 1] < 80)
+    top_right = red[: out.size[1] // 8, -out.size[0] // 8 :]
+    top_left = red[: out.size[1] // 8, : out.size[0] // 8]
+    assert top_right.mean() > 0.9 and top_left.mean() < 0.1
+
+
+def test_decode_budget_makes_photos_wait_for_room_and_then_says_busy() -> None:
+    import threading
+    import time
+
+    from assistant.errors import InputError
+    from assistant.images import DecodeBudget
+
+    budget = DecodeBudget(100, wait_s=0.3)
+    with budget.hold(60):
+        waited = []
+
+        def second() -> None:
+            start = time.monotonic()
+            with budget.hold(60):
+                waited.append(time.monotonic() - start)
+
+        thread = threading.Thread(target=second)
+        thread.start()
+        time.sleep(0.1)
+        assert budget.in_use == 60 and not waited  # no room for a second 60 while the first holds
+    thread.join()
+    assert waited and waited[0] >= 0.08 and budget.peak == 60
+    with budget.hold(100), pytest.raises(InputError, match="busy reading other photos"), budget.hold(1):
+        pass
+    with budget.hold(1000):  # one photo larger than the budget is let through alone
+        assert budget.in_use == 100
+    assert budget.in_use == 0

@@ -5,6 +5,7 @@ the tests assert the flow: strategy by count, model-call counts, region choice, 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 
 import pytest
@@ -446,3 +447,20 @@ def test_model_text_loses_control_characters_and_extra_space() -> None:
     assert _tidy("  It is\x01 red.\n\n\x1b[31mReally\x7f \u0085 ") == "It is red. [31mReally"
     assert _tidy("\x00\x02 \n") == "(the model gave no answer)"
     assert _tidy("Café, 红色, ½") == "Café, 红色, ½"  # text in any script stays
+
+
+@pytest.mark.parametrize(
+    ("choice", "message"),
+    [
+        ((float("nan"), 5.0), "position on the photo"),
+        ((float("inf"), 5.0), "position on the photo"),
+        ("number -1", "no region number -1; the numbers are: 1, 2, 3"),
+        ("#2.5", "no region number 2.5; the numbers are: 1, 2, 3"),
+        ("-2", "no region number -2"),
+    ],
+)
+def test_non_finite_clicks_and_numbers_that_are_no_region_are_refused(assistant, choice, message) -> None:
+    _, session = assistant.ask(scene(3), "What colour is the cup?")
+    with pytest.raises(SessionError, match=re.escape(message)):
+        assistant.resolve(session, choice)
+    assert len(session.history) == 2 and session.candidates is not None and len(session.candidates) == 3

@@ -93,3 +93,36 @@ def test_benchmark_form_in_public_mode(public) -> None:
         config(judge="smolvlm-256m")  # an LLM judge is a model too
     with pytest.raises(WhichoneError, match="molmo2-4b is not available here"):  # the pipeline's pointer
         handlers.config("whichone-strategy", "tiny", "rules", 5, "", None, 0, 0, "none", "molmo2-4b", None)
+
+
+def test_public_benchmark_caps_max_new_tokens_and_runs_in_a_session_folder(
+    public, tmp_path, monkeypatch
+) -> None:
+    from types import SimpleNamespace
+
+    from ui.bench_handlers import BenchmarkHandlers, served_copies
+    from ui.state import end_session
+
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "gradio"))
+    monkeypatch.delenv("WHICHONE_PUBLIC_MAX_NEW_TOKENS", raising=False)
+    handlers = BenchmarkHandlers(ModelPool())
+    request = SimpleNamespace(session_hash="visitor1")
+
+    def config(max_new):
+        return handlers.config(
+            "racquet-general", "tiny", "rules", 5, "", None, max_new, 0, "none", "blobs", request
+        )
+
+    assert config(100_000).max_new_tokens == 256
+    assert config(64).max_new_tokens == 64
+    assert config(None).max_new_tokens is None  # the task's own (at most 256)
+    run_dir = config(None).out_dir
+    assert (tmp_path / "gradio").resolve() in run_dir.resolve().parents  # Gradio's folder, not ~/.cache
+    run_dir.mkdir(parents=True)
+    (run_dir / "summary.json").write_text("{}")
+    served = served_copies({"summary": run_dir / "summary.json"}, request)
+    assert served["summary"].read_text() == "{}"
+    again = served_copies({"summary": run_dir / "summary.json"}, request)
+    assert not served["summary"].exists() and again["summary"].exists()  # the previous copies went
+    end_session(request)  # the visitor closed the tab: nothing of the run stays
+    assert not again["summary"].exists() and not (tmp_path / "gradio" / "bench-run-visitor1").exists()

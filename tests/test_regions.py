@@ -154,7 +154,6 @@ def three_in_a_row():
         ("the one next to the left one", None),  # relative to another candidate
         ("the cup between 1 and 3", None),
         ("the one above", None),  # not a relation, but the three are level: "above" fits all of them
-
         ("7", None),
     ],
 )

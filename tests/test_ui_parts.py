@@ -317,3 +317,13 @@ def test_closing_a_streaming_handler_early_ends_the_model_call(
     events.close()  # the browser went away
     assert GAUGE.snapshot()["in_flight"] == 0
     assert not [t for t in threading.enumerate() if t.name.startswith(("whichone-reply", "whichone-stream-"))]
+
+
+def test_loaded_models_never_show_a_server_path(tmp_path: Path) -> None:
+    from ui.engine import shown_model_id
+
+    assert shown_model_id("Qwen/Qwen2.5-VL-3B-Instruct") == "Qwen/Qwen2.5-VL-3B-Instruct"
+    assert shown_model_id("/root/.cache/whichone/tiny/qwen2_5_vl") == "local checkpoint qwen2_5_vl"
+    assert shown_model_id("~/models/mine") == "local checkpoint mine"
+    (tmp_path / "ckpt").mkdir()
+    assert shown_model_id(str(tmp_path / "ckpt")) == "local checkpoint ckpt"
