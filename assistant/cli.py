@@ -28,6 +28,9 @@ app = typer.Typer(
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
+# The families models.readers reads (kept here as plain names so the CLI starts without importing torch).
+FAMILY_NAMES = ("qwen2.5-vl", "qwen2-vl", "qwen3-vl", "molmo", "molmo2", "paligemma", "florence-2")
+MAX_REPLY_CHARS = 10_000_000  # standard input beyond this is not read
 
 
 def user_errors(func: F) -> F:
@@ -135,6 +138,30 @@ def focus(
     else:
         for key, value in result.items():
             typer.echo(f"{key}: {value}")
+
+
+@app.command("parse-grounding")
+@user_errors
+def parse_grounding_command(
+    family: Annotated[str, typer.Option("--family", help="Model family: " + ", ".join(FAMILY_NAMES) + ".")],
+    image_size: Annotated[tuple[int, int], typer.Option("--image-size", help="Original image: W H.")],
+    input_size: Annotated[
+        tuple[int, int] | None,
+        typer.Option("--input-size", help="Qwen2.5-VL: the processor-resized frame W H (default: its rule)."),
+    ] = None,
+) -> None:
+    """Read a model's grounding reply (standard input) into original-image pixels, as JSON."""
+    from models.readers import read_grounding
+
+    if family not in FAMILY_NAMES:
+        raise WhichoneError(f"unknown family {family!r}; choose one of: {', '.join(FAMILY_NAMES)}")
+    text = sys.stdin.read(MAX_REPLY_CHARS + 1)
+    frame = tuple(input_size) if input_size and None not in input_size else None
+    try:
+        reading = read_grounding(text, family, tuple(image_size), frame)
+    except ValueError as exc:
+        raise WhichoneError(str(exc)) from None
+    typer.echo(json.dumps(reading.to_json(), ensure_ascii=False))
 
 
 @app.command("models")

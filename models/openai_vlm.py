@@ -17,6 +17,7 @@ import base64
 import io
 import os
 import random
+import re
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -69,6 +70,25 @@ def image_data_url(image: Image.Image, image_format: str = "PNG") -> str:
     buffer = io.BytesIO()
     rgb.save(buffer, format=fmt, **({"quality": 90} if fmt == "JPEG" else {}))
     return f"data:{_FORMATS[fmt]};base64,{base64.b64encode(buffer.getvalue()).decode('ascii')}"
+
+
+# Model ids -> grounding family (models.readers), most specific first.
+_FAMILY_PATTERNS = (
+    (r"qwen2\.5-vl|qwen2\.5vl", "qwen2.5-vl"),
+    (r"qwen3-vl|qwen3vl", "qwen3-vl"),
+    (r"qwen2-vl|qwen2vl", "qwen2-vl"),
+    (r"molmo2", "molmo2"),
+    (r"molmo", "molmo"),
+    (r"paligemma", "paligemma"),
+    (r"florence-2|florence2", "florence-2"),
+)
+
+
+def _env_int(name: str, default: int) -> int:
+    try:
+        return int(os.environ.get(name, "") or default)
+    except ValueError:
+        return default
 
 
 def limits_from_env() -> dict[str, Any]:
@@ -179,9 +199,35 @@ class OpenAICompatibleVLM:
         size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
         return image.resize(size, Image.Resampling.BICUBIC)
 
+    def grounding_family(self) -> str | None:
+        """The served model's grounding convention (a models.readers family name): WHICHONE_OPENAI_GROUNDING
+        where set (a served model whose name says nothing), else read from the model id
+        ("Qwen/Qwen2.5-VL-7B-Instruct" -> qwen2.5-vl); None when the id names no known family."""
+        configured = os.environ.get("WHICHONE_OPENAI_GROUNDING", "").strip().lower()
+        if configured:
+            return configured
+        model_id = (self._model_id or "").lower().replace("_", "-")
+        for pattern, family in _FAMILY_PATTERNS:
+            if re.search(pattern, model_id):
+                return family
+        return None
+
     def model_input_size(self, image: Image.Image) -> tuple[int, int]:
-        """(width, height) of the image as sent; the server may resize it further, unseen from here."""
-        return self.fit_image(image).size
+        """(width, height) of the frame the served model's coordinates refer to: for a Qwen2.5-VL, the
+        frame its processor resizes the image we send to (transformers' smart_resize, with the server's
+        min/max pixels: WHICHONE_OPENAI_MIN_PIXELS / WHICHONE_OPENAI_MAX_PIXELS, else the processor's
+        defaults); otherwise the image as sent."""
+        sent = self.fit_image(image).size
+        if self.grounding_family() != "qwen2.5-vl":
+            return sent
+        from models.readers import QWEN2_5_VL_MAX_PIXELS, QWEN2_5_VL_MIN_PIXELS, qwen2_5_vl_frame
+
+        min_pixels = _env_int("WHICHONE_OPENAI_MIN_PIXELS", QWEN2_5_VL_MIN_PIXELS)
+        max_pixels = _env_int("WHICHONE_OPENAI_MAX_PIXELS", QWEN2_5_VL_MAX_PIXELS)
+        try:
+            return qwen2_5_vl_frame(sent, min_pixels, max_pixels)
+        except ValueError as error:  # an aspect ratio the processor refuses too
+            raise ModelError(f"{self.name} cannot take this image: {error}") from error
 
     def _data_url(self, image: Image.Image) -> str:
         return image_data_url(self.fit_image(image), self.image_format)

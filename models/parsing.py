@@ -34,7 +34,6 @@ log = logging.getLogger(__name__)
 
 MAX_TEXT_CHARS = 200_000  # longer outputs are cut: a runaway generation must not make parsing slow
 MAX_HITS = 500  # the grounder caps further; this bounds the parser's own work
-BOX_TOLERANCE = 0.02  # a box edge this far (fraction of the frame) past the border is clipped, not dropped
 
 Size = tuple[float, float]  # (width, height)
 
@@ -131,7 +130,7 @@ def _inner_text(text: str, tag: re.Match[str]) -> str:
 # ------------------------------------------------------------------------------------------------ Qwen
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)(?:```|$)", re.DOTALL)
-_BOX_KEYS = ("bbox_2d", "bbox", "box_2d", "box")
+_BOX_KEYS = ("bbox_2d", "bbox", "box_2d", "box", "bboxes")
 _POINT_KEYS = ("point_2d", "point", "points_2d")
 _QWEN2_BOX = re.compile(
     r"(?:<\|object_ref_start\|>(.*?)<\|object_ref_end\|>)?\s*<\|box_start\|>\s*\(\s*("
@@ -192,7 +191,14 @@ def _qwen_hits(
         return
 
     for item in _json_objects(text):
-        label = str(item.get("label") or item.get("name") or default_label).strip()[:100]
+        label = _label(item) or default_label
+        several = item.get("bboxes")
+        if isinstance(several, list) and several and all(isinstance(b, (list, tuple)) for b in several):
+            for raw in several:  # Qwen2-VL following a {"object", "bboxes": [[...], ...]} schema
+                box = _frame_box(_flat(raw), frame)
+                if box is not None:
+                    yield _scaled_box(box, sx, sy, label, "qwen-json")
+            continue
         raw_box = next((item[k] for k in _BOX_KEYS if k in item), None)
         if raw_box is not None:
             box = _frame_box(_flat(raw_box), frame)
@@ -208,6 +214,21 @@ def _qwen_hits(
                     yield Grounding(label=label, point=(x * sx, y * sy), source="qwen-json")
 
 
+_LABEL_KEYS = ("label", "name", "name_en", "object", "names", "category")
+
+
+def _label(item: dict[str, Any]) -> str:
+    """The object's name: "label", "name", Qwen3-VL's "name_en" or {"names": {"en": ...}}, Qwen2-VL's
+    "object" ("" when none)."""
+    for key in _LABEL_KEYS:
+        value = item.get(key)
+        if isinstance(value, dict):
+            value = value.get("en") or next((v for v in value.values() if isinstance(v, str)), "")
+        if isinstance(value, str) and value.strip():
+            return " ".join(value.split())[:100]
+    return ""
+
+
 def _scaled_box(
     box: tuple[float, float, float, float], sx: float, sy: float, label: str, source: str
 ) -> Grounding:
@@ -217,7 +238,8 @@ def _scaled_box(
 
 
 def _frame_box(values: list[Any], frame: Size) -> tuple[float, float, float, float] | None:
-    """Four numbers -> an ordered box inside the frame; slight overshoot is clipped, the rest dropped."""
+    """Four numbers -> an ordered box clipped to the frame (the Qwen maintainers' advice: a box that
+    overshoots the frame is clipped, not dropped); None when nothing of it is inside."""
     numbers = [_number(v) for v in values]
     if len(numbers) != 4 or any(v is None for v in numbers):
         return None
@@ -225,9 +247,6 @@ def _frame_box(values: list[Any], frame: Size) -> tuple[float, float, float, flo
     x0, x1 = min(x0, x1), max(x0, x1)
     y0, y1 = min(y0, y1), max(y0, y1)
     fw, fh = frame
-    tol_x, tol_y = BOX_TOLERANCE * fw, BOX_TOLERANCE * fh
-    if x0 < -tol_x or y0 < -tol_y or x1 > fw + tol_x or y1 > fh + tol_y:
-        return None
     x0, x1 = max(0.0, x0), min(fw, x1)
     y0, y1 = max(0.0, y0), min(fh, y1)
     if x1 - x0 <= 0 or y1 - y0 <= 0:
@@ -243,10 +262,7 @@ def _json_objects(text: str) -> Iterator[dict[str, Any]]:
         if whole is not None:
             yield from _dicts(whole)
             continue
-        for fragment in _balanced_objects(body):
-            value = _loads(fragment)
-            if value is not None:
-                yield from _dicts(value)
+        yield from _recovered_objects(body)
 
 
 def _dicts(value: Any, depth: int = 0) -> Iterator[dict[str, Any]]:
@@ -265,10 +281,36 @@ def _dicts(value: Any, depth: int = 0) -> Iterator[dict[str, Any]]:
                 yield from _dicts(item, depth + 1)
 
 
-def _balanced_objects(text: str) -> Iterator[str]:
-    """Complete top-level {...} spans, honouring quoted strings; a truncated one is skipped."""
-    depth, start, quote, escaped = 0, -1, "", False
-    for i, ch in enumerate(text):
+MAX_RECOVERY_STARTS = 2_000  # "{" positions tried when the JSON is broken
+MAX_OBJECT_CHARS = 20_000  # one grounding object is far shorter
+
+
+def _recovered_objects(text: str) -> Iterator[dict[str, Any]]:
+    """Every well-formed object with a box or point in broken JSON (truncated, an object opened twice):
+    from each "{" the balanced span that parses, skipping past each one found, so an unclosed outer brace
+    cannot hide the objects after it."""
+    position, tries = 0, 0
+    while tries < MAX_RECOVERY_STARTS:
+        start = text.find("{", position)
+        if start < 0:
+            return
+        tries += 1
+        end = _balanced_end(text, start)
+        value = _loads(text[start:end]) if end > 0 else None
+        found = [d for d in _dicts(value)] if value is not None else []
+        if any(k in d for d in found for k in _BOX_KEYS + _POINT_KEYS):
+            yield from found
+            position = end
+        else:
+            position = start + 1
+
+
+def _balanced_end(text: str, start: int) -> int:
+    """The index after the "}" that closes the "{" at `start` (honouring quoted strings); -1 if none
+    within MAX_OBJECT_CHARS."""
+    depth, quote, escaped = 0, "", False
+    for i in range(start, min(len(text), start + MAX_OBJECT_CHARS)):
+        ch = text[i]
         if quote:
             if escaped:
                 escaped = False
@@ -277,16 +319,15 @@ def _balanced_objects(text: str) -> Iterator[str]:
             elif ch == quote:
                 quote = ""
             continue
-        if ch in "\"'" and depth > 0:
+        if ch == '"':
             quote = ch
         elif ch == "{":
-            if depth == 0:
-                start = i
             depth += 1
-        elif ch == "}" and depth > 0:
+        elif ch == "}":
             depth -= 1
             if depth == 0:
-                yield text[start : i + 1]
+                return i + 1
+    return -1
 
 
 def _loads(fragment: str) -> Any:

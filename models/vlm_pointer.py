@@ -31,6 +31,9 @@ def clean_phrase(phrase: str) -> str:
     return " ".join(str(phrase).split())[:MAX_PHRASE_CHARS]
 
 
+NORM1000_FAMILIES = frozenset({"qwen3-vl", "qwen2-vl"})
+
+
 class VLMPointer:
     """Pointer protocol over a VLM's own grounding output; `last_output` is the raw text of the last call."""
 
@@ -75,10 +78,14 @@ class VLMPointer:
         if self.output == "molmo":
             hits = parse_molmo(raw, image.size, default_label=phrase)
         else:
+            coords = self.coords
+            family = getattr(self.vlm, "grounding_family", None)
+            if callable(family) and family() in NORM1000_FAMILIES:
+                coords = "norm1000"  # a served Qwen3-VL / Qwen2-VL answers on 0-1000 whatever we configured
             input_size = None
-            if self.coords == "pixels" and hasattr(self.vlm, "model_input_size"):
+            if coords == "pixels" and hasattr(self.vlm, "model_input_size"):
                 input_size = self.vlm.model_input_size(image)
-            hits = parse_qwen(raw, image.size, input_size, coords=self.coords, default_label=phrase)
+            hits = parse_qwen(raw, image.size, input_size, coords=coords, default_label=phrase)
         return [Grounding(h.label, h.point, h.box, h.score, self.name) for h in hits]
 
     def describe(self) -> dict[str, Any]:

@@ -98,10 +98,12 @@ QWEN_CASES = [
     ('{"objects": [{"bbox_2d": [10, 20, 30, 40], "label": "cup"}]}', [("cup", [20.0, 40.0, 60.0, 80.0])]),
     # Truncated generation: the complete first object is kept, the cut second one dropped.
     ('```json\n[{"bbox_2d": [1, 2, 3, 4], "label": "a"}, {"bbox_2d": [5, 6', [("a", [2.0, 4.0, 6.0, 8.0])]),
-    # Corners swapped are reordered; a slight overshoot is clipped; far outside or 3 numbers are dropped.
+    # Corners swapped are reordered; an overshoot is clipped to the frame (the Qwen maintainers' advice), a
+    # box wholly outside or 3 numbers are dropped.
     ('[{"bbox_2d": [30, 40, 10, 20], "label": "cup"}]', [("cup", [20.0, 40.0, 60.0, 80.0])]),
     ('[{"bbox_2d": [300, 200, 322, 241], "label": "cup"}]', [("cup", [600.0, 400.0, 640.0, 480.0])]),
-    ('[{"bbox_2d": [10, 20, 3000, 40], "label": "cup"}]', []),
+    ('[{"bbox_2d": [10, 20, 3000, 40], "label": "cup"}]', [("cup", [20.0, 40.0, 640.0, 80.0])]),
+    ('[{"bbox_2d": [400, 300, 500, 400], "label": "cup"}]', []),
     ('[{"bbox_2d": [10, 20, 30], "label": "cup"}]', []),
     ('[{"bbox_2d": [10, 20, 10, 40], "label": "cup"}]', []),  # zero width
     ('[{"bbox_2d": ["10", "20", "30", "40"], "label": "cup"}]', [("cup", [20.0, 40.0, 60.0, 80.0])]),
