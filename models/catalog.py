@@ -14,6 +14,8 @@ from models.registry import ModelSpec, register
 
 QWEN2_5_VL_3B = "Qwen/Qwen2.5-VL-3B-Instruct"
 QWEN2_5_VL_7B = "Qwen/Qwen2.5-VL-7B-Instruct"
+QWEN3_VL_2B = "Qwen/Qwen3-VL-2B-Instruct"
+QWEN3_VL_4B = "Qwen/Qwen3-VL-4B-Instruct"
 SMOLVLM_256M = "HuggingFaceTB/SmolVLM-256M-Instruct"
 
 
@@ -101,6 +103,34 @@ register(
         factory=_hf_factory(QWEN2_5_VL_7B, "qwen2.5-vl-7b"),
         hub_id=QWEN2_5_VL_7B,
         needs_gpu=True,
+    )
+)
+register(
+    ModelSpec(
+        name="qwen3-vl-2b",
+        kind="vlm",
+        description="Qwen3-VL 2B Instruct (grounding on 0-1000), 4-bit on a CUDA GPU",
+        factory=_hf_factory(QWEN3_VL_2B, "qwen3-vl-2b"),
+        hub_id=QWEN3_VL_2B,
+        needs_gpu=True,
+    )
+)
+register(
+    ModelSpec(
+        name="qwen3-vl-4b",
+        kind="vlm",
+        description="Qwen3-VL 4B Instruct (grounding on 0-1000), 4-bit on a CUDA GPU",
+        factory=_hf_factory(QWEN3_VL_4B, "qwen3-vl-4b"),
+        hub_id=QWEN3_VL_4B,
+        needs_gpu=True,
+    )
+)
+register(
+    ModelSpec(
+        name="qwen3-vl-tiny",
+        kind="vlm",
+        description="tiny random Qwen3-VL built locally (tests of the qwen3-vl code path; answers are noise)",
+        factory=_local_tiny_factory("models.tiny_qwen3_vl", "build_tiny_qwen3_vl", "qwen3-vl-tiny"),
     )
 )
 register(
@@ -203,7 +233,8 @@ register(
     ModelSpec(
         name="vlm-boxes",
         kind="pointer",
-        description="the answering VLM's own grounding: Qwen2.5-VL bbox_2d JSON (one model for everything)",
+        description="the answering VLM's own grounding: Qwen bbox_2d JSON, read in the VLM family's scale "
+        "(Qwen2.5-VL pixels, Qwen3-VL 0-1000; one model for everything)",
         factory=_vlm_pointer_factory("qwen"),
     )
 )

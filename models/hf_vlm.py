@@ -79,6 +79,11 @@ def _is_oom(error: BaseException) -> bool:
     return "out of memory" in text or "can't allocate memory" in text
 
 
+# config.model_type -> models.readers family: Qwen2.5-VL answers in its resized frame's pixels, Qwen2-VL
+# and Qwen3-VL on 0-1000.
+_GROUNDING_FAMILIES = {"qwen2_5_vl": "qwen2.5-vl", "qwen2_vl": "qwen2-vl", "qwen3_vl": "qwen3-vl"}
+
+
 class HFVisionLanguageModel:
     """A transformers image-text-to-text model behind the VisionLanguageModel protocol.
 
@@ -254,6 +259,12 @@ class HFVisionLanguageModel:
         rgb = image if image.mode == "RGB" else image.convert("RGB")
         size = fit_size(*rgb.size, self.max_image_side)
         return rgb.resize(size, Image.Resampling.BICUBIC) if size != rgb.size else rgb
+
+    def grounding_family(self) -> str | None:
+        """The grounding convention of this checkpoint's architecture (a models.readers family name), from
+        its config's model_type; None for an architecture without grounding output (SmolVLM)."""
+        model_type = str(getattr(getattr(self._model, "config", None), "model_type", "") or "")
+        return _GROUNDING_FAMILIES.get(model_type)
 
     def model_input_size(self, image: Image.Image) -> tuple[int, int]:
         """(width, height) of the image as the model sees it, after our resize and the processor's.

@@ -1,0 +1,102 @@
+"""A tiny local Qwen3-VL checkpoint of the real transformers classes (Qwen3VLForConditionalGeneration,
+Qwen3VLProcessor), built here without any model hub, like models/tiny.py's Qwen2.5-VL: random weights, the
+same locally trained byte-level BPE tokenizer and Qwen-style chat template. Tests run the qwen3-vl adapters'
+real code path on it (generation, and its grounding read on 0-1000)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from models.tiny import QWEN_SPECIAL_TOKENS, QWEN_STYLE_CHAT_TEMPLATE, _training_corpus, default_cache_dir
+from models.tiny_common import build_atomically, chat_token_ids, eos_generation_config, train_byte_level_bpe
+
+TINY_RECIPE_VERSION = 1
+_SEED = 4321
+
+
+def tiny_qwen3_vl_dir() -> Path:
+    return default_cache_dir() / "tiny" / "qwen3_vl"
+
+
+def _build_into(out: Path) -> dict:
+    import torch
+    from transformers import (
+        PreTrainedTokenizerFast,
+        Qwen2VLImageProcessor,
+        Qwen3VLConfig,
+        Qwen3VLForConditionalGeneration,
+        Qwen3VLProcessor,
+    )
+    from transformers.models.qwen3_vl.video_processing_qwen3_vl import Qwen3VLVideoProcessor
+
+    raw = train_byte_level_bpe(_training_corpus(), QWEN_SPECIAL_TOKENS, vocab_size=600)
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=raw,
+        eos_token="<|im_end|>",
+        pad_token="<|endoftext|>",
+        unk_token=None,
+        extra_special_tokens={"image_token": "<|image_pad|>", "video_token": "<|video_pad|>"},
+    )
+    tokenizer.padding_side = "left"
+    ids = {tok: raw.token_to_id(tok) for tok in QWEN_SPECIAL_TOKENS}
+    token_ids = chat_token_ids(ids)
+    config = Qwen3VLConfig(
+        text_config={
+            "vocab_size": raw.get_vocab_size(),
+            "hidden_size": 64,
+            "intermediate_size": 128,
+            "num_hidden_layers": 2,
+            "num_attention_heads": 4,
+            "num_key_value_heads": 2,
+            "head_dim": 16,
+            "max_position_embeddings": 2048,
+            "rope_parameters": {
+                "rope_type": "default",
+                "rope_theta": 5_000_000.0,
+                "mrope_section": [2, 3, 3],
+                "mrope_interleaved": True,
+            },
+            **token_ids,
+        },
+        vision_config={
+            "depth": 2,
+            "hidden_size": 32,
+            "intermediate_size": 64,
+            "num_heads": 2,
+            "out_hidden_size": 64,
+            "patch_size": 16,
+            "spatial_merge_size": 2,
+            "temporal_patch_size": 2,
+            "num_position_embeddings": 64,
+            "deepstack_visual_indexes": [0],
+        },
+        image_token_id=ids["<|image_pad|>"],
+        video_token_id=ids["<|video_pad|>"],
+        vision_start_token_id=ids["<|vision_start|>"],
+        vision_end_token_id=ids["<|vision_end|>"],
+        **token_ids,
+    )
+    torch.manual_seed(_SEED)
+    model = Qwen3VLForConditionalGeneration(config).eval()
+    model.generation_config = eos_generation_config(ids)
+    # Qwen3-VL: patch 16 x merge 2 (a 32-pixel grid); a small max_pixels keeps the image at <= 16 tokens.
+    image_processor = Qwen2VLImageProcessor(
+        min_pixels=32 * 32 * 4, max_pixels=32 * 32 * 16, patch_size=16, merge_size=2, temporal_patch_size=2
+    )
+    processor = Qwen3VLProcessor(
+        image_processor=image_processor,
+        tokenizer=tokenizer,
+        video_processor=Qwen3VLVideoProcessor(),
+        chat_template=QWEN_STYLE_CHAT_TEMPLATE,
+    )
+    model.save_pretrained(out)
+    processor.save_pretrained(out)
+    return {"parameters": sum(p.numel() for p in model.parameters()), "vocab_size": raw.get_vocab_size()}
+
+
+def build_tiny_qwen3_vl(target_dir: Path | None = None, *, overwrite: bool = False) -> Path:
+    """Build (or reuse) the tiny Qwen3-VL checkpoint and return its directory (see models.tiny)."""
+    target = Path(target_dir) if target_dir is not None else tiny_qwen3_vl_dir()
+    return build_atomically(
+        target, _build_into, recipe_version=TINY_RECIPE_VERSION, seed=_SEED, overwrite=overwrite
+    )
