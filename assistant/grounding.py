@@ -26,7 +26,7 @@ from PIL import Image
 from assistant.errors import SessionError
 from assistant.regions import SaliencyConfig, build_candidates, number_regions, region_at, score_regions
 from assistant.types import Box, Candidates, Grounding, Region
-from models.base import Pointer, Segmenter
+from models.base import InstancePointer, Pointer, Segmenter
 from models.errors import ModelError
 
 log = logging.getLogger(__name__)
@@ -109,12 +109,21 @@ class Grounder:
         """Pointer -> cap -> one mask per point -> build_candidates; only the pointer may raise ModelError."""
         size = image.size
         notes: list[str] = []
-        hits = self._usable_hits(self.pointer.point(image, phrase), size, notes)
+        found_masks: dict[int, np.ndarray] = {}
+        if isinstance(self.pointer, InstancePointer):  # SAM 3: its own mask per instance, in the same call
+            raw, raw_masks = self.pointer.instances(image, phrase)
+            found_masks = {id(hit): mask for hit, mask in zip(raw, raw_masks, strict=True)}
+        else:
+            raw = self.pointer.point(image, phrase)
+        hits = self._usable_hits(raw, size, notes)
         if not hits:
             notes.append(f"The pointer found no {phrase or 'candidate'} in the image.")
             return Candidates([], size, phrase, notes)
         masks = scores = None
-        if self.segmenter is not None:
+        if found_masks and all(id(h) in found_masks for h in hits):
+            masks = np.stack([found_masks[id(h)] for h in hits])
+            scores = np.array([h.score for h in hits], dtype=np.float32)
+        elif self.segmenter is not None:
             try:
                 masks, mask_scores = self._masks(image, hits, notes)
                 # A refused (empty) mask falls back to the hit's box: keep the pointer's score for it.

@@ -5,6 +5,8 @@
     and the VLM's recognition call: its wall time beside the sum of its parts;
 (c) K points batched in one call vs K calls of one point;
 (d) a lighter segmenter's embedding time beside the main one's;
+(e) with --sam3: SAM 3 (the gpu stack's one-model grounder) at full size, one call (phrase -> instances) on
+    this CPU, first and second call, and the process's resident memory after it;
 and the peak memory (resident set of the process, and Python's own allocations by tracemalloc; torch's
 tensors are not Python allocations, so the resident peak is the one that counts).
 
@@ -224,6 +226,40 @@ def run_perf(
     return out
 
 
+def sam3_cost(log: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+    """(e) One SAM 3 call at full size (transformers' Sam3Config defaults: the published architecture,
+    random weights, the same compute): a 1008 x 1008 input and a 32-token phrase, as Sam3Processor makes
+    them, timed twice (the first includes one-off warm-up)."""
+    import torch
+    from transformers import Sam3Config, Sam3Model
+
+    log("(e) SAM 3 at full size, random weights ...")
+    start = time.perf_counter()
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(0)
+        model = Sam3Model(Sam3Config()).eval()
+    build_s = time.perf_counter() - start
+    size = model.config.image_size
+    pixels = torch.randn(1, 3, size, size)
+    ids = torch.randint(0, model.config.text_config.vocab_size, (1, 32))
+    mask = torch.ones_like(ids)
+
+    def call() -> None:
+        with torch.inference_mode():
+            model(pixel_values=pixels, input_ids=ids, attention_mask=mask)
+
+    first_s = _time(call)
+    second_s = _time(call)
+    return {
+        "parameters_m": sum(p.numel() for p in model.parameters()) / 1e6,
+        "input": f"{size}x{size}",
+        "build_s": build_s,
+        "first_call_s": first_s,
+        "second_call_s": second_s,
+        "peak_rss_mib": _rss_mib(),
+    }
+
+
 def format_report(fig: dict[str, Any]) -> str:
     a, b, c = fig["a"], fig["b"], fig["c"]
     met = "met" if a["ratio"] >= a["required_ratio"] else "NOT met"
@@ -254,6 +290,13 @@ def format_report(fig: dict[str, Any]) -> str:
             f"{d['main_embedding_s']:.2f} s ({d['speedup']:.1f}x faster; a second image "
             f"{d['light_second_embedding_s']:.2f} s); click {d['light_click_s'] * 1000:.0f} ms "
             f"vs {d['main_click_s'] * 1000:.0f} ms"
+        )
+    if "e" in fig:
+        e = fig["e"]
+        lines.append(
+            f"(e) SAM 3 ({e['parameters_m']:.0f}M parameters, {e['input']} input) one call, phrase -> every "
+            f"instance: {e['first_call_s']:.1f} s, again {e['second_call_s']:.1f} s; "
+            f"resident {e['peak_rss_mib']:.0f} MiB"
         )
     m = fig["memory"]
     lines.append(
@@ -295,6 +338,9 @@ def perf(
     k: Annotated[int, typer.Option(help="Points for the batching figure (c).")] = 5,
     typing_s: Annotated[float, typer.Option(help="Seconds of simulated typing in (b).")] = 3.0,
     repeats: Annotated[int, typer.Option(help="Repeats of each short measurement (best of).")] = 5,
+    sam3: Annotated[
+        bool, typer.Option("--sam3", help="Also (e): SAM 3 at full size on this CPU (about a minute).")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
     """Measure the grounding stage: (a) click vs first query, (b) background embedding overlap,
@@ -314,6 +360,8 @@ def perf(
             repeats=repeats,
             log=lambda msg: typer.echo(msg, err=True),
         )
+        if sam3:
+            figures["e"] = sam3_cost(log=lambda msg: typer.echo(msg, err=True))
     except (WhichoneError, ModelError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

@@ -133,6 +133,16 @@ class Pointer(Protocol):
 
 
 @runtime_checkable
+@runtime_checkable
+class InstancePointer(Pointer, Protocol):
+    """A pointer that segments what it finds in the same call (SAM 3: a phrase in, every instance's box,
+    score and mask out): the grounder uses its masks instead of asking a segmenter."""
+
+    def instances(self, image: Image.Image, phrase: str) -> tuple[list[Grounding], np.ndarray]:
+        """Hits (original-image pixels) and one mask per hit, N x H x W bool at the image's size."""
+        ...
+
+
 class Segmenter(Protocol):
     """Turns point prompts into masks, one mask per point (never one prompt for all points)."""
 

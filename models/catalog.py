@@ -204,6 +204,20 @@ def _vlm_pointer_factory(output: str):
     return factory
 
 
+def _sam3_factory(*, vlm: Any = None, **kwargs: Any) -> Any:
+    from models.sam3 import SAM3_ID, Sam3Pointer
+
+    return Sam3Pointer(kwargs.pop("checkpoint", None) or SAM3_ID, **kwargs)
+
+
+def _tiny_sam3_factory(*, vlm: Any = None, target_dir: Any = None, **kwargs: Any) -> Any:
+    from models.sam3 import Sam3Pointer
+    from models.tiny_sam3 import build_tiny_sam3
+
+    kwargs.setdefault("name", "sam3-tiny")
+    return Sam3Pointer(str(build_tiny_sam3(target_dir)), **kwargs)
+
+
 def _blob_factory(*, vlm: Any = None, **kwargs: Any) -> Any:
     from models.blob_pointer import BlobPointer
 
@@ -244,6 +258,25 @@ register(
         kind="pointer",
         description="the VLM's Molmo-style point tags (a Molmo v1/v2 served by vLLM through the openai VLM)",
         factory=_vlm_pointer_factory("molmo"),
+    )
+)
+register(
+    ModelSpec(
+        name="sam3",
+        kind="pointer",
+        description="SAM 3 (transformers Sam3Model): the phrase in, every instance's mask, box and score out "
+        "in one call (a one-model grounder; gated on the Hub: ask for access first)",
+        factory=_sam3_factory,
+        hub_id="facebook/sam3",
+        needs_gpu=True,
+    )
+)
+register(
+    ModelSpec(
+        name="sam3-tiny",
+        kind="pointer",
+        description="tiny random SAM 3 built locally (tests of the SAM 3 code path; its instances are noise)",
+        factory=_tiny_sam3_factory,
     )
 )
 register(

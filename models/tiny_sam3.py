@@ -1,0 +1,76 @@
+"""A tiny local SAM 3 of the real transformers classes (Sam3Model, Sam3Processor with a CLIP-style BPE
+tokenizer trained here), random weights, built without any model hub. Tests run the SAM 3 grounder's real
+code path on it: processor, forward, transformers' instance post-processing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from models.tiny import default_cache_dir
+from models.tiny_common import build_atomically, train_byte_level_bpe, word_walk
+
+TINY_RECIPE_VERSION = 1
+_SEED = 77
+_SPECIAL = ("<|startoftext|>", "<|endoftext|>")
+_HIDDEN = 32
+_IMAGE = 112  # 8 x 8 patches of 14
+
+
+def tiny_sam3_dir() -> Path:
+    return default_cache_dir() / "tiny" / "sam3"
+
+
+def _build_into(out: Path) -> dict:
+    import torch
+    from transformers import PreTrainedTokenizerFast, Sam3Config, Sam3Model, Sam3Processor
+    from transformers.models.sam3.image_processing_sam3 import Sam3ImageProcessor
+
+    words = ["a", "the", "red", "blue", "green", "cup", "mug", "person", "man", "woman", "dog", "cat"]
+    words += ["car", "square", "circle", "on", "left", "right", "of"]
+    raw = train_byte_level_bpe(
+        word_walk(words, 200, line_step=3, word_step=5, width=4), _SPECIAL, vocab_size=300
+    )
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=raw, bos_token=_SPECIAL[0], eos_token=_SPECIAL[1], pad_token=_SPECIAL[1]
+    )
+    ids = {"bos_token_id": raw.token_to_id(_SPECIAL[0]), "eos_token_id": raw.token_to_id(_SPECIAL[1])}
+    small = {"hidden_size": _HIDDEN, "num_attention_heads": 2, "intermediate_size": 64}
+    config = Sam3Config(
+        vision_config={
+            "backbone_config": {
+                "model_type": "sam3_vit_model", **small, "num_hidden_layers": 2, "image_size": _IMAGE,
+                "patch_size": 14, "window_size": 4, "global_attn_indexes": [1], "pretrain_image_size": 56,
+            },
+            "fpn_hidden_size": _HIDDEN,
+            "backbone_feature_sizes": [[32, 32], [16, 16], [8, 8]],
+        },
+        text_config={
+            "model_type": "clip_text_model", **small, "vocab_size": raw.get_vocab_size(),
+            "projection_dim": _HIDDEN, "num_hidden_layers": 2, "max_position_embeddings": 32,
+            "pad_token_id": ids["eos_token_id"], **ids,
+        },
+        geometry_encoder_config={**small, "num_layers": 1},
+        detr_encoder_config={**small, "num_layers": 1},
+        detr_decoder_config={**small, "num_layers": 2, "num_queries": 20},
+        mask_decoder_config={"hidden_size": _HIDDEN, "num_attention_heads": 2},
+    )  # fmt: skip
+    torch.manual_seed(_SEED)
+    model = Sam3Model(config).eval()
+    processor = Sam3Processor(
+        image_processor=Sam3ImageProcessor(
+            size={"height": _IMAGE, "width": _IMAGE}, mask_size={"height": 32, "width": 32}
+        ),
+        tokenizer=tokenizer,
+        target_size=_IMAGE,
+    )
+    model.save_pretrained(out)
+    processor.save_pretrained(out)
+    return {"parameters": sum(p.numel() for p in model.parameters())}
+
+
+def build_tiny_sam3(target_dir: Path | None = None, *, overwrite: bool = False) -> Path:
+    """Build (or reuse) the tiny SAM 3 checkpoint and return its directory (see models.tiny)."""
+    target = Path(target_dir) if target_dir is not None else tiny_sam3_dir()
+    return build_atomically(
+        target, _build_into, recipe_version=TINY_RECIPE_VERSION, seed=_SEED, overwrite=overwrite
+    )
