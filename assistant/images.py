@@ -175,41 +175,30 @@ def _open_header(source: ImageSource) -> Image.Image:
         if path.stat().st_size == 0:
             raise InputError(f"The image file {path.name} is empty (0 bytes).")
         stream = path
-    # Pillow's own bomb check only warns below 2x its limit; make every oversize image an error.
-    previous_limit = Image.MAX_IMAGE_PIXELS
-    Image.MAX_IMAGE_PIXELS = MAX_INPUT_PIXELS
-    ImageFile.LOAD_TRUNCATED_IMAGES = False
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            return Image.open(stream)  # reads the header; refuses a bomb before any pixel is decoded
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-        raise InputError(
-            f"The image is too large to open safely (more than {MAX_INPUT_PIXELS // 1_000_000} million "
-            "pixels). Please send a smaller photo."
-        ) from exc
-    except UnidentifiedImageError as exc:
-        raise InputError("This file is not an image I can read. Please send a JPEG or PNG photo.") from exc
-    except (OSError, ValueError, SyntaxError) as exc:
-        raise InputError(
-            f"The image could not be read ({_reason(exc)}); it may be truncated or damaged."
-        ) from exc
-    finally:
-        Image.MAX_IMAGE_PIXELS = previous_limit
+    with _pillow_errors():
+        return Image.open(stream)  # reads the header; refuses a bomb before any pixel is decoded
 
 
 def _load(image: Image.Image, max_side: int) -> Image.Image:
     """Decode the pixels (a big JPEG at the smallest DCT scale that keeps `max_side`)."""
     if image.format == "JPEG" and max(image.size) >= 2 * max_side:
         image.draft(None, (max_side, max_side))  # type: ignore[arg-type]
+    with _pillow_errors():
+        image.load()
+    return image
+
+
+@contextmanager
+def _pillow_errors() -> Iterator[None]:
+    """Pillow's failures as one plain InputError each. Pillow's own bomb check only warns below 2x its
+    limit: here every oversize image is an error, whether found in the header or while decoding."""
     previous_limit = Image.MAX_IMAGE_PIXELS
     Image.MAX_IMAGE_PIXELS = MAX_INPUT_PIXELS
     ImageFile.LOAD_TRUNCATED_IMAGES = False
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image.load()
-        return image
+            yield
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise InputError(
             f"The image is too large to open safely (more than {MAX_INPUT_PIXELS // 1_000_000} million "

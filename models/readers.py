@@ -132,20 +132,18 @@ def _norm1000(text: str, size: Size, input_size: Size | None, notes: list[str]) 
     return parse_qwen(text, size, coords="norm1000")
 
 
-def _molmo(text: str, size: Size, input_size: Size | None, notes: list[str]) -> list[Grounding]:
-    hits = parse_molmo(text, size)
-    other = [h for h in hits if h.source != "molmo"]
-    if other:
-        notes.append(f"{len(other)} Molmo2-style point(s) skipped: this reply was read as Molmo v1 (percent)")
-    return [h for h in hits if h.source == "molmo"]
+def _molmo_reader(source: str, scale: str, other: str):
+    """A reader of one Molmo generation's point tags (`source` "molmo": percent, "molmo2": 0-1000); points
+    in the other generation's shape are skipped with a note."""
 
+    def read(text: str, size: Size, input_size: Size | None, notes: list[str]) -> list[Grounding]:
+        hits = parse_molmo(text, size)
+        skipped = sum(h.source != source for h in hits)
+        if skipped:
+            notes.append(f"{skipped} {other}-style point(s) skipped: this reply was read as {scale}")
+        return [h for h in hits if h.source == source]
 
-def _molmo2(text: str, size: Size, input_size: Size | None, notes: list[str]) -> list[Grounding]:
-    hits = parse_molmo(text, size)
-    other = [h for h in hits if h.source != "molmo2"]
-    if other:
-        notes.append(f"{len(other)} Molmo v1-style point(s) skipped: this reply was read as Molmo2 (0-1000)")
-    return [h for h in hits if h.source == "molmo2"]
+    return read
 
 
 def _paligemma(text: str, size: Size, input_size: Size | None, notes: list[str]) -> list[Grounding]:
@@ -176,8 +174,8 @@ READERS = {
     GroundingFamily.QWEN2_5_VL: _qwen2_5_vl,
     GroundingFamily.QWEN2_VL: _norm1000,
     GroundingFamily.QWEN3_VL: _norm1000,
-    GroundingFamily.MOLMO: _molmo,
-    GroundingFamily.MOLMO2: _molmo2,
+    GroundingFamily.MOLMO: _molmo_reader("molmo", "Molmo v1 (percent)", "Molmo2"),
+    GroundingFamily.MOLMO2: _molmo_reader("molmo2", "Molmo2 (0-1000)", "Molmo v1"),
     GroundingFamily.PALIGEMMA: _paligemma,
     GroundingFamily.FLORENCE_2: _florence_2,
 }

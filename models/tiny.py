@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from models.tiny_common import (
     build_atomically,
@@ -89,16 +90,10 @@ def _training_corpus() -> list[str]:
     return lines
 
 
-def _build_into(out: Path) -> dict:
-    import torch
-    from transformers import (
-        PreTrainedTokenizerFast,
-        Qwen2_5_VLConfig,
-        Qwen2_5_VLForConditionalGeneration,
-        Qwen2_5_VLProcessor,
-        Qwen2VLImageProcessor,
-        Qwen2VLVideoProcessor,
-    )
+def qwen_tokenizer() -> tuple[Any, dict[str, int]]:
+    """A Qwen-style tokenizer trained here (byte-level BPE, Qwen's special tokens; generation pads on the
+    left) and the special tokens' ids: shared by the tiny Qwen2.5-VL and Qwen3-VL checkpoints."""
+    from transformers import PreTrainedTokenizerFast
 
     raw = train_byte_level_bpe(_training_corpus(), QWEN_SPECIAL_TOKENS, vocab_size=600)
     tokenizer = PreTrainedTokenizerFast(
@@ -108,9 +103,22 @@ def _build_into(out: Path) -> dict:
         unk_token=None,
         extra_special_tokens={"image_token": "<|image_pad|>", "video_token": "<|video_pad|>"},
     )
-    tokenizer.padding_side = "left"  # generation pads on the left
-    ids = {tok: raw.token_to_id(tok) for tok in QWEN_SPECIAL_TOKENS}
-    vocab_size = raw.get_vocab_size()
+    tokenizer.padding_side = "left"
+    return tokenizer, {tok: raw.token_to_id(tok) for tok in QWEN_SPECIAL_TOKENS}
+
+
+def _build_into(out: Path) -> dict:
+    import torch
+    from transformers import (
+        Qwen2_5_VLConfig,
+        Qwen2_5_VLForConditionalGeneration,
+        Qwen2_5_VLProcessor,
+        Qwen2VLImageProcessor,
+        Qwen2VLVideoProcessor,
+    )
+
+    tokenizer, ids = qwen_tokenizer()
+    vocab_size = len(tokenizer)
 
     token_ids = chat_token_ids(ids)
     config = Qwen2_5_VLConfig(

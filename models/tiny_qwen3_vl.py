@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from models.tiny import QWEN_SPECIAL_TOKENS, QWEN_STYLE_CHAT_TEMPLATE, _training_corpus, default_cache_dir
-from models.tiny_common import build_atomically, chat_token_ids, eos_generation_config, train_byte_level_bpe
+from models.tiny import QWEN_STYLE_CHAT_TEMPLATE, default_cache_dir, qwen_tokenizer
+from models.tiny_common import build_atomically, chat_token_ids, eos_generation_config
 
 TINY_RECIPE_VERSION = 1
 _SEED = 4321
@@ -21,7 +21,6 @@ def tiny_qwen3_vl_dir() -> Path:
 def _build_into(out: Path) -> dict:
     import torch
     from transformers import (
-        PreTrainedTokenizerFast,
         Qwen2VLImageProcessor,
         Qwen3VLConfig,
         Qwen3VLForConditionalGeneration,
@@ -29,20 +28,11 @@ def _build_into(out: Path) -> dict:
     )
     from transformers.models.qwen3_vl.video_processing_qwen3_vl import Qwen3VLVideoProcessor
 
-    raw = train_byte_level_bpe(_training_corpus(), QWEN_SPECIAL_TOKENS, vocab_size=600)
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=raw,
-        eos_token="<|im_end|>",
-        pad_token="<|endoftext|>",
-        unk_token=None,
-        extra_special_tokens={"image_token": "<|image_pad|>", "video_token": "<|video_pad|>"},
-    )
-    tokenizer.padding_side = "left"
-    ids = {tok: raw.token_to_id(tok) for tok in QWEN_SPECIAL_TOKENS}
+    tokenizer, ids = qwen_tokenizer()
     token_ids = chat_token_ids(ids)
     config = Qwen3VLConfig(
         text_config={
-            "vocab_size": raw.get_vocab_size(),
+            "vocab_size": len(tokenizer),
             "hidden_size": 64,
             "intermediate_size": 128,
             "num_hidden_layers": 2,
@@ -91,7 +81,7 @@ def _build_into(out: Path) -> dict:
     )
     model.save_pretrained(out)
     processor.save_pretrained(out)
-    return {"parameters": sum(p.numel() for p in model.parameters()), "vocab_size": raw.get_vocab_size()}
+    return {"parameters": sum(p.numel() for p in model.parameters()), "vocab_size": len(tokenizer)}
 
 
 def build_tiny_qwen3_vl(target_dir: Path | None = None, *, overwrite: bool = False) -> Path:

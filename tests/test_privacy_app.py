@@ -335,6 +335,43 @@ def test_without_the_setting_there_is_no_endpoint_and_no_checkbox(monkeypatch: p
     assert {"Save this conversation for error inspection", "Include the photo"} <= labels
 
 
+def test_untick_deletes_every_copy_in_any_order_of_photo_start_over_and_tick(
+    server: AppServer, save_dir: Path, tmp_path: Path
+) -> None:
+    photo_a, _ = unique_scene(tmp_path / "a.png")
+    photo_b, _ = unique_scene(tmp_path / "b.png")
+    question = "What colour is the square?"
+    user = Client(server.url, verbose=False)
+    earlier = set(read_saved(save_dir))  # other tests' sessions share the folder
+
+    def ours() -> dict[str, dict]:
+        return {k: v for k, v in read_saved(save_dir).items() if k not in earlier}
+
+    # Tick before any photo: nothing to save yet, so no (empty) file; the first question writes it.
+    early = user.predict(True, True, api_name="/save_conversation")
+    assert "from your first question" in early["message"] and not ours()
+    user.predict(handle_file(str(photo_a)), question, api_name="/ask")
+    assert len(ours()) == 1
+
+    # Another photo is another conversation, saved beside the first; untick deletes both.
+    user.predict(handle_file(str(photo_b)), question, api_name="/ask")
+    saved = ours()
+    assert len(saved) == 2 and all((save_dir / c / "photo.png").exists() for c in saved)
+    off = user.predict(False, False, api_name="/save_conversation")
+    assert "2 saved copies were deleted" in off["message"], off
+    assert not ours()
+
+    # Tick, start over (which ends the opt-in), untick: the copy made before start over goes too.
+    user.predict(handle_file(str(photo_a)), question, api_name="/ask")
+    user.predict(True, False, api_name="/save_conversation")
+    assert len(ours()) == 1
+    user.predict(api_name="/start_over")
+    off = user.predict(False, False, api_name="/save_conversation")
+    assert "1 saved copy was deleted" in off["message"], off
+    assert not ours()
+    user.close()
+
+
 def test_stopping_the_server_with_sigterm_removes_the_ram_folder(
     server: AppServer, ram_dir: Path, tmp_path: Path
 ) -> None:
@@ -345,36 +382,3 @@ def test_stopping_the_server_with_sigterm_removes_the_ram_folder(
     assert any(is_our_photo(Path(p), colours) for p in files_in(ram_dir))
     assert server.stop() == 0  # a clean shutdown, not a kill
     assert not ram_dir.exists()
-
-
-def test_untick_deletes_every_copy_in_any_order_of_photo_start_over_and_tick(
-    server: AppServer, save_dir: Path, tmp_path: Path
-) -> None:
-    photo_a, _ = unique_scene(tmp_path / "a.png")
-    photo_b, _ = unique_scene(tmp_path / "b.png")
-    question = "What colour is the square?"
-    user = Client(server.url, verbose=False)
-
-    # Tick before any photo: nothing to save yet, so no (empty) file; the first question writes it.
-    early = user.predict(True, True, api_name="/save_conversation")
-    assert "from your first question" in early["message"] and not any(save_dir.iterdir())
-    user.predict(handle_file(str(photo_a)), question, api_name="/ask")
-    assert len(read_saved(save_dir)) == 1
-
-    # Another photo is another conversation, saved beside the first; untick deletes both.
-    user.predict(handle_file(str(photo_b)), question, api_name="/ask")
-    saved = read_saved(save_dir)
-    assert len(saved) == 2 and all((save_dir / c / "photo.png").exists() for c in saved)
-    off = user.predict(False, False, api_name="/save_conversation")
-    assert "2 saved copies were deleted" in off["message"], off
-    assert not any(save_dir.iterdir())
-
-    # Tick, start over (which ends the opt-in), untick: the copy made before start over goes too.
-    user.predict(handle_file(str(photo_a)), question, api_name="/ask")
-    user.predict(True, False, api_name="/save_conversation")
-    assert len(read_saved(save_dir)) == 1
-    user.predict(api_name="/start_over")
-    off = user.predict(False, False, api_name="/save_conversation")
-    assert "1 saved copy was deleted" in off["message"], off
-    assert not any(save_dir.iterdir())
-    user.close()
