@@ -132,7 +132,7 @@ def release_closed_session(holder: Any, request: Any, delay_s: float = RELEASE_D
     goes only when 10,000 newer sessions push it out. That was the server's growth of ~20-30 MB per 100
     sessions. whichone already forgets a closed session's photo and conversation at once (end_session), so
     nothing is lost that a reconnecting tab could use. Uses Gradio's StateHolder internals (session_data,
-    time_last_used, is_closed): checked by tests/test_security_app.py's memory test."""
+    time_last_used, is_closed): tests/test_security_app.py checks that a closed client's entry goes."""
     session_hash = getattr(request, "session_hash", None)
     if not session_hash or holder is None:
         return

@@ -55,8 +55,3 @@ class UploadGate:
         if self.received is not None and path not in self.received and str(resolved) not in self.received:
             raise InputError(NOT_UPLOADED)
         return path
-
-    def path(self, value: Any) -> str | None:
-        """The checked upload path in a photo input's value, or None when there is none."""
-        path = upload_path(value)
-        return None if path is None else self.check(path)
