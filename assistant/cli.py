@@ -70,12 +70,27 @@ def _parse_choice(
 def ask(
     image: Annotated[Path, typer.Argument(help="A photo (JPEG, PNG, ...).")],
     question: Annotated[str, typer.Argument(help="The question about the photo.")],
-    model: Annotated[str | None, typer.Option(help="VLM registry name (see `whichone models`).")] = None,
-    pointer: Annotated[str, typer.Option(help="Pointer registry name.")] = "vlm-boxes",
-    segmenter: Annotated[str | None, typer.Option(help="Segmenter registry name (none: boxes only).")] = None,
+    stack: Annotated[
+        str | None,
+        typer.Option(help="Stack: cpu, gpu, gpu-molmo, server, cpu-tiny, demo (`whichone stacks`)."),
+    ] = None,
+    model: Annotated[str | None, typer.Option(help="VLM registry name (overrides the stack's).")] = None,
+    pointer: Annotated[
+        str | None, typer.Option(help="Pointer registry name (overrides the stack's).")
+    ] = None,
+    segmenter: Annotated[
+        str | None, typer.Option(help="Segmenter registry name, or none: boxes only (overrides the stack's).")
+    ] = None,
     recognition_prompt: Annotated[
-        str, typer.Option(help="VQ-FocusAmbiguity prompt: zs, zs_cot, zs_ecot, fs or fs_ecot")
-    ] = "zs_ecot",
+        str,
+        typer.Option(
+            help="yesno (one pass, P(ambiguous)) or a VQ-FocusAmbiguity prompt: "
+            "zs, zs_cot, zs_ecot, fs, fs_ecot"
+        ),
+    ] = "yesno",
+    threshold: Annotated[
+        float, typer.Option(help="P(ambiguous) at or above this is the verdict ambiguous (yesno only).")
+    ] = 0.5,
     choose: Annotated[int | None, typer.Option(help="Second turn: the region number you mean.")] = None,
     click: Annotated[str | None, typer.Option(help="Second turn: a click X,Y in pixels.")] = None,
     hint: Annotated[str | None, typer.Option(help='Second turn: a hint, e.g. "the one on the left".')] = None,
@@ -85,20 +100,30 @@ def ask(
     from assistant.images import load_image
     from assistant.pipeline import Assistant, AssistantConfig
     from assistant.validation import clean_question
-    from models.registry import default_vlm_name
+    from models.stacks import resolve_choice
 
     choice = _parse_choice(choose, click, hint)
+    stack_name, models = resolve_choice(
+        stack or os.environ.get("WHICHONE_STACK"),
+        vlm=model or os.environ.get("WHICHONE_MODEL"),
+        pointer=pointer or os.environ.get("WHICHONE_POINTER"),
+        segmenter=segmenter or os.environ.get("WHICHONE_SEGMENTER"),
+    )
     # Check the photo and the question before loading any model: a bad input fails in milliseconds.
     photo = load_image(image)
     clean_question(question)
     prefix = "focus_recognition_"
     prompt_name = recognition_prompt if recognition_prompt.startswith(prefix) else prefix + recognition_prompt
-    config = AssistantConfig(recognition_prompt=prompt_name)
-    assistant = Assistant.from_names(model or default_vlm_name(), pointer, segmenter, config)
+    config = AssistantConfig(recognition_prompt=prompt_name, ambiguity_threshold=threshold)
+    assistant = Assistant.from_names(models.vlm, models.pointer, models.segmenter, config)
     reply, session = assistant.ask(photo, question)
     second = assistant.resolve(session, choice) if choice is not None else None
     if as_json:
-        out: dict[str, Any] = {"model": assistant.vlm.describe(), **reply.to_dict()}
+        out: dict[str, Any] = {
+            "stack": {"name": stack_name, **models.as_dict()},
+            "model": assistant.vlm.describe(),
+            **reply.to_dict(),
+        }
         if second is not None:
             out["second_turn"] = second.to_dict()
         typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
@@ -113,7 +138,10 @@ def _print_reply(reply: Any) -> None:
     typer.echo(f"strategy: {reply.strategy.value} (level {int(reply.level)})")
     typer.echo(f"reply: {reply.text}")
     typer.echo(f"why: {reply.explanation}")
-    typer.echo(f"verdict: {reply.verdict.value}")
+    probability = (
+        "" if reply.ambiguity_probability is None else f" (P(ambiguous) {reply.ambiguity_probability:.2f})"
+    )
+    typer.echo(f"verdict: {reply.verdict.value}{probability}")
     for region in reply.candidates.regions:
         typer.echo(f"  {region.id}: {region.description}  box={region.box.as_list()}")
     for note in reply.candidates.notes:
@@ -173,7 +201,34 @@ def list_models_command() -> None:
     for spec in list_models():
         mark = " (default)" if spec.kind == "vlm" and spec.name == default else ""
         source = f" [{spec.hub_id}]" if spec.hub_id else ""
-        typer.echo(f"{spec.kind:9} {spec.name:18} {spec.description}{source}{mark}")
+        typer.echo(f"{spec.kind:9} {spec.name:29} {spec.description}{source}{mark}")
+
+
+@app.command("stacks")
+def list_stacks_command() -> None:
+    """List the stacks (VLM + pointer + segmenter presets) with their model ids and download sizes."""
+    from models.registry import get_spec
+    from models.stacks import STACKS, default_stack_name
+
+    default = default_stack_name()
+    for stack in STACKS.values():
+        mark = " (default here)" if stack.name == default else ""
+        size = f"{stack.download_gigabytes:g} GB to download" if stack.downloads else "nothing to download"
+        typer.echo(f"{stack.name}{mark}: {stack.description}")
+        for kind, name in (
+            ("vlm", stack.choice.vlm),
+            ("pointer", stack.choice.pointer),
+            ("segmenter", stack.choice.segmenter),
+        ):
+            if name is None:
+                typer.echo(f"  {kind:9} none (boxes only)")
+                continue
+            hub = get_spec(kind, name).hub_id
+            where = hub or (
+                "your server" if name == "openai" else "the VLM" if name.startswith("vlm-") else ""
+            )
+            typer.echo(f"  {kind:9} {name}  [{where or 'built locally'}]")
+        typer.echo(f"  {size}")
 
 
 @app.command("judge-agreement")

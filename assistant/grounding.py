@@ -7,9 +7,15 @@ once, so the expensive part (seconds on a CPU) overlaps the user typing and the 
 mask contains it (the smallest when nested), or segments a new region from the clicked point.
 
 Mask checks (why a SAM mask may be refused and the hit's box or a small box round its point used instead):
-a mask must contain its own point, is clipped to its hit's box (grown by `box_margin`) when the pointer
-gave one, and must not reach another hit's point (that would merge two candidates into one). Among SAM's
-three multimask outputs the best-scoring one that passes is taken.
+a mask is clipped to its hit's box (grown by `box_margin`) when the pointer gave one, and must not reach
+another hit's point (that would merge two candidates into one). A hit the pointer gave a point for must lie
+inside its mask; a box-only hit (a detector's) prompts SAM with its box and centre, and its mask must fit
+the box instead (the mask's own box overlaps it by IoU >= `box_fit_iou`): a detector's centre need not lie
+on the object (a ring, a person with arms out). Among SAM's three multimask outputs the best-scoring one that
+passes is taken.
+
+A region's score is the pointer's confidence times the mask's predicted quality (a box region: the
+pointer's confidence alone), so a detector's score orders, caps and dedupes the candidates.
 """
 
 from __future__ import annotations
@@ -24,7 +30,14 @@ import numpy as np
 from PIL import Image
 
 from assistant.errors import SessionError
-from assistant.regions import SaliencyConfig, build_candidates, number_regions, region_at, score_regions
+from assistant.regions import (
+    SaliencyConfig,
+    box_iou,
+    build_candidates,
+    number_regions,
+    region_at,
+    score_regions,
+)
 from assistant.types import Box, Candidates, Grounding, Region
 from models.base import InstancePointer, Pointer, Segmenter
 from models.errors import ModelError
@@ -39,6 +52,7 @@ NEAR_FRACTION = 0.02  # of the image diagonal: how close a mask may come to anot
 class GroundingConfig:
     max_points: int = 12  # more hits than this are cut to the highest-scoring ones, with a note
     box_margin: float = 0.05  # a mask may reach this fraction of its box's size beyond the box
+    box_fit_iou: float = 0.5  # a box-only hit's mask must have a box overlapping the hit's by this IoU
     dedupe_iou: float = 0.7  # masks overlapping more than this are one candidate
     saliency: SaliencyConfig = SaliencyConfig()
     # AQuA scores saliency on bounding boxes ("two to three bounding boxes above the threshold"), so the
@@ -115,7 +129,8 @@ class Grounder:
             found_masks = {id(hit): mask for hit, mask in zip(raw, raw_masks, strict=True)}
         else:
             raw = self.pointer.point(image, phrase)
-        hits = self._usable_hits(raw, size, notes)
+        box_only = {id(h) for h in raw if h.point is None and h.box is not None}
+        hits = self._usable_hits(raw, size, notes, box_only)
         if not hits:
             notes.append(f"The pointer found no {phrase or 'candidate'} in the image.")
             return Candidates([], size, phrase, notes)
@@ -125,9 +140,10 @@ class Grounder:
             scores = np.array([h.score for h in hits], dtype=np.float32)
         elif self.segmenter is not None:
             try:
-                masks, mask_scores = self._masks(image, hits, notes)
-                # A refused (empty) mask falls back to the hit's box: keep the pointer's score for it.
-                scores = np.where(masks.any(axis=(1, 2)), mask_scores, [h.score for h in hits])
+                masks, mask_scores = self._masks(image, hits, notes, [id(h) in box_only for h in hits])
+                # A refused (empty) mask falls back to the hit's box: the pointer's score alone for it.
+                quality = np.where(masks.any(axis=(1, 2)), mask_scores, 1.0)
+                scores = np.array([h.score for h in hits], dtype=np.float32) * quality
             except ModelError as exc:
                 notes.append(f"Segmentation was skipped ({exc}); the regions are boxes.")
         built = build_candidates(
@@ -151,9 +167,10 @@ class Grounder:
         return [replace(s, mask=r.mask) for s, r in zip(scored, regions, strict=True)]
 
     def _usable_hits(
-        self, raw: Sequence[Grounding], size: tuple[int, int], notes: list[str]
+        self, raw: Sequence[Grounding], size: tuple[int, int], notes: list[str], box_only: set[int]
     ) -> list[Grounding]:
-        """Every hit with a point inside the image (a box's centre when it has no point), capped."""
+        """Every hit with a point inside the image (a box's centre when it has no point), capped. A hit
+        given its box's centre is added to `box_only` (by id) as its original was."""
         width, height = size
         hits, outside = [], 0
         for hit in raw:
@@ -161,7 +178,12 @@ class Grounder:
             if point is None or not (0 <= point[0] <= width and 0 <= point[1] <= height):
                 outside += 1
                 continue
-            hits.append(hit if hit.point == point else replace(hit, point=point))
+            if hit.point == point:
+                hits.append(hit)
+                continue
+            hits.append(replace(hit, point=point))
+            if id(hit) in box_only:
+                box_only.add(id(hits[-1]))
         if outside:
             notes.append(f"{outside} of {len(raw)} pointer hits were outside the image and were dropped.")
         cap = self.config.max_points
@@ -172,7 +194,7 @@ class Grounder:
         return hits
 
     def _masks(
-        self, image: Image.Image, hits: Sequence[Grounding], notes: list[str]
+        self, image: Image.Image, hits: Sequence[Grounding], notes: list[str], box_only: Sequence[bool]
     ) -> tuple[np.ndarray, np.ndarray]:
         """One mask per hit (N x H x W bool; all-False where no mask passed the checks) and its score N."""
         assert self.segmenter is not None
@@ -181,11 +203,18 @@ class Grounder:
             np.array([h.box.as_list() for h in hits], dtype=np.float64) if all(h.box for h in hits) else None
         )
         masks, scores = self._candidate_masks(image, points, boxes)
-        chosen, chosen_scores, refused = select_masks(masks, scores, hits, self.config.box_margin)
+        chosen, chosen_scores, refused = select_masks(
+            masks,
+            scores,
+            hits,
+            self.config.box_margin,
+            box_only=box_only,
+            box_fit_iou=self.config.box_fit_iou,
+        )
         if refused:
             notes.append(
-                f"{refused} of {len(hits)} masks did not fit their point (empty, outside its box, or merging "
-                "two candidates); those regions are boxes."
+                f"{refused} of {len(hits)} masks did not fit their point or box (empty, outside the box, or "
+                "merging two candidates); those regions are boxes."
             )
         return chosen, chosen_scores
 
@@ -249,11 +278,15 @@ def select_masks(
     hits: Sequence[Grounding],
     box_margin: float = 0.05,
     avoid: Sequence[tuple[float, float]] = (),
+    *,
+    box_only: Sequence[bool] = (),
+    box_fit_iou: float = 0.5,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """masks N x K x H x W bool and scores N x K (K candidates per hit) -> (N x H x W, N, refused count).
 
     Per hit, the best-scoring candidate that (after clipping to the hit's box grown by box_margin) is not
-    empty, contains the hit's point, and does not come within NEAR_FRACTION of the image diagonal of
+    empty, contains the hit's point (a box-only hit, box_only[i] True: whose own box overlaps the hit's box
+    by IoU >= box_fit_iou instead), and does not come within NEAR_FRACTION of the image diagonal of
     another hit's point (nor of a point of `avoid`) lying outside this hit's box. A hit with no such
     candidate gets an empty mask and score 0, which build_candidates turns into the hit's box.
     """
@@ -282,7 +315,10 @@ def select_masks(
             if not mask.any():
                 continue
             px, py = points[i]
-            if not mask[py, px]:  # a region always holds the point it was found at (clicks rely on it)
+            if i < len(box_only) and box_only[i]:
+                if hit.box is None or box_iou(Box.from_mask(mask), hit.box) < box_fit_iou:
+                    continue
+            elif not mask[py, px]:  # a region always holds the point it was found at (clicks rely on it)
                 continue
             if any(
                 mask[max(0, oy - near) : oy + near + 1, max(0, ox - near) : ox + near + 1].any()

@@ -1,7 +1,9 @@
 """The two-turn assistant: `ask(image, question)` and `resolve(session, choice)`.
 
 VLM calls per turn (what `Reply.model_calls` counts):
-- first turn: 1 recognition call (the VQ-FocusAmbiguity prompt, verdict parsed from free text);
+- first turn: 1 recognition call (by default one forward pass: P(ambiguous) is the probability of "Yes"
+  against "No" as the reply's first token, the verdict that probability against `ambiguity_threshold`; or
+  one of the five VQ-FocusAmbiguity prompts, generated and its verdict parsed from free text);
   1 pointer call (the VLM's own boxes, or Molmo when configured); then the response: answer / infer
   1 call, enumerate 1 batched call of k = 2-3 generations (one per referent, each with that referent
   marked), clarify 0 calls (the question is built from the candidate list, which is what the user must
@@ -40,11 +42,20 @@ from assistant.types import Candidates, Decision, Level, QuestionFocus, Region, 
 from assistant.validation import MAX_QUESTION_CHARS, clean_hint, clean_question
 from assistant.verdict import parse_verdict
 from assistant.words import count_phrase, is_unique_descriptor
-from models.base import ChatMessage, Conversation, GenerationSettings, VisionLanguageModel, stream_generate
+from models.base import (
+    ChatMessage,
+    Conversation,
+    GenerationSettings,
+    VisionLanguageModel,
+    answer_probabilities,
+    stream_generate,
+)
 from models.errors import ModelError
 from prompts import render_prompt
 
+ONE_PASS_RECOGNITION = "focus_recognition_yesno"  # P(ambiguous) from one forward pass: Yes against No
 RECOGNITION_PROMPTS = (
+    ONE_PASS_RECOGNITION,
     "focus_recognition_zs",
     "focus_recognition_zs_cot",
     "focus_recognition_zs_ecot",
@@ -64,7 +75,11 @@ _NOT_A_REGION_NUMBER = re.compile(
 
 @dataclass(frozen=True)
 class AssistantConfig:
-    recognition_prompt: str = "focus_recognition_zs_ecot"  # best for Qwen2.5-VL in VQ-FocusAmbiguity Table 2
+    # One forward pass (P(ambiguous) read from the first reply token) instead of a generated chain of
+    # thought: on a CPU the ECoT prompt costs 256 tokens before the answer starts. The five
+    # VQ-FocusAmbiguity prompts (zs_ecot was best for Qwen2.5-VL in its Table 2) stay selectable.
+    recognition_prompt: str = ONE_PASS_RECOGNITION
+    ambiguity_threshold: float = 0.5  # P(ambiguous) at or above this is the verdict "ambiguous"
     policy: PolicyConfig = field(default_factory=PolicyConfig)
     answer_settings: GenerationSettings = GenerationSettings(max_new_tokens=128)
     recognition_settings: GenerationSettings = GenerationSettings(max_new_tokens=256)
@@ -78,6 +93,8 @@ class AssistantConfig:
                 f"unknown recognition prompt {self.recognition_prompt!r}; "
                 f"known: {', '.join(RECOGNITION_PROMPTS)}"
             )
+        if not 0.0 <= self.ambiguity_threshold <= 1.0:
+            raise ConfigError(f"ambiguity_threshold must be within 0 and 1, not {self.ambiguity_threshold}")
         if self.region_marking not in MARK_MODES:
             raise ConfigError(
                 f"unknown region marking {self.region_marking!r}; known: {', '.join(MARK_MODES)}"
@@ -145,10 +162,8 @@ class Assistant:
         calls: Counter[str] = Counter()
 
         with timer("recognition"):
-            prompt = render_prompt(self.config.recognition_prompt, question=question)
-            raw = self.vlm.generate([ChatMessage("user", prompt, [img])], self.config.recognition_settings)
+            verdict, probability, raw = self._recognise(img, question)
             calls["vlm"] += 1
-            verdict = parse_verdict(raw)
         with timer("grounding"):
             phrase = grounding_phrase(focus)
             candidates = self._candidates(img, phrase, calls)
@@ -167,6 +182,7 @@ class Assistant:
             focus=focus,
             referents=decision.referents,
             verdict_raw=raw,
+            ambiguity_probability=probability,
             timings=timer.finish(),
             model_calls=dict(calls),
         )
@@ -276,6 +292,21 @@ class Assistant:
         return reply
 
     # --- parts --------------------------------------------------------------------------------------
+
+    def _recognise(self, image: Image.Image, question: str) -> tuple[Verdict, float | None, str]:
+        """(verdict, P(ambiguous) or None, what the model said): one VLM call either way."""
+        prompt = render_prompt(self.config.recognition_prompt, question=question)
+        conversation = [ChatMessage("user", prompt, [image])]
+        if self.config.recognition_prompt != ONE_PASS_RECOGNITION:
+            raw = self.vlm.generate(conversation, self.config.recognition_settings)
+            return parse_verdict(raw), None, raw
+        scores = answer_probabilities(self.vlm, conversation, ("Yes", "No"))
+        if not scores.probabilities:
+            return Verdict.UNDECIDED, None, f"neither Yes nor No ({scores.source})"
+        probability = scores.probabilities["Yes"]
+        ambiguous = probability >= self.config.ambiguity_threshold
+        raw = f"P(ambiguous) = {probability:.3f} ({scores.source}; Yes and No held {scores.covered:.0%})"
+        return (Verdict.AMBIGUOUS if ambiguous else Verdict.UNAMBIGUOUS), probability, raw
 
     def _candidates(self, image: Image.Image, phrase: str, calls: Counter[str]) -> Candidates:
         try:

@@ -220,6 +220,7 @@ class Reply:
     focus: QuestionFocus | None = None
     referents: tuple[int, ...] = ()
     verdict_raw: str = ""
+    ambiguity_probability: float | None = None  # P(ambiguous) of a one-pass recognition
     timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds
     model_calls: dict[str, int] = field(default_factory=dict)  # model role -> calls this turn
     resolved_region: int | None = None  # set on a second turn
@@ -232,6 +233,9 @@ class Reply:
             "explanation": self.explanation,
             "verdict": self.verdict.value,
             "verdict_raw": self.verdict_raw,
+            "ambiguity_probability": (
+                None if self.ambiguity_probability is None else round(self.ambiguity_probability, 4)
+            ),
             "focus": self.focus.to_dict() if self.focus else None,
             "referents": list(self.referents),
             "resolved_region": self.resolved_region,

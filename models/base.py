@@ -6,9 +6,10 @@ coordinates they return back to original-image pixels.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 from PIL import Image
@@ -103,6 +104,64 @@ def stream_generate(
     text = model.generate(messages, settings)
     if text:
         yield text
+
+
+@dataclass(frozen=True)
+class AnswerProbabilities:
+    """How likely each one-word answer of a closed set is as the start of a model's reply.
+
+    probabilities: answer -> probability, renormalised over the answers (sums to 1; empty when the model
+    put no probability on any of them). covered: the probability the model put on the answers' first tokens
+    before renormalising (1.0 for a generated answer). source: "logits" (one forward pass), "logprobs" (a
+    server's top_logprobs of one token) or "generated" (a short reply read as one of the answers).
+    """
+
+    probabilities: dict[str, float]
+    covered: float
+    source: Literal["logits", "logprobs", "generated"]
+
+    @classmethod
+    def from_mass(
+        cls, mass: dict[str, float], source: Literal["logits", "logprobs", "generated"]
+    ) -> AnswerProbabilities:
+        total = sum(mass.values())
+        if total <= 0:
+            return cls({}, 0.0, source)
+        return cls({a: m / total for a, m in mass.items()}, min(1.0, total), source)
+
+
+@runtime_checkable
+class AnswerScoringModel(Protocol):
+    """A model that scores a closed set of one-word answers without generating (see answer_probabilities)."""
+
+    def answer_probabilities(self, messages: Conversation, answers: Sequence[str]) -> AnswerProbabilities:
+        """The next-token probabilities of `answers` as the reply to `messages`, in one pass."""
+        ...
+
+
+def answer_probabilities(
+    model: VisionLanguageModel, messages: Conversation, answers: Sequence[str]
+) -> AnswerProbabilities:
+    """The model's own scoring where it has one; else a short greedy reply read as one of `answers`
+    (probability 1 for the first answer word it says; none: empty probabilities)."""
+    if isinstance(model, AnswerScoringModel):
+        return model.answer_probabilities(messages, answers)
+    return read_answer(
+        model.generate(messages, GenerationSettings(max_new_tokens=4, temperature=0.0)), answers
+    )
+
+
+def read_answer(text: str, answers: Sequence[str]) -> AnswerProbabilities:
+    """A generated reply as AnswerProbabilities: the first of `answers` it says as a word gets 1."""
+    first = None
+    for answer in answers:
+        found = re.search(rf"\b{re.escape(answer)}\b", text, re.IGNORECASE)
+        if found and (first is None or found.start() < first[1]):
+            first = (answer, found.start())
+    mass = dict.fromkeys(answers, 0.0)
+    if first:
+        mass[first[0]] = 1.0
+    return AnswerProbabilities.from_mass(mass, "generated")
 
 
 def strip_pieces(pieces: Iterable[str]) -> Iterator[str]:

@@ -36,6 +36,8 @@ def _smolvlm_factory(**kwargs: Any) -> Any:
     of 512; 0 keeps the model's own)."""
     import os
 
+    if not _cuda_available() and not str(kwargs.get("device") or "").startswith("cuda"):
+        kwargs.setdefault("quantise", "int8")  # the CPU's quantisation: ~2x faster (models/quantise.py)
     if "processor_options" not in kwargs:
         edge = int(os.environ.get("WHICHONE_SMOLVLM_LONGEST_EDGE", "0") or 0)
         if not edge and not _cuda_available():
@@ -53,9 +55,10 @@ def _cuda_available() -> bool:
     return bool(torch.cuda.is_available())
 
 
-def _local_tiny_factory(module: str, builder: str, name: str):
+def _local_tiny_factory(module: str, builder: str, name: str, int8_on_cpu: bool = False):
     """A factory that builds (once, cached) a tiny local checkpoint with `module.builder(target_dir)` and
-    loads it like real weights."""
+    loads it like real weights. A tiny model is for CPUs and tests: not quantised unless asked, or unless
+    `int8_on_cpu` (smolvlm-tiny: int8 on a CPU, as the cpu stack's smolvlm-256m)."""
 
     def factory(*, target_dir: Any = None, **kwargs: Any) -> Any:
         import importlib
@@ -64,8 +67,8 @@ def _local_tiny_factory(module: str, builder: str, name: str):
 
         build = getattr(importlib.import_module(module), builder)
         kwargs.setdefault("name", name)
-        # A tiny model is for CPUs and tests: never quantise it unless asked.
-        kwargs.setdefault("quantise", "none")
+        on_cpu = not str(kwargs.get("device") or ("cuda" if _cuda_available() else "cpu")).startswith("cuda")
+        kwargs.setdefault("quantise", "int8" if int8_on_cpu and on_cpu else "none")
         return HFVisionLanguageModel(str(build(target_dir)), **kwargs)
 
     return factory
@@ -147,7 +150,9 @@ register(
         name="smolvlm-tiny",
         kind="vlm",
         description="tiny random SmolVLM (Idefics3) built locally (tests of smolvlm-256m's code path; noise)",
-        factory=_local_tiny_factory("models.tiny_smolvlm", "build_tiny_smolvlm", "smolvlm-tiny"),
+        factory=_local_tiny_factory(
+            "models.tiny_smolvlm", "build_tiny_smolvlm", "smolvlm-tiny", int8_on_cpu=True
+        ),
     )
 )
 register(
@@ -218,6 +223,29 @@ def _tiny_sam3_factory(*, vlm: Any = None, target_dir: Any = None, **kwargs: Any
     return Sam3Pointer(str(build_tiny_sam3(target_dir)), **kwargs)
 
 
+def _detector_factory(checkpoint: str, name: str, family: str | None = None):
+    def factory(*, vlm: Any = None, **kwargs: Any) -> Any:
+        from models.detectors import DetectorPointer
+
+        kwargs.setdefault("name", name)
+        return DetectorPointer(kwargs.pop("checkpoint", None) or checkpoint, family=family, **kwargs)
+
+    return factory
+
+
+def _tiny_detector_factory(kind: str, name: str):
+    def factory(*, vlm: Any = None, target_dir: Any = None, **kwargs: Any) -> Any:
+        from models.detectors import DetectorPointer
+        from models.tiny_detectors import build_tiny_detector
+
+        kwargs.setdefault("name", name)
+        # Random tiny weights score every box alike and low: keep them all, so tests see the whole path.
+        kwargs.setdefault("threshold", 0.0)
+        return DetectorPointer(str(build_tiny_detector(kind, target_dir)), **kwargs)
+
+    return factory
+
+
 def _blob_factory(*, vlm: Any = None, **kwargs: Any) -> Any:
     from models.blob_pointer import BlobPointer
 
@@ -279,6 +307,39 @@ register(
         factory=_tiny_sam3_factory,
     )
 )
+# Open-vocabulary detectors (models/detectors.py): a box per instance, boxes prompt the segmenter.
+for _name, _hub, _what in (
+    ("owlvit-b32", "google/owlvit-base-patch32", "OWL-ViT B/32 (153M; ~1 s a photo on 2 CPU cores)"),
+    ("owlv2-b16", "google/owlv2-base-patch16-ensemble", "OWLv2 B/16 (155M; 960 px, ~8 s on 2 CPU cores)"),
+    (
+        "grounding-dino-tiny",
+        "IDEA-Research/grounding-dino-tiny",
+        "Grounding DINO tiny (172M; ~11 s on 2 cores)",
+    ),
+    (
+        "mm-grounding-dino-tiny",
+        "openmmlab-community/mm_grounding_dino_tiny_o365v1_goldg_v3det",
+        "MM-Grounding-DINO tiny (173M; as Grounding DINO's cost, better LVIS accuracy)",
+    ),
+):
+    register(
+        ModelSpec(
+            name=_name,
+            kind="pointer",
+            description=f"{_what}: open-vocabulary detector, one box per instance",
+            factory=_detector_factory(_hub, _name),
+            hub_id=_hub,
+        )
+    )
+for _kind in ("owlvit", "owlv2", "grounding-dino", "mm-grounding-dino"):
+    register(
+        ModelSpec(
+            name=f"{_kind}-random-tiny",
+            kind="pointer",
+            description=f"tiny random {_kind} built locally (tests of the detector code path; noise)",
+            factory=_tiny_detector_factory(_kind, f"{_kind}-random-tiny"),
+        )
+    )
 register(
     ModelSpec(
         name="blobs",
@@ -308,6 +369,14 @@ def _sam2_factory(**kwargs: Any) -> Any:
     return Sam2Segmenter(kwargs.pop("checkpoint", None) or SAM2_HIERA_TINY, **kwargs)
 
 
+def _tiny_sam2_factory(*, target_dir: Any = None, **kwargs: Any) -> Any:
+    from models.sam2 import Sam2Segmenter
+    from models.tiny_sam2 import build_tiny_sam2
+
+    kwargs.setdefault("name", "sam2-random-tiny")
+    return Sam2Segmenter(str(build_tiny_sam2(target_dir)), **kwargs)
+
+
 _SAM_FILES = {
     "vit_b": "sam_vit_b_01ec64.pth",
     "vit_l": "sam_vit_l_0b3195.pth",
@@ -331,5 +400,13 @@ register(
         description="SAM 2.1 Hiera-tiny (31M, transformers): the light choice for CPUs (see `whichone perf`)",
         factory=_sam2_factory,
         hub_id="facebook/sam2.1-hiera-tiny",
+    )
+)
+register(
+    ModelSpec(
+        name="sam2-random-tiny",
+        kind="segmenter",
+        description="tiny random SAM 2.1 built locally (tests of the SAM 2.1 code path; its masks are noise)",
+        factory=_tiny_sam2_factory,
     )
 )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import io
+import math
 import os
 import random
 import re
@@ -26,8 +27,18 @@ from typing import Any
 
 from PIL import Image
 
-from models.base import ChatMessage, Conversation, GenerationSettings, strip_pieces
+from models.base import (
+    AnswerProbabilities,
+    ChatMessage,
+    Conversation,
+    GenerationSettings,
+    read_answer,
+    strip_pieces,
+)
 from models.errors import ModelError, ModelTimeout, ModelUnavailable
+
+TOP_LOGPROBS = 20  # the most OpenAI's API returns; vLLM and SGLang accept it too
+ANSWER_TOKENS = 4  # a one-word answer's reply, read when a server gives no logprobs
 
 DEFAULT_BASE_URL = "http://localhost:8000/v1"
 # What the openai client retries (and how long it waits before attempt n + 1), mirrored for streams.
@@ -299,6 +310,31 @@ class OpenAICompatibleVLM:
         if content is None:
             raise ModelError(f"the model server at {self.base_url} returned a reply without text")
         return content.strip()
+
+    def answer_probabilities(self, messages: Conversation, answers: Sequence[str]) -> AnswerProbabilities:
+        """P(each answer) from the server's `top_logprobs` of the reply's first token: the mass of every
+        listed token that is the answer as written ("Yes", " yes", ...), renormalised. Where the server
+        returns no logprobs, the same short reply (at most ANSWER_TOKENS tokens) is read as one of the answers
+        instead: one request either way."""
+        request = {
+            **self._request(messages, GenerationSettings(max_new_tokens=ANSWER_TOKENS, temperature=0.0)),
+            "logprobs": True,
+            "top_logprobs": TOP_LOGPROBS,
+        }
+        completion = self._call(lambda: self._client.chat.completions.create(**request))
+        choices = getattr(completion, "choices", None) or []
+        content = getattr(getattr(choices[0], "logprobs", None), "content", None) if choices else None
+        top = getattr(content[0], "top_logprobs", None) if content else None
+        if not top:
+            text = getattr(getattr(choices[0], "message", None), "content", None) if choices else None
+            return read_answer(str(text or ""), answers)
+        mass = dict.fromkeys(answers, 0.0)
+        for entry in top:
+            token = str(getattr(entry, "token", "")).strip().lower()
+            for answer in answers:
+                if token == answer.lower():
+                    mass[answer] += math.exp(float(getattr(entry, "logprob", -math.inf)))
+        return AnswerProbabilities.from_mass(mass, "logprobs")
 
     def generate_stream(
         self, messages: Conversation, settings: GenerationSettings | None = None

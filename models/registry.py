@@ -78,12 +78,8 @@ def create_segmenter(name: str, **kwargs: Any) -> Any:
 
 
 def default_vlm_name() -> str:
-    """$WHICHONE_MODEL if set, else "qwen2.5-vl-3b" with a CUDA GPU, else "smolvlm-256m" (CPU-sized)."""
-    chosen = os.environ.get("WHICHONE_MODEL", "").strip()
-    if chosen:
-        return chosen
-    try:
-        import torch  # only here: listing models must not import torch
-    except ImportError:
-        return "smolvlm-256m"
-    return "qwen2.5-vl-3b" if torch.cuda.is_available() else "smolvlm-256m"
+    """$WHICHONE_MODEL if set, else the VLM of $WHICHONE_STACK, else of the default stack ("gpu" with a
+    CUDA GPU: qwen2.5-vl-3b; "cpu" without: smolvlm-256m)."""
+    from models.stacks import resolve_choice
+
+    return resolve_choice(os.environ.get("WHICHONE_STACK"), vlm=os.environ.get("WHICHONE_MODEL"))[1].vlm

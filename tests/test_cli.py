@@ -41,7 +41,7 @@ def cli_env(tiny_model_dir: Path) -> dict[str, str]:
     if not link.exists():
         link.parent.mkdir(parents=True, exist_ok=True)
         link.symlink_to(tiny_model_dir)
-    return {"WHICHONE_CACHE_DIR": str(cache)}
+    return {"WHICHONE_CACHE_DIR": str(cache), "WHICHONE_STACK": "demo"}
 
 
 def test_ask_json_on_a_real_photo(coffee: Path, cli_env) -> None:
@@ -138,7 +138,17 @@ def test_server_down_exits_2(tmp_path: Path) -> None:
     scene(2).save(img)
     env = {"WHICHONE_OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "WHICHONE_OPENAI_MODEL": "m"}
     proc = run(
-        "ask", str(img), "What is it?", "--model", "openai", "--pointer", "blobs", env=env, timeout=120
+        "ask",
+        str(img),
+        "What is it?",
+        "--model",
+        "openai",
+        "--pointer",
+        "blobs",
+        "--segmenter",
+        "none",
+        env=env,
+        timeout=120,
     )
     assert proc.returncode == 2
     assert "not reachable" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

@@ -207,10 +207,10 @@ def test_smolvlm_256m_reads_one_tile_on_a_cpu_unless_told(monkeypatch: pytest.Mo
     monkeypatch.delenv("WHICHONE_SMOLVLM_LONGEST_EDGE")
     monkeypatch.setattr(catalog, "_cuda_available", lambda: True)
     catalog._smolvlm_factory()
-    assert given == [
-        {"processor_options": {"size": {"longest_edge": 512}}},
-        {"processor_options": {"size": {"longest_edge": 1024}}},
-        {},  # on a GPU: the model's own resolution
+    assert given == [  # on a CPU: int8 too (the CPU's quantisation)
+        {"quantise": "int8", "processor_options": {"size": {"longest_edge": 512}}},
+        {"quantise": "int8", "processor_options": {"size": {"longest_edge": 1024}}},
+        {},  # on a GPU: the model's own resolution, and the adapter's own quantisation (4-bit)
     ]
 
 
@@ -241,7 +241,8 @@ def test_registry_builds_and_loads_smolvlm_tiny(smol_dir: Path, smol_vlm: HFVisi
     assert spec.hub_id is None and not spec.needs_gpu
     vlm = registry.create_vlm("smolvlm-tiny", target_dir=smol_dir, device="cpu")
     info = vlm.describe()
-    assert (info["name"], info["backend"], info["quantisation"]) == ("smolvlm-tiny", "transformers", "none")
+    # int8 on a CPU, as the cpu stack's smolvlm-256m
+    assert (info["name"], info["backend"], info["quantisation"]) == ("smolvlm-tiny", "transformers", "int8")
     assert info["model_id"] == str(smol_dir) and info["parameters"] == smol_vlm.describe()["parameters"]
     conv = _ask(_noise_image(64, 64, seed=8), "Which one?")
     assert vlm.generate(conv, GREEDY) == smol_vlm.generate(conv, GREEDY)

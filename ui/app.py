@@ -16,10 +16,11 @@ from starlette.middleware import Middleware
 
 from assistant.pipeline import AssistantConfig
 from models.errors import ModelError
+from models.stacks import ModelChoice
 from ui.api import ApiHandlers, add_api
 from ui.ask_tab import build_ask_tab
 from ui.benchmark_tab import build_benchmark_tab
-from ui.engine import ModelChoice, ModelPool, choice_from_env
+from ui.engine import ModelPool, choice_from_env
 from ui.gatekeeper import DoorLimits, Gatekeeper
 from ui.handlers import AskHandlers
 from ui.page_script import RADIO_GROUPS_JS

@@ -27,9 +27,10 @@ from assistant.evaluation.runner import RunConfig, RunResult, get_task_or_fail, 
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task
 from models.errors import ModelError
+from models.stacks import NO_SEGMENTER
 from ui.bench_browser import BenchView, example_html, example_picture, position_line
 from ui.bench_results import confusion_markdown, plot_alt_text
-from ui.engine import NO_SEGMENTER, ModelPool
+from ui.engine import ModelPool
 from ui.handlers import user_message
 from ui.privacy import temp_root
 from ui.public import check_bench_request, check_models_allowed, check_new_tokens, public_mode

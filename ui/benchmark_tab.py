@@ -16,8 +16,9 @@ import gradio as gr
 from assistant.evaluation.datasets import DATASETS
 from assistant.evaluation.tasks import TASKS, Task
 from models.registry import list_models
+from models.stacks import NO_SEGMENTER
 from ui.bench_handlers import BenchmarkHandlers, status_html
-from ui.engine import NO_SEGMENTER, ModelPool, choice_from_env
+from ui.engine import ModelPool, choice_from_env
 from ui.state import STATE_TTL_S
 
 INTRO = (

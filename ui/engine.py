@@ -17,34 +17,22 @@ from typing import Any
 
 from assistant.pipeline import Assistant, AssistantConfig
 from models.errors import ModelError, ModelUnavailable
-
-NO_SEGMENTER = "none"  # the settings' name for "boxes only"
-
-
-@dataclass(frozen=True)
-class ModelChoice:
-    """Which models by registry name (see `whichone models`)."""
-
-    vlm: str
-    pointer: str
-    segmenter: str | None = None
-
-    def label(self) -> str:
-        seg = self.segmenter or "no segmenter"
-        return f"{self.vlm} / {self.pointer} / {seg}"
+from models.stacks import ModelChoice, resolve_choice
 
 
 def choice_from_env() -> ModelChoice:
-    """WHICHONE_MODEL (VLM), WHICHONE_POINTER and WHICHONE_SEGMENTER, with the registry's defaults."""
-    from models.registry import default_vlm_name
+    """WHICHONE_STACK (default: by CUDA), with WHICHONE_MODEL, WHICHONE_POINTER and WHICHONE_SEGMENTER
+    overriding its parts."""
+    return stack_from_env()[1]
 
-    segmenter = os.environ.get("WHICHONE_SEGMENTER", "").strip() or None
-    if segmenter == NO_SEGMENTER:
-        segmenter = None
-    return ModelChoice(
-        vlm=default_vlm_name(),
-        pointer=os.environ.get("WHICHONE_POINTER", "").strip() or "vlm-boxes",
-        segmenter=segmenter,
+
+def stack_from_env() -> tuple[str, ModelChoice]:
+    """(stack name, models) as the environment asks (see choice_from_env)."""
+    return resolve_choice(
+        os.environ.get("WHICHONE_STACK"),
+        vlm=os.environ.get("WHICHONE_MODEL"),
+        pointer=os.environ.get("WHICHONE_POINTER"),
+        segmenter=os.environ.get("WHICHONE_SEGMENTER"),
     )
 
 

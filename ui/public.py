@@ -17,7 +17,8 @@ from __future__ import annotations
 import os
 
 from assistant.errors import WhichoneError
-from ui.engine import NO_SEGMENTER, choice_from_env
+from models.stacks import NO_SEGMENTER
+from ui.engine import choice_from_env
 
 
 def public_mode() -> bool:

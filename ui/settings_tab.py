@@ -19,7 +19,8 @@ from assistant.policy import PolicyConfig
 from assistant.regions import SaliencyConfig
 from models.errors import ModelError
 from models.registry import list_models
-from ui.engine import NO_SEGMENTER, WHAT_TO_DO, ModelChoice, ModelPool
+from models.stacks import NO_SEGMENTER, STACKS, ModelChoice
+from ui.engine import WHAT_TO_DO, ModelPool
 from ui.gpu import spaces_available
 from ui.public import allowed_models, check_models_allowed
 from ui.state import UIState
@@ -119,6 +120,19 @@ def _dropdowns(choice: ModelChoice) -> tuple[str, str, str]:
     return choice.vlm, choice.pointer, choice.segmenter or NO_SEGMENTER
 
 
+def stack_of(choice: ModelChoice) -> str | None:
+    """The name of the stack that is exactly `choice`, or None (a custom mix)."""
+    return next((st.name for st in STACKS.values() if st.choice == choice), None)
+
+
+def stack_models(name: str) -> tuple[str, str, str]:
+    """The three dropdowns' values for the stack `name` (unchanged for an unknown name)."""
+    found = STACKS.get(str(name or ""))
+    if found is None:
+        return gr.skip(), gr.skip(), gr.skip()  # type: ignore[return-value]
+    return _dropdowns(found.choice)
+
+
 def _result(text: str) -> str:
     return f'<div role="status" aria-live="polite">{escape(text)}</div>'
 
@@ -139,6 +153,12 @@ def build_settings_tab(
         served = ", ".join(sorted(allowed - {NO_SEGMENTER}))
         intro += f" This public demo serves only these models: {served}."
     gr.Markdown(intro)
+    stack = gr.Dropdown(
+        [(f"{st.name}: {st.description}", st.name) for st in STACKS.values()],
+        value=stack_of(initial),
+        label="Stack (fills in the three models below; Apply loads them)",
+        elem_id="wh-stack",
+    )
     with gr.Row():
         vlm = gr.Dropdown(_names("vlm"), value=initial.vlm, label="Vision-language model", elem_id="wh-vlm")
         pointer = gr.Dropdown(
@@ -204,6 +224,9 @@ def build_settings_tab(
         clarify,
         state,
     ]
+    stack.input(
+        stack_models, [stack], [vlm, pointer, segmenter], api_name="ui_stack", api_visibility="private"
+    )
     apply_btn.click(
         handlers.apply,
         inputs,

@@ -16,7 +16,7 @@ from typing import Any
 
 from assistant.pipeline import AssistantConfig
 from assistant.session import Session
-from ui.engine import ModelChoice
+from models.stacks import ModelChoice
 from ui.privacy import forget_files
 
 STATE_TTL_S = 30 * 60  # a session untouched this long is forgotten, photo included
