@@ -261,8 +261,15 @@ def serve(
     ] = None,
     port: Annotated[int | None, typer.Option(help="Port (default: GRADIO_SERVER_PORT or 7860).")] = None,
     model: Annotated[str | None, typer.Option(help="VLM registry name (default: WHICHONE_MODEL).")] = None,
+    stack: Annotated[
+        str | None, typer.Option(help="Stack (default: WHICHONE_STACK, else cpu or gpu by CUDA).")
+    ] = None,
 ) -> None:
     """Start the Gradio app."""
+    if stack:
+        from models.stacks import get_stack
+
+        os.environ["WHICHONE_STACK"] = get_stack(stack).name
     if model:
         os.environ["WHICHONE_MODEL"] = model
     from ui.serve import main

@@ -341,10 +341,27 @@ def perf(
     sam3: Annotated[
         bool, typer.Option("--sam3", help="Also (e): SAM 3 at full size on this CPU (about a minute).")
     ] = False,
+    stack: Annotated[
+        str | None,
+        typer.Option(help="Instead: a whole stack's first and second turn at full size (cpu; cpu-tiny)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
     """Measure the grounding stage: (a) click vs first query, (b) background embedding overlap,
-    (c) batched points, (d) a lighter segmenter, and peak memory."""
+    (c) batched points, (d) a lighter segmenter, and peak memory. With --stack: what a user of that stack
+    waits for (assistant/perf_stack.py)."""
+    if stack:
+        from assistant.perf_stack import format_stack_report, stack_cost
+
+        try:
+            figures = stack_cost(
+                stack, typing_s=max(0.0, typing_s), size=_size(size), log=lambda m: typer.echo(m, err=True)
+            )
+        except (WhichoneError, ModelError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        typer.echo(json.dumps(figures, indent=2, default=str) if as_json else format_stack_report(figures))
+        return
     try:
         if not 1 <= k <= 64:
             raise WhichoneError("--k must be between 1 and 64.")

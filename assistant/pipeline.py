@@ -21,11 +21,14 @@ reply's final text. Streaming changes no call count and no reply; without `on_te
 
 from __future__ import annotations
 
+import functools
+import logging
 import math
 import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 
@@ -46,6 +49,7 @@ from models.base import (
     ChatMessage,
     Conversation,
     GenerationSettings,
+    ImagePreparingModel,
     VisionLanguageModel,
     answer_probabilities,
     stream_generate,
@@ -54,6 +58,7 @@ from models.errors import ModelError
 from prompts import render_prompt
 
 ONE_PASS_RECOGNITION = "focus_recognition_yesno"  # P(ambiguous) from one forward pass: Yes against No
+log = logging.getLogger(__name__)
 RECOGNITION_PROMPTS = (
     ONE_PASS_RECOGNITION,
     "focus_recognition_zs",
@@ -135,6 +140,9 @@ class Assistant:
         image = load_image(source, max_side=self.config.max_image_side)
         session.set_image(image)
         self.grounder.prepare(image, owner=session.id)
+        if isinstance(self.vlm, ImagePreparingModel):
+            # The VLM's encoding of the photo too (a cached prompt prefix), while the user types.
+            _background().submit(_prepare_quietly, self.vlm, image)
         return session
 
     def ask(
@@ -246,6 +254,7 @@ class Assistant:
         session.add("user", user_text, region.id if region else None)
         # The second turn makes no recognition call: it carries the first turn's verdict forward.
         verdict = session.last_reply.verdict if session.last_reply else Verdict.UNDECIDED
+        probability = session.last_reply.ambiguity_probability if session.last_reply else None
         if region is None:
             if fitting:
                 text = "Your words fit more than one. " + _clarify_text(session.focus, candidates, fitting)
@@ -262,6 +271,7 @@ class Assistant:
                 explanation=why,
                 referents=tuple(r.id for r in fitting),
                 verdict=verdict,
+                ambiguity_probability=probability,
                 focus=session.focus,
                 timings=timer.finish(),
                 model_calls=dict(calls),
@@ -280,6 +290,7 @@ class Assistant:
                 candidates=candidates,
                 explanation=f"You chose number {region.id}, {region.description}.",
                 verdict=verdict,
+                ambiguity_probability=probability,
                 focus=session.focus,
                 referents=(region.id,),
                 timings=timer.finish(),
@@ -462,6 +473,19 @@ def _tidy(text: str) -> str:
     a terminal may act on them) removed, whitespace collapsed."""
     text = " ".join(_CONTROL_CHARACTERS.sub("", text).split())
     return text or "(the model gave no answer)"
+
+
+@functools.cache
+def _background() -> ThreadPoolExecutor:
+    """One worker for the VLMs' photo encodings ahead of a question (models.base.ImagePreparingModel)."""
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="whichone-vlm-prepare")
+
+
+def _prepare_quietly(vlm: ImagePreparingModel, image: Image.Image) -> None:
+    try:
+        vlm.prepare_image(image)
+    except ModelError as exc:  # the question's own call will meet (and report) the same failure
+        log.warning("encoding the photo ahead failed: %s", exc)
 
 
 class _Shown:

@@ -139,6 +139,15 @@ class AnswerScoringModel(Protocol):
         ...
 
 
+@runtime_checkable
+class ImagePreparingModel(Protocol):
+    """A model that can encode a photo ahead of the calls about it (SmolVLM's cached image prefix)."""
+
+    def prepare_image(self, image: Image.Image) -> None:
+        """Encode `image` now (e.g. on upload, in the background) so later calls about it are cheaper."""
+        ...
+
+
 def answer_probabilities(
     model: VisionLanguageModel, messages: Conversation, answers: Sequence[str]
 ) -> AnswerProbabilities:

@@ -154,7 +154,9 @@ class DetectorPointer:
     def detect(self, image: Image.Image, phrase: str) -> Any:
         """Every instance of `phrase` as `sv.Detections` (xyxy in original-image pixels, confidence), after
         the threshold and class-agnostic NMS, best first. Raises ModelError on a model failure."""
-        import supervision as sv
+        from models.sv import supervision
+
+        sv = supervision()
 
         rgb = check_image(image, self.name)
         query = detector_query(self.family, phrase)
@@ -231,7 +233,12 @@ class DetectorPointer:
 
 def _random_detector(family: DetectorFamily) -> tuple[Any, Any]:
     """The published architecture of `family` (transformers' default config) with random weights, and its
-    real processor over a small local tokenizer (the compute does not depend on the vocabulary)."""
+    real processor over a small local tokenizer (the compute does not depend on the vocabulary).
+
+    Every Linear layer is drawn from normal(0, 0.02) with zero bias, as BERT-style models start: a fresh
+    OWL-ViT as transformers initialises it saturates its box head (every box comes out (0, 0, 0, 1), empty
+    after post-processing), whereas these weights give boxes on the patch grid with middling scores, so the
+    post-processing, NMS and the segmenter get boxes to work on. The compute is the same."""
     import torch
     import transformers as tf
 
@@ -254,4 +261,9 @@ def _random_detector(family: DetectorFamily) -> tuple[Any, Any]:
             processor = tf.GroundingDinoProcessor(
                 image_processor=tf.GroundingDinoImageProcessor(), tokenizer=bert_tokenizer()
             )
+        for layer in model.modules():
+            if isinstance(layer, torch.nn.Linear):
+                torch.nn.init.normal_(layer.weight, std=0.02)
+                if layer.bias is not None:
+                    torch.nn.init.zeros_(layer.bias)
     return model, processor

@@ -25,6 +25,7 @@ from PIL import Image
 
 from models.base import AnswerProbabilities, ChatMessage, Conversation, GenerationSettings, strip_pieces
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
+from models.prefix_cache import IMAGE_END_TOKENS, PREFIX_MODEL_TYPES, ImagePrefixCache
 
 QUANTISE_CHOICES = ("auto", "4bit", "int8", "none")
 _DTYPES = ("float32", "bfloat16", "float16")
@@ -202,6 +203,32 @@ class HFVisionLanguageModel:
             raise ModelUnavailable(
                 f"{self.name} could not be loaded by transformers: {_first_line(error)}"
             ) from error
+        self._finish_setup(model)
+
+    @classmethod
+    def from_model(
+        cls, model: Any, processor: Any, *, name: str, quantise: str = "none", max_image_side: int = 1280
+    ) -> HFVisionLanguageModel:
+        """The adapter around a model and processor built in memory, on the CPU (`whichone perf`: a published
+        architecture with random weights, which has no checkpoint to load). `quantise`: "int8" or "none"."""
+        import torch
+
+        self = cls.__new__(cls)
+        self.model_id = f"random {type(model).__name__}"
+        self.name = name
+        self.max_image_side = int(max_image_side)
+        self.processor_options = {}
+        self._lock = threading.Lock()
+        self.device = "cpu"
+        self.quantisation = "int8" if quantise == "int8" else "none"
+        self.dtype = torch.float32
+        self._processor = processor
+        self._finish_setup(model)
+        return self
+
+    def _finish_setup(self, model: Any) -> None:
+        """Everything after loading: eval mode, int8 where asked, left padding, the chat template's
+        parameters and the control tokens a user's text must not carry."""
         self._model = model.eval()
         self._parameters = self._parameter_count()  # counted before int8 turns weights into packed buffers
         if self.quantisation == "int8":
@@ -218,6 +245,15 @@ class HFVisionLanguageModel:
         added = getattr(tokenizer, "added_tokens_decoder", {}).values() if tokenizer is not None else ()
         contents = sorted({t.content for t in added if t.content.strip()}, key=len, reverse=True)
         self._control_tokens = re.compile("|".join(map(re.escape, contents))) if contents else None
+        self._prefix: ImagePrefixCache | None = None
+        if str(getattr(self._model.config, "model_type", "")) in PREFIX_MODEL_TYPES and tokenizer is not None:
+            ends = {tokenizer.convert_tokens_to_ids(t) for t in IMAGE_END_TOKENS} - {
+                tokenizer.unk_token_id,
+                None,
+            }
+            if ends:
+                self._prefix = ImagePrefixCache(self._model, ends)
+        self.reuse_image_prefix = self._prefix is not None  # `whichone perf --stack` measures both ways
 
     def _unavailable(self, error: BaseException, is_dir: bool, unreachable: bool = False) -> ModelUnavailable:
         if is_dir:
@@ -386,11 +422,12 @@ class HFVisionLanguageModel:
         stop_ids = self._stop_ids()
         with self._lock, self._generation_errors():
             inputs = self._inputs(conversations)
+            prefixed = self._with_prefix(inputs)
             if settings.seed is not None:
                 torch.manual_seed(settings.seed)
             with torch.inference_mode():
                 output = self._model.generate(
-                    **inputs, max_new_tokens=settings.max_new_tokens, **self._decoding(settings)
+                    **prefixed, max_new_tokens=settings.max_new_tokens, **self._decoding(settings)
                 )
         new_tokens = output[:, inputs["input_ids"].shape[1] :].tolist()
         result = []
@@ -407,9 +444,33 @@ class HFVisionLanguageModel:
 
         with self._lock, self._generation_errors():
             inputs = self._inputs([messages])
+            prefixed = self._with_prefix(inputs)
+            if "cache" in prefixed:  # only the text after the cached image prefix is run
+                length = prefixed["cache"].get_seq_length()
+                prefixed = {**prefixed, "input_ids": prefixed["input_ids"][:, length:]}
             with torch.inference_mode():
-                logits = self._model(**inputs).logits[0, -1]
+                logits = self._model(**prefixed).logits[0, -1]
         return torch.softmax(logits.float(), dim=-1).cpu()
+
+    def prepare_image(self, image: Image.Image) -> None:
+        """Encode `image` as the opening of a prompt (models/prefix_cache.py), so the next calls about it
+        skip the vision encoder; a no-op for models without a reusable prefix. Safe to call in a background
+        thread (it takes the model's lock)."""
+        if self._prefix is None or not self.reuse_image_prefix:
+            return
+        with self._lock, self._generation_errors():
+            self._prefix.lookup(self._inputs([[ChatMessage("user", "", [image])]]))
+
+    def _with_prefix(self, inputs: Any) -> dict[str, Any]:
+        """The model's inputs with the cached image prefix (`cache`, no pixels) where one applies; else as
+        they are. The caller holds the lock."""
+        if self._prefix is None or not self.reuse_image_prefix:
+            return dict(inputs)
+        found = self._prefix.lookup(inputs)
+        if found is None:
+            return dict(inputs)
+        _, cache = found
+        return {"input_ids": inputs["input_ids"], "attention_mask": inputs["attention_mask"], "cache": cache}
 
     def answer_probabilities(self, messages: Conversation, answers: Sequence[str]) -> AnswerProbabilities:
         """P(each answer) from the first reply token's distribution: the mass on every token that starts
@@ -506,7 +567,7 @@ class HFVisionLanguageModel:
         def generate() -> None:
             try:
                 with self._lock, self._generation_errors():
-                    inputs = self._inputs([messages])
+                    inputs = self._with_prefix(self._inputs([messages]))
                     if settings.seed is not None:
                         torch.manual_seed(settings.seed)
                     with torch.inference_mode():

@@ -147,7 +147,9 @@ def _molmo_reader(source: str, scale: str, other: str):
 
 
 def _paligemma(text: str, size: Size, input_size: Size | None, notes: list[str]) -> list[Grounding]:
-    import supervision as sv
+    from models.sv import supervision
+
+    sv = supervision()
 
     detections = sv.Detections.from_vlm(sv.VLM.PALIGEMMA, text, resolution_wh=(int(size[0]), int(size[1])))
     names = detections.data.get("class_name", [""] * len(detections))

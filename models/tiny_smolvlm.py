@@ -14,6 +14,7 @@ as they load the real weights, so tests run the `smolvlm-256m` code path through
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -84,13 +85,15 @@ def _corpus() -> list[str]:
     return lines
 
 
-def smolvlm_tokenizer() -> tuple[Any, Any]:
+def smolvlm_tokenizer(extra_corpus: Sequence[str] = (), vocab_size: int = 512) -> tuple[Any, Any]:
     """(the `tokenizers` object, a PreTrainedTokenizerFast) trained locally, with SmolVLM's special tokens.
 
-    Every token of SMOLVLM_SPECIAL_TOKENS is special: skipped in replies, plain text in a user's input."""
+    Every token of SMOLVLM_SPECIAL_TOKENS is special: skipped in replies, plain text in a user's input.
+    `extra_corpus` and a larger `vocab_size` train it on more text (models/full_size.py: whichone's prompts,
+    so a prompt is about as many tokens as a real tokenizer makes of it)."""
     from transformers import PreTrainedTokenizerFast
 
-    raw = train_byte_level_bpe(_corpus(), SMOLVLM_SPECIAL_TOKENS, vocab_size=512)
+    raw = train_byte_level_bpe([*_corpus(), *extra_corpus], SMOLVLM_SPECIAL_TOKENS, vocab_size=vocab_size)
     tokenizer = PreTrainedTokenizerFast(
         tokenizer_object=raw,
         bos_token="<|im_start|>",

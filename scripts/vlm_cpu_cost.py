@@ -21,35 +21,12 @@ import time
 import torch
 from PIL import Image
 
-from models.tiny_smolvlm import smolvlm_processor, smolvlm_tokenizer
-
-# SmolVLM-256M-Instruct's architecture (its config.json and preprocessor_config.json).
-TEXT = dict(
-    model_type="llama", vocab_size=49280, hidden_size=576, intermediate_size=1536, num_hidden_layers=30,
-    num_attention_heads=9, num_key_value_heads=3, max_position_embeddings=8192, rms_norm_eps=1e-5,
-    tie_word_embeddings=True,
-)  # fmt: skip
-VISION = dict(hidden_size=768, intermediate_size=3072, num_hidden_layers=12, num_attention_heads=12,
-              image_size=512, patch_size=16)  # fmt: skip
-SCALE_FACTOR, TILE, IMAGE_SEQ_LEN = 4, 512, 64
+from models.full_size import SMOLVLM_TILE as TILE
+from models.full_size import random_smolvlm_256m
 
 
 def build(longest_edge: int):
-    from transformers import Idefics3Config, Idefics3ForConditionalGeneration
-
-    raw, tokenizer = smolvlm_tokenizer()
-    config = Idefics3Config(
-        text_config=TEXT,
-        vision_config=VISION,
-        scale_factor=SCALE_FACTOR,
-        image_token_id=raw.token_to_id("<image>"),
-    )
-    torch.manual_seed(0)
-    model = Idefics3ForConditionalGeneration(config).eval()
-    processor = smolvlm_processor(
-        tokenizer, longest_edge=longest_edge, tile=TILE, image_seq_len=IMAGE_SEQ_LEN
-    )
-    return model, processor
+    return random_smolvlm_256m(longest_edge)
 
 
 def main() -> None:

@@ -18,8 +18,11 @@ def explain_markdown(reply: Reply | None, model_label: str = "") -> str:
     """Verdict, level, strategy, the policy's one-line reason, model calls and timings."""
     if reply is None:
         return NO_REPLY_YET
+    verdict = reply.verdict.value
+    if reply.ambiguity_probability is not None:
+        verdict += f" (P(ambiguous) = {reply.ambiguity_probability:.2f}, one forward pass)"
     lines = [
-        f"- **Recognition verdict:** {reply.verdict.value}",
+        f"- **Recognition verdict:** {verdict}",
         f"- **Level:** {int(reply.level)} ({LEVEL_WORDS.get(reply.level, '')})",
         f"- **Strategy:** {reply.strategy.value}",
         f"- **Why:** {reply.explanation}",
