@@ -30,9 +30,9 @@ import numpy as np
 from PIL import Image
 
 from assistant.errors import SessionError
+from assistant.iou import box_iou
 from assistant.regions import (
     SaliencyConfig,
-    box_iou,
     build_candidates,
     number_regions,
     region_at,

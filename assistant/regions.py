@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from assistant.iou import box_iou, mask_iou
 from assistant.types import Box, Candidates, Grounding, Region
 
 AREA_WEIGHT = 0.7
@@ -45,20 +46,6 @@ def centre_term(box: Box, image_size: tuple[int, int]) -> float:
 
 def saliency(area_term: float, centre: float, config: SaliencyConfig = SaliencyConfig()) -> float:
     return config.area_weight * area_term + config.centre_weight * centre
-
-
-def box_iou(a: Box, b: Box) -> float:
-    ix = max(0.0, min(a.x1, b.x1) - max(a.x0, b.x0))
-    iy = max(0.0, min(a.y1, b.y1) - max(a.y0, b.y0))
-    inter = ix * iy
-    union = a.area + b.area - inter
-    return inter / union if union > 0 else 0.0
-
-
-def mask_iou(a: np.ndarray, b: np.ndarray) -> float:
-    """IoU of two H x W boolean masks; 0 when both are empty."""
-    union = np.logical_or(a, b).sum()
-    return float(np.logical_and(a, b).sum() / union) if union else 0.0
 
 
 def position_words(box: Box, image_size: tuple[int, int]) -> str:

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from assistant.grounding import Grounder, select_masks
+from assistant.iou import box_iou
 from assistant.pipeline import Assistant, AssistantConfig
-from assistant.regions import box_iou
 from assistant.types import Box, Grounding, Strategy
 from models.detectors import DetectorPointer, detector_query
 from models.errors import ModelError, ModelUnavailable

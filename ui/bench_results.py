@@ -37,6 +37,8 @@ RIGHT_MEANS = {
     "pass": "the judge says PASS: the answer after the clarification matches the reference",
     "racquet-saliency": "the response says the question is ambiguous (class A); a class B/C response "
     "is wrong, and its Saliency line says which referent it described",
+    "probability": "P(ambiguous) >= 0.5 exactly when the question has more than one focus region (the "
+    "table shows every threshold)",
     "masks": f"the predicted regions' union overlaps the gold regions' union with IoU >= {LOCALISATION_IOU}",
 }
 
@@ -60,6 +62,9 @@ def outcome(task: Task, record: dict[str, Any], gold_masks: Sequence[dict[str, A
         return RIGHT if level is not None and level == gold.get("level") else WRONG
     if kind == "pass":
         return RIGHT if judged.get("aqua_clarification") == "PASS" else WRONG
+    if kind == "probability":
+        p = judged.get("p_ambiguous")
+        return WRONG if p is None else (RIGHT if (p >= 0.5) == bool(gold.get("ambiguous")) else WRONG)
     if kind == "masks":
         iou = localisation_iou(record, gold_masks or [])
         return RIGHT if iou is not None and iou >= LOCALISATION_IOU else WRONG

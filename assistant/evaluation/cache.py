@@ -28,7 +28,7 @@ from PIL import Image
 from assistant.errors import WhichoneError
 from assistant.images import image_digest
 from assistant.types import Box, Grounding
-from models.base import Conversation, GenerationSettings
+from models.base import AnswerProbabilities, Conversation, GenerationSettings, answer_probabilities
 
 # describe() keys that say how a model was loaded or how it runs now, not what it answers.
 VOLATILE_IDENTITY_KEYS = frozenset(
@@ -223,6 +223,25 @@ class CachedVLM:
             self.cache.put_many(self.name, [(keys[i], r) for i, r in zip(missing, replies, strict=True)])
             found.update({keys[i]: r for i, r in zip(missing, replies, strict=True)})
         return [found[k] for k in keys]
+
+    def answer_probabilities(self, messages: Conversation, answers: Sequence[str]) -> AnswerProbabilities:
+        """The wrapped model's answer probabilities (models.base.answer_probabilities), cached as JSON under
+        a key of their own (the answers are part of it; a generation's key never collides with it)."""
+        key = cache_key(
+            self.identity, {"answers": list(answers), "input": conversation_payload(messages)}, {}
+        )
+        found = self.cache.get_many([key])
+        if key in found:
+            with self._count_lock:
+                self.hits += 1
+            data = json.loads(found[key])
+            return AnswerProbabilities(data["probabilities"], data["covered"], data["source"])
+        result = answer_probabilities(self.model, messages, answers)
+        with self._count_lock:
+            self.calls += 1
+        payload = {"probabilities": result.probabilities, "covered": result.covered, "source": result.source}
+        self.cache.put_many(self.name, [(key, json.dumps(payload))])
+        return result
 
 
 class CachedPointer:

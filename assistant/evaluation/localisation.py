@@ -14,7 +14,8 @@ Our reading, for predictions with any number of masks:
   examples ("mIoU": the mean over the dataset of each example's score).
 - Conventions the paper does not need (its every example has >= 1 focus region): an example with no
   predicted mask scores 0 against non-empty gold; an example whose gold and prediction are both empty
-  scores 1 (nothing to find, nothing claimed); a non-empty prediction against empty gold scores 0. Gold
+  scores 1 (nothing to find, nothing claimed: assistant/iou.py's rule for two empty sets); a non-empty
+  prediction against empty gold scores 0. Gold
   masks with no pixels are dropped (they are not regions); empty predicted masks stay (false positives).
 - mAP is pycocotools' COCOeval(iouType="segm") stats[0]: AP averaged over IoU thresholds .50:.05:.95,
   all areas, up to 100 detections per image, one category ("focus"), one COCO image per example. With no
@@ -34,6 +35,8 @@ import numpy as np
 from pycocotools import mask as mask_utils
 from pycocotools.coco import COCO
 from pycocotools.cocoeval import COCOeval
+
+from assistant.iou import mask_iou
 
 NAN = float("nan")
 
@@ -79,19 +82,11 @@ def _union(masks: Sequence[np.ndarray], shape: tuple[int, int]) -> np.ndarray:
     return out
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    """IoU of two H x W bool masks; 1.0 when both are empty (see the module's conventions)."""
-    union = int(np.logical_or(a, b).sum())
-    if union == 0:
-        return 1.0
-    return int(np.logical_and(a, b).sum()) / union
-
-
 def union_iou(
     pred_masks: Sequence[np.ndarray], gold_masks: Sequence[np.ndarray], shape: tuple[int, int]
 ) -> float:
     """IoU(union of predicted masks, union of gold masks) for one example (masks H x W bool)."""
-    return _iou(_union(pred_masks, shape), _union(gold_masks, shape))
+    return mask_iou(_union(pred_masks, shape), _union(gold_masks, shape))
 
 
 def max_iou(
@@ -110,10 +105,10 @@ def max_iou(
     if not gold:
         return 1.0 if not pred_union.any() else 0.0
     if not per_prediction:
-        return max(_iou(pred_union, g) for g in gold)
+        return max(mask_iou(pred_union, g) for g in gold)
     if not pred_masks:
         return 0.0
-    return max(_iou(np.asarray(p, dtype=bool), g) for p in pred_masks for g in gold)
+    return max(mask_iou(np.asarray(p, dtype=bool), g) for p in pred_masks for g in gold)
 
 
 def _rle(mask: np.ndarray) -> dict:

@@ -74,6 +74,12 @@ def _num(value: Any, digits: int = 2) -> str:
     return f"{100.0 * float(value):.{digits}f}"
 
 
+def _plain(value: Any, digits: int = 3) -> str:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "-"
+    return f"{float(value):.{digits}f}"
+
+
 def _md(header: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
@@ -223,6 +229,35 @@ def markdown_table(task: Task, summary: dict[str, Any]) -> str:
                 "whichone strategic accuracy (%), AQuA Table 2 layout: SELF-REPORTED strategy (no judge), "
                 "not comparable with AQuA rows judged from the response text"
             )
+    elif layout == "calibration":
+        header = ["Model", "Threshold", "Acc.", "F1", "Pos.", "UR", "n", "Errors"]
+        rows = []
+        for r in results:
+            m = r["metrics"]
+            for threshold, t in (m.get("thresholds") or {}).items():
+                best = (
+                    " (best F1)"
+                    if m.get("best_threshold") is not None and float(threshold) == m["best_threshold"]
+                    else ""
+                )
+                rows.append(
+                    [
+                        r["model"],
+                        f"P >= {threshold}{best}",
+                        _pct(t.get("accuracy")),
+                        _pct(t.get("weighted_f1")),
+                        _pct(t.get("positive_rate")),
+                        _pct(t.get("undecided_rate")),
+                        str(t.get("n", 0)),
+                        str(r["errors"]),
+                    ]
+                )
+            extra.append(
+                f"{r['model']}: ROC AUC {_num(m.get('auc'), 1)}, Brier score {_plain(m.get('brier'))}, "
+                f"expected calibration error {_plain(m.get('ece'))} "
+                f"({m.get('n_scored', 0)} of {m.get('n', 0)} examples with a probability; AUC x100)."
+            )
+        title = "One-pass recognition (%) by verdict threshold: VQ-FocusAmbiguity Table 2's metrics"
     elif layout == "pass-rate":
         header = ["Model", "Prompt", "PASS rate", "Unknown", "n", "Errors"]
         rows = [

@@ -365,7 +365,7 @@ class Runner:
         # decoded once per prompt, which costs milliseconds against a model call.
         items = [_Item(e, v, model_name) for v in self.variants for e in examples]
         kind = self.task.kind
-        if kind in ("vqa", "two-turn", "pipeline", "saliency"):
+        if kind in ("vqa", "two-turn", "pipeline", "saliency", "probability"):
             self._cached_vlm(model_name)  # load it before the bar starts: the bar's rate is answering only
         bar = _Progress(
             self._bar(len(items), f"{self.task.name} {model_name}", "item"),
@@ -375,6 +375,8 @@ class Runner:
         try:
             if kind in ("vqa", "two-turn", "saliency"):
                 self._run_vqa(self._cached_vlm(model_name), items, bar)
+            elif kind == "probability":
+                self._run_probability(self._cached_vlm(model_name), items, bar)
             elif kind == "pipeline":
                 self._run_pipeline(model_name, items, bar)
             elif kind == "localise":
@@ -450,6 +452,26 @@ class Runner:
                         {"role": "assistant", "text": final},
                     ]
                     item.response = final
+            self.images.forget([it.example for it in batch])
+            bar.update(len(batch))
+
+    # ---------------------------------------------------------------- kind: probability
+
+    def _run_probability(self, model: CachedVLM, items: list[_Item], bar: _Progress) -> None:
+        """P(ambiguous) per item: "Yes" against "No" as the first reply token (one forward pass, cached)."""
+        for batch in self._batches(items):
+            for item, image in self._with_images(batch):
+                conversation = _first_turn(item, image)
+                try:
+                    scores = model.answer_probabilities(conversation, ("Yes", "No"))
+                except ModelError as exc:
+                    item.error = f"model: {exc}"
+                    continue
+                p = scores.probabilities.get("Yes")
+                item.turns = [{"role": "user", "text": conversation[0].text}]
+                item.response = json.dumps(
+                    {"p_ambiguous": p, "covered": scores.covered, "source": scores.source}
+                )
             self.images.forget([it.example for it in batch])
             bar.update(len(batch))
 

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 from statsmodels.stats.contingency_tables import mcnemar
 
-from assistant.regions import box_iou
+from assistant.iou import box_iou, mask_iou
 from assistant.types import Box, Grounding
 
 NAN = float("nan")
@@ -104,18 +104,16 @@ def referent_ious(prediction: Box | np.ndarray, referents: Sequence[Box]) -> lis
     """IoU of a predicted box, or a predicted H x W bool mask, with each referent box.
 
     A mask is compared with each box rasterised on the mask's pixel grid (pixel centres inside the box).
+    An empty prediction matches nothing (IoU 0 with every referent).
     """
     if isinstance(prediction, Box):
-        return [box_iou(prediction, r) for r in referents]
+        return [box_iou(prediction, r) if prediction.area > 0 else 0.0 for r in referents]
     mask = np.asarray(prediction, dtype=bool)
     if mask.ndim != 2:
         raise ValueError(f"a predicted mask must be H x W, not shape {mask.shape}")
-    out = []
-    for r in referents:
-        box = _box_mask(r, mask.shape)
-        union = int(np.logical_or(mask, box).sum())
-        out.append(int(np.logical_and(mask, box).sum()) / union if union else 0.0)
-    return out
+    if not mask.any():
+        return [0.0] * len(referents)
+    return [mask_iou(mask, _box_mask(r, mask.shape)) for r in referents]
 
 
 def match_referent(

@@ -17,6 +17,7 @@ that judged strategy (as in aqua-strategy) and the self-reported one is scored b
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -39,6 +40,7 @@ JUDGING = {
     "pipeline-strategy": ("aqua_strategy", "aqua_factual"),
     "pass": ("aqua_clarification",),
     "verdict": (),
+    "probability": (),
     "masks": (),
 }
 # where a pipeline-strategy record's "aqua_strategy" came from
@@ -298,6 +300,8 @@ def _direct_judgement(task: Task, item: Any) -> dict[str, Any]:
         from assistant.verdict import parse_verdict
 
         return {"verdict": parse_verdict(item.response).value}
+    if task.judgement == "probability":
+        return {"p_ambiguous": json.loads(item.response)["p_ambiguous"]}
     if task.judgement == "pipeline-strategy":
         return {"pipeline_strategy": item.extra["pipeline"]["strategy"]}
     if task.judgement == "masks":
@@ -339,6 +343,11 @@ def _group_metrics(task: Task, records: list[dict[str, Any]]) -> dict[str, Any]:
         ]
         out["confusion_rows"], out["confusion_columns"] = ["ambiguous", "unambiguous"], columns
         return out
+    if kind == "calibration":
+        gold = [bool(r["gold"]["ambiguous"]) for r in records]
+        from assistant.evaluation.calibration import calibration_metrics
+
+        return calibration_metrics(gold, [r["judgement"]["p_ambiguous"] for r in records])
     if kind == "aqua-strategy":
         gold = [int(r["gold"]["level"]) for r in records]
         predicted = [r["judgement"].get("aqua_strategy", metrics.UNKNOWN) for r in records]

@@ -9,6 +9,8 @@ Kinds:
 - "two-turn": the same first turn, then the gold hint as the user's second message.
 - "pipeline": whichone itself answers (`assistant.pipeline.Assistant.ask`) with the named VLM.
 - "localise": a pointer finds the question's focus and a segmenter turns each point into a mask.
+- "probability": one forward pass per example: P(ambiguous), the probability of "Yes" against "No" as the
+  reply's first token after the prompt (models.base.answer_probabilities), stored as JSON.
 - "saliency": the "vqa" turn, then (after judging) the pointer maps each class B/C response to a box and
   the box to one of the example's referent boxes (RAcQUEt Appendix H).
 """
@@ -19,7 +21,7 @@ from dataclasses import dataclass, field
 
 from models.base import GenerationSettings
 
-KINDS = ("vqa", "two-turn", "pipeline", "localise", "saliency")
+KINDS = ("vqa", "two-turn", "pipeline", "localise", "saliency", "probability")
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,20 @@ TASKS: dict[str, Task] = {
             reproduces="VQ-FocusAmbiguity Table 2",
             plots=("confusion",),
             settings=GenerationSettings(max_new_tokens=256, temperature=0.0),
+        ),
+        Task(
+            name="focus-recognition-probability",
+            description="whichone's one-pass recognition on VQ-FocusAmbiguity: P(ambiguous) from the first "
+            "reply token (Yes against No), its calibration (ROC AUC, Brier score, expected calibration "
+            "error) and Table 2's metrics with the verdict threshold swept from 0.1 to 0.9",
+            dataset="vq-focusambiguity",
+            split=None,
+            kind="probability",
+            variants=(Variant("yesno", "one pass (Yes/No)", "focus_recognition_yesno"),),
+            judgement="probability",
+            metrics="calibration",
+            reproduces="VQ-FocusAmbiguity Table 2's metrics per threshold (whichone's, not a paper row)",
+            settings=GenerationSettings(max_new_tokens=1, temperature=0.0),
         ),
         Task(
             name="focus-localisation",
