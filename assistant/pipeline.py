@@ -42,7 +42,7 @@ from assistant.question import analyse_question
 from assistant.regions import regions_for_hint
 from assistant.session import Session
 from assistant.types import Candidates, Decision, Level, QuestionFocus, Region, Reply, Strategy, Verdict
-from assistant.validation import MAX_QUESTION_CHARS, clean_hint, clean_question
+from assistant.validation import MAX_QUESTION_CHARS, clean_hint, clean_question, without_control_characters
 from assistant.verdict import parse_verdict
 from assistant.words import count_phrase, is_unique_descriptor
 from models.base import (
@@ -424,7 +424,7 @@ class Assistant:
         with closing(stream_generate(self.vlm, conversation, self.config.answer_settings)) as pieces:
             for piece in pieces:
                 so_far += piece
-                shown(opening + " ".join(_CONTROL_CHARACTERS.sub("", so_far).split()))
+                shown(opening + " ".join(without_control_characters(so_far).split()))
         return _tidy(so_far)
 
 
@@ -465,13 +465,10 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-_CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
 def _tidy(text: str) -> str:
     """The model's text as one line for the chat: control characters (a screen reader may read them out,
     a terminal may act on them) removed, whitespace collapsed."""
-    text = " ".join(_CONTROL_CHARACTERS.sub("", text).split())
+    text = " ".join(without_control_characters(text).split())
     return text or "(the model gave no answer)"
 
 

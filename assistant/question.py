@@ -45,6 +45,7 @@ import re
 from assistant import lexicon as lx
 from assistant.question_parser import Parser, Token
 from assistant.types import QuestionFocus
+from assistant.validation import without_control_characters
 from assistant.words import (
     FUNCTION_WORDS,
     POSSESSIVE,
@@ -63,7 +64,6 @@ MAX_TOKENS = 60  # a question longer than this is cut; the focus is near the sta
 MAX_CHARS = 4000  # no question needs more; keeps pathological input cheap
 
 _TOKEN_RE = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*'?|[?!.;,:]")
-_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _LATIN_RE = re.compile(r"[0-9a-z\u00c0-\u024f'-]+")  # words in Latin script (accents allowed)
 _SENTENCE_END = frozenset({"?", "!", ".", ";"})
 _CONTRACTION_IS = frozenset(
@@ -114,7 +114,7 @@ def _split_word(raw: str) -> list[Token]:
 
 
 def _tokenise(question: str) -> list[Token]:
-    text = _CONTROL_RE.sub(" ", question[:MAX_CHARS]).lower()
+    text = without_control_characters(question[:MAX_CHARS]).lower()
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
     toks: list[Token] = []
     for raw in _TOKEN_RE.findall(text):

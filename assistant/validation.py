@@ -10,7 +10,16 @@ from assistant.errors import InputError
 MAX_QUESTION_CHARS = 500
 MAX_HINT_CHARS = 300
 
-_CONTROL = re.compile(r"[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+# C0 and C1 control characters (tab and newline included: they are whitespace wherever this is used),
+# DEL, zero-width characters and the bidirectional overrides: a screen reader may read them out, a terminal
+# may act on them, and they can hide text.
+_CONTROL = re.compile(r"[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def without_control_characters(text: str) -> str:
+    """`text` with every control, zero-width and bidi-override character replaced by a space: the one text
+    cleaner (questions, hints, question analysis, the model's replies)."""
+    return _CONTROL.sub(" ", text)
 
 
 def clean_text(text: str | None, *, what: str = "question", max_chars: int = MAX_QUESTION_CHARS) -> str:
@@ -22,7 +31,7 @@ def clean_text(text: str | None, *, what: str = "question", max_chars: int = MAX
         text = ""
     if not isinstance(text, str):
         raise InputError(f"The {what} must be text.")
-    cleaned = _CONTROL.sub(" ", unicodedata.normalize("NFC", text))
+    cleaned = without_control_characters(unicodedata.normalize("NFC", text))
     cleaned = " ".join(cleaned.split())
     if not cleaned:
         raise InputError(

@@ -1,14 +1,18 @@
-"""The built-in adapters, registered by name in models.registry.
+"""The built-in adapters as a plain table, `SPECS`, which models.registry indexes by (kind, name).
 
-Registration must stay cheap: no torch, transformers or openai import here. Each factory imports its
-adapter when it is called, and passes its keyword arguments on (device, quantise, timeout, ...).
+Importing this must stay cheap: no torch, transformers or openai import here. Each factory imports its
+adapter when it is called, and passes its keyword arguments on (device, quantise, timeout, ...). This module
+imports nothing from models.registry (the registry reads this table; the table does not register itself).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from models.registry import ModelSpec, register
+from models.spec import ModelSpec
+
+SPECS: list[ModelSpec] = []
+register = SPECS.append  # each entry below adds one spec to the table, in order
 
 # ---------------------------------------------------------------- vision-language models (kind "vlm")
 
@@ -195,15 +199,12 @@ def _tiny_molmo2_factory(*, vlm: Any = None, target_dir: Any = None, **kwargs: A
 
 
 def _vlm_pointer_factory(output: str):
-    def factory(*, vlm: Any = None, vlm_name: str | None = None, **kwargs: Any) -> Any:
+    def factory(*, vlm: Any = None, **kwargs: Any) -> Any:
         from models.errors import ModelUnavailable
-        from models.registry import create_vlm
         from models.vlm_pointer import VLMPointer
 
-        if vlm is None and vlm_name:
-            vlm = create_vlm(vlm_name)
         if vlm is None:
-            raise ModelUnavailable("this pointer asks a vision-language model: pass vlm= or vlm_name=")
+            raise ModelUnavailable("this pointer asks the answering vision-language model: pass vlm=")
         return VLMPointer(vlm, output=output, **kwargs)
 
     return factory

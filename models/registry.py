@@ -1,58 +1,30 @@
 """Model names -> factories, so configuration picks a model by name.
 
 Three kinds share one registry: "vlm" (VisionLanguageModel), "pointer" (Pointer), "segmenter" (Segmenter).
-Adapters register themselves in models/catalog.py, which this module imports lazily so that listing the
-registry never imports torch or transformers.
+The built-in adapters are the plain table models.catalog.SPECS, indexed here once at import: listing the
+registry never imports torch or transformers, and there is no half-filled state for a failed import to leave.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from models.catalog import SPECS
 from models.errors import ModelUnavailable
+from models.spec import KINDS, ModelKind, ModelSpec
 
-KINDS = ("vlm", "pointer", "segmenter")
+__all__ = ["KINDS", "ModelSpec", "create", "create_pointer", "create_segmenter", "create_vlm", "get_spec"]
 
-
-@dataclass(frozen=True)
-class ModelSpec:
-    name: str
-    kind: str  # one of KINDS
-    description: str
-    factory: Callable[..., Any]
-    hub_id: str | None = None  # where the weights come from, if anywhere
-    needs_gpu: bool = False
+_REGISTRY: dict[tuple[str, str], ModelSpec] = {(spec.kind, spec.name): spec for spec in SPECS}
 
 
-_REGISTRY: dict[tuple[str, str], ModelSpec] = {}
-_catalog_loaded = False
-
-
-def register(spec: ModelSpec) -> ModelSpec:
-    if spec.kind not in KINDS:
-        raise ValueError(f"unknown model kind {spec.kind!r}; expected one of {KINDS}")
-    _REGISTRY[(spec.kind, spec.name)] = spec
-    return spec
-
-
-def _ensure_catalog() -> None:
-    global _catalog_loaded
-    if not _catalog_loaded:
-        _catalog_loaded = True
-        import models.catalog  # noqa: F401  (registers the built-in adapters)
-
-
-def list_models(kind: str | None = None) -> list[ModelSpec]:
-    _ensure_catalog()
+def list_models(kind: ModelKind | None = None) -> list[ModelSpec]:
     specs = [s for (k, _), s in _REGISTRY.items() if kind is None or k == kind]
     return sorted(specs, key=lambda s: (KINDS.index(s.kind), s.name))
 
 
-def get_spec(kind: str, name: str) -> ModelSpec:
-    _ensure_catalog()
+def get_spec(kind: ModelKind, name: str) -> ModelSpec:
     spec = _REGISTRY.get((kind, name))
     if spec is None:
         known = ", ".join(s.name for s in list_models(kind)) or "none"
@@ -60,7 +32,7 @@ def get_spec(kind: str, name: str) -> ModelSpec:
     return spec
 
 
-def create(kind: str, name: str, **kwargs: Any) -> Any:
+def create(kind: ModelKind, name: str, **kwargs: Any) -> Any:
     """Build the model `name` of `kind`; raises ModelUnavailable with a plain message when it cannot."""
     return get_spec(kind, name).factory(**kwargs)
 

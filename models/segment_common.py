@@ -8,7 +8,6 @@ again.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -18,6 +17,7 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 from PIL import Image
 
+from assistant.images import image_digest
 from models.errors import ModelError, ModelUnavailable
 
 T = TypeVar("T")
@@ -32,14 +32,6 @@ MASK_MEMORY_BYTES = 256 * 2**20  # float logits of one decoder chunk (N x 3 x (s
 # 480): one call took 0.94-1.14x the time of 5 single calls across runs, no better in one batch of 5 than in
 # batches of 2. On CUDA every prompt goes in one batch (bounded by MASK_MEMORY_BYTES), where batching pays.
 CPU_PROMPTS_PER_BATCH = 2
-
-
-def image_key(image: Image.Image) -> str:
-    """Content hash of the decoded pixels (mode, size, bytes): the same photo hits the cache however sent."""
-    h = hashlib.blake2b(digest_size=20)
-    h.update(f"{image.mode}:{image.size[0]}x{image.size[1]}:".encode())
-    h.update(image.tobytes())
-    return h.hexdigest()
 
 
 def check_image(image: Image.Image, who: str) -> Image.Image:
@@ -224,14 +216,14 @@ class CachedEmbeddingSegmenter(Generic[E]):
     def embedding(self, image: Image.Image) -> E:
         """The image's embedding: cached, awaited if another thread is computing it, else computed now."""
         rgb = check_image(image, self.name)
-        return self._cache.get(image_key(rgb), lambda: self._embed(rgb))
+        return self._cache.get(image_digest(rgb), lambda: self._embed(rgb))
 
     def prepare(self, image: Image.Image) -> None:
         """Compute and cache the embedding (blocking; run it in a thread to overlap other work)."""
         self.embedding(image)
 
     def is_prepared(self, image: Image.Image) -> bool:
-        return image_key(image if image.mode == "RGB" else image.convert("RGB")) in self._cache
+        return image_digest(image if image.mode == "RGB" else image.convert("RGB")) in self._cache
 
     def segment_points(
         self, image: Image.Image, points: np.ndarray, boxes: np.ndarray | None = None

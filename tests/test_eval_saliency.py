@@ -197,7 +197,6 @@ def molmo_like(monkeypatch: pytest.MonkeyPatch) -> _MolmoLike:
         description="scripted Molmo points (tests)",
         factory=lambda **_: VLMPointer(vlm, output="molmo", name="test-molmo"),
     )
-    registry.list_models()  # the catalog first, so it cannot overwrite the test's entry later
     monkeypatch.setitem(registry._REGISTRY, ("pointer", "test-molmo"), spec)
     return vlm
 

@@ -14,6 +14,7 @@ from ui.state import UIState
 @pytest.fixture
 def public(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WHICHONE_PUBLIC", "1")
+    monkeypatch.setenv("WHICHONE_STACK", "demo")  # tiny / blobs / no segmenter
     monkeypatch.setenv("WHICHONE_MODEL", "tiny")
     monkeypatch.setenv("WHICHONE_POINTER", "blobs")
     monkeypatch.delenv("WHICHONE_SEGMENTER", raising=False)
@@ -65,7 +66,7 @@ def test_settings_refuse_a_model_the_demo_does_not_serve_and_load_nothing(public
     pool = ModelPool()
     state = UIState(choice=ModelChoice("tiny", "blobs", None))
     out = SettingsHandlers(pool).apply(
-        "qwen2.5-vl-7b", "blobs", "none", "focus_recognition_zs_ecot", "marker", 3, 0.6, "largest",
+        "qwen2.5-vl-7b", "blobs", "none", "focus_recognition_zs_ecot", 0.5, "marker", 3, 0.6, "largest",
         True, True, False, True, state,
     )  # fmt: skip
     result = out[2]

@@ -29,6 +29,12 @@ def explain_markdown(reply: Reply | None, model_label: str = "") -> str:
     ]
     if reply.resolved_region is not None:
         lines.append(f"- **Answered about region:** number {reply.resolved_region}")
+    if reply.candidates.regions:
+        # The pointer's confidence (times the mask's quality) and AQuA's saliency of each candidate.
+        found = "; ".join(
+            f"{r.id}: score {r.score:.2f}, saliency {r.saliency:.2f}" for r in reply.candidates.regions
+        )
+        lines.append(f"- **Candidates:** {found}")
     calls = ", ".join(f"{role} {n}" for role, n in sorted(reply.model_calls.items())) or "none"
     lines.append(f"- **Model calls:** {calls}")
     timings = ", ".join(f"{stage} {secs:.2f} s" for stage, secs in reply.timings.items()) or "none"

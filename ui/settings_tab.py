@@ -61,6 +61,7 @@ class SettingsHandlers:
         pointer: str,
         segmenter: str,
         recognition_prompt: str,
+        ambiguity_threshold: float,
         region_marking: str,
         enumerate_max: float,
         threshold: float,
@@ -77,6 +78,7 @@ class SettingsHandlers:
             check_models_allowed(choice.vlm, choice.pointer, choice.segmenter)
             config = AssistantConfig(
                 recognition_prompt=recognition_prompt,
+                ambiguity_threshold=float(ambiguity_threshold),
                 region_marking=region_marking,
                 policy=PolicyConfig(
                     saliency=replace(SaliencyConfig(), threshold=float(threshold), area_norm=area_norm),
@@ -177,6 +179,14 @@ def build_settings_tab(
             label="Ambiguity recognition prompt",
             elem_id="wh-prompt",
         )
+        ambiguity = gr.Slider(
+            0.0,
+            1.0,
+            value=AssistantConfig().ambiguity_threshold,
+            step=0.05,
+            label="Ambiguity threshold: P(ambiguous) at or above it is 'ambiguous' (the yesno prompt)",
+            elem_id="wh-ambiguity-threshold",
+        )
         marking = gr.Dropdown(
             list(MARK_MODES),
             value=AssistantConfig().region_marking,
@@ -214,6 +224,7 @@ def build_settings_tab(
         pointer,
         segmenter,
         prompt,
+        ambiguity,
         marking,
         enumerate_max,
         threshold,
