@@ -117,7 +117,7 @@ def ask(
     config = AssistantConfig(recognition_prompt=prompt_name, ambiguity_threshold=threshold)
     assistant = Assistant.from_names(models.vlm, models.pointer, models.segmenter, config)
     reply, session = assistant.ask(photo, question)
-    second = assistant.resolve(session, choice) if choice is not None else None
+    second = assistant.resolve(session, choice)[0] if choice is not None else None
     if as_json:
         out: dict[str, Any] = {
             "stack": {"name": stack_name, **models.as_dict()},

@@ -115,7 +115,7 @@ def stack_cost(
         }
         if second and reply.candidates.regions:
             t0 = time.perf_counter()
-            again = assistant.resolve(session, reply.candidates.regions[0].id)
+            again, _ = assistant.resolve(session, reply.candidates.regions[0].id)
             out["second_turn_s"] = time.perf_counter() - t0
             out["second_stages"] = {k: v for k, v in again.timings.items() if k != "total"}
         return out

@@ -11,12 +11,16 @@ VLM calls per turn (what `Reply.model_calls` counts):
 - second turn: 1 call about the chosen region (marked on the image and named with its box in the prompt);
   a typed hint that spatial words cannot map costs 1 more call to pick the candidate number.
 
-Streaming: `ask` and `resolve` take an optional `on_text`, called with the reply text so far (the whole text,
-not the new piece) as it grows. Where the reply is one model call (answer, infer, the second turn's answer
-about the chosen region) it gets the fixed opening first ("I assume you mean ... (number 1). ", "About ...
-(number 2): "), then the text as the model streams it (models.base.stream_generate); an enumerate reply
-(one batched call) and a clarify reply (no call) come once, whole. on_text's last call always gets the
-reply's final text. Streaming changes no call count and no reply; without `on_text` nothing is streamed.
+A turn is a stream of events (`ask_events`, `resolve_events`): `UserTurn` (a second turn: the user's choice
+as the conversation records it), `ReplyText` (the reply's whole text so far, each new text once, growing)
+and, last, `TurnDone` with the finished reply and the session after the turn. The session given is never
+changed: TurnDone carries a new one. Where the reply is one model call (answer, infer, the second turn's
+answer about the chosen region) and `stream=True`, it gets the fixed opening first ("I assume you mean ...
+(number 1). ", "About ... (number 2): "), then the text as the model streams it
+(models.base.stream_generate); an enumerate reply (one batched call) and a clarify reply (no call) come
+once, whole. The last ReplyText is always the reply's final text. Closing the stream early stops the turn
+(the model's stream at its next piece). `ask()` and `resolve()` drain the stream for callers that want one
+result. Streaming changes no call count and no reply.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import math
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
@@ -69,7 +73,32 @@ RECOGNITION_PROMPTS = (
 )
 
 Choice = int | tuple[float, float] | str
-TextCallback = Callable[[str], None]  # receives the reply text so far
+
+
+@dataclass(frozen=True)
+class UserTurn:
+    """A second turn's user message as the conversation records it ("Number 2", "(clicked at 120, 80)",
+    the hint), before the reply."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ReplyText:
+    """The reply's whole text so far."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class TurnDone:
+    """The finished reply and the session after the turn (a new Session; the one given is unchanged)."""
+
+    reply: Reply
+    session: Session
+
+
+TurnEvent = UserTurn | ReplyText | TurnDone
 
 
 # A hint that is only a negative or fractional "number": refused with the list, never read as a region.
@@ -146,23 +175,30 @@ class Assistant:
         return session
 
     def ask(
-        self,
-        image: ImageSource | None,
-        question: str,
-        session: Session | None = None,
-        on_text: TextCallback | None = None,
+        self, image: ImageSource | None, question: str, session: Session | None = None
     ) -> tuple[Reply, Session]:
-        """First turn. `image` may be None to ask another question about the session's image.
+        """First turn, all at once: (reply, the session after it). See ask_events."""
+        done = _last(self.ask_events(image, question, session, stream=False))
+        return done.reply, done.session
 
-        on_text: called with the reply text so far as it grows (see the module's notes on streaming).
-        """
+    def ask_events(
+        self, image: ImageSource | None, question: str, session: Session | None = None, *, stream: bool = True
+    ) -> Iterator[TurnEvent]:
+        """First turn as events (see the module's notes). `image` may be None to ask another question about
+        the session's image. `stream`: the answer's text as the model writes it (else one ReplyText)."""
+        yield from _distinct_texts(self._ask_steps(image, question, session, stream))
+
+    def _ask_steps(
+        self, image: ImageSource | None, question: str, session: Session | None, stream: bool
+    ) -> Iterator[TurnEvent]:
         timer = _Timer()
-        shown = _Shown(on_text)
         with timer("load"):
             if image is not None:
-                session = self.open_image(image, session)
+                session = self.open_image(image, session.copy() if session is not None else None)
             elif session is None or session.image is None:
                 raise SessionError("Please add a photo first.")
+            else:
+                session = session.copy()
             question = clean_question(question, self.config.max_question_chars)
             focus = analyse_question(question)
         img = session.image
@@ -178,7 +214,7 @@ class Assistant:
         with timer("policy"):
             decision = strategy_for(focus, verdict, candidates, self.config.policy)
         with timer("response"):
-            text = self._respond(img, question, focus, decision, candidates, calls, shown)
+            text = yield from self._respond(img, question, focus, decision, candidates, calls, stream)
 
         reply = Reply(
             text=text,
@@ -194,7 +230,6 @@ class Assistant:
             timings=timer.finish(),
             model_calls=dict(calls),
         )
-        shown(reply.text)
         session.question, session.focus, session.candidates, session.last_reply = (
             question,
             focus,
@@ -203,20 +238,28 @@ class Assistant:
         )
         session.add("user", question)
         session.add("assistant", text)
-        return reply, session
+        yield ReplyText(reply.text)
+        yield TurnDone(reply, session)
 
     # --- turn 2 -------------------------------------------------------------------------------------
 
-    def resolve(self, session: Session, choice: Choice, on_text: TextCallback | None = None) -> Reply:
-        """Second turn: answer the session's question about the region the user chose.
+    def resolve(self, session: Session, choice: Choice) -> tuple[Reply, Session]:
+        """Second turn, all at once: (reply, the session after it). See resolve_events."""
+        done = _last(self.resolve_events(session, choice, stream=False))
+        return done.reply, done.session
+
+    def resolve_events(self, session: Session, choice: Choice, *, stream: bool = True) -> Iterator[TurnEvent]:
+        """Second turn as events: answer the session's question about the region the user chose.
 
         choice: a region id (int), a click (x, y) in working-image pixels, or a typed hint (str).
-        on_text: called with the reply text so far as it grows (see the module's notes on streaming).
         """
+        yield from _distinct_texts(self._resolve_steps(session, choice, stream))
+
+    def _resolve_steps(self, session: Session, choice: Choice, stream: bool) -> Iterator[TurnEvent]:
         if session.image is None or session.question is None or session.candidates is None:
             raise SessionError("Ask a question about a photo first; then choose which one you mean.")
+        session = session.copy()
         timer = _Timer()
-        shown = _Shown(on_text)
         calls: Counter[str] = Counter()
         candidates = session.candidates
         fitting: list[Region] = []  # regions a typed hint fits equally well
@@ -252,6 +295,7 @@ class Assistant:
                     region = self._region_from_hint_vlm(session.question, candidates, hint, calls)
         session.candidates = candidates
         session.add("user", user_text, region.id if region else None)
+        yield UserTurn(user_text)
         # The second turn makes no recognition call: it carries the first turn's verdict forward.
         verdict = session.last_reply.verdict if session.last_reply else Verdict.UNDECIDED
         probability = session.last_reply.ambiguity_probability if session.last_reply else None
@@ -279,8 +323,8 @@ class Assistant:
         else:
             opening = f"About {region.description} (number {region.id}): "
             with timer("response"):
-                answer = self._answer_region(
-                    session.image, session.question, region, candidates, calls, shown, opening
+                answer = yield from self._answer_region(
+                    session.image, session.question, region, candidates, calls, stream, opening
                 )
             text = opening + answer
             reply = Reply(
@@ -297,10 +341,10 @@ class Assistant:
                 model_calls=dict(calls),
                 resolved_region=region.id,
             )
-        shown(reply.text)
         session.last_reply = reply
         session.add("assistant", reply.text, reply.resolved_region)
-        return reply
+        yield ReplyText(reply.text)
+        yield TurnDone(reply, session)
 
     # --- parts --------------------------------------------------------------------------------------
 
@@ -363,8 +407,9 @@ class Assistant:
         decision: Decision,
         candidates: Candidates,
         calls: Counter[str],
-        shown: _Shown,
-    ) -> str:
+        stream: bool,
+    ) -> Generator[ReplyText, None, str]:
+        """Yields the reply's text as it grows; returns the reply's text (use with `yield from`)."""
         referents = [r for i in decision.referents if (r := candidates.by_id(i)) is not None]
         if decision.strategy is Strategy.CLARIFY:
             return _clarify_text(focus, candidates, referents)
@@ -380,14 +425,15 @@ class Assistant:
             return "\n".join(lines)
         if decision.strategy is Strategy.INFER and referents:
             opening = f"I assume you mean {referents[0].description} (number {referents[0].id}). "
-            return opening + self._answer_region(
-                image, question, referents[0], candidates, calls, shown, opening
+            answer = yield from self._answer_region(
+                image, question, referents[0], candidates, calls, stream, opening
             )
+            return opening + answer
         if len(referents) == 1 and len(candidates) > 1:
-            return self._answer_region(image, question, referents[0], candidates, calls, shown)
+            return (yield from self._answer_region(image, question, referents[0], candidates, calls, stream))
         prompt = render_prompt("answer", question=question)
         calls["vlm"] += 1
-        return self._answer([ChatMessage("user", prompt, [image])], shown)
+        return (yield from self._answer([ChatMessage("user", prompt, [image])], stream))
 
     def _region_conversation(
         self, image: Image.Image, question: str, region: Region, candidates: Candidates
@@ -408,23 +454,26 @@ class Assistant:
         region: Region,
         candidates: Candidates,
         calls: Counter[str],
-        shown: _Shown | None = None,
+        stream: bool,
         opening: str = "",
-    ) -> str:
+    ) -> Generator[ReplyText, None, str]:
         conv = self._region_conversation(image, question, region, candidates)
         calls["vlm"] += 1
-        return self._answer(conv, shown, opening)
+        return (yield from self._answer(conv, stream, opening))
 
-    def _answer(self, conversation: Conversation, shown: _Shown | None, opening: str = "") -> str:
-        """The model's tidied answer. Streamed when someone is shown the text: `opening` + the text so far."""
-        if shown is None or not shown.wanted:
+    def _answer(
+        self, conversation: Conversation, stream: bool, opening: str = ""
+    ) -> Generator[ReplyText, None, str]:
+        """Yields `opening` + the text so far as the model streams it (nothing unless `stream`); returns the
+        model's tidied answer."""
+        if not stream:
             return _tidy(self.vlm.generate(conversation, self.config.answer_settings))
-        shown(opening)
+        yield ReplyText(opening)
         so_far = ""
         with closing(stream_generate(self.vlm, conversation, self.config.answer_settings)) as pieces:
             for piece in pieces:
                 so_far += piece
-                shown(opening + " ".join(without_control_characters(so_far).split()))
+                yield ReplyText(opening + " ".join(without_control_characters(so_far).split()))
         return _tidy(so_far)
 
 
@@ -485,21 +534,26 @@ def _prepare_quietly(vlm: ImagePreparingModel, image: Image.Image) -> None:
         log.warning("encoding the photo ahead failed: %s", exc)
 
 
-class _Shown:
-    """Passes the reply text so far to an `on_text` callback: each new, non-empty text once."""
+def _distinct_texts(events: Iterator[TurnEvent]) -> Iterator[TurnEvent]:
+    """`events` without empty texts or a text equal to the one before it; closing this closes them."""
+    last: str | None = None
+    with closing(events):  # type: ignore[type-var]
+        for event in events:
+            if isinstance(event, ReplyText):
+                if not event.text or event.text == last:
+                    continue
+                last = event.text
+            yield event
 
-    def __init__(self, on_text: TextCallback | None) -> None:
-        self.on_text = on_text
-        self.last: str | None = None
 
-    @property
-    def wanted(self) -> bool:
-        return self.on_text is not None
-
-    def __call__(self, text: str) -> None:
-        if self.on_text is not None and text and text != self.last:
-            self.last = text
-            self.on_text(text)
+def _last(events: Iterator[TurnEvent]) -> TurnDone:
+    """The TurnDone that ends `events` (draining them)."""
+    done = None
+    for event in events:
+        if isinstance(event, TurnDone):
+            done = event
+    assert done is not None, "a turn always ends with TurnDone"
+    return done
 
 
 class _Timer:
@@ -520,4 +574,13 @@ class _Timer:
         return dict(self.timings)
 
 
-__all__ = ["Assistant", "AssistantConfig", "Choice", "TextCallback", "grounding_phrase"]
+__all__ = [
+    "Assistant",
+    "AssistantConfig",
+    "Choice",
+    "ReplyText",
+    "TurnDone",
+    "TurnEvent",
+    "UserTurn",
+    "grounding_phrase",
+]

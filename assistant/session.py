@@ -7,7 +7,7 @@ written to disk.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PIL import Image
 
@@ -41,6 +41,10 @@ class Session:
         self.image = self.image_key = None
         self.question = self.focus = self.candidates = self.last_reply = None
         self.history = []
+
+    def copy(self) -> Session:
+        """The same conversation as a new object (the photo and replies shared: they are not changed)."""
+        return replace(self, history=list(self.history))
 
     def add(self, role: str, text: str, region_id: int | None = None) -> None:
         self.history.append(Turn(role=role, text=text, region_id=region_id))

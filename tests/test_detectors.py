@@ -207,7 +207,7 @@ def test_ask_and_resolve_with_each_tiny_detector_and_tiny_sam2(kind, detector_di
     assert all(r.source == pointer.name for r in reply.candidates.regions)
     assert reply.ambiguity_probability is not None and 0.0 <= reply.ambiguity_probability <= 1.0
     assert reply.model_calls["pointer"] == 1 and reply.model_calls["vlm"] >= 1
-    second = assistant.resolve(session, reply.candidates.regions[0].id)
+    second, session = assistant.resolve(session, reply.candidates.regions[0].id)
     assert second.strategy is Strategy.ANSWER and second.resolved_region == reply.candidates.regions[0].id
     assert second.text.startswith(f"About {reply.candidates.regions[0].description}")
 

@@ -254,5 +254,5 @@ def test_the_assistant_with_sam_enumerates_then_clarifies_then_takes_a_click(
     reply, session = assistant.ask(cups_image, "What colour is the cup?")
     assert reply.strategy is Strategy.CLARIFY and len(reply.candidates) == 5
     x, y = reply.candidates.regions[1].point  # the point the pointer found the second cup at
-    second = assistant.resolve(session, (x, y))  # a click there picks region 2, no new segmentation
+    second, session = assistant.resolve(session, (x, y))  # a click there picks region 2, no new segmentation
     assert second.resolved_region == 2 and "segmenter" not in second.model_calls

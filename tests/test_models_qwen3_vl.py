@@ -47,7 +47,7 @@ def test_qwen3_vl_as_the_answering_vlm_through_ask_and_resolve(qwen3) -> None:
     reply, session = assistant.ask(scene(), "What colour is the square?")
     assert reply.strategy == Strategy.ENUMERATE and len(reply.candidates) == 3
     assert reply.model_calls["vlm"] >= 2 and reply.text
-    second = assistant.resolve(session, 2)
+    second, session = assistant.resolve(session, 2)
     assert second.resolved_region == 2 and second.text.startswith("About ")
 
 

@@ -48,7 +48,7 @@ def test_sam3_grounds_through_ask_and_resolve_with_its_own_masks(sam3, tiny_vlm)
     assert any("kept the 12 highest-scoring" in n for n in reply.candidates.notes)
     assert all(r.mask is not None and r.mask.shape == (240, 320) for r in regions)
     chosen = regions[0].id
-    second = assistant.resolve(session, chosen)
+    second, session = assistant.resolve(session, chosen)
     assert second.resolved_region == chosen
 
 

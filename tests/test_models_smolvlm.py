@@ -280,7 +280,7 @@ def test_assistant_with_smolvlm_and_blobs(smol_vlm, n, strategy, level, vlm_call
     assert reply.model_calls == {"vlm": vlm_calls, "pointer": 1}
     assert reply.text and [t.role for t in session.history] == ["user", "assistant"]
     if strategy is Strategy.CLARIFY:
-        second = assistant.resolve(session, 2)
+        second, session = assistant.resolve(session, 2)
         assert (second.resolved_region, second.strategy) == (2, Strategy.ANSWER)
         assert second.model_calls == {"vlm": 1} and second.text
         assert [t.role for t in session.history] == ["user", "assistant"] * 2

@@ -13,10 +13,10 @@ from PIL import Image, ImageDraw
 
 from assistant.errors import InputError, SessionError
 from assistant.grounding import Grounder
-from assistant.pipeline import Assistant, AssistantConfig, grounding_phrase
+from assistant.pipeline import Assistant, AssistantConfig, ReplyText, TurnDone, UserTurn, grounding_phrase
 from assistant.question import analyse_question
 from assistant.session import Session
-from assistant.types import Level, Strategy
+from assistant.types import Level, Reply, Strategy
 from models.base import GenerationSettings
 from models.blob_pointer import BlobPointer
 from models.errors import ModelError, ModelOutOfMemory, ModelTimeout
@@ -100,14 +100,14 @@ def test_spatial_descriptor_answers_about_that_region(assistant) -> None:
 def test_second_turn_by_number_click_and_hint(assistant) -> None:
     reply, session = assistant.ask(scene(5), "What colour is the cup?")
     assert reply.strategy is Strategy.CLARIFY
-    by_id = assistant.resolve(session, 2)
+    by_id, session = assistant.resolve(session, 2)
     assert by_id.resolved_region == 2 and by_id.strategy is Strategy.ANSWER
     assert by_id.text.startswith("About the blue cup")
     assert by_id.model_calls == {"vlm": 1}
     centre = session.candidates.by_id(4).box.centre
-    by_click = assistant.resolve(session, centre)
+    by_click, session = assistant.resolve(session, centre)
     assert by_click.resolved_region == 4
-    by_hint = assistant.resolve(session, "the one on the far right")
+    by_hint, session = assistant.resolve(session, "the one on the far right")
     assert by_hint.resolved_region == 5 and by_hint.model_calls == {"vlm": 1}
     roles = [t.role for t in session.history]
     assert roles == ["user", "assistant"] * 4
@@ -116,7 +116,7 @@ def test_second_turn_by_number_click_and_hint(assistant) -> None:
 
 def test_unmatched_hint_asks_the_vlm_then_asks_again(assistant) -> None:
     _, session = assistant.ask(scene(5), "What colour is the cup?")
-    reply = assistant.resolve(session, "the shiny one")
+    reply, session = assistant.resolve(session, "the shiny one")
     # spatial words did not decide, so one VLM call tried to map the hint; the tiny model's noise
     # names a number only by chance: either that candidate is answered (one more call) or it asks again.
     if reply.resolved_region is None:
@@ -161,7 +161,7 @@ def test_hint_the_words_cannot_map_goes_to_the_model_with_the_list(model_reply, 
         first, session = a.ask(scene(4), "What colour is the cup?")
         assert first.strategy is Strategy.CLARIFY
         state.reply = model_reply
-        reply = a.resolve(session, "the shiny one")
+        reply, session = a.resolve(session, "the shiny one")
     hint_prompt = state.prompts[-2] if resolved else state.prompts[-1]
     assert '"the shiny one"' in hint_prompt and "1: the red cup on the left" in hint_prompt
     assert "4: the orange cup on the right" in hint_prompt
@@ -180,12 +180,12 @@ def test_hint_that_fits_several_equally_asks_among_them_without_a_model_call(ass
         draw.rectangle(box, fill=colour)
     first, session = assistant.ask(image, "What colour is the square?")
     assert first.strategy is Strategy.CLARIFY and len(first.candidates) == 4
-    reply = assistant.resolve(session, "the one on the left")
+    reply, session = assistant.resolve(session, "the one on the left")
     assert reply.resolved_region is None and reply.model_calls == {}
     assert reply.strategy is Strategy.CLARIFY and reply.referents == (1, 2)
     assert reply.text.startswith("Your words fit more than one. I see two squares. Which one do you mean?")
     assert "1: the red square at the top left" in reply.text and "3:" not in reply.text
-    reply = assistant.resolve(session, "the one at the top left")
+    reply, session = assistant.resolve(session, "the one at the top left")
     assert reply.resolved_region == 1 and reply.model_calls == {"vlm": 1}
 
 
@@ -201,7 +201,7 @@ def test_bad_choices_are_clear_errors_and_change_nothing(assistant) -> None:
 def test_click_on_background_makes_a_new_region(assistant) -> None:
     # Without a segmenter the new region is a small box round the click; it joins the numbered list.
     _, session = assistant.ask(scene(3), "What colour is the cup?")
-    reply = assistant.resolve(session, (20.0, 20.0))
+    reply, session = assistant.resolve(session, (20.0, 20.0))
     assert len(session.candidates) == 4
     new = session.candidates.by_id(reply.resolved_region)
     assert new.source == "click" and new.box.contains(20, 20)
@@ -211,8 +211,10 @@ def test_click_on_background_makes_a_new_region(assistant) -> None:
 def test_another_question_about_the_same_image(assistant) -> None:
     _, session = assistant.ask(scene(2), "What colour is the cup?")
     reply, same = assistant.ask(None, "What colour is the box?", session)
-    assert same is session and len(session.history) == 4
-    assert session.question == "What colour is the box?"
+    # A new session after the turn; the one given is unchanged.
+    assert same is not session and same.id == session.id
+    assert len(same.history) == 4 and len(session.history) == 2
+    assert same.question == "What colour is the box?" and session.question == "What colour is the cup?"
     assert reply.strategy is Strategy.ENUMERATE
 
 
@@ -230,7 +232,7 @@ def test_bad_question_and_image_keep_the_session(assistant) -> None:
     with pytest.raises(InputError):
         assistant.ask(b"not an image", "What is it?", session)
     assert session.question == "What colour is the cup?" and session.image is not None
-    assert assistant.resolve(session, 1).resolved_region == 1
+    assert assistant.resolve(session, 1)[0].resolved_region == 1
 
 
 class FailingVLM:
@@ -260,7 +262,7 @@ def test_model_faults_fail_the_turn_and_keep_the_session(assistant, error) -> No
     with pytest.raises(ModelError, match=str(error)):
         broken.ask(None, "What colour is the box?", session)
     assert session.question == "What colour is the cup?"
-    assert assistant.resolve(session, 2).resolved_region == 2
+    assert assistant.resolve(session, 2)[0].resolved_region == 2
 
 
 def test_vlm_boxes_pointer_on_noise_gives_no_candidates_and_answers(tiny_vlm) -> None:
@@ -296,8 +298,8 @@ def test_every_recognition_prompt_runs(tiny_vlm, prompt) -> None:
 
 def test_second_turn_carries_the_first_turns_verdict(assistant) -> None:
     first, session = assistant.ask(scene(5), "What colour is the cup?")
-    second = assistant.resolve(session, 1)
-    third = assistant.resolve(session, "the one on the right")
+    second, session = assistant.resolve(session, 1)
+    third, session = assistant.resolve(session, "the one on the right")
     assert second.verdict is first.verdict and third.verdict is first.verdict
 
 
@@ -325,10 +327,22 @@ def test_region_prompt_says_how_the_region_is_shown(marking, says) -> None:
     assert "The question is about the red cup on the left" in region_prompts[0]
 
 
-# ---------------------------------------------------------------- streaming (on_text)
+# ---------------------------------------------------------------- streaming (the turn as events)
 
 # Longer answers than FAST, so the tiny model's reply comes in several pieces.
 STREAMED = replace(FAST, answer_settings=GenerationSettings(max_new_tokens=48))
+
+
+def _drain(events) -> tuple[list[str], Reply, Session]:
+    """The texts of a turn's ReplyText events, and its TurnDone's reply and session."""
+    texts, done = [], None
+    for event in events:
+        if isinstance(event, ReplyText):
+            texts.append(event.text)
+        elif isinstance(event, TurnDone):
+            done = event
+    assert done is not None
+    return texts, done.reply, done.session
 
 
 def _grows_to(texts: list[str], final: str) -> None:
@@ -349,12 +363,11 @@ def streamed(tiny_vlm) -> Assistant:
         ("What is this?", Strategy.INFER, "I assume you mean the red object in the centre (number 1). "),
     ],
 )
-def test_on_text_streams_answer_and_infer_replies_and_changes_nothing(
+def test_events_stream_answer_and_infer_replies_and_change_nothing(
     streamed, question, strategy, opening
 ) -> None:
     plain, _ = streamed.ask(scene(1), question)
-    texts: list[str] = []
-    reply, session = streamed.ask(scene(1), question, on_text=texts.append)
+    texts, reply, session = _drain(streamed.ask_events(scene(1), question))
     assert reply.strategy is strategy
     _grows_to(texts, reply.text)
     assert len(texts) > 3  # the model's pieces, not one text at the end
@@ -365,14 +378,16 @@ def test_on_text_streams_answer_and_infer_replies_and_changes_nothing(
     assert session.history[-1].text == reply.text
 
 
-def test_on_text_streams_the_second_turns_answer(streamed) -> None:
+def test_events_stream_the_second_turns_answer(streamed) -> None:
     _, plain_session = streamed.ask(scene(5), "What colour is the cup?")
-    plain = streamed.resolve(plain_session, 2)
-    first_texts: list[str] = []
-    first, session = streamed.ask(scene(5), "What colour is the cup?", on_text=first_texts.append)
+    plain, _ = streamed.resolve(plain_session, 2)
+    first_texts, first, session = _drain(streamed.ask_events(scene(5), "What colour is the cup?"))
     assert first.strategy is Strategy.CLARIFY and first_texts == [first.text]  # no model call: once, whole
-    texts: list[str] = []
-    reply = streamed.resolve(session, 2, on_text=texts.append)
+    before = list(session.history)
+    events = list(streamed.resolve_events(session, 2))
+    assert events[0] == UserTurn("Number 2")  # the user's turn first, before any of the reply
+    texts, reply, after = _drain(events)
+    assert session.history == before and len(after.history) == len(before) + 2  # the input is unchanged
     assert (
         texts[0] == "About the blue cup on the left (number 2): " and texts[0] == plain.text[: len(texts[0])]
     )
@@ -381,14 +396,12 @@ def test_on_text_streams_the_second_turns_answer(streamed) -> None:
     assert (reply.text, reply.model_calls) == (plain.text, plain.model_calls)
     # A hint the words cannot map: a model call picks the number (never streamed), then, by the tiny
     # model's chance, an answer streams or the question comes again, once; either way it ends on the reply.
-    clarify_texts: list[str] = []
-    reply = streamed.resolve(session, "the shiny one", on_text=clarify_texts.append)
+    clarify_texts, reply, _ = _drain(streamed.resolve_events(session, "the shiny one"))
     assert clarify_texts[-1] == reply.text
 
 
 def test_enumerate_reply_comes_once_whole(streamed) -> None:
-    texts: list[str] = []
-    reply, _ = streamed.ask(scene(2), "What colour is the cup?", on_text=texts.append)
+    texts, reply, _ = _drain(streamed.ask_events(scene(2), "What colour is the cup?"))
     assert reply.strategy is Strategy.ENUMERATE and texts == [reply.text]
     assert reply.model_calls == {"vlm": 3, "pointer": 1}
 
@@ -411,16 +424,14 @@ class WholeVLM:
         return {"name": self.name}
 
 
-def test_on_text_with_a_model_that_does_not_stream(assistant) -> None:
+def test_events_with_a_model_that_does_not_stream(assistant) -> None:
     whole = Assistant(WholeVLM("  It is   red. "), assistant.grounder, FAST)
-    texts: list[str] = []
-    reply, _ = whole.ask(scene(1), "What is this?", on_text=texts.append)
+    texts, reply, _ = _drain(whole.ask_events(scene(1), "What is this?"))
     assert reply.strategy is Strategy.INFER
     assert texts == ["I assume you mean the red object in the centre (number 1). ", reply.text]
     assert reply.text.endswith("(number 1). It is red.")
-    texts.clear()
     silent = Assistant(WholeVLM(""), assistant.grounder, FAST)
-    reply, _ = silent.ask(scene(1), "What colour is the cup?", on_text=texts.append)
+    texts, reply, _ = _drain(silent.ask_events(scene(1), "What colour is the cup?"))
     assert texts == [reply.text] == ["(the model gave no answer)"]
 
 
@@ -434,7 +445,9 @@ def test_a_model_error_in_the_middle_of_a_stream_fails_the_turn(assistant) -> No
     broken = Assistant(BreaksMidway("unused"), assistant.grounder, FAST)
     texts: list[str] = []
     with pytest.raises(ModelTimeout):
-        broken.resolve(session, 2, on_text=texts.append)
+        for event in broken.resolve_events(session, 2):
+            if isinstance(event, ReplyText):
+                texts.append(event.text)
     assert texts == [
         "About the blue cup on the left (number 2): ",
         "About the blue cup on the left (number 2): It is",
@@ -464,3 +477,26 @@ def test_non_finite_clicks_and_numbers_that_are_no_region_are_refused(assistant,
     with pytest.raises(SessionError, match=re.escape(message)):
         assistant.resolve(session, choice)
     assert len(session.history) == 2 and session.candidates is not None and len(session.candidates) == 3
+
+
+def test_closing_a_turns_events_early_stops_the_models_stream(streamed) -> None:
+    """Cancelling is closing the generator: the model's stream is closed with it."""
+    closed: list[bool] = []
+
+    class Watched(WholeVLM):
+        def generate_stream(self, messages, settings=None):
+            try:
+                yield from ("It", " is", " red", " and", " round")
+            finally:
+                closed.append(True)
+
+    watched = Assistant(Watched("unused"), streamed.grounder, FAST)
+    events = watched.ask_events(scene(1), "What colour is the cup?")
+    texts = []
+    for event in events:
+        if isinstance(event, ReplyText):
+            texts.append(event.text)
+        if len(texts) == 2:
+            break
+    events.close()
+    assert closed == [True] and texts[-1] == "It is"

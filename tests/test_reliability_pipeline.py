@@ -159,9 +159,9 @@ def test_a_full_session_writes_nothing_and_logs_no_question(tiny_vlm, tmp_path, 
     before = _snapshot(*shared)
     with caplog.at_level(logging.DEBUG):
         _, session = assistant.ask(scene(5), f"What colour is the {secret} cup?")
-        assistant.resolve(session, 2)
-        assistant.resolve(session, "the one on the left")
-        assistant.resolve(session, (20.0, 20.0))
+        _, session = assistant.resolve(session, 2)
+        _, session = assistant.resolve(session, "the one on the left")
+        _, session = assistant.resolve(session, (20.0, 20.0))
     after = _snapshot(*shared)
     assert [p for d in (own_tmp, own_cache, work) for p in d.rglob("*")] == []
     changed = [p for p, m in after.items() if before.get(p) != m and not p.startswith(str(tmp_path))]

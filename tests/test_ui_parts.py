@@ -199,13 +199,13 @@ def _chat_updates(outputs: list[tuple]) -> list[str]:
 def test_ask_and_choose_stream_the_reply_then_show_the_final_view(
     pool: ModelPool, tmp_path: Path, monkeypatch, interval
 ) -> None:
-    import ui.handlers
+    import ui.turns
     from tests.ui_support import FOUR_SHAPES
     from ui.gpu import GAUGE
 
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path))
     if interval is not None:
-        monkeypatch.setattr(ui.handlers, "STREAM_INTERVAL_S", interval)
+        monkeypatch.setattr(ui.turns, "STREAM_INTERVAL_S", interval)
     handlers = AskHandlers(pool)
     state = UIState(choice=CHOICE)
     calls_before = GAUGE.snapshot()["calls"]
@@ -281,9 +281,9 @@ def test_a_reply_that_breaks_while_streaming_becomes_one_error_line(
     chat_before = list(state.chat)
     grounder = pool.assistant(CHOICE, state.config).grounder
     monkeypatch.setattr(pool, "assistant", lambda choice, config: Assistant(BreaksMidway(), grounder, config))
-    import ui.handlers
+    import ui.turns
 
-    monkeypatch.setattr(ui.handlers, "STREAM_INTERVAL_S", 0.0)
+    monkeypatch.setattr(ui.turns, "STREAM_INTERVAL_S", 0.0)
     outputs = list(handlers.choose(2, state))
     shown = [o[0][-1]["content"] for o in outputs[:-1]]
     assert shown[0] == "…" and shown[-1].endswith("(number 2): It is red")  # it streamed, then broke
@@ -302,12 +302,12 @@ def test_closing_a_streaming_handler_early_ends_the_model_call(
 ) -> None:
     import threading
 
-    import ui.handlers
+    import ui.turns
     from tests.ui_support import FOUR_SHAPES
     from ui.gpu import GAUGE
 
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path))
-    monkeypatch.setattr(ui.handlers, "STREAM_INTERVAL_S", 0.0)
+    monkeypatch.setattr(ui.turns, "STREAM_INTERVAL_S", 0.0)
     handlers = AskHandlers(pool)
     state = UIState(choice=CHOICE)
     one = draw_scene(tmp_path / "one.png", FOUR_SHAPES[:1])

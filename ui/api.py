@@ -31,8 +31,9 @@ from models.registry import list_models
 from ui import conversation_log
 from ui.engine import ModelPool
 from ui.gpu import GAUGE
-from ui.handlers import AskHandlers, _ask_on_device, _plain, _resolve_on_device, turn_kind, user_message
+from ui.handlers import AskHandlers, turn_kind, user_message
 from ui.state import UIState, track_session
+from ui.turns import ask_once, choice_json, resolve_once
 
 QUEUE_STATS_ENV = "WHICHONE_QUEUE_STATS"  # =1: /models also reports the "gpu" group's counts (for tests)
 
@@ -68,7 +69,7 @@ class ApiHandlers:
         try:
             self.handlers.open_photo(image, state)
             assistant = self.pool.assistant(state.choice, state.config)
-            reply, state.session = _ask_on_device(assistant, question or "", state.session)
+            reply, state.session = ask_once(assistant, question or "", state.session)
         except Exception as exc:  # noqa: BLE001 - every failure is reported as one line
             conversation_log.remember(state, "ask", question, error=user_message(exc))
             raise refusal(user_message(exc)) from None
@@ -120,11 +121,11 @@ class ApiHandlers:
     def _resolve(self, state: UIState, choice: Choice) -> tuple[dict[str, Any], UIState]:
         try:
             assistant = self.pool.assistant(state.choice, state.config)
-            reply = _resolve_on_device(assistant, state.session, choice)
+            reply, state.session = resolve_once(assistant, state.session, choice)
         except Exception as exc:  # noqa: BLE001 - every failure is reported as one line
-            conversation_log.remember(state, turn_kind(choice), _plain(choice), error=user_message(exc))
+            conversation_log.remember(state, turn_kind(choice), choice_json(choice), error=user_message(exc))
             raise refusal(user_message(exc)) from None
-        conversation_log.remember(state, turn_kind(choice), _plain(choice), reply)
+        conversation_log.remember(state, turn_kind(choice), choice_json(choice), reply)
         return reply.to_dict(), state
 
 

@@ -6,19 +6,15 @@ line in the chat (and in the live status line); the session stays as it was.
 
 Handlers that update the whole ask view yield a `View` (see `View.outputs` for the component order).
 
-Replies stream: the assistant's turn runs in a worker thread (inside the function wrapped for the GPU,
-`_ask_streaming` / `_resolve_streaming`), and each growing text it reports becomes a chat update, at most
-one every STREAM_INTERVAL_S; the final view (overlay, options, explain, status) follows once it is done.
+Replies stream: the assistant's turn is a stream of events (ui.turns.ask_stream / resolve_stream, the
+functions wrapped for the GPU), and each growing text becomes a chat update, at most one every
+ui.turns.STREAM_INTERVAL_S; the final view (overlay, options, explain, status) follows with TurnDone.
 """
 
 from __future__ import annotations
 
-import contextvars
 import logging
-import queue
-import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
 from html import escape
@@ -28,111 +24,21 @@ import gradio as gr
 from PIL import Image
 
 from assistant.errors import WhichoneError
-from assistant.pipeline import Assistant, Choice
-from assistant.session import Session
+from assistant.pipeline import Choice, ReplyText, TurnDone, UserTurn
 from assistant.types import Reply
 from models.errors import ModelError
 from ui import conversation_log
 from ui.engine import ModelPool
 from ui.explain import NO_REPLY_YET, explain_markdown, option_choices, status_line
-from ui.gpu import on_gpu
 from ui.overlay import alt_text, draw_overlay, overlay_scale
 from ui.privacy import cache_image, forget_files
 from ui.state import UIState, track_session
+from ui.turns import ask_stream, choice_json, resolve_stream
 from ui.uploads import UploadGate, upload_path
 
 log = logging.getLogger(__name__)
 
-STREAM_INTERVAL_S = 0.1  # a growing reply goes to the browser at most this often
 THINKING = "…"
-
-
-@on_gpu
-def _ask_on_device(assistant: Assistant, question: str, session: Session) -> tuple[Reply, Session]:
-    return assistant.ask(None, question, session)
-
-
-@on_gpu
-def _resolve_on_device(assistant: Assistant, session: Session, choice: Choice) -> Reply:
-    return assistant.resolve(session, choice)
-
-
-# The streaming forms are generator functions, which spaces.GPU supports as such: on ZeroGPU the generator
-# runs in the GPU worker process (the model calls stay inside the wrapped function) and each value it yields
-# is pickled back as it comes; so they yield plain data, ("text", reply so far) while the reply grows and
-# ("done", result) at the end, and hand back the session they changed (there it is the worker's copy).
-# Closing one early (the user left) stops the reply at its next piece locally; on ZeroGPU spaces itself waits
-# for the worker to finish. Either way GAUGE counts the call until the model is done.
-
-
-@on_gpu
-def _ask_streaming(assistant: Assistant, question: str, session: Session) -> Iterator[tuple[str, Any]]:
-    """("text", reply so far)..., then ("done", (reply, session))."""
-    yield from _streamed(lambda on_text: assistant.ask(None, question, session, on_text=on_text))
-
-
-@on_gpu
-def _resolve_streaming(assistant: Assistant, session: Session, choice: Choice) -> Iterator[tuple[str, Any]]:
-    """("text", (the user's turn as the domain wrote it, reply so far))..., then ("done", (reply,
-    session))."""
-    n_before = len(session.history)
-    for kind, value in _streamed(lambda on_text: assistant.resolve(session, choice, on_text=on_text)):
-        if kind == "text":
-            users = [t.text for t in session.history[n_before:] if t.role == "user"]
-            yield kind, (users[-1] if users else None, value)
-        else:
-            yield kind, (value, session)
-
-
-class _Stopped(Exception):
-    """Raised into a reply whose reader has gone, to end it at its next piece."""
-
-
-def _streamed(call: Callable[[Callable[[str], None]], Any]) -> Iterator[tuple[str, Any]]:
-    """Run call(on_text) in a worker thread: yield ("text", the newest text) at most every STREAM_INTERVAL_S
-    (a text held back is sent when the interval is over), then ("done", call's result); the call's error is
-    raised here. Closing this early ends the call at its next text and waits for its thread."""
-    updates: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
-    stopped = threading.Event()
-
-    def on_text(text: str) -> None:
-        if stopped.is_set():
-            raise _Stopped
-        updates.put(("text", text))
-
-    def work() -> None:
-        try:
-            updates.put(("done", call(on_text)))
-        except BaseException as exc:  # noqa: BLE001 - raised again in the reader's thread
-            updates.put(("error", exc))
-
-    worker = threading.Thread(
-        target=contextvars.copy_context().run, args=(work,), name="whichone-reply", daemon=True
-    )
-    worker.start()
-    try:
-        held: str | None = None
-        sent_at = float("-inf")
-        while True:
-            wait = None if held is None else max(0.0, sent_at + STREAM_INTERVAL_S - time.monotonic())
-            try:
-                kind, value = updates.get(timeout=wait)
-            except queue.Empty:
-                kind, value = "text", held
-            if kind == "text":
-                if time.monotonic() - sent_at >= STREAM_INTERVAL_S:
-                    held, sent_at = None, time.monotonic()
-                    yield "text", value
-                else:
-                    held = value
-            elif kind == "done":
-                yield "done", value
-                return
-            else:
-                raise value
-    finally:
-        stopped.set()
-        worker.join()
 
 
 @dataclass
@@ -237,15 +143,16 @@ class AskHandlers:
             chat=[*chat, {"role": "assistant", "content": THINKING}],
             status=status_html("Thinking about your question…"),
         ).outputs()
-        done = None
+        done: TurnDone | None = None
         try:
             assistant = self.pool.assistant(state.choice, state.config)
-            with closing(_ask_streaming(assistant, question, state.session)) as updates:
-                for kind, value in updates:
-                    if kind == "text":
-                        yield View(state, chat=[*chat, {"role": "assistant", "content": value}]).outputs()
-                    else:
-                        done = value
+            with closing(ask_stream(assistant, question, state.session)) as events:
+                for event in events:
+                    if isinstance(event, ReplyText):
+                        reply_so_far = {"role": "assistant", "content": event.text}
+                        yield View(state, chat=[*chat, reply_so_far]).outputs()
+                    elif isinstance(event, TurnDone):
+                        done = event
             if done is None:
                 raise RuntimeError("the reply ended without a result")
         except Exception as exc:  # noqa: BLE001
@@ -254,8 +161,8 @@ class AskHandlers:
             conversation_log.remember(state, "ask", question, error=user_message(exc))
             yield view.outputs()
             return
-        reply, state.session = done
-        yield self._reply_view(state, chat, reply, turn=("ask", question)).outputs()
+        state.session = done.session
+        yield self._reply_view(state, chat, done.reply, turn=("ask", question)).outputs()
 
     # ---------------------------------------------------------------- turn 2
 
@@ -294,34 +201,30 @@ class AskHandlers:
             chat=[*chat, {"role": "assistant", "content": THINKING}],
             status=status_html("Answering about your choice…"),
         ).outputs()
-        n_before = len(state.session.history)
-        done = None
+        done: TurnDone | None = None
+        user: list[dict[str, str]] = []  # the domain writes "Number 2" / "(clicked at x, y)" / the hint
         try:
             assistant = self.pool.assistant(state.choice, state.config)
-            with closing(_resolve_streaming(assistant, state.session, choice)) as updates:
-                for kind, value in updates:
-                    if kind == "text":
-                        user_text, text = value
-                        user = [{"role": "user", "content": user_text}] if user_text else []
-                        reply_so_far = {"role": "assistant", "content": text}
+            with closing(resolve_stream(assistant, state.session, choice)) as events:
+                for event in events:
+                    if isinstance(event, UserTurn):
+                        user = [{"role": "user", "content": event.text}]
+                    elif isinstance(event, ReplyText):
+                        reply_so_far = {"role": "assistant", "content": event.text}
                         yield View(state, chat=[*chat, *user, reply_so_far]).outputs()
-                    else:
-                        done = value
+                    elif isinstance(event, TurnDone):
+                        done = event
             if done is None:
                 raise RuntimeError("the reply ended without a result")
         except Exception as exc:  # noqa: BLE001
             view = self._error(state, exc)
-            conversation_log.remember(state, turn_kind(choice), _plain(choice), error=user_message(exc))
+            conversation_log.remember(state, turn_kind(choice), choice_json(choice), error=user_message(exc))
             yield view.outputs()
             return
-        reply, state.session = done
-        # The domain wrote "Number 2" / "(clicked at x, y)" / the hint as the user's turn.
-        user_turns = [t for t in state.session.history[n_before:] if t.role == "user"]
-        if user_turns:
-            chat = [*chat, {"role": "user", "content": user_turns[-1].text}]
+        state.session = done.session
         # A click may add a candidate: the overlay and options are redrawn.
-        turn = (turn_kind(choice), _plain(choice))
-        yield self._reply_view(state, chat, reply, turn=turn).outputs()
+        turn = (turn_kind(choice), choice_json(choice))
+        yield self._reply_view(state, [*chat, *user], done.reply, turn=turn).outputs()
 
     # ---------------------------------------------------------------- opt-in to save
 
@@ -410,8 +313,3 @@ class AskHandlers:
         chat = [*state.chat, {"role": "assistant", "content": f"⚠️ {message}"}]
         state.chat = list(chat)
         return View(state, chat=chat, status=status_html(f"Error: {message}"))
-
-
-def _plain(choice: Choice) -> Any:
-    """A choice as JSON: region number, [x, y] or the hint's text."""
-    return list(choice) if isinstance(choice, tuple) else choice
