@@ -184,9 +184,9 @@ def parse_grounding_command(
     if family not in FAMILY_NAMES:
         raise WhichoneError(f"unknown family {family!r}; choose one of: {', '.join(FAMILY_NAMES)}")
     text = sys.stdin.read(MAX_REPLY_CHARS + 1)
-    frame = tuple(input_size) if input_size and None not in input_size else None
+    frame = (float(input_size[0]), float(input_size[1])) if input_size and None not in input_size else None
     try:
-        reading = read_grounding(text, family, tuple(image_size), frame)
+        reading = read_grounding(text, family, (float(image_size[0]), float(image_size[1])), frame)
     except ValueError as exc:
         raise WhichoneError(str(exc)) from None
     typer.echo(json.dumps(reading.to_json(), ensure_ascii=False))
@@ -208,6 +208,7 @@ def list_models_command() -> None:
 def list_stacks_command() -> None:
     """List the stacks (VLM + pointer + segmenter presets) with their model ids and download sizes."""
     from models.registry import get_spec
+    from models.spec import ModelKind
     from models.stacks import STACKS, default_stack_name
 
     default = default_stack_name()
@@ -215,11 +216,12 @@ def list_stacks_command() -> None:
         mark = " (default here)" if stack.name == default else ""
         size = f"{stack.download_gigabytes:g} GB to download" if stack.downloads else "nothing to download"
         typer.echo(f"{stack.name}{mark}: {stack.description}")
-        for kind, name in (
+        parts: tuple[tuple[ModelKind, str | None], ...] = (
             ("vlm", stack.choice.vlm),
             ("pointer", stack.choice.pointer),
             ("segmenter", stack.choice.segmenter),
-        ):
+        )
+        for kind, name in parts:
             if name is None:
                 typer.echo(f"  {kind:9} none (boxes only)")
                 continue

@@ -25,6 +25,7 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from typing import Literal
 
 import numpy as np
 from PIL import Image
@@ -39,7 +40,7 @@ from assistant.regions import (
     score_regions,
 )
 from assistant.types import Box, Candidates, Grounding, Region
-from models.base import InstancePointer, Pointer, Segmenter
+from models.base import InstancePointer, MultimaskSegmenter, Pointer, Segmenter
 from models.errors import ModelError
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ class GroundingConfig:
     saliency: SaliencyConfig = SaliencyConfig()
     # AQuA scores saliency on bounding boxes ("two to three bounding boxes above the threshold"), so the
     # area term uses each region's box by default; "mask" uses the mask's pixel count instead.
-    saliency_area: str = "box"
+    saliency_area: Literal["box", "mask"] = "box"
 
     def __post_init__(self) -> None:
         if self.saliency_area not in ("box", "mask"):
@@ -199,9 +200,8 @@ class Grounder:
         """One mask per hit (N x H x W bool; all-False where no mask passed the checks) and its score N."""
         assert self.segmenter is not None
         points = np.array([h.point for h in hits], dtype=np.float64)
-        boxes = (
-            np.array([h.box.as_list() for h in hits], dtype=np.float64) if all(h.box for h in hits) else None
-        )
+        given = [h.box.as_list() for h in hits if h.box is not None]
+        boxes = np.array(given, dtype=np.float64) if len(given) == len(hits) else None
         masks, scores = self._candidate_masks(image, points, boxes)
         chosen, chosen_scores, refused = select_masks(
             masks,
@@ -224,9 +224,8 @@ class Grounder:
         """N x K x H x W masks and N x K scores: all of SAM's multimask outputs where the segmenter offers
         them (candidate_masks), else its one best mask per point (K = 1)."""
         assert self.segmenter is not None
-        candidates = getattr(self.segmenter, "candidate_masks", None)
-        if candidates is not None:
-            return candidates(image, points, boxes) if boxes is not None else candidates(image, points)
+        if isinstance(self.segmenter, MultimaskSegmenter):
+            return self.segmenter.candidate_masks(image, points, boxes)
         single, single_scores = self.segmenter.segment_points(image, points)
         return np.asarray(single, dtype=bool)[:, None], np.asarray(single_scores, dtype=np.float32)[:, None]
 
@@ -316,7 +315,8 @@ def select_masks(
                 continue
             px, py = points[i]
             if i < len(box_only) and box_only[i]:
-                if hit.box is None or box_iou(Box.from_mask(mask), hit.box) < box_fit_iou:
+                fitted = Box.from_mask(mask)
+                if hit.box is None or fitted is None or box_iou(fitted, hit.box) < box_fit_iou:
                     continue
             elif not mask[py, px]:  # a region always holds the point it was found at (clicks rely on it)
                 continue

@@ -106,7 +106,7 @@ def release_memory() -> None:
 def _malloc_trim() -> Callable[[int], int] | None:
     name = ctypes.util.find_library("c")
     try:
-        return ctypes.CDLL(name).malloc_trim if name else None  # type: ignore[no-any-return]
+        return ctypes.CDLL(name).malloc_trim if name else None
     except (OSError, AttributeError):
         return None
 
@@ -182,7 +182,7 @@ def _open_header(source: ImageSource) -> Image.Image:
 def _load(image: Image.Image, max_side: int) -> Image.Image:
     """Decode the pixels (a big JPEG at the smallest DCT scale that keeps `max_side`)."""
     if image.format == "JPEG" and max(image.size) >= 2 * max_side:
-        image.draft(None, (max_side, max_side))  # type: ignore[arg-type]
+        image.draft(None, (max_side, max_side))
     with _pillow_errors():
         image.load()
     return image

@@ -6,11 +6,14 @@ The prompt always names the region and gives its box too, so every mode carries 
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 from PIL import Image, ImageDraw, ImageFont
 
 from assistant.types import Region
 
-MARK_MODES = ("marker", "crop", "box")
+MarkMode = Literal["marker", "crop", "box"]
+MARK_MODES: tuple[MarkMode, ...] = get_args(MarkMode)
 MARK_COLOUR = (255, 0, 255)  # magenta: rare in photos, so the outline stands out
 CROP_MARGIN = 0.15
 

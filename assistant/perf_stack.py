@@ -32,6 +32,7 @@ from typing import Any
 
 from assistant.errors import WhichoneError
 from assistant.perf import cups_scene
+from models.base import Describing
 
 QUESTION = "What colour are the cups?"
 ANSWER_TOKENS, ECOT_TOKENS = 24, 128
@@ -141,7 +142,9 @@ def stack_cost(
         "models": {
             "vlm": vlm.describe(),
             "pointer": pointer.describe(),
-            "segmenter": segmenter.describe() if hasattr(segmenter, "describe") else {"name": segmenter.name},
+            "segmenter": segmenter.describe()
+            if isinstance(segmenter, Describing)
+            else {"name": segmenter.name},
         },
         "build_s": build_s,
         "one_pass": main,

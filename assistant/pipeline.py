@@ -39,8 +39,9 @@ from dataclasses import dataclass, field
 from PIL import Image
 
 from assistant.errors import ConfigError, SessionError
+from assistant.grounding import Grounder
 from assistant.images import MAX_SIDE, ImageSource, load_image
-from assistant.marking import MARK_MODES, box_text, image_for_region
+from assistant.marking import MARK_MODES, MarkMode, box_text, image_for_region
 from assistant.policy import PolicyConfig, noun_for, strategy_for
 from assistant.question import analyse_question
 from assistant.regions import regions_for_hint
@@ -117,7 +118,7 @@ class AssistantConfig:
     policy: PolicyConfig = field(default_factory=PolicyConfig)
     answer_settings: GenerationSettings = GenerationSettings(max_new_tokens=128)
     recognition_settings: GenerationSettings = GenerationSettings(max_new_tokens=256)
-    region_marking: str = "marker"  # how the model is told which region: see assistant.marking
+    region_marking: MarkMode = "marker"  # how the model is told which region: see assistant.marking
     max_question_chars: int = MAX_QUESTION_CHARS
     max_image_side: int = MAX_SIDE
 
@@ -138,9 +139,11 @@ class AssistantConfig:
 class Assistant:
     """Ties the VLM, the grounding stage and the policy together. Holds no conversation state."""
 
-    def __init__(self, vlm: VisionLanguageModel, grounder, config: AssistantConfig | None = None) -> None:
+    def __init__(
+        self, vlm: VisionLanguageModel, grounder: Grounder, config: AssistantConfig | None = None
+    ) -> None:
         self.vlm = vlm
-        self.grounder = grounder  # assistant.grounding.Grounder: prepare / candidates / region_from_click
+        self.grounder = grounder
         self.config = config or AssistantConfig()
 
     @classmethod
@@ -153,7 +156,6 @@ class Assistant:
         **vlm_kwargs,
     ) -> Assistant:
         """Build from registry names (see `whichone models`)."""
-        from assistant.grounding import Grounder
         from models.registry import create_pointer, create_segmenter, create_vlm
 
         model = create_vlm(vlm, **vlm_kwargs)
@@ -183,14 +185,14 @@ class Assistant:
 
     def ask_events(
         self, image: ImageSource | None, question: str, session: Session | None = None, *, stream: bool = True
-    ) -> Iterator[TurnEvent]:
+    ) -> Generator[TurnEvent, None, None]:
         """First turn as events (see the module's notes). `image` may be None to ask another question about
         the session's image. `stream`: the answer's text as the model writes it (else one ReplyText)."""
         yield from _distinct_texts(self._ask_steps(image, question, session, stream))
 
     def _ask_steps(
         self, image: ImageSource | None, question: str, session: Session | None, stream: bool
-    ) -> Iterator[TurnEvent]:
+    ) -> Generator[TurnEvent, None, None]:
         timer = _Timer()
         with timer("load"):
             if image is not None:
@@ -248,20 +250,24 @@ class Assistant:
         done = _last(self.resolve_events(session, choice, stream=False))
         return done.reply, done.session
 
-    def resolve_events(self, session: Session, choice: Choice, *, stream: bool = True) -> Iterator[TurnEvent]:
+    def resolve_events(
+        self, session: Session, choice: Choice, *, stream: bool = True
+    ) -> Generator[TurnEvent, None, None]:
         """Second turn as events: answer the session's question about the region the user chose.
 
         choice: a region id (int), a click (x, y) in working-image pixels, or a typed hint (str).
         """
         yield from _distinct_texts(self._resolve_steps(session, choice, stream))
 
-    def _resolve_steps(self, session: Session, choice: Choice, stream: bool) -> Iterator[TurnEvent]:
-        if session.image is None or session.question is None or session.candidates is None:
+    def _resolve_steps(
+        self, session: Session, choice: Choice, stream: bool
+    ) -> Generator[TurnEvent, None, None]:
+        image, question, candidates = session.image, session.question, session.candidates
+        if image is None or question is None or candidates is None:
             raise SessionError("Ask a question about a photo first; then choose which one you mean.")
         session = session.copy()
         timer = _Timer()
         calls: Counter[str] = Counter()
-        candidates = session.candidates
         fitting: list[Region] = []  # regions a typed hint fits equally well
         with timer("choose"):
             if isinstance(choice, bool):
@@ -275,7 +281,7 @@ class Assistant:
             elif isinstance(choice, tuple):
                 if len(choice) != 2 or not all(math.isfinite(float(v)) for v in choice):
                     raise SessionError("A click needs a position on the photo, in pixels.")
-                region, candidates = self._region_from_click(session, candidates, choice, calls)
+                region, candidates = self._region_from_click(image, candidates, choice, calls)
                 user_text = f"(clicked at {choice[0]:.0f}, {choice[1]:.0f})"
             else:
                 hint = clean_hint(choice)
@@ -292,7 +298,7 @@ class Assistant:
                 elif fitting:  # the words fit several equally: ask among those, no model call
                     region = None
                 else:
-                    region = self._region_from_hint_vlm(session.question, candidates, hint, calls)
+                    region = self._region_from_hint_vlm(question, candidates, hint, calls)
         session.candidates = candidates
         session.add("user", user_text, region.id if region else None)
         yield UserTurn(user_text)
@@ -324,7 +330,7 @@ class Assistant:
             opening = f"About {region.description} (number {region.id}): "
             with timer("response"):
                 answer = yield from self._answer_region(
-                    session.image, session.question, region, candidates, calls, stream, opening
+                    image, question, region, candidates, calls, stream, opening
                 )
             text = opening + answer
             reply = Reply(
@@ -376,11 +382,11 @@ class Assistant:
         return candidates
 
     def _region_from_click(
-        self, session: Session, candidates: Candidates, point: tuple[float, float], calls: Counter[str]
+        self, image: Image.Image, candidates: Candidates, point: tuple[float, float], calls: Counter[str]
     ) -> tuple[Region, Candidates]:
         """The grounder checks the click and picks or segments the region; a new one costs a SAM call."""
         new_candidates, region = self.grounder.region_from_click(
-            session.image, candidates, float(point[0]), float(point[1])
+            image, candidates, float(point[0]), float(point[1])
         )
         if new_candidates is not candidates and self.grounder.segmenter is not None:
             calls["segmenter"] += 1
@@ -534,10 +540,10 @@ def _prepare_quietly(vlm: ImagePreparingModel, image: Image.Image) -> None:
         log.warning("encoding the photo ahead failed: %s", exc)
 
 
-def _distinct_texts(events: Iterator[TurnEvent]) -> Iterator[TurnEvent]:
+def _distinct_texts(events: Generator[TurnEvent, None, None]) -> Generator[TurnEvent, None, None]:
     """`events` without empty texts or a text equal to the one before it; closing this closes them."""
     last: str | None = None
-    with closing(events):  # type: ignore[type-var]
+    with closing(events):
         for event in events:
             if isinstance(event, ReplyText):
                 if not event.text or event.text == last:

@@ -6,8 +6,10 @@ See assistant.question for the rules it implements; everything here is internal 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from assistant import lexicon as lx
+from assistant.types import GrammaticalNumber
 from assistant.words import (
     ADJECTIVES,
     FUNCTION_WORDS,
@@ -39,7 +41,7 @@ class Phrase:
     parts: list[tuple[int, int]]
     head: str
     head_word: str  # the head as written (normalised), before any lemma or pronoun mapping
-    number: str
+    number: GrammaticalNumber
     end: int
     pronoun_word: str | None = None
     bare_pronoun: bool = False
@@ -53,7 +55,7 @@ class Phrase:
 class Post:
     """One modifier after the head: a prepositional phrase, a participle or a relative clause."""
 
-    kind: str  # "pp" | "part" | "rel"
+    kind: Literal["pp", "part", "rel"]
     start: int
     end: int
     text_start: int  # first token of the descriptor text ("who is holding" -> "holding")
@@ -420,6 +422,7 @@ class Parser:
 
     def pronoun_phrase(self, k: int, mode: str, aux: str | None) -> Phrase:
         w = self.w(k)
+        number: GrammaticalNumber
         if w in lx.PERSON_PRONOUNS or w in lx.INDEFINITE_PERSON:
             head, number = "person", "singular"
         elif w in lx.PLURAL_PRONOUNS or w in {"these", "those"}:
@@ -585,11 +588,13 @@ class Parser:
             glue = w in lx.DEGREE_WORDS or (w in lx.COLOR_SHADES and self.w(p + 1) in lx.COLORS)
         return out
 
-    def number(self, head_word: str, explicit: str | None, weak_plural: bool, aux: str | None) -> str:
+    def number(
+        self, head_word: str, explicit: str | None, weak_plural: bool, aux: str | None
+    ) -> GrammaticalNumber:
         if head_word in lx.PLURALIA_TANTUM or head_word in lx.PAIR_NOUNS:
             return "plural" if explicit == "plural" else "singular"
         if explicit:
-            return explicit
+            return "plural" if explicit == "plural" else "singular"
         if weak_plural:
             return "plural"
         if head_word in lx.INVARIANT_NOUNS:

@@ -16,6 +16,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Literal
 
 import numpy as np
 
@@ -27,12 +28,19 @@ CENTRE_WEIGHT = 0.3
 SALIENT_THRESHOLD = 0.6
 
 
+AreaNorm = Literal["largest", "image"]  # the area term relative to the largest region or the image
+
+
 @dataclass(frozen=True)
 class SaliencyConfig:
     threshold: float = SALIENT_THRESHOLD
-    area_norm: str = "largest"  # "largest" | "image"
+    area_norm: AreaNorm = "largest"
     area_weight: float = AREA_WEIGHT
     centre_weight: float = CENTRE_WEIGHT
+
+    def __post_init__(self) -> None:
+        if self.area_norm not in ("largest", "image"):
+            raise ValueError(f"area_norm must be 'largest' or 'image', not {self.area_norm!r}")
 
 
 def centre_term(box: Box, image_size: tuple[int, int]) -> float:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from PIL import Image
 
@@ -46,5 +47,5 @@ class Session:
         """The same conversation as a new object (the photo and replies shared: they are not changed)."""
         return replace(self, history=list(self.history))
 
-    def add(self, role: str, text: str, region_id: int | None = None) -> None:
+    def add(self, role: Literal["user", "assistant"], text: str, region_id: int | None = None) -> None:
         self.history.append(Turn(role=role, text=text, region_id=region_id))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -43,6 +43,9 @@ STRATEGY_FOR_LEVEL: dict[Level, Strategy] = {
     Level.FEW: Strategy.ENUMERATE,
     Level.MANY: Strategy.CLARIFY,
 }
+
+
+GrammaticalNumber = Literal["singular", "plural"]
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,7 @@ class QuestionFocus:
     question: str
     focus: str  # "the cup on the left"
     head: str  # "cup"
-    number: str  # "singular" | "plural"
+    number: GrammaticalNumber
     pronoun: bool  # "he", "it", "this" ...
     pronoun_word: str | None = None
     descriptors: tuple[str, ...] = ()  # words/phrases that narrow the head: "red", "on the left"
@@ -250,6 +253,6 @@ class Reply:
 class Turn:
     """One message of a conversation, as the UI's history shows it."""
 
-    role: str  # "user" | "assistant"
+    role: Literal["user", "assistant"]
     text: str
     region_id: int | None = None

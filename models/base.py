@@ -7,7 +7,7 @@ coordinates they return back to original-image pixels.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -36,11 +36,14 @@ class GenerationSettings:
         }
 
 
+Role = Literal["system", "user", "assistant"]
+
+
 @dataclass
 class ChatMessage:
     """One chat message. Images attached to a message come before its text in the prompt."""
 
-    role: str  # "system" | "user" | "assistant"
+    role: Role
     text: str
     images: list[Image.Image] = field(default_factory=list)
 
@@ -92,14 +95,34 @@ class StreamingVisionLanguageModel(VisionLanguageModel, Protocol):
         ...
 
 
+@runtime_checkable
+class Describing(Protocol):
+    """A model that says what is loaded and where (every adapter; a test double may not)."""
+
+    def describe(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class FrameSizingModel(Protocol):
+    """A VLM that knows the frame its processor resizes a photo to (Qwen2.5-VL answers in its pixels)."""
+
+    def model_input_size(self, image: Image.Image) -> tuple[int, int]: ...
+
+
+@runtime_checkable
+class GroundingFamilyModel(Protocol):
+    """A VLM that knows its grounding convention (a models.readers family name, or None)."""
+
+    def grounding_family(self) -> str | None: ...
+
+
 def stream_generate(
     model: VisionLanguageModel, messages: Conversation, settings: GenerationSettings | None = None
-) -> Iterator[str]:
+) -> Generator[str, None, None]:
     """The reply in pieces: the model's own `generate_stream` where it has one, else generate()'s whole
     reply as one piece (nothing for an empty reply)."""
-    stream = getattr(model, "generate_stream", None)
-    if callable(stream):
-        yield from stream(messages, settings)
+    if isinstance(model, StreamingVisionLanguageModel):
+        yield from model.generate_stream(messages, settings)
         return
     text = model.generate(messages, settings)
     if text:
@@ -211,6 +234,7 @@ class InstancePointer(Pointer, Protocol):
         ...
 
 
+@runtime_checkable
 class Segmenter(Protocol):
     """Turns point prompts into masks, one mask per point (never one prompt for all points)."""
 
@@ -222,4 +246,16 @@ class Segmenter(Protocol):
 
     def segment_points(self, image: Image.Image, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """points: N x 2 (x, y) pixels -> (masks N x H x W bool, scores N float)."""
+        ...
+
+
+@runtime_checkable
+class MultimaskSegmenter(Segmenter, Protocol):
+    """A segmenter that gives all of SAM's multimask outputs per prompt, so the grounder can pick the best
+    one that fits (assistant.grounding.select_masks)."""
+
+    def candidate_masks(
+        self, image: Image.Image, points: np.ndarray, boxes: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """points N x 2, optional boxes N x 4 -> (masks N x K x H x W bool, scores N x K)."""
         ...

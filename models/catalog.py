@@ -7,9 +7,11 @@ imports nothing from models.registry (the registry reads this table; the table d
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
+from models.detectors import DetectorFamily  # data only at import (no torch)
 from models.spec import ModelSpec
+from models.tiny_detectors import TINY_DETECTORS, TinyDetector
 
 SPECS: list[ModelSpec] = []
 register = SPECS.append  # each entry below adds one spec to the table, in order
@@ -198,7 +200,7 @@ def _tiny_molmo2_factory(*, vlm: Any = None, target_dir: Any = None, **kwargs: A
     return Molmo2Pointer(str(build_tiny_molmo2(target_dir)), **kwargs)
 
 
-def _vlm_pointer_factory(output: str):
+def _vlm_pointer_factory(output: Literal["qwen", "molmo"]):
     def factory(*, vlm: Any = None, **kwargs: Any) -> Any:
         from models.errors import ModelUnavailable
         from models.vlm_pointer import VLMPointer
@@ -224,7 +226,7 @@ def _tiny_sam3_factory(*, vlm: Any = None, target_dir: Any = None, **kwargs: Any
     return Sam3Pointer(str(build_tiny_sam3(target_dir)), **kwargs)
 
 
-def _detector_factory(checkpoint: str, name: str, family: str | None = None):
+def _detector_factory(checkpoint: str, name: str, family: DetectorFamily | None = None):
     def factory(*, vlm: Any = None, **kwargs: Any) -> Any:
         from models.detectors import DetectorPointer
 
@@ -234,7 +236,7 @@ def _detector_factory(checkpoint: str, name: str, family: str | None = None):
     return factory
 
 
-def _tiny_detector_factory(kind: str, name: str):
+def _tiny_detector_factory(kind: TinyDetector, name: str):
     def factory(*, vlm: Any = None, target_dir: Any = None, **kwargs: Any) -> Any:
         from models.detectors import DetectorPointer
         from models.tiny_detectors import build_tiny_detector
@@ -332,7 +334,7 @@ for _name, _hub, _what in (
             hub_id=_hub,
         )
     )
-for _kind in ("owlvit", "owlv2", "grounding-dino", "mm-grounding-dino"):
+for _kind in TINY_DETECTORS:
     register(
         ModelSpec(
             name=f"{_kind}-random-tiny",

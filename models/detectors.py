@@ -244,6 +244,8 @@ def _random_detector(family: DetectorFamily) -> tuple[Any, Any]:
 
     from models.tiny_detectors import bert_tokenizer, clip_tokenizer
 
+    model: Any
+    processor: Any
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(0)
         if family == "owlvit":

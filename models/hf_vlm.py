@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from PIL import Image
@@ -170,7 +170,7 @@ class HFVisionLanguageModel:
             loaded = AutoModelForImageTextToText.from_pretrained(
                 source, local_files_only=local_only, **load_kwargs
             )
-            return loaded if self.quantisation == "nf4" else loaded.to(self.device)
+            return loaded if self.quantisation == "nf4" else cast(Any, loaded).to(self.device)
 
         try:
             try:
@@ -329,7 +329,12 @@ class HFVisionLanguageModel:
         processor = getattr(self._processor, "image_processor", None)
         smart_resize = getattr(sys.modules.get(type(processor).__module__), "smart_resize", None)
         size = getattr(processor, "size", None)
-        if smart_resize is None or size is None or not getattr(processor, "do_resize", True):
+        if (
+            processor is None
+            or smart_resize is None
+            or size is None
+            or not getattr(processor, "do_resize", True)
+        ):
             return width, height
         factor = processor.patch_size * processor.merge_size
         try:

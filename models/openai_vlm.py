@@ -244,7 +244,7 @@ class OpenAICompatibleVLM:
         return image_data_url(self.fit_image(image), self.image_format)
 
     def _messages(self, conversation: Conversation) -> list[dict[str, Any]]:
-        messages = []
+        messages: list[dict[str, Any]] = []
         for message in conversation:
             if not isinstance(message, ChatMessage):
                 raise ModelError(f"a conversation must hold ChatMessage items, got {type(message).__name__}")

@@ -26,7 +26,7 @@ import logging
 import math
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Literal
 
 from assistant.types import Box, Grounding
 
@@ -36,6 +36,7 @@ MAX_TEXT_CHARS = 200_000  # longer outputs are cut: a runaway generation must no
 MAX_HITS = 500  # the grounder caps further; this bounds the parser's own work
 
 Size = tuple[float, float]  # (width, height)
+Coords = Literal["pixels", "norm1000"]  # the Qwen reply's scale: the resized frame's pixels, or 0-1000
 
 
 # ------------------------------------------------------------------------------------------------ Molmo
@@ -151,7 +152,7 @@ def parse_qwen(
     image_size: Size,
     input_size: Size | None = None,
     *,
-    coords: str = "pixels",
+    coords: Coords = "pixels",
     default_label: str = "",
 ) -> list[Grounding]:
     """Qwen-style JSON boxes / points (or Qwen2-VL box tokens) -> Groundings in original-image pixels.
@@ -168,7 +169,7 @@ def parse_qwen(
 
 
 def _qwen_hits(
-    text: str, image_size: Size, input_size: Size | None, coords: str, default_label: str
+    text: str, image_size: Size, input_size: Size | None, coords: Coords, default_label: str
 ) -> Iterator[Grounding]:
     width, height = _valid_size(image_size)
     if width <= 0:
@@ -207,9 +208,9 @@ def _qwen_hits(
             continue
         raw_point = next((item[k] for k in _POINT_KEYS if k in item), None)
         if raw_point is not None:
-            values = [_number(v) for v in _flat(raw_point)]
-            if len(values) == 2 and None not in values:
-                x, y = values  # type: ignore[misc]
+            values = [v for v in (_number(v) for v in _flat(raw_point)) if v is not None]
+            if len(values) == 2 and len(_flat(raw_point)) == 2:
+                x, y = values
                 if 0.0 <= x <= frame[0] and 0.0 <= y <= frame[1]:
                     yield Grounding(label=label, point=(x * sx, y * sy), source="qwen-json")
 
@@ -240,10 +241,10 @@ def _scaled_box(
 def _frame_box(values: list[Any], frame: Size) -> tuple[float, float, float, float] | None:
     """Four numbers -> an ordered box clipped to the frame (the Qwen maintainers' advice: a box that
     overshoots the frame is clipped, not dropped); None when nothing of it is inside."""
-    numbers = [_number(v) for v in values]
-    if len(numbers) != 4 or any(v is None for v in numbers):
+    numbers = [n for n in (_number(v) for v in values) if n is not None]
+    if len(values) != 4 or len(numbers) != 4:
         return None
-    x0, y0, x1, y1 = numbers  # type: ignore[misc]
+    x0, y0, x1, y1 = numbers
     x0, x1 = min(x0, x1), max(x0, x1)
     y0, y1 = min(y0, y1), max(y0, y1)
     fw, fh = frame
@@ -351,7 +352,7 @@ def parse_grounding(
     image_size: Size,
     input_size: Size | None = None,
     *,
-    coords: str = "pixels",
+    coords: Coords = "pixels",
     default_label: str = "",
 ) -> list[Grounding]:
     """Whichever format the text is in: Molmo point tags if there are any, else Qwen-style JSON."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from PIL import Image
@@ -95,7 +95,7 @@ class Sam2Segmenter(CachedEmbeddingSegmenter[Sam2Embedding]):
                 raise ModelUnavailable(
                     f"{self.checkpoint} is not a SAM 2 checkpoint that loads here: {error}"
                 ) from error
-        self._model = model.to(self.device).eval()
+        self._model = cast(Any, model).to(self.device).eval()
 
     # ---------------------------------------------------------------- embedding
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from PIL import Image
@@ -85,7 +85,7 @@ class Sam3Pointer:
                 raise ModelUnavailable(
                     f"{self.checkpoint} is not a SAM 3 checkpoint that loads here: {error}"
                 ) from error
-        self._model = model.to(self.device).eval()
+        self._model = cast(Any, model).to(self.device).eval()
 
     def instances(self, image: Image.Image, phrase: str) -> tuple[list[Grounding], np.ndarray]:
         """Every instance of `phrase`: hits (box, centre point, score; best first) and masks N x H x W bool

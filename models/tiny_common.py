@@ -98,7 +98,7 @@ def build_atomically(
 
 def chat_token_ids(
     ids: dict[str, int], *, bos: str = "<|endoftext|>", eos: str = "<|im_end|>", pad: str = "<|endoftext|>"
-) -> dict[str, int]:
+) -> dict[str, Any]:
     """bos/eos/pad ids for a checkpoint's text and top-level configs.
 
     The defaults are the Qwen-style chat format of the Qwen2.5-VL and Molmo2 checkpoints; `ids` maps the

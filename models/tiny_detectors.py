@@ -79,6 +79,9 @@ def _owl(kind: TinyDetector) -> tuple[Any, Any]:
     vision = {"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2,
               "image_size": _IMAGE, "patch_size": 16}  # fmt: skip
     size = {"height": _IMAGE, "width": _IMAGE}
+    config: Any
+    model: Any
+    processor: Any
     if kind == "owlvit":
         config = tf.OwlViTConfig(text_config=text, vision_config=vision, projection_dim=32)
         model = tf.OwlViTForObjectDetection(config)
@@ -96,6 +99,8 @@ def _grounding_dino(kind: TinyDetector) -> tuple[Any, Any]:
     import transformers as tf
 
     tokenizer = bert_tokenizer()
+    config_class: Any
+    model_class: Any
     config_class, model_class = (
         (tf.GroundingDinoConfig, tf.GroundingDinoForObjectDetection)
         if kind == "grounding-dino"

@@ -12,14 +12,21 @@ transformers).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from PIL import Image
 
 from assistant.types import Grounding
-from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
+from models.base import (
+    ChatMessage,
+    Describing,
+    FrameSizingModel,
+    GenerationSettings,
+    GroundingFamilyModel,
+    VisionLanguageModel,
+)
 from models.errors import ModelUnavailable
-from models.parsing import parse_molmo, parse_qwen
+from models.parsing import Coords, parse_molmo, parse_qwen
 from prompts import render_prompt
 
 OUTPUTS = {"qwen": "grounding_boxes", "molmo": "point_molmo"}
@@ -41,9 +48,9 @@ class VLMPointer:
         self,
         vlm: VisionLanguageModel,
         *,
-        output: str = "qwen",
+        output: Literal["qwen", "molmo"] = "qwen",
         prompt: str | None = None,
-        coords: str = "pixels",
+        coords: Coords = "pixels",
         settings: GenerationSettings | None = None,
         name: str | None = None,
     ) -> None:
@@ -79,17 +86,21 @@ class VLMPointer:
             hits = parse_molmo(raw, image.size, default_label=phrase)
         else:
             coords = self.coords
-            family = getattr(self.vlm, "grounding_family", None)
-            if callable(family) and family() in NORM1000_FAMILIES:
+            if (
+                isinstance(self.vlm, GroundingFamilyModel)
+                and self.vlm.grounding_family() in NORM1000_FAMILIES
+            ):
                 coords = "norm1000"  # a served Qwen3-VL / Qwen2-VL answers on 0-1000 whatever we configured
             input_size = None
-            if coords == "pixels" and hasattr(self.vlm, "model_input_size"):
+            if coords == "pixels" and isinstance(self.vlm, FrameSizingModel):
                 input_size = self.vlm.model_input_size(image)
             hits = parse_qwen(raw, image.size, input_size, coords=coords, default_label=phrase)
         return [Grounding(h.label, h.point, h.box, h.score, self.name) for h in hits]
 
     def describe(self) -> dict[str, Any]:
         vlm = (
-            self.vlm.describe() if hasattr(self.vlm, "describe") else {"name": getattr(self.vlm, "name", "")}
+            self.vlm.describe()
+            if isinstance(self.vlm, Describing)
+            else {"name": getattr(self.vlm, "name", "")}
         )
         return {"name": self.name, "backend": "vlm", "output": self.output, "coords": self.coords, "vlm": vlm}

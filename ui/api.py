@@ -63,7 +63,7 @@ class ApiHandlers:
         self.gpu_limit = gpu_limit
 
     def ask(
-        self, image: str | None, question: str, state: UIState, request: gr.Request = None
+        self, image: str | None, question: str, state: UIState, request: gr.Request | None = None
     ) -> tuple[dict[str, Any], UIState]:
         track_session(state, request)
         try:
@@ -131,7 +131,7 @@ class ApiHandlers:
 
 def add_api(api: ApiHandlers, state: gr.State, gpu_limit: int) -> None:
     """Hidden components (never rendered) that carry the API's inputs and outputs."""
-    gpu = {"concurrency_id": "gpu", "concurrency_limit": gpu_limit}
+    gpu: dict[str, Any] = {"concurrency_id": "gpu", "concurrency_limit": gpu_limit}
     with gr.Column(visible=False):
         image = gr.File(type="filepath", label="API image")
         question = gr.Textbox(label="API question")
@@ -148,7 +148,7 @@ def add_api(api: ApiHandlers, state: gr.State, gpu_limit: int) -> None:
             for name in ("ask", "choose", "click", "hint", "start_over", "models", "save_conversation")
         }
     triggers["ask"].click(api.ask, [image, question, state], [result, state], api_name="ask", **gpu)
-    raw = {"preprocess": False}  # the handlers read the numbers themselves (finite_number)
+    raw: dict[str, Any] = {"preprocess": False}  # the handlers read the numbers themselves (finite_number)
     triggers["choose"].click(api.choose, [region, state], [result, state], api_name="choose", **raw, **gpu)
     triggers["click"].click(api.click, [x, y, state], [result, state], api_name="click", **raw, **gpu)
     triggers["hint"].click(api.hint, [hint, state], [result, state], api_name="hint", **gpu)

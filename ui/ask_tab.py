@@ -9,6 +9,7 @@ type a hint and press Enter.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import gradio as gr
 
@@ -162,7 +163,11 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
             )
 
     outputs = [chat, overlay, options, explain, status, state]
-    gpu = {"concurrency_id": "gpu", "concurrency_limit": gpu_limit, "api_visibility": "private"}
+    gpu: dict[str, Any] = {
+        "concurrency_id": "gpu",
+        "concurrency_limit": gpu_limit,
+        "api_visibility": "private",
+    }
 
     # UI events are private (the public API is ui/api.py); explicit names keep the public names free.
     # The events that take the photo skip Gradio's preprocessing (preprocess=False: the handler gets the
@@ -211,7 +216,7 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
                 handlers.set_saving,
                 [save, save_photo, state],
                 [status, state],
-                api_name=f"ui_{box.elem_id.replace('-', '_')}",
+                api_name=f"ui_{(box.elem_id or 'box').replace('-', '_')}",
                 api_visibility="private",
             )
         cleared += [save, save_photo]  # start over forgets the opt-in with the conversation

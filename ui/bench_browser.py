@@ -105,7 +105,7 @@ def _masks(rles: list[dict[str, Any]], size: tuple[int, int]) -> list[np.ndarray
 
 
 def _regions(rles: list[dict[str, Any]], size: tuple[int, int]) -> list[Region]:
-    regions = []
+    regions: list[Region] = []
     for mask in _masks(rles, size):
         box = Box.from_mask(mask)
         if box is not None:

@@ -16,6 +16,7 @@ import gradio as gr
 from assistant.evaluation.datasets import DATASETS
 from assistant.evaluation.tasks import TASKS, Task
 from models.registry import list_models
+from models.spec import ModelKind
 from models.stacks import NO_SEGMENTER
 from ui.bench_handlers import BenchmarkHandlers, status_html
 from ui.engine import ModelPool, choice_from_env
@@ -28,7 +29,7 @@ INTRO = (
 )
 
 
-def _choices(kind: str) -> list[tuple[str, str]]:
+def _choices(kind: ModelKind) -> list[tuple[str, str]]:
     return [(f"{s.name}: {s.description}", s.name) for s in list_models(kind)]
 
 

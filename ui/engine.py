@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.pipeline import Assistant, AssistantConfig
+from models.base import Describing
 from models.errors import ModelError, ModelUnavailable
 from models.stacks import ModelChoice, resolve_choice
 
@@ -136,10 +137,9 @@ class ModelPool:
 def _device_and_detail(model: Any) -> tuple[str, str]:
     """(device, a short description) from a model's describe() if it has one."""
     info: dict[str, Any] = {}
-    describe = getattr(model, "describe", None)
-    if callable(describe):
+    if isinstance(model, Describing):
         try:
-            info = dict(describe())
+            info = dict(model.describe())
         except Exception:  # noqa: BLE001 - a description must never break the settings page
             info = {}
     device = str(info.get("device") or getattr(model, "device", None) or "cpu (no weights)")

@@ -131,15 +131,19 @@ def _badge_anchor(region: Region, scale: float) -> tuple[float, float]:
 
 
 def _draw_badge(
-    draw: ImageDraw.ImageDraw, region: Region, scale: float, font: ImageFont.ImageFont, size: tuple[int, int]
+    draw: ImageDraw.ImageDraw,
+    region: Region,
+    scale: float,
+    font: ImageFont.ImageFont | ImageFont.FreeTypeFont,
+    size: tuple[int, int],
 ) -> None:
     """A white badge with a black border and the number in black; a strip of the region colour below."""
     label = str(region.id)
     cx, cy = _badge_anchor(region, scale)
     left, top, right, bottom = draw.textbbox((0, 0), label, font=font, anchor="lt")
     tw, th = right - left, bottom - top
-    pad = max(4, th // 3)
-    border = max(2, th // 8)
+    pad = max(4, int(th) // 3)
+    border = max(2, int(th) // 8)
     strip = max(3, th // 4)
     w, h = tw + 2 * pad + 2 * border, th + 2 * pad + strip + 2 * border
     # Centre the badge on the anchor, kept inside the picture.

@@ -133,10 +133,10 @@ def sweep(
         tops = [p for p in root.iterdir() if p.is_file() and p.name != OWNER_FILE]
     except OSError:
         tops = []
-    for path in tops:
+    for top in tops:
         try:
-            if path.lstat().st_mtime < cutoff:
-                path.unlink()
+            if top.lstat().st_mtime < cutoff:
+                top.unlink()
                 removed += 1
         except OSError:
             continue

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 from html import escape
-from typing import Any
+from typing import Any, cast
 
 import gradio as gr
 
 from assistant.errors import WhichoneError
-from assistant.marking import MARK_MODES
+from assistant.marking import MARK_MODES, MarkMode
 from assistant.pipeline import RECOGNITION_PROMPTS, AssistantConfig
 from assistant.policy import PolicyConfig
-from assistant.regions import SaliencyConfig
+from assistant.regions import AreaNorm, SaliencyConfig
 from models.errors import ModelError
 from models.registry import list_models
+from models.spec import ModelKind
 from models.stacks import NO_SEGMENTER, STACKS, ModelChoice
 from ui.engine import WHAT_TO_DO, ModelPool
 from ui.gpu import spaces_available
@@ -79,9 +80,12 @@ class SettingsHandlers:
             config = AssistantConfig(
                 recognition_prompt=recognition_prompt,
                 ambiguity_threshold=float(ambiguity_threshold),
-                region_marking=region_marking,
+                # Checked where they are used (AssistantConfig, SaliencyConfig): a client sends any string.
+                region_marking=cast(MarkMode, region_marking),
                 policy=PolicyConfig(
-                    saliency=replace(SaliencyConfig(), threshold=float(threshold), area_norm=area_norm),
+                    saliency=replace(
+                        SaliencyConfig(), threshold=float(threshold), area_norm=cast(AreaNorm, area_norm)
+                    ),
                     enumerate_max=int(enumerate_max),
                     plural_resolves=bool(plural_resolves),
                     spatial_resolves=bool(spatial_resolves),
@@ -131,7 +135,7 @@ def stack_models(name: str) -> tuple[str, str, str]:
     """The three dropdowns' values for the stack `name` (unchanged for an unknown name)."""
     found = STACKS.get(str(name or ""))
     if found is None:
-        return gr.skip(), gr.skip(), gr.skip()  # type: ignore[return-value]
+        return gr.skip(), gr.skip(), gr.skip()
     return _dropdowns(found.choice)
 
 
@@ -139,7 +143,7 @@ def _result(text: str) -> str:
     return f'<div role="status" aria-live="polite">{escape(text)}</div>'
 
 
-def _names(kind: str) -> list[tuple[str, str]]:
+def _names(kind: ModelKind) -> list[tuple[str, str]]:
     return [(f"{s.name}: {s.description}", s.name) for s in list_models(kind)]
 
 

@@ -10,7 +10,7 @@ spaces itself waits for the worker to finish. Either way GAUGE counts the call u
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import closing
 from typing import Any
 
@@ -22,7 +22,9 @@ from ui.gpu import on_gpu
 STREAM_INTERVAL_S = 0.1  # a growing reply goes to the browser at most this often
 
 
-def throttled(events: Iterator[TurnEvent], interval: float | None = None) -> Iterator[TurnEvent]:
+def throttled(
+    events: Generator[TurnEvent, None, None], interval: float | None = None
+) -> Generator[TurnEvent, None, None]:
     """`events` with at most one ReplyText every `interval` s (default STREAM_INTERVAL_S): a text that comes
     sooner is held, replaced by a newer one, and given out with the next event after the interval, or before
     any other event (so the last text always comes out before TurnDone). Other events pass at once. Closing
@@ -30,7 +32,7 @@ def throttled(events: Iterator[TurnEvent], interval: float | None = None) -> Ite
     interval = STREAM_INTERVAL_S if interval is None else interval
     held: ReplyText | None = None
     sent_at = float("-inf")
-    with closing(events):  # type: ignore[type-var]
+    with closing(events):
         for event in events:
             if isinstance(event, ReplyText):
                 if time.monotonic() - sent_at >= interval:
@@ -48,13 +50,15 @@ def throttled(events: Iterator[TurnEvent], interval: float | None = None) -> Ite
 
 
 @on_gpu
-def ask_stream(assistant: Assistant, question: str, session: Session) -> Iterator[TurnEvent]:
+def ask_stream(assistant: Assistant, question: str, session: Session) -> Generator[TurnEvent, None, None]:
     """A first turn about the session's photo, as throttled events."""
     yield from throttled(assistant.ask_events(None, question, session))
 
 
 @on_gpu
-def resolve_stream(assistant: Assistant, session: Session, choice: Choice) -> Iterator[TurnEvent]:
+def resolve_stream(
+    assistant: Assistant, session: Session, choice: Choice
+) -> Generator[TurnEvent, None, None]:
     """A second turn (the user's choice), as throttled events."""
     yield from throttled(assistant.resolve_events(session, choice))
 

@@ -28,7 +28,13 @@ from PIL import Image
 from assistant.errors import WhichoneError
 from assistant.images import image_digest
 from assistant.types import Box, Grounding
-from models.base import AnswerProbabilities, Conversation, GenerationSettings, answer_probabilities
+from models.base import (
+    AnswerProbabilities,
+    Conversation,
+    Describing,
+    GenerationSettings,
+    answer_probabilities,
+)
 
 # describe() keys that say how a model was loaded or how it runs now, not what it answers.
 VOLATILE_IDENTITY_KEYS = frozenset(
@@ -59,11 +65,10 @@ CREATE TABLE IF NOT EXISTS responses (
 
 def model_identity(model: Any) -> dict[str, Any]:
     """The part of `model.describe()` that determines its answers (name always included)."""
-    describe = getattr(model, "describe", None)
     info: dict[str, Any] = {}
-    if callable(describe):
+    if isinstance(model, Describing):
         try:
-            info = dict(describe())
+            info = dict(model.describe())
         except Exception:  # a describe() that fails must not stop a benchmark; the name still keys it
             info = {}
     info = {k: v for k, v in info.items() if k not in VOLATILE_IDENTITY_KEYS}
@@ -184,7 +189,7 @@ class CachedVLM:
         self._count_lock = threading.Lock()
 
     def describe(self) -> dict[str, Any]:
-        return self.model.describe() if hasattr(self.model, "describe") else {"name": self.name}
+        return self.model.describe() if isinstance(self.model, Describing) else {"name": self.name}
 
     def __getattr__(self, attribute: str) -> Any:
         # Anything else (e.g. model_input_size, which a box pointer needs) is the wrapped model's.

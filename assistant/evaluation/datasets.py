@@ -89,7 +89,7 @@ class DatasetSpec:
     splits: tuple[str, ...]
     default_split: str
     homepage: str
-    loader: Callable[[str | None, str], DatasetLoad]
+    loader: Callable[[str | Path | None, str], DatasetLoad]
 
 
 # ----------------------------------------------------------------------------------------------- helpers
@@ -254,7 +254,7 @@ def load_racquet(subset: str, data: str | Path | None = None, split: str = "all"
                 id=ex_id,
                 image=ImageRef("url", obj["image_url"].strip()),
                 question=obj["question"].strip(),
-                source=f"racquet-{subset}",
+                source="racquet-general" if subset == "general" else "racquet-bias",
                 split=split,
                 gold=gold,
                 meta=meta,
@@ -530,13 +530,13 @@ def _clearvqa_paths(data: str | Path | None, split: str) -> tuple[Path, Path]:
     root = _materialise(data, "ClearVQA data")
     if root.is_file():
         return root, root.parent
-    table = next((p for p in [root / name, *sorted(root.rglob(name))] if p.is_file()), None)
-    if table is None:
+    found = next((p for p in [root / name, *sorted(root.rglob(name))] if p.is_file()), None)
+    if found is None:
         raise DatasetUnavailable(f"no {name} in {root}")
     zipped = root / "images.zip"
     if not any(root.glob("images")) and zipped.is_file():
         extract_zip(zipped, root)
-    return table, table.parent
+    return found, found.parent
 
 
 def load_clearvqa(data: str | Path | None = None, split: str = "val") -> DatasetLoad:

@@ -92,7 +92,7 @@ def _parse(
     marked = _last_marker(cleaned, marker, norm)
     if marked is False:
         return UNKNOWN
-    if marked:
+    if isinstance(marked, str) and marked:
         return marked
     whole = re.sub(r"^[\s(\[\"']+|[\s)\]\"'.!:]+$", "", cleaned)
     label = norm(whole)

@@ -30,6 +30,7 @@ import contextlib
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from pycocotools import mask as mask_utils
@@ -117,7 +118,9 @@ def _rle(mask: np.ndarray) -> dict:
 
 def mean_average_precision(examples: Sequence[LocalisationExample]) -> float:
     """COCO mask AP@[.50:.95] over all examples (pycocotools COCOeval, iouType="segm"), in [0, 1]."""
-    images, gold_anns, dets = [], [], []
+    images: list[dict[str, Any]] = []
+    gold_anns: list[dict[str, Any]] = []
+    dets: list[dict[str, Any]] = []
     for image_id, ex in enumerate(examples, start=1):
         h, w = ex.shape
         images.append({"id": image_id, "height": int(h), "width": int(w)})

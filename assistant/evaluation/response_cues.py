@@ -399,8 +399,8 @@ def identifying_description(q: QuestionCues, response: str) -> str | None:
         # the descriptor runs to the main verb: "the dog [that is jumping in the pond] is a retriever"
         lead = re.match(r"\s*(?:who is|who's|that is|that's|which is)\s", after)
         rest = after[lead.end() :] if lead else after
-        fragment = re.split(r"[.;:!?,]| is | are | has | have | wears | appears | seems ", rest, maxsplit=1)
-        fragment = fragment[0][:80].strip()
+        pieces = re.split(r"[.;:!?,]| is | are | has | have | wears | appears | seems ", rest, maxsplit=1)
+        fragment = pieces[0][:80].strip()
         for phrase in NON_IDENTIFYING:  # "in the image" says where the photo is, not which referent
             fragment = re.sub(r"(?:^|\s)" + re.escape(phrase) + r"(?=\s|$)", " ", fragment).strip()
         content = content_words(fragment)

@@ -22,9 +22,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
-SOURCES = ("racquet-general", "racquet-bias", "aqua", "vq-focusambiguity", "clearvqa")
+Source = Literal["racquet-general", "racquet-bias", "aqua", "vq-focusambiguity", "clearvqa"]
+SOURCES: tuple[Source, ...] = get_args(Source)
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class Example:
     id: str
     image: ImageRef
     question: str
-    source: str  # one of SOURCES
+    source: Source
     split: str  # "train" / "validation" / "test" / "all" ...
     gold: Mapping[str, Any] = field(default_factory=dict)
     meta: Mapping[str, Any] = field(default_factory=dict)  # provenance: original ids, file names, URLs

@@ -314,6 +314,7 @@ def _direct_judgement(task: Task, item: Any) -> dict[str, Any]:
 
 def _group_metrics(task: Task, records: list[dict[str, Any]]) -> dict[str, Any]:
     kind = task.metrics
+    out: dict[str, Any]
     if kind == "racquet-classes":
         out = metrics.class_distribution(
             [r["judgement"].get("racquet_class", metrics.UNKNOWN) for r in records]
@@ -335,7 +336,7 @@ def _group_metrics(task: Task, records: list[dict[str, Any]]) -> dict[str, Any]:
     if kind == "recognition":
         gold = [bool(r["gold"]["ambiguous"]) for r in records]
         verdicts = [r["judgement"]["verdict"] for r in records]
-        out = metrics.recognition_metrics(gold, verdicts)
+        out = dict(metrics.recognition_metrics(gold, verdicts))
         columns = ["ambiguous", "unambiguous", "undecided"]
         out["confusion"] = [
             [sum(1 for g, v in zip(gold, verdicts, strict=True) if g == row and v == col) for col in columns]
@@ -344,14 +345,14 @@ def _group_metrics(task: Task, records: list[dict[str, Any]]) -> dict[str, Any]:
         out["confusion_rows"], out["confusion_columns"] = ["ambiguous", "unambiguous"], columns
         return out
     if kind == "calibration":
-        gold = [bool(r["gold"]["ambiguous"]) for r in records]
         from assistant.evaluation.calibration import calibration_metrics
 
-        return calibration_metrics(gold, [r["judgement"]["p_ambiguous"] for r in records])
+        labels = [bool(r["gold"]["ambiguous"]) for r in records]
+        return calibration_metrics(labels, [r["judgement"]["p_ambiguous"] for r in records])
     if kind == "aqua-strategy":
-        gold = [int(r["gold"]["level"]) for r in records]
+        levels = [int(r["gold"]["level"]) for r in records]
         predicted = [r["judgement"].get("aqua_strategy", metrics.UNKNOWN) for r in records]
-        out = metrics.aqua_strategy_metrics(gold, predicted)
+        out = metrics.aqua_strategy_metrics(levels, predicted)
         if task.judgement == "pipeline-strategy":
             sources = {r["judgement"].get("strategy_source") for r in records} - {None}
             # None when no answered item says (all failed): the report then goes by the run's judge
@@ -360,7 +361,7 @@ def _group_metrics(task: Task, records: list[dict[str, Any]]) -> dict[str, Any]:
             )
             # the pipeline's own strategy, scored the same way, beside the judged one
             stated = [r["judgement"].get("pipeline_strategy", metrics.UNKNOWN) for r in records]
-            out["self_reported"] = metrics.aqua_strategy_metrics(gold, stated)
+            out["self_reported"] = metrics.aqua_strategy_metrics(levels, stated)
         factual = [r["judgement"]["aqua_factual"] for r in records if "aqua_factual" in r["judgement"]]
         if factual:
             out["factual"] = metrics.factual_consistency(factual)

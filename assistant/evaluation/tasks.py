@@ -18,10 +18,12 @@ Kinds:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 from models.base import GenerationSettings
 
-KINDS = ("vqa", "two-turn", "pipeline", "localise", "saliency", "probability")
+TaskKind = Literal["vqa", "two-turn", "pipeline", "localise", "saliency", "probability"]
+KINDS: tuple[TaskKind, ...] = get_args(TaskKind)
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,7 @@ class Task:
     description: str
     dataset: str  # a key of assistant.evaluation.datasets.DATASETS
     split: str | None  # None: the dataset's default split
-    kind: str  # one of KINDS
+    kind: TaskKind
     variants: tuple[Variant, ...]
     judgement: str  # what each response is turned into; a key of scoring.JUDGING
     metrics: str  # how judgements become numbers; a key of scoring.METRICS
