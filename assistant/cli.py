@@ -99,15 +99,17 @@ def ask(
     """Ask a question about a photo; optionally answer the follow-up in the same run."""
     from assistant.images import load_image
     from assistant.pipeline import Assistant, AssistantConfig
+    from assistant.settings import settings
     from assistant.validation import clean_question
     from models.stacks import resolve_choice
 
     choice = _parse_choice(choose, click, hint)
+    current = settings()
     stack_name, models = resolve_choice(
-        stack or os.environ.get("WHICHONE_STACK"),
-        vlm=model or os.environ.get("WHICHONE_MODEL"),
-        pointer=pointer or os.environ.get("WHICHONE_POINTER"),
-        segmenter=segmenter or os.environ.get("WHICHONE_SEGMENTER"),
+        stack or current.stack,
+        vlm=model or current.model,
+        pointer=pointer or current.pointer,
+        segmenter=segmenter or current.segmenter,
     )
     # Check the photo and the question before loading any model: a bad input fails in milliseconds.
     photo = load_image(image)
@@ -231,6 +233,14 @@ def list_stacks_command() -> None:
             )
             typer.echo(f"  {kind:9} {name}  [{where or 'built locally'}]")
         typer.echo(f"  {size}")
+
+
+@app.command("settings")
+def list_settings_command() -> None:
+    """Print every WHICHONE_* environment variable as a Markdown table (the README's "Environment")."""
+    from assistant.settings import markdown_table
+
+    typer.echo(markdown_table())
 
 
 @app.command("judge-agreement")

@@ -40,12 +40,13 @@ def _smolvlm_factory(**kwargs: Any) -> Any:
     up to 4 x 4 tiles and a global view): measured here (scripts/vlm_cpu_cost.py, 2 cores) a 640 x 480
     photo then takes 2 s to read instead of 27 s. WHICHONE_SMOLVLM_LONGEST_EDGE sets the edge (a multiple
     of 512; 0 keeps the model's own)."""
-    import os
+
+    from assistant.settings import settings
 
     if not _cuda_available() and not str(kwargs.get("device") or "").startswith("cuda"):
         kwargs.setdefault("quantise", "int8")  # the CPU's quantisation: ~2x faster (models/quantise.py)
     if "processor_options" not in kwargs:
-        edge = int(os.environ.get("WHICHONE_SMOLVLM_LONGEST_EDGE", "0") or 0)
+        edge = settings().smolvlm_longest_edge
         if not edge and not _cuda_available():
             edge = 512
         if edge:
@@ -80,10 +81,34 @@ def _local_tiny_factory(module: str, builder: str, name: str, int8_on_cpu: bool 
     return factory
 
 
-def _openai_factory(**kwargs: Any) -> Any:
-    from models.openai_vlm import OpenAICompatibleVLM, limits_from_env
+def openai_options() -> dict[str, Any]:
+    """The openai backend's settings from WHICHONE_OPENAI_* (assistant.settings), as its keyword arguments;
+    a bad number is ModelUnavailable naming the variable."""
+    from assistant.errors import ConfigError
+    from assistant.settings import settings
+    from models.errors import ModelUnavailable
 
-    return OpenAICompatibleVLM(**{**limits_from_env(), **kwargs})
+    try:
+        current = settings()
+    except ConfigError as error:
+        raise ModelUnavailable(str(error)) from None
+    options: dict[str, Any] = {
+        "base_url": current.openai_base_url,
+        "api_key": current.openai_api_key,
+        "model": current.openai_model,
+        "timeout": current.openai_timeout,
+        "max_retries": current.openai_max_retries,
+        "grounding": current.openai_grounding,
+        "min_pixels": current.openai_min_pixels,
+        "max_pixels": current.openai_max_pixels,
+    }
+    return {k: v for k, v in options.items() if v is not None}
+
+
+def _openai_factory(**kwargs: Any) -> Any:
+    from models.openai_vlm import OpenAICompatibleVLM
+
+    return OpenAICompatibleVLM(**{**openai_options(), **kwargs})
 
 
 register(
@@ -359,8 +384,10 @@ register(
 
 def _sam_factory(variant: str):
     def factory(**kwargs: Any) -> Any:
+        from assistant.settings import settings
         from models.sam import SamSegmenter
 
+        kwargs.setdefault("checkpoint", settings().sam_checkpoint)  # None: <cache>/sam/<official file>
         return SamSegmenter(variant, **kwargs)
 
     return factory

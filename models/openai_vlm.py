@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import io
 import math
-import os
 import random
 import re
 import threading
@@ -95,33 +94,6 @@ _FAMILY_PATTERNS = (
 )
 
 
-def _env_int(name: str, default: int) -> int:
-    try:
-        return int(os.environ.get(name, "") or default)
-    except ValueError:
-        return default
-
-
-def limits_from_env() -> dict[str, Any]:
-    """timeout / max_retries from WHICHONE_OPENAI_TIMEOUT / WHICHONE_OPENAI_MAX_RETRIES, where set."""
-    out: dict[str, Any] = {}
-    for key, env, kind in (
-        ("timeout", "WHICHONE_OPENAI_TIMEOUT", float),
-        ("max_retries", "WHICHONE_OPENAI_MAX_RETRIES", int),
-    ):
-        text = os.environ.get(env, "").strip()
-        if not text:
-            continue
-        try:
-            value = kind(text)
-        except ValueError:
-            raise ModelUnavailable(f"{env} must be a number, got {text!r}") from None
-        if value < 0 or (key == "timeout" and value == 0):
-            raise ModelUnavailable(f"{env} must be positive, got {text!r}")
-        out[key] = value
-    return out
-
-
 class OpenAICompatibleVLM:
     """Chat completions with images through the `openai` client, with bounded retries and timeouts.
 
@@ -129,6 +101,9 @@ class OpenAICompatibleVLM:
     errors, timeouts, 408/409/429 and 5xx (so a call takes at most about (max_retries + 1) * timeout plus
     the client's short back-off). max_concurrency: requests in flight at once in generate_batch.
     max_image_side: images are scaled down so their longer side is at most this (None sends them as they are).
+    grounding: the served model's grounding family (models.readers) when its id says nothing; min_pixels /
+    max_pixels: the server processor's bounds for a Qwen2.5-VL's resized frame (default: Qwen2.5-VL's).
+    The adapter reads no environment: models.catalog.openai_options gives it WHICHONE_OPENAI_*.
     """
 
     def __init__(
@@ -143,6 +118,9 @@ class OpenAICompatibleVLM:
         image_format: str = "PNG",
         max_image_side: int | None = 2048,
         name: str | None = None,
+        grounding: str | None = None,
+        min_pixels: int | None = None,
+        max_pixels: int | None = None,
     ) -> None:
         try:
             import openai
@@ -155,19 +133,11 @@ class OpenAICompatibleVLM:
             raise ModelUnavailable(f"unknown image format {image_format!r}; choose one of {choices}")
         if max_concurrency < 1:
             raise ModelUnavailable(f"max_concurrency must be at least 1, got {max_concurrency}")
-        self.base_url = (
-            base_url
-            or os.environ.get("WHICHONE_OPENAI_BASE_URL")
-            or os.environ.get("OPENAI_BASE_URL")
-            or DEFAULT_BASE_URL
-        ).rstrip("/")
-        key = (
-            api_key
-            or os.environ.get("WHICHONE_OPENAI_API_KEY")
-            or os.environ.get("OPENAI_API_KEY")
-            or "EMPTY"
-        )
-        self._model_id = model or os.environ.get("WHICHONE_OPENAI_MODEL") or None
+        self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
+        key = api_key or "EMPTY"
+        self._model_id = model or None
+        self.grounding = (grounding or "").strip().lower() or None
+        self.min_pixels, self.max_pixels = min_pixels, max_pixels
         self.timeout = float(timeout)
         self.max_retries = int(max_retries)
         self.max_concurrency = int(max_concurrency)
@@ -214,9 +184,8 @@ class OpenAICompatibleVLM:
         """The served model's grounding convention (a models.readers family name): WHICHONE_OPENAI_GROUNDING
         where set (a served model whose name says nothing), else read from the model id
         ("Qwen/Qwen2.5-VL-7B-Instruct" -> qwen2.5-vl); None when the id names no known family."""
-        configured = os.environ.get("WHICHONE_OPENAI_GROUNDING", "").strip().lower()
-        if configured:
-            return configured
+        if self.grounding:
+            return self.grounding
         model_id = (self._model_id or "").lower().replace("_", "-")
         for pattern, family in _FAMILY_PATTERNS:
             if re.search(pattern, model_id):
@@ -233,8 +202,8 @@ class OpenAICompatibleVLM:
             return sent
         from models.readers import QWEN2_5_VL_MAX_PIXELS, QWEN2_5_VL_MIN_PIXELS, qwen2_5_vl_frame
 
-        min_pixels = _env_int("WHICHONE_OPENAI_MIN_PIXELS", QWEN2_5_VL_MIN_PIXELS)
-        max_pixels = _env_int("WHICHONE_OPENAI_MAX_PIXELS", QWEN2_5_VL_MAX_PIXELS)
+        min_pixels = self.min_pixels or QWEN2_5_VL_MIN_PIXELS
+        max_pixels = self.max_pixels or QWEN2_5_VL_MAX_PIXELS
         try:
             return qwen2_5_vl_frame(sent, min_pixels, max_pixels)
         except ValueError as error:  # an aspect ratio the processor refuses too

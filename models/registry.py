@@ -7,7 +7,6 @@ registry never imports torch or transformers, and there is no half-filled state 
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from models.catalog import SPECS
@@ -52,6 +51,8 @@ def create_segmenter(name: str, **kwargs: Any) -> Any:
 def default_vlm_name() -> str:
     """$WHICHONE_MODEL if set, else the VLM of $WHICHONE_STACK, else of the default stack ("gpu" with a
     CUDA GPU: qwen2.5-vl-3b; "cpu" without: smolvlm-256m)."""
+    from assistant.settings import settings
     from models.stacks import resolve_choice
 
-    return resolve_choice(os.environ.get("WHICHONE_STACK"), vlm=os.environ.get("WHICHONE_MODEL"))[1].vlm
+    current = settings()
+    return resolve_choice(current.stack, vlm=current.model)[1].vlm

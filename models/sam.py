@@ -88,7 +88,7 @@ class SamSegmenter(CachedEmbeddingSegmenter[SamEmbedding]):
     # ---------------------------------------------------------------- loading
 
     def _resolve_checkpoint(self, checkpoint: str | os.PathLike[str] | None) -> Path:
-        source = checkpoint or os.environ.get(CHECKPOINT_ENV) or default_checkpoint(self.variant)
+        source = checkpoint or default_checkpoint(self.variant)
         path = Path(source).expanduser()
         if not path.is_file():
             file = CHECKPOINT_FILES[self.variant]

@@ -8,7 +8,6 @@ weights. Tests and offline demos run the adapters' real code path on it in a fra
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -74,8 +73,9 @@ _WORD_TEXT = (
 
 def default_cache_dir() -> Path:
     """Root of whichone's local caches: $WHICHONE_CACHE_DIR, else ~/.cache/whichone."""
-    env = os.environ.get("WHICHONE_CACHE_DIR")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "whichone"
+    from assistant.settings import settings
+
+    return settings().cache_dir
 
 
 def tiny_qwen2_5_vl_dir() -> Path:

@@ -18,7 +18,7 @@ import pytest
 from PIL import Image, ImageDraw
 from transformers.models.qwen2_vl.image_processing_qwen2_vl import smart_resize
 
-from models.openai_vlm import OpenAICompatibleVLM
+from models.registry import create_vlm
 from models.vlm_pointer import VLMPointer
 from tests.chat_server import JSONHandler, serve
 
@@ -59,7 +59,8 @@ class GroundingServer(JSONHandler):
 
 def located(model: str, **options: Any) -> list[float]:
     with serve(GroundingServer) as url:
-        vlm = OpenAICompatibleVLM(model, base_url=url, max_retries=0, **options)
+        # Through the registry, as the app builds it: WHICHONE_OPENAI_* reach the adapter as values.
+        vlm = create_vlm("openai", model=model, base_url=url, max_retries=0, **options)
         hits = VLMPointer(vlm, output="qwen", coords="pixels").point(photo(), "the red square")
     assert len(hits) == 1 and hits[0].box is not None
     return [hits[0].box.x0, hits[0].box.y0, hits[0].box.x1, hits[0].box.y1]

@@ -20,6 +20,7 @@ from PIL import Image
 from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
 from models.errors import ModelError, ModelTimeout, ModelUnavailable
 from models.openai_vlm import OpenAICompatibleVLM
+from models.registry import create_vlm
 from tests.chat_server import JSONHandler, serve
 
 
@@ -239,13 +240,14 @@ def test_configuration_from_environment(chat_server: ChatServer, monkeypatch: py
     monkeypatch.setenv("WHICHONE_OPENAI_MODEL", "env-model")
     monkeypatch.delenv("WHICHONE_OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-fallback")
-    vlm = OpenAICompatibleVLM(max_retries=0)
+    # The environment reaches the adapter through the registry (assistant.settings -> models.catalog).
+    vlm = create_vlm("openai", max_retries=0)
     vlm.generate([ChatMessage("user", "hi")])
     monkeypatch.setenv("WHICHONE_OPENAI_API_KEY", "sk-whichone")
-    OpenAICompatibleVLM(max_retries=0).generate([ChatMessage("user", "hi")])
+    create_vlm("openai", max_retries=0).generate([ChatMessage("user", "hi")])
     monkeypatch.delenv("WHICHONE_OPENAI_API_KEY")
     monkeypatch.delenv("OPENAI_API_KEY")
-    OpenAICompatibleVLM(max_retries=0).generate([ChatMessage("user", "hi")])
+    create_vlm("openai", max_retries=0).generate([ChatMessage("user", "hi")])
 
     keys = [r["headers"]["authorization"] for r in chat_server.requests]
     assert keys == ["Bearer sk-fallback", "Bearer sk-whichone", "Bearer EMPTY"]

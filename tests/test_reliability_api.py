@@ -406,16 +406,16 @@ def test_the_model_servers_timeout_and_retries_come_from_the_environment(
 ) -> None:
     """The fault server above relies on these (WHICHONE_OPENAI_TIMEOUT / _MAX_RETRIES); bad values are one
     clear line, not a crash at start-up."""
+    from models.catalog import openai_options
     from models.errors import ModelUnavailable
-    from models.openai_vlm import limits_from_env
 
     monkeypatch.delenv("WHICHONE_OPENAI_TIMEOUT", raising=False)
     monkeypatch.delenv("WHICHONE_OPENAI_MAX_RETRIES", raising=False)
-    assert limits_from_env() == {}
+    assert "timeout" not in openai_options() and "max_retries" not in openai_options()
     monkeypatch.setenv("WHICHONE_OPENAI_TIMEOUT", "2.5")
     monkeypatch.setenv("WHICHONE_OPENAI_MAX_RETRIES", "0")
-    assert limits_from_env() == {"timeout": 2.5, "max_retries": 0}
+    assert {k: openai_options()[k] for k in ("timeout", "max_retries")} == {"timeout": 2.5, "max_retries": 0}
     for env, bad in (("WHICHONE_OPENAI_TIMEOUT", "soon"), ("WHICHONE_OPENAI_TIMEOUT", "0")):
         monkeypatch.setenv(env, bad)
         with pytest.raises(ModelUnavailable, match=env):
-            limits_from_env()
+            openai_options()

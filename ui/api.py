@@ -20,13 +20,13 @@ transparent background black. Here the assistant's own loader is the only decode
 from __future__ import annotations
 
 import math
-import os
 from typing import Any
 
 import gradio as gr
 
 from assistant.errors import WhichoneError
 from assistant.pipeline import Choice
+from assistant.settings import settings
 from models.registry import list_models
 from ui import conversation_log
 from ui.engine import ModelPool
@@ -34,8 +34,6 @@ from ui.gpu import GAUGE
 from ui.handlers import AskHandlers, turn_kind, user_message
 from ui.state import UIState, track_session
 from ui.turns import ask_once, choice_json, resolve_once
-
-QUEUE_STATS_ENV = "WHICHONE_QUEUE_STATS"  # =1: /models also reports the "gpu" group's counts (for tests)
 
 
 def finite_number(value: Any) -> float | None:
@@ -113,7 +111,7 @@ class ApiHandlers:
                 for s in list_models()
             ],
         }
-        if os.environ.get(QUEUE_STATS_ENV) == "1":
+        if settings().queue_stats:
             # Counts of model calls only (ui.gpu.GAUGE): how many ran at once, never what they were.
             out["gpu_queue"] = {"limit": self.gpu_limit, **GAUGE.snapshot()}
         return out

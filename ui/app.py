@@ -8,13 +8,13 @@ gr.State. GPU work goes through one queue group ("gpu") with WHICHONE_GPU_CONCUR
 from __future__ import annotations
 
 import logging
-import os
 from typing import Any
 
 import gradio as gr
 from starlette.middleware import Middleware
 
 from assistant.pipeline import AssistantConfig
+from assistant.settings import settings as read_settings
 from models.errors import ModelError
 from models.stacks import ModelChoice
 from ui.api import ApiHandlers, add_api
@@ -30,8 +30,6 @@ from ui.state import STATE_TTL_S, UIState, end_session, forget_state, release_cl
 
 log = logging.getLogger(__name__)
 
-MAX_UPLOAD = os.environ.get("WHICHONE_MAX_UPLOAD", "20mb")  # larger uploads are refused by Gradio
-QUEUE_MAX = int(os.environ.get("WHICHONE_QUEUE_MAX", "64"))  # waiting requests beyond this are refused
 
 CSS = """
 .wh-banner { border: 3px solid #8a1c00; background: #fff4e5; color: #1a1a1a; padding: 0.75rem 1rem;
@@ -60,7 +58,7 @@ def theme() -> gr.themes.Base:
 
 
 def gpu_concurrency() -> int:
-    return max(1, int(os.environ.get("WHICHONE_GPU_CONCURRENCY", "1")))
+    return read_settings().gpu_concurrency
 
 
 def add_benchmark_tab(pool: ModelPool) -> None:
@@ -127,7 +125,7 @@ def build_app(
         demo.unload(forget_closed_session)
     # Only files Gradio received as uploads may be opened as photos (a client can send any path).
     ask_handlers.uploads.received = demo.upload_file_set
-    demo.queue(default_concurrency_limit=8, max_size=QUEUE_MAX)
+    demo.queue(default_concurrency_limit=8, max_size=read_settings().queue_max)  # more waiting are refused
     return demo
 
 
@@ -140,7 +138,7 @@ def launch_kwargs(demo: gr.Blocks, host: str | None = None, port: int | None = N
         "app_kwargs": {"middleware": [door]},
         "server_name": host,
         "server_port": port,
-        "max_file_size": MAX_UPLOAD,
+        "max_file_size": read_settings().max_upload,  # larger uploads are refused by Gradio
         "css": CSS,
         "js": RADIO_GROUPS_JS,
         "theme": theme(),

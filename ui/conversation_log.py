@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.errors import WhichoneError
+from assistant.settings import settings
 from assistant.types import Reply
 from ui.state import UIState
 
@@ -36,8 +37,7 @@ PHOTO_FILE = "photo.png"
 
 def save_folder() -> Path | None:
     """Where saved conversations go, or None when the operator has not allowed saving."""
-    value = os.environ.get(SAVE_ENV, "").strip()
-    return Path(value).expanduser() if value else None
+    return settings().save_conversations
 
 
 def remember(

@@ -9,13 +9,13 @@ and the session's settings.
 
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from assistant.pipeline import Assistant, AssistantConfig
+from assistant.settings import settings
 from models.base import Describing
 from models.errors import ModelError, ModelUnavailable
 from models.stacks import ModelChoice, resolve_choice
@@ -29,11 +29,9 @@ def choice_from_env() -> ModelChoice:
 
 def stack_from_env() -> tuple[str, ModelChoice]:
     """(stack name, models) as the environment asks (see choice_from_env)."""
+    current = settings()
     return resolve_choice(
-        os.environ.get("WHICHONE_STACK"),
-        vlm=os.environ.get("WHICHONE_MODEL"),
-        pointer=os.environ.get("WHICHONE_POINTER"),
-        segmenter=os.environ.get("WHICHONE_SEGMENTER"),
+        current.stack, vlm=current.model, pointer=current.pointer, segmenter=current.segmenter
     )
 
 

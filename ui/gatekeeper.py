@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assistant.settings import settings
 from ui.privacy import folder_bytes, temp_root
 from ui.uploads import NOT_UPLOADED, in_upload_folder
 
@@ -40,13 +41,6 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 MIB = 2**20
-
-
-def _env_int(name: str, default: int) -> int:
-    try:
-        return max(1, int(os.environ.get(name, "") or default))
-    except ValueError:
-        return default
 
 
 @dataclass(frozen=True)
@@ -62,11 +56,12 @@ class DoorLimits:
 
     @classmethod
     def from_env(cls, public: bool) -> DoorLimits:
+        current = settings()
         return cls(
-            total_bytes=_env_int("WHICHONE_UPLOADS_MAX_MB", 1024) * MIB,
-            client_bytes=_env_int("WHICHONE_UPLOADS_PER_CLIENT_MB", 100) * MIB,
-            uploads_per_minute=_env_int("WHICHONE_PUBLIC_UPLOADS_PER_MINUTE", 20),
-            events_per_minute=_env_int("WHICHONE_PUBLIC_EVENTS_PER_MINUTE", 120),
+            total_bytes=current.uploads_max_mb * MIB,
+            client_bytes=current.uploads_per_client_mb * MIB,
+            uploads_per_minute=current.public_uploads_per_minute,
+            events_per_minute=current.public_events_per_minute,
             public=public,
         )
 

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-F = TypeVar("F", bound=Callable[..., Any])
+from assistant.settings import settings
 
-GPU_SECONDS = int(os.environ.get("WHICHONE_GPU_SECONDS", "60"))  # ZeroGPU's per-call time budget
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Gauge:
@@ -61,14 +60,15 @@ def spaces_available() -> bool:
 
 
 def on_gpu(fn: F) -> F:
-    """Wrap `fn` with `spaces.GPU(duration=GPU_SECONDS)` when running where `spaces` is installed, and
+    """Wrap `fn` with `spaces.GPU(duration=WHICHONE_GPU_SECONDS)` (ZeroGPU's per-call time budget) when
+    running where `spaces` is installed, and
     count its calls in GAUGE."""
     try:
         import spaces
     except ImportError:
         inner = fn
     else:
-        inner = spaces.GPU(duration=GPU_SECONDS)(fn)
+        inner = spaces.GPU(duration=settings().gpu_seconds)(fn)
 
     if inspect.isgeneratorfunction(fn):
 

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import os
-
-DECODE_CONCURRENCY_ENV = "WHICHONE_DECODE_CONCURRENCY"
+from assistant.settings import settings
 
 
 def decode_concurrency() -> int:
     """How many photos the Ask tab decodes at once, over all sessions (default 2): one 80-million-pixel
     photo holds about 0.5 GB while it is decoded and scaled down."""
-    try:
-        return max(1, int(os.environ.get(DECODE_CONCURRENCY_ENV, "") or 2))
-    except ValueError:
-        return 2
+    return settings().decode_concurrency

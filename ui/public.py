@@ -17,31 +17,29 @@ from __future__ import annotations
 import os
 
 from assistant.errors import WhichoneError
+from assistant.settings import settings
 from models.stacks import NO_SEGMENTER
 from ui.engine import choice_from_env
 
 
 def public_mode() -> bool:
-    flag = os.environ.get("WHICHONE_PUBLIC", "").strip().lower()
-    if flag in ("0", "false", "no", "off"):
-        return False
-    return flag in ("1", "true", "yes", "on") or bool(os.environ.get("SPACE_ID"))
+    flag = settings().public
+    return flag if flag is not None else bool(os.environ.get("SPACE_ID"))  # Hugging Face sets SPACE_ID
 
 
 def public_bench_limit() -> int:
-    return max(1, int(os.environ.get("WHICHONE_PUBLIC_BENCH_LIMIT", "20")))
+    return settings().public_bench_limit
 
 
 def public_max_new_tokens() -> int:
-    return max(1, int(os.environ.get("WHICHONE_PUBLIC_MAX_NEW_TOKENS", "256")))
+    return settings().public_max_new_tokens
 
 
 def allowed_models() -> frozenset[str] | None:
     """Registry names a visitor may use; None: any (not public)."""
     if not public_mode():
         return None
-    listed = os.environ.get("WHICHONE_ALLOWED_MODELS", "")
-    names = {n.strip() for n in listed.split(",") if n.strip()}
+    names = set(settings().allowed_models)
     if not names:
         start = choice_from_env()
         names = {start.vlm, start.pointer, start.segmenter or NO_SEGMENTER}

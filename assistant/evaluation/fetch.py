@@ -21,6 +21,7 @@ from pathlib import Path
 
 from assistant.errors import WhichoneError
 from assistant.evaluation.schema import ImageRef
+from assistant.settings import settings
 
 USER_AGENT = "whichone-benchmark/0.1 (+https://github.com/; research use)"
 TIMEOUT_S = 30.0
@@ -38,12 +39,11 @@ class ImageUnavailable(WhichoneError):
 
 def default_cache_dir() -> Path:
     """Root of whichone's local caches: $WHICHONE_CACHE_DIR, else ~/.cache/whichone."""
-    env = os.environ.get("WHICHONE_CACHE_DIR")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "whichone"
+    return settings().cache_dir
 
 
 def offline() -> bool:
-    return os.environ.get("WHICHONE_OFFLINE", "").strip().lower() in ("1", "true", "yes")
+    return settings().offline
 
 
 def _reason(exc: BaseException) -> str:

@@ -1,0 +1,198 @@
+"""whichone's configuration: every WHICHONE_* environment variable, read in this one place into typed
+`Settings`.
+
+`VARIABLES` is the table of them (name, default, meaning); the README's "Environment" table is generated
+from it (`whichone settings`) and tests/test_settings.py checks that the two agree. `settings()` reads the
+environment each time it is called (a few dictionary lookups), so the CLI, the app and a Space all see the
+values they were started with, and a test that sets a variable sees it at once. Adapters never read the
+environment: the catalog's factories and the app pass them values from here.
+
+The libraries' own variables (HF_HOME, HF_HUB_OFFLINE, HF_ENDPOINT, GRADIO_SERVER_NAME, GRADIO_TEMP_DIR,
+SPACE_ID, OPENAI_API_KEY ...) are theirs and are read where they are used.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from assistant.errors import ConfigError
+
+Number = TypeVar("Number", int, float)
+
+
+@dataclass(frozen=True)
+class Variable:
+    name: str
+    default: str  # as the README shows it; "" when unset means "not given"
+    meaning: str
+
+
+VARIABLES: tuple[Variable, ...] = (
+    Variable("WHICHONE_STACK", "cpu / gpu", "the stack (models/stacks.py): cpu without CUDA, gpu with it"),
+    Variable("WHICHONE_MODEL", "", "the VLM, overriding the stack's (see `whichone models`)"),
+    Variable("WHICHONE_POINTER", "", "the pointer, overriding the stack's"),
+    Variable("WHICHONE_SEGMENTER", "", "the segmenter, overriding the stack's; `none`: boxes only"),
+    Variable("WHICHONE_CACHE_DIR", "~/.cache/whichone", "benchmark data and runs, tiny checkpoints"),
+    Variable("WHICHONE_OFFLINE", "0", "1: never download benchmark data (AQuA, ClearVQA)"),
+    Variable("WHICHONE_SAM_CHECKPOINT", "", "a segment-anything checkpoint file for sam-vit-*"),
+    Variable("WHICHONE_SMOLVLM_LONGEST_EDGE", "512 on a CPU", "SmolVLM's photo edge (a multiple of 512)"),
+    Variable("WHICHONE_OPENAI_BASE_URL", "http://localhost:8000/v1", "the server (else OPENAI_BASE_URL)"),
+    Variable("WHICHONE_OPENAI_API_KEY", "", "its key (else OPENAI_API_KEY)"),
+    Variable("WHICHONE_OPENAI_MODEL", "", "the served model's id (default: the server's first)"),
+    Variable("WHICHONE_OPENAI_TIMEOUT", "60", "seconds per attempt"),
+    Variable("WHICHONE_OPENAI_MAX_RETRIES", "2", "retries after the first attempt"),
+    Variable("WHICHONE_OPENAI_GROUNDING", "", "the served model's grounding family, if its id says none"),
+    Variable("WHICHONE_OPENAI_MIN_PIXELS", "3136", "the server processor's min pixels (Qwen2.5-VL's frame)"),
+    Variable("WHICHONE_OPENAI_MAX_PIXELS", "12845056", "the server processor's max pixels"),
+    Variable("WHICHONE_PUBLIC", "on a Space", "1 / 0: public-demo limits on / off"),
+    Variable("WHICHONE_ALLOWED_MODELS", "the start-up choice", "public mode: the models a visitor may pick"),
+    Variable("WHICHONE_PUBLIC_BENCH_LIMIT", "20", "public mode: examples per benchmark run"),
+    Variable("WHICHONE_PUBLIC_MAX_NEW_TOKENS", "256", "public mode: a benchmark's max new tokens"),
+    Variable("WHICHONE_PUBLIC_UPLOADS_PER_MINUTE", "20", "public mode: uploads a minute per client"),
+    Variable("WHICHONE_PUBLIC_EVENTS_PER_MINUTE", "120", "public mode: events a minute per client"),
+    Variable("WHICHONE_UPLOADS_PER_CLIENT_MB", "100", "uploads held per client"),
+    Variable("WHICHONE_UPLOADS_MAX_MB", "1024", "uploads held in all"),
+    Variable("WHICHONE_MAX_UPLOAD", "20mb", "one upload's size"),
+    Variable("WHICHONE_QUEUE_MAX", "64", "requests waiting at once"),
+    Variable("WHICHONE_GPU_CONCURRENCY", "1", "model work at once (the `gpu` queue group)"),
+    Variable("WHICHONE_GPU_SECONDS", "60", "ZeroGPU: GPU seconds per call"),
+    Variable("WHICHONE_DECODE_CONCURRENCY", "2", "photos decoded at once"),
+    Variable("WHICHONE_SAVE_CONVERSATIONS", "", "a folder: lets users save a conversation (off when unset)"),
+    Variable("WHICHONE_QUEUE_STATS", "0", "1: /models also reports the gpu group's counts (tests)"),
+)  # fmt: skip
+NAMES = frozenset(v.name for v in VARIABLES)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The WHICHONE_* variables, typed. None: not set (the user of the value applies its own default)."""
+
+    stack: str | None = None
+    model: str | None = None
+    pointer: str | None = None
+    segmenter: str | None = None
+    cache_dir: Path = Path.home() / ".cache" / "whichone"
+    offline: bool = False
+    sam_checkpoint: str | None = None
+    smolvlm_longest_edge: int = 0  # 0: the catalog's choice (512 on a CPU, the model's own on a GPU)
+    openai_base_url: str | None = None
+    openai_api_key: str | None = None
+    openai_model: str | None = None
+    openai_timeout: float | None = None
+    openai_max_retries: int | None = None
+    openai_grounding: str | None = None
+    openai_min_pixels: int | None = None
+    openai_max_pixels: int | None = None
+    public: bool | None = None  # None: public exactly on a Hugging Face Space
+    allowed_models: tuple[str, ...] = ()
+    public_bench_limit: int = 20
+    public_max_new_tokens: int = 256
+    public_uploads_per_minute: int = 20
+    public_events_per_minute: int = 120
+    uploads_per_client_mb: int = 100
+    uploads_max_mb: int = 1024
+    max_upload: str = "20mb"
+    queue_max: int = 64
+    gpu_concurrency: int = 1
+    gpu_seconds: int = 60
+    decode_concurrency: int = 2
+    save_conversations: Path | None = None
+    queue_stats: bool = False
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Read `env` (default: os.environ). A number that is not one is a ConfigError naming the variable."""
+        env = os.environ if env is None else env
+        reader = _Reader(env)
+        return cls(
+            stack=reader.text("WHICHONE_STACK"),
+            model=reader.text("WHICHONE_MODEL"),
+            pointer=reader.text("WHICHONE_POINTER"),
+            segmenter=reader.text("WHICHONE_SEGMENTER"),
+            cache_dir=Path(
+                reader.text("WHICHONE_CACHE_DIR") or Path.home() / ".cache" / "whichone"
+            ).expanduser(),
+            offline=reader.flag("WHICHONE_OFFLINE") is True,
+            sam_checkpoint=reader.text("WHICHONE_SAM_CHECKPOINT"),
+            smolvlm_longest_edge=reader.number("WHICHONE_SMOLVLM_LONGEST_EDGE", int, 0, minimum=0),
+            # The openai library's own variables are the fallback, as its client has them.
+            openai_base_url=reader.text("WHICHONE_OPENAI_BASE_URL") or env.get("OPENAI_BASE_URL") or None,
+            openai_api_key=reader.text("WHICHONE_OPENAI_API_KEY") or env.get("OPENAI_API_KEY") or None,
+            openai_model=reader.text("WHICHONE_OPENAI_MODEL"),
+            openai_timeout=reader.optional("WHICHONE_OPENAI_TIMEOUT", float, positive=True),
+            openai_max_retries=reader.optional("WHICHONE_OPENAI_MAX_RETRIES", int),
+            openai_grounding=(reader.text("WHICHONE_OPENAI_GROUNDING") or "").lower() or None,
+            openai_min_pixels=reader.optional("WHICHONE_OPENAI_MIN_PIXELS", int, positive=True),
+            openai_max_pixels=reader.optional("WHICHONE_OPENAI_MAX_PIXELS", int, positive=True),
+            public=reader.flag("WHICHONE_PUBLIC"),
+            allowed_models=tuple(
+                n.strip() for n in (reader.text("WHICHONE_ALLOWED_MODELS") or "").split(",") if n.strip()
+            ),
+            public_bench_limit=reader.number("WHICHONE_PUBLIC_BENCH_LIMIT", int, 20),
+            public_max_new_tokens=reader.number("WHICHONE_PUBLIC_MAX_NEW_TOKENS", int, 256),
+            public_uploads_per_minute=reader.number("WHICHONE_PUBLIC_UPLOADS_PER_MINUTE", int, 20),
+            public_events_per_minute=reader.number("WHICHONE_PUBLIC_EVENTS_PER_MINUTE", int, 120),
+            uploads_per_client_mb=reader.number("WHICHONE_UPLOADS_PER_CLIENT_MB", int, 100),
+            uploads_max_mb=reader.number("WHICHONE_UPLOADS_MAX_MB", int, 1024),
+            max_upload=reader.text("WHICHONE_MAX_UPLOAD") or "20mb",
+            queue_max=reader.number("WHICHONE_QUEUE_MAX", int, 64),
+            gpu_concurrency=reader.number("WHICHONE_GPU_CONCURRENCY", int, 1),
+            gpu_seconds=reader.number("WHICHONE_GPU_SECONDS", int, 60),
+            decode_concurrency=reader.number("WHICHONE_DECODE_CONCURRENCY", int, 2),
+            save_conversations=(
+                Path(saved).expanduser() if (saved := reader.text("WHICHONE_SAVE_CONVERSATIONS")) else None
+            ),
+            queue_stats=reader.flag("WHICHONE_QUEUE_STATS") is True,
+        )
+
+
+def settings() -> Settings:
+    """The environment now, as Settings."""
+    return Settings.from_env()
+
+
+def markdown_table() -> str:
+    """The README's "Environment" table, from VARIABLES."""
+    rows = ["| variable | default | what |", "|---|---|---|"]
+    rows += [f"| `{v.name}` | {v.default or '-'} | {v.meaning} |" for v in VARIABLES]
+    return "\n".join(rows)
+
+
+class _Reader:
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self.env = env
+
+    def text(self, name: str) -> str | None:
+        assert name in NAMES, name  # every variable is in the table
+        value = self.env.get(name, "").strip()
+        return value or None
+
+    def flag(self, name: str) -> bool | None:
+        value = (self.text(name) or "").lower()
+        if not value:
+            return None
+        return value in ("1", "true", "yes", "on")
+
+    def optional(self, name: str, kind: Callable[[str], Number], *, positive: bool = False) -> Number | None:
+        value = self.text(name)
+        if value is None:
+            return None
+        try:
+            number = kind(value)
+        except ValueError:
+            raise ConfigError(f"{name} must be a number, got {value!r}") from None
+        if number < 0 or (positive and number == 0):
+            raise ConfigError(f"{name} must be {'positive' if positive else 'zero or more'}, got {value!r}")
+        return number
+
+    def number(self, name: str, kind: type[int], default: int, *, minimum: int = 1) -> int:
+        """An int of at least `minimum`; a value that is not a number, or is smaller, gives the default."""
+        value = self.text(name)
+        try:
+            return max(minimum, kind(value)) if value is not None else default
+        except ValueError:
+            return default
