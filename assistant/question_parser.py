@@ -27,6 +27,11 @@ from assistant.words import (
     number_value,
 )
 
+# Where a noun phrase sits in the question, which decides what may follow it: after a wh-word ("which cup"),
+# as an object, after "is" in a wh- or yes/no question, after "do", in an embedded question, after "there is",
+# or anywhere else ("plain").
+ParseMode = Literal["wh", "object", "be_wh", "be_yn", "do", "embedded", "exist", "plain"]
+
 
 @dataclass(frozen=True)
 class Token:
@@ -217,6 +222,7 @@ class Parser:
             j += 1
         while self.w(j) in lx.NEGATION:
             j += 1
+        mode: ParseMode
         if aux is None:
             mode = "embedded"
         elif aux in lx.BE:
@@ -288,7 +294,7 @@ class Parser:
             return None  # "Is it raining?"
         if aux in lx.BE and self.w(j) == "there":
             return self.existential(j + 1, None)
-        mode = "be_yn" if aux in lx.BE else "do"
+        mode: ParseMode = "be_yn" if aux in lx.BE else "do"
         phrase = self.np(j, mode, aux=aux) if self.starts_np(j) else None
         return phrase if phrase else self.first_np(j)
 
@@ -327,7 +333,7 @@ class Parser:
 
     # noun phrases
     def np(
-        self, i: int, mode: str, *, aux: str | None = None, how_many: bool = False, post: bool = True
+        self, i: int, mode: ParseMode, *, aux: str | None = None, how_many: bool = False, post: bool = True
     ) -> Phrase | None:
         """The noun phrase starting at token i. mode says how to read what follows its head:
         be_wh ("What is NP doing?"), be_yn ("Is NP on the sofa?"), do ("What does NP say?"), exist,
@@ -420,7 +426,7 @@ class Parser:
             len(run) > 1 or self.w(run[0]) not in PEELABLE or self.w(run[-1] + 1) not in PUNCT | {""}
         )
 
-    def pronoun_phrase(self, k: int, mode: str, aux: str | None) -> Phrase:
+    def pronoun_phrase(self, k: int, mode: ParseMode, aux: str | None) -> Phrase:
         w = self.w(k)
         number: GrammaticalNumber
         if w in lx.PERSON_PRONOUNS or w in lx.INDEFINITE_PERSON:
@@ -441,7 +447,7 @@ class Parser:
         )
         return self.post_modifiers(phrase, k + 1, mode)
 
-    def run(self, k: int, mode: str, *, after_det: bool) -> tuple[list[int], int]:
+    def run(self, k: int, mode: ParseMode, *, after_det: bool) -> tuple[list[int], int]:
         """The modifiers and head noun from token k: "big red [cup]", "street [sign]"."""
         run: list[int] = []
         while True:
@@ -516,7 +522,7 @@ class Parser:
         i: int,
         run: list[int],
         k: int,
-        mode: str,
+        mode: ParseMode,
         *,
         aux: str | None,
         explicit: str | None,
@@ -605,7 +611,7 @@ class Parser:
         self,
         phrase: Phrase,
         k: int,
-        mode: str,
+        mode: ParseMode,
         *,
         explicit: str | None = None,
         aux: str | None = None,
@@ -671,7 +677,7 @@ class Parser:
             return first.place
         return phrase
 
-    def keep_modifiers(self, phrase: Phrase, posts: list[Post], mode: str) -> None:
+    def keep_modifiers(self, phrase: Phrase, posts: list[Post], mode: ParseMode) -> None:
         """Drop the modifier that is the clause's own predicate, then record the rest as descriptors."""
         if mode == "be_wh":
             # "What is the man [holding]?": the last participle without an object is the main verb;
@@ -708,7 +714,7 @@ class Parser:
             return True
         return any(w in lx.POSITION_WORDS for w in words[preps[0] :])
 
-    def possessed(self, phrase: Phrase, k: int, mode: str) -> int:
+    def possessed(self, phrase: Phrase, k: int, mode: ParseMode) -> int:
         """ "the player's [role]": the possessor stays the head; attributes leave the focus."""
         run, end = self.run(k + 1, mode, after_det=True)
         if not run:
@@ -742,7 +748,7 @@ class Parser:
         phrase.descriptors.append(self.text(k, inner.end))  # "the cup of coffee" -> "of coffee"
         return phrase
 
-    def pp(self, k: int, mode: str) -> Post | None:
+    def pp(self, k: int, mode: ParseMode) -> Post | None:
         prep = self.w(k)
         j = k + 1
         if self.w(j) in lx.COMPOUND_PREPOSITION_TAILS.get(prep, frozenset()):
@@ -760,7 +766,7 @@ class Parser:
         )
         return Post("pp", k, obj.end, k, spatial=is_spatial_descriptor(text), place=obj, image=image)
 
-    def participle(self, k: int, mode: str, text_start: int) -> Post:
+    def participle(self, k: int, mode: ParseMode, text_start: int) -> Post:
         """ "holding the apple", "sitting on the bench", "looking tired"; has_object is False for a verb
         with nothing after it but prepositions (the gap of "What is the man holding in his hand?")."""
         j = k + 1
@@ -786,7 +792,7 @@ class Parser:
         gap = not has_object and (is_ing(self.w(k)) or not with_place)
         return Post("part", k, j, text_start, has_object=not gap)
 
-    def relative(self, k: int, mode: str) -> Post | None:
+    def relative(self, k: int, mode: ParseMode) -> Post | None:
         """ "who is holding the apple" -> "holding the apple"; "that the man is holding" stays whole."""
         j = k + 1
         while self.w(j) in lx.BE | lx.MODALS | lx.NEGATION or (

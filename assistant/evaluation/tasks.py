@@ -24,6 +24,14 @@ from models.base import GenerationSettings
 
 TaskKind = Literal["vqa", "two-turn", "pipeline", "localise", "saliency", "probability"]
 KINDS: tuple[TaskKind, ...] = get_args(TaskKind)
+Judgement = Literal[
+    "racquet-class", "racquet-bias", "racquet-saliency", "aqua-strategy", "pipeline-strategy", "pass",
+    "verdict", "probability", "masks",
+]  # fmt: skip
+MetricsKind = Literal[
+    "racquet-classes", "racquet-bias", "racquet-saliency", "recognition", "calibration", "localisation",
+    "aqua-strategy", "pass-rate",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -47,8 +55,8 @@ class Task:
     split: str | None  # None: the dataset's default split
     kind: TaskKind
     variants: tuple[Variant, ...]
-    judgement: str  # what each response is turned into; a key of scoring.JUDGING
-    metrics: str  # how judgements become numbers; a key of scoring.METRICS
+    judgement: Judgement  # what each response is turned into; a key of scoring.JUDGING
+    metrics: MetricsKind  # how judgements become numbers
     reproduces: str  # which table / figure of which paper
     default_judge: str = "none"  # "rules", a VLM registry name, or "none" when no judge is needed
     plots: tuple[str, ...] = ()  # "class-bars" (RAcQUEt Fig. 3), "confusion" (AQuA Fig. 5)
