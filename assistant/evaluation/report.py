@@ -18,7 +18,7 @@ import json
 import math
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -89,191 +89,17 @@ def _md(header: list[str], rows: list[list[str]]) -> str:
 def markdown_table(task: Task, summary: dict[str, Any]) -> str:
     """The summary as the paper lays its table out (percentages, one row per model and prompt)."""
     results = summary.get("results", [])
-    layout = task.metrics
-    extra: list[str] = []  # notes of one layout (what its rows mean)
-    if layout == "racquet-classes":
-        header = [
-            "Model",
-            "Prompt",
-            "Explicit (A)",
-            "Implicit (B)",
-            "High risk (C)",
-            "Unknown",
-            "Mentions multiple referents (CoT)",
-            "CoT unknown",
-            "n",
-            "Errors",
-        ]
-        rows = []
-        for r in results:
-            m = r["metrics"]
-            cot = m.get("cot_mentions")
-            rows.append(
-                [
-                    r["model"],
-                    r["label"],
-                    _pct(m.get("A")),
-                    _pct(m.get("B")),
-                    _pct(m.get("C")),
-                    _pct(m.get("unknown")),
-                    _pct(cot.get("rate")) if cot else "-",
-                    _pct(cot.get("unknown")) if cot else "-",
-                    str(m.get("n", 0)),
-                    str(r["errors"]),
-                ]
-            )
-        title = "RAcQUEt-general: response classes (%), as Fig. 3 (direct) and Fig. 4 (prompting)"
-    elif layout == "racquet-bias":
-        header = ["Model", "Category", "Explicit", "Stereotypical", "Anti-stereotypical", "Unknown", "n"]
-        rows = []
-        for r in results:
-            for category, m in r["metrics"].items():
-                rows.append(
-                    [
-                        r["model"],
-                        category,
-                        _pct(m.get("explicit")),
-                        _pct(m.get("stereotypical")),
-                        _pct(m.get("anti-stereotypical")),
-                        _pct(m.get("unknown")),
-                        str(m.get("n", 0)),
-                    ]
-                )
-        title = "RAcQUEt-bias: response classes (%) by bias category, as Fig. 7"
-    elif layout == "racquet-saliency":
-        from assistant.evaluation.saliency import table1_layout
-
-        title, header, rows, extra = table1_layout(summary)
-    elif layout == "recognition":
-        header = ["Model", "Prompt", "Acc.", "F1", "Pos.", "UR", "n", "Errors"]
-        rows = [
-            [
-                r["model"],
-                r["label"],
-                _pct(r["metrics"].get("accuracy")),
-                _pct(r["metrics"].get("weighted_f1")),
-                _pct(r["metrics"].get("positive_rate")),
-                _pct(r["metrics"].get("undecided_rate")),
-                str(r["metrics"].get("n", 0)),
-                str(r["errors"]),
-            ]
-            for r in results
-        ]
-        title = (
-            "VQ-FocusAmbiguity recognition (%), as Table 2 (Acc., F1, Pos. over decided answers; UR over all)"
+    layout = _LAYOUTS.get(task.metrics)
+    if layout is None:  # pragma: no cover - every task names one of the layouts
+        no_notes: list[str] = []
+        title, header, rows, extra = (
+            task.name,
+            ["Model", "Prompt"],
+            [[r["model"], r["label"]] for r in results],
+            no_notes,
         )
-    elif layout == "localisation":
-        header = ["Approach", "Prompt", "mAP", "union IoU", "max IoU", "n", "Errors"]
-        rows = [
-            [
-                r["model"],
-                r["label"],
-                _num(r["metrics"].get("mAP")),
-                _num(r["metrics"].get("union_iou")),
-                _num(r["metrics"].get("max_iou")),
-                str(r["metrics"].get("n", 0)),
-                str(r["errors"]),
-            ]
-            for r in results
-        ]
-        title = "VQ-FocusAmbiguity localisation (x100), as Table 3"
-    elif layout == "aqua-strategy":
-        # whichone-strategy: judged from the response text like every AQuA row when a judge was given,
-        # with the pipeline's own stated strategy beside it; without a judge only the stated one exists
-        pipeline = task.judgement == "pipeline-strategy"
-        judged = not pipeline or _judged_strategy(summary)
-        self_column = ["Overall (self-reported)"] if pipeline and judged else []
-        header = [
-            "Model",
-            "Prompt",
-            "Level 0",
-            "Level 1",
-            "Level 2",
-            "Level 3",
-            "Overall",
-            *self_column,
-            "Unk",
-            "Factual consistency",
-            "Factual unknown",
-            "n",
-            "Errors",
-        ]
-        rows = []
-        for r in results:
-            m = r["metrics"]
-            per = m.get("per_level", {})
-            fc = m.get("factual")
-            stated = [_pct((m.get("self_reported") or {}).get("overall"))] if self_column else []
-            rows.append(
-                [
-                    r["model"],
-                    r["label"],
-                    *(_pct(per.get(str(lv), per.get(lv))) for lv in range(4)),
-                    _pct(m.get("overall")),
-                    *stated,
-                    _pct(m.get("unknown_rate")),
-                    _pct(fc.get("rate")) if fc else "-",
-                    _pct(fc.get("unknown")) if fc else "-",
-                    str(m.get("n", 0)),
-                    str(r["errors"]),
-                ]
-            )
-        title = "AQuA strategic accuracy (%), as Table 2"
-        if pipeline and judged:
-            title = (
-                "whichone strategic accuracy (%), as AQuA Table 2: the strategy judged from the response "
-                "text, as for every AQuA row; beside it, the pipeline's own stated strategy"
-            )
-        elif pipeline:
-            title = (
-                "whichone strategic accuracy (%), AQuA Table 2 layout: SELF-REPORTED strategy (no judge), "
-                "not comparable with AQuA rows judged from the response text"
-            )
-    elif layout == "calibration":
-        header = ["Model", "Threshold", "Acc.", "F1", "Pos.", "UR", "n", "Errors"]
-        rows = []
-        for r in results:
-            m = r["metrics"]
-            for threshold, t in (m.get("thresholds") or {}).items():
-                best = (
-                    " (best F1)"
-                    if m.get("best_threshold") is not None and float(threshold) == m["best_threshold"]
-                    else ""
-                )
-                rows.append(
-                    [
-                        r["model"],
-                        f"P >= {threshold}{best}",
-                        _pct(t.get("accuracy")),
-                        _pct(t.get("weighted_f1")),
-                        _pct(t.get("positive_rate")),
-                        _pct(t.get("undecided_rate")),
-                        str(t.get("n", 0)),
-                        str(r["errors"]),
-                    ]
-                )
-            extra.append(
-                f"{r['model']}: ROC AUC {_num(m.get('auc'), 1)}, Brier score {_plain(m.get('brier'))}, "
-                f"expected calibration error {_plain(m.get('ece'))} "
-                f"({m.get('n_scored', 0)} of {m.get('n', 0)} examples with a probability; AUC x100)."
-            )
-        title = "One-pass recognition (%) by verdict threshold: VQ-FocusAmbiguity Table 2's metrics"
-    elif layout == "pass-rate":
-        header = ["Model", "Prompt", "PASS rate", "Unknown", "n", "Errors"]
-        rows = [
-            [
-                r["model"],
-                r["label"],
-                _pct(r["metrics"].get("rate")),
-                _pct(r["metrics"].get("unknown")),
-                str(r["metrics"].get("n", 0)),
-                str(r["errors"]),
-            ]
-            for r in results
-        ]
-        title = "Two-turn clarification PASS rate (%), as AQuA Table 4"
-    else:  # pragma: no cover - every task names one of the layouts above
-        header, rows, title = ["Model", "Prompt"], [[r["model"], r["label"]] for r in results], task.name
+    else:
+        title, header, rows, extra = layout(task, summary, results)
     notes = [
         f"Task `{task.name}` — reproduces {task.reproduces}.",
         f"Judge: {summary.get('judge') or 'none'}; split {summary.get('split')}; "
@@ -296,6 +122,232 @@ def markdown_table(task: Task, summary: dict[str, Any]) -> str:
             "(`<judging>_error` in responses.jsonl)."
         )
     return f"### {title}\n\n" + _md(header, rows) + "\n\n" + "\n".join(notes) + "\n"
+
+
+# One function per table layout: (title, header, rows, notes on what its rows mean).
+_Layout = tuple[str, list[str], list[list[str]], list[str]]
+
+
+def _layout_racquet_classes(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
+    extra: list[str] = []
+    header = [
+        "Model",
+        "Prompt",
+        "Explicit (A)",
+        "Implicit (B)",
+        "High risk (C)",
+        "Unknown",
+        "Mentions multiple referents (CoT)",
+        "CoT unknown",
+        "n",
+        "Errors",
+    ]
+    rows = []
+    for r in results:
+        m = r["metrics"]
+        cot = m.get("cot_mentions")
+        rows.append(
+            [
+                r["model"],
+                r["label"],
+                _pct(m.get("A")),
+                _pct(m.get("B")),
+                _pct(m.get("C")),
+                _pct(m.get("unknown")),
+                _pct(cot.get("rate")) if cot else "-",
+                _pct(cot.get("unknown")) if cot else "-",
+                str(m.get("n", 0)),
+                str(r["errors"]),
+            ]
+        )
+    title = "RAcQUEt-general: response classes (%), as Fig. 3 (direct) and Fig. 4 (prompting)"
+    return title, header, rows, extra
+
+
+def _layout_racquet_bias(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
+    extra: list[str] = []
+    header = ["Model", "Category", "Explicit", "Stereotypical", "Anti-stereotypical", "Unknown", "n"]
+    rows = []
+    for r in results:
+        for category, m in r["metrics"].items():
+            rows.append(
+                [
+                    r["model"],
+                    category,
+                    _pct(m.get("explicit")),
+                    _pct(m.get("stereotypical")),
+                    _pct(m.get("anti-stereotypical")),
+                    _pct(m.get("unknown")),
+                    str(m.get("n", 0)),
+                ]
+            )
+    title = "RAcQUEt-bias: response classes (%) by bias category, as Fig. 7"
+    return title, header, rows, extra
+
+
+def _layout_racquet_saliency(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
+    from assistant.evaluation.saliency import table1_layout
+
+    title, header, rows, extra = table1_layout(summary)
+    return title, header, rows, extra
+
+
+def _layout_recognition(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
+    extra: list[str] = []
+    header = ["Model", "Prompt", "Acc.", "F1", "Pos.", "UR", "n", "Errors"]
+    rows = [
+        [
+            r["model"],
+            r["label"],
+            _pct(r["metrics"].get("accuracy")),
+            _pct(r["metrics"].get("weighted_f1")),
+            _pct(r["metrics"].get("positive_rate")),
+            _pct(r["metrics"].get("undecided_rate")),
+            str(r["metrics"].get("n", 0)),
+            str(r["errors"]),
+        ]
+        for r in results
+    ]
+    title = "VQ-FocusAmbiguity recognition (%), as Table 2 (Acc., F1, Pos. over decided answers; UR over all)"
+    return title, header, rows, extra
+
+
+def _layout_localisation(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
+    extra: list[str] = []
+    header = ["Approach", "Prompt", "mAP", "union IoU", "max IoU", "n", "Errors"]
+    rows = [
+        [
+            r["model"],
+            r["label"],
+            _num(r["metrics"].get("mAP")),
+            _num(r["metrics"].get("union_iou")),
+            _num(r["metrics"].get("max_iou")),
+            str(r["metrics"].get("n", 0)),
+            str(r["errors"]),
+        ]
+        for r in results
+    ]
+    title = "VQ-FocusAmbiguity localisation (x100), as Table 3"
+    return title, header, rows, extra
+
+
+def _layout_aqua_strategy(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
+    extra: list[str] = []
+    # whichone-strategy: judged from the response text like every AQuA row when a judge was given,
+    # with the pipeline's own stated strategy beside it; without a judge only the stated one exists
+    pipeline = task.judgement == "pipeline-strategy"
+    judged = not pipeline or _judged_strategy(summary)
+    self_column = ["Overall (self-reported)"] if pipeline and judged else []
+    header = [
+        "Model",
+        "Prompt",
+        "Level 0",
+        "Level 1",
+        "Level 2",
+        "Level 3",
+        "Overall",
+        *self_column,
+        "Unk",
+        "Factual consistency",
+        "Factual unknown",
+        "n",
+        "Errors",
+    ]
+    rows = []
+    for r in results:
+        m = r["metrics"]
+        per = m.get("per_level", {})
+        fc = m.get("factual")
+        stated = [_pct((m.get("self_reported") or {}).get("overall"))] if self_column else []
+        rows.append(
+            [
+                r["model"],
+                r["label"],
+                *(_pct(per.get(str(lv), per.get(lv))) for lv in range(4)),
+                _pct(m.get("overall")),
+                *stated,
+                _pct(m.get("unknown_rate")),
+                _pct(fc.get("rate")) if fc else "-",
+                _pct(fc.get("unknown")) if fc else "-",
+                str(m.get("n", 0)),
+                str(r["errors"]),
+            ]
+        )
+    title = "AQuA strategic accuracy (%), as Table 2"
+    if pipeline and judged:
+        title = (
+            "whichone strategic accuracy (%), as AQuA Table 2: the strategy judged from the response "
+            "text, as for every AQuA row; beside it, the pipeline's own stated strategy"
+        )
+    elif pipeline:
+        title = (
+            "whichone strategic accuracy (%), AQuA Table 2 layout: SELF-REPORTED strategy (no judge), "
+            "not comparable with AQuA rows judged from the response text"
+        )
+    return title, header, rows, extra
+
+
+def _layout_calibration(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
+    extra: list[str] = []
+    header = ["Model", "Threshold", "Acc.", "F1", "Pos.", "UR", "n", "Errors"]
+    rows = []
+    for r in results:
+        m = r["metrics"]
+        for threshold, t in (m.get("thresholds") or {}).items():
+            best = (
+                " (best F1)"
+                if m.get("best_threshold") is not None and float(threshold) == m["best_threshold"]
+                else ""
+            )
+            rows.append(
+                [
+                    r["model"],
+                    f"P >= {threshold}{best}",
+                    _pct(t.get("accuracy")),
+                    _pct(t.get("weighted_f1")),
+                    _pct(t.get("positive_rate")),
+                    _pct(t.get("undecided_rate")),
+                    str(t.get("n", 0)),
+                    str(r["errors"]),
+                ]
+            )
+        extra.append(
+            f"{r['model']}: ROC AUC {_num(m.get('auc'), 1)}, Brier score {_plain(m.get('brier'))}, "
+            f"expected calibration error {_plain(m.get('ece'))} "
+            f"({m.get('n_scored', 0)} of {m.get('n', 0)} examples with a probability; AUC x100)."
+        )
+    title = "One-pass recognition (%) by verdict threshold: VQ-FocusAmbiguity Table 2's metrics"
+    return title, header, rows, extra
+
+
+def _layout_pass_rate(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
+    extra: list[str] = []
+    header = ["Model", "Prompt", "PASS rate", "Unknown", "n", "Errors"]
+    rows = [
+        [
+            r["model"],
+            r["label"],
+            _pct(r["metrics"].get("rate")),
+            _pct(r["metrics"].get("unknown")),
+            str(r["metrics"].get("n", 0)),
+            str(r["errors"]),
+        ]
+        for r in results
+    ]
+    title = "Two-turn clarification PASS rate (%), as AQuA Table 4"
+    return title, header, rows, extra
+
+
+_LAYOUTS: dict[str, Callable[[Task, dict[str, Any], list[dict[str, Any]]], _Layout]] = {
+    "racquet-classes": _layout_racquet_classes,
+    "racquet-bias": _layout_racquet_bias,
+    "racquet-saliency": _layout_racquet_saliency,
+    "recognition": _layout_recognition,
+    "localisation": _layout_localisation,
+    "aqua-strategy": _layout_aqua_strategy,
+    "calibration": _layout_calibration,
+    "pass-rate": _layout_pass_rate,
+}
 
 
 def _judged_strategy(summary: dict[str, Any]) -> bool:
