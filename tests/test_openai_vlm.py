@@ -132,6 +132,15 @@ def _handler(state: ChatServer) -> type[BaseHTTPRequestHandler]:
                 )
                 state.in_flight += 1
                 state.max_in_flight = max(state.max_in_flight, state.in_flight)
+            finished = False
+
+            def finish() -> None:
+                nonlocal finished
+                if not finished:
+                    finished = True
+                    with state.lock:
+                        state.in_flight -= 1
+
             try:
                 text = _last_user_text(body)
                 if state.mode == "sleep":
@@ -149,10 +158,13 @@ def _handler(state: ChatServer) -> type[BaseHTTPRequestHandler]:
                 elif body.get("stream"):
                     self._stream(body, text)
                 else:
-                    self._send(200, _completion(body, f"  reply to: {text}  "))
+                    reply = _completion(body, f"  reply to: {text}  ")
+                    # Done before the reply leaves: the client may send its next request the moment it has
+                    # it, before this handler could count itself out (max_in_flight once read 3 for 2).
+                    finish()
+                    self._send(200, reply)
             finally:
-                with state.lock:
-                    state.in_flight -= 1
+                finish()
 
     return Handler
 

@@ -92,6 +92,7 @@ def test_no_points_costs_no_embedding(sam_vit_b_random) -> None:
 def test_checkpoint_errors_say_what_to_do(tmp_path, monkeypatch) -> None:
     import torch
 
+    from models.registry import create_segmenter
     from models.sam import SamSegmenter
 
     monkeypatch.setenv("WHICHONE_CACHE_DIR", str(tmp_path))
@@ -101,8 +102,8 @@ def test_checkpoint_errors_say_what_to_do(tmp_path, monkeypatch) -> None:
     ):
         SamSegmenter("vit_b")
     monkeypatch.setenv("WHICHONE_SAM_CHECKPOINT", str(tmp_path / "nowhere.pth"))
-    with pytest.raises(ModelUnavailable, match="nowhere.pth"):
-        SamSegmenter("vit_b")
+    with pytest.raises(ModelUnavailable, match="nowhere.pth"):  # the registry hands the variable on
+        create_segmenter("sam-vit-b")
     with pytest.raises(ModelUnavailable, match="unknown SAM variant"):
         SamSegmenter("vit_x", "random")
     wrong = tmp_path / "wrong.pth"
