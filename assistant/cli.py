@@ -235,6 +235,32 @@ def list_stacks_command() -> None:
         typer.echo(f"  {size}")
 
 
+@app.command("download")
+@user_errors
+def download_command(
+    models: Annotated[
+        list[str] | None, typer.Argument(help="Model registry names (see `whichone models`).")
+    ] = None,
+    stack: Annotated[
+        str | None,
+        typer.Option(help="A stack (see `whichone stacks`); default: this machine's, without models."),
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="List files and sizes; download nothing.")
+    ] = False,
+) -> None:
+    """Download every file a stack's or a model's loaders read into the Hugging Face cache, resumably."""
+    from models.download import download, repos_for
+    from models.stacks import default_stack_name
+
+    names = list(models or [])
+    repos = repos_for(names, stack or (None if names else default_stack_name()))
+    if not repos:
+        typer.echo("nothing to download: these models are built locally or served elsewhere")
+        return
+    download(repos, dry_run=dry_run, echo=typer.echo)
+
+
 @app.command("settings")
 def list_settings_command() -> None:
     """Print every WHICHONE_* environment variable as a Markdown table (the README's "Environment")."""

@@ -1,0 +1,206 @@
+"""`whichone download`: fetch every file a stack's (or a model's) loaders read into the Hugging Face cache
+ahead of time, so an offline machine starts with `HF_HUB_OFFLINE=1`.
+
+huggingface_hub does the work (`snapshot_download`, which resumes an interrupted file and honours HF_HOME,
+HF_ENDPOINT for a mirror and HF_TOKEN / `huggingface-cli login` for gated models such as SAM 3); only the
+files the transformers loaders read are fetched (LOADER_FILES: configs, safetensors weights, tokenizer and
+processor files), never a repository's duplicate `.bin` / ONNX / TF weights. `dry_run` lists each
+repository's files and sizes (and what is already cached) without downloading.
+
+Every failure a user can meet is one line (DownloadFailed): a gated model without access, a repository that
+does not exist, a Hub or mirror that cannot be reached, a full disk.
+"""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from models.errors import ModelError
+
+# What transformers' from_pretrained reads for the models whichone registers.
+LOADER_FILES = ("*.json", "*.safetensors", "*.txt", "*.jinja", "*.model", "*.tiktoken")
+
+
+class DownloadFailed(ModelError):
+    """A download that cannot be done; the message says why and what to do, in one line."""
+
+
+@dataclass(frozen=True)
+class RepoFiles:
+    """One repository's files as the loaders need them: (name, bytes or None, already cached)."""
+
+    repo_id: str
+    files: tuple[tuple[str, int | None, bool], ...]
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(size or 0 for _, size, _ in self.files)
+
+    @property
+    def missing_bytes(self) -> int:
+        return sum(size or 0 for _, size, cached in self.files if not cached)
+
+
+def repos_for(names: Sequence[str], stack: str | None) -> list[str]:
+    """The Hub repositories of a stack's models and of the named models (any kind), without repeats.
+    Models built locally (tiny, blobs) and served ones (openai) have none; a segment-anything checkpoint
+    is a plain file, not a repository: ModelError says so."""
+    from models.registry import list_models
+    from models.stacks import get_stack
+
+    wanted: list[str] = []
+    if stack:
+        choice = get_stack(stack).choice
+        wanted += [n for n in (choice.vlm, choice.pointer, choice.segmenter) if n]
+    wanted += list(names)
+    by_name = {spec.name: spec for spec in list_models()}
+    repos: list[str] = []
+    for name in wanted:
+        spec = by_name.get(name)
+        if spec is None:
+            raise DownloadFailed(f"there is no model named {name!r}; see `whichone models`")
+        hub = spec.hub_id
+        if hub is None:
+            continue
+        if hub.startswith(("http://", "https://")):
+            raise DownloadFailed(f"{name} is a plain file, not a Hub repository: download {hub} by hand")
+        if hub not in repos:
+            repos.append(hub)
+    return repos
+
+
+def plan(repo_id: str) -> RepoFiles:
+    """What `fetch(repo_id)` would download, from the Hub's file listing (nothing is downloaded)."""
+    from huggingface_hub import snapshot_download
+
+    with _plain_errors(repo_id):
+        infos = snapshot_download(repo_id, allow_patterns=list(LOADER_FILES), dry_run=True)
+    files = tuple(sorted((i.filename, i.file_size, i.is_cached) for i in infos))
+    return RepoFiles(repo_id, files)
+
+
+def fetch(repo_id: str) -> str:
+    """Download (or finish downloading) the loader files of `repo_id` into the Hugging Face cache, with
+    huggingface_hub's progress bars; returns the local snapshot folder."""
+    from huggingface_hub import snapshot_download
+
+    with _plain_errors(repo_id):
+        return str(snapshot_download(repo_id, allow_patterns=list(LOADER_FILES)))
+
+
+def download(
+    repo_ids: Sequence[str], *, dry_run: bool = False, echo: Callable[[str], None] = print
+) -> list[RepoFiles]:
+    """Plan every repository, print the sizes, then (unless dry_run) fetch each; returns the plans."""
+    plans = []
+    for repo_id in repo_ids:
+        found = plan(repo_id)
+        plans.append(found)
+        cached = sum(1 for _, _, c in found.files if c)
+        echo(
+            f"{repo_id}: {len(found.files)} files, {_size(found.total_bytes)}"
+            + (f" ({cached} already here; {_size(found.missing_bytes)} to fetch)" if cached else "")
+        )
+        if dry_run:
+            for name, size, is_cached in found.files:
+                echo(f"  {name}  {_size(size or 0)}{'  (cached)' if is_cached else ''}")
+    total = sum(p.total_bytes for p in plans)
+    missing = sum(p.missing_bytes for p in plans)
+    echo(f"total: {_size(total)} in {len(plans)} repositories; {_size(missing)} not yet here")
+    if not dry_run:
+        for found in plans:
+            echo(f"fetching {found.repo_id} ...")
+            fetch(found.repo_id)
+        echo("done: start with HF_HUB_OFFLINE=1 to use only what is here")
+    return plans
+
+
+def _size(n: int) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.2f} {unit}"
+    return f"{n} B"
+
+
+@contextmanager
+def _plain_errors(repo_id: str) -> Iterator[None]:
+    """Turns huggingface_hub's and the disk's errors into one DownloadFailed line."""
+    try:
+        yield
+    except DownloadFailed:
+        raise
+    except Exception as error:
+        message = _message(repo_id, error)
+        if message is None:
+            raise
+        raise DownloadFailed(message) from error
+
+
+def _message(repo: str, error: BaseException) -> str | None:
+    """The line for `error`, judged by the most telling error in its chain (huggingface_hub wraps a gated
+    repository's 403 in a dry-run or cache-lookup error)."""
+    chain: list[BaseException] = []
+    seen: BaseException | None = error
+    while seen is not None and seen not in chain:
+        chain.append(seen)
+        seen = seen.__cause__ or seen.__context__
+    for kind in _KINDS:
+        for link in chain:
+            message = _message_for(repo, link, kind)
+            if message is not None:
+                return message
+    return None
+
+
+_KINDS = ("gated", "missing", "offline", "disk", "other")
+
+
+def _message_for(repo: str, error: BaseException, kind: str) -> str | None:
+    from huggingface_hub import constants
+    from huggingface_hub.errors import (
+        DryRunError,
+        GatedRepoError,
+        HfHubHTTPError,
+        LocalEntryNotFoundError,
+        OfflineModeIsEnabled,
+        RepositoryNotFoundError,
+    )
+
+    if kind == "gated" and isinstance(error, GatedRepoError):
+        return (
+            f"{repo} is gated: ask for access at https://huggingface.co/{repo}, then log in "
+            "(`huggingface-cli login`, or set HF_TOKEN) and run this again"
+        )
+    if (
+        kind == "missing"
+        and isinstance(error, RepositoryNotFoundError)
+        and not isinstance(error, GatedRepoError)
+    ):
+        return f"{repo} is not on {constants.ENDPOINT} (or is private: log in first)"
+    if kind == "offline" and isinstance(error, OfflineModeIsEnabled):
+        return "HF_HUB_OFFLINE is set: unset it to download (and set it again to run offline)"
+    if kind == "disk" and isinstance(error, OSError) and error.errno == errno.ENOSPC:
+        return f"the disk is full while downloading {repo}; free space (or set HF_HOME) and run this again"
+    network = _network_errors()
+    if kind == "other" and isinstance(
+        error, (LocalEntryNotFoundError, HfHubHTTPError, OSError, DryRunError, *network)
+    ):
+        text = str(error).strip()
+        reason = text.splitlines()[0][:200] if text else type(error).__name__
+        return (
+            f"could not download {repo} from {constants.ENDPOINT}: {reason}. Run this again to resume "
+            "(what is already here is kept)"
+        )
+    return None
+
+
+def _network_errors() -> tuple[type[BaseException], ...]:
+    """The HTTP client's transport errors (a connection that breaks off, a mirror that is down)."""
+    try:
+        import httpx2  # huggingface_hub 2.x's HTTP client
+    except ImportError:  # pragma: no cover - older huggingface_hub uses httpx or requests
+        return ()
+    return (httpx2.HTTPError,)
