@@ -195,19 +195,7 @@ def _layout_racquet_saliency(task: Task, summary: dict[str, Any], results: list[
 def _layout_recognition(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
     extra: list[str] = []
     header = ["Model", "Prompt", "Acc.", "F1", "Pos.", "UR", "n", "Errors"]
-    rows = [
-        [
-            r["model"],
-            r["label"],
-            _pct(r["metrics"].get("accuracy")),
-            _pct(r["metrics"].get("weighted_f1")),
-            _pct(r["metrics"].get("positive_rate")),
-            _pct(r["metrics"].get("undecided_rate")),
-            str(r["metrics"].get("n", 0)),
-            str(r["errors"]),
-        ]
-        for r in results
-    ]
+    rows = _rows(results, _pct, "accuracy", "weighted_f1", "positive_rate", "undecided_rate")
     title = "VQ-FocusAmbiguity recognition (%), as Table 2 (Acc., F1, Pos. over decided answers; UR over all)"
     return title, header, rows, extra
 
@@ -215,18 +203,7 @@ def _layout_recognition(task: Task, summary: dict[str, Any], results: list[dict[
 def _layout_localisation(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
     extra: list[str] = []
     header = ["Approach", "Prompt", "mAP", "union IoU", "max IoU", "n", "Errors"]
-    rows = [
-        [
-            r["model"],
-            r["label"],
-            _num(r["metrics"].get("mAP")),
-            _num(r["metrics"].get("union_iou")),
-            _num(r["metrics"].get("max_iou")),
-            str(r["metrics"].get("n", 0)),
-            str(r["errors"]),
-        ]
-        for r in results
-    ]
+    rows = _rows(results, _num, "mAP", "union_iou", "max_iou")
     title = "VQ-FocusAmbiguity localisation (x100), as Table 3"
     return title, header, rows, extra
 
@@ -323,19 +300,23 @@ def _layout_calibration(task: Task, summary: dict[str, Any], results: list[dict[
 def _layout_pass_rate(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
     extra: list[str] = []
     header = ["Model", "Prompt", "PASS rate", "Unknown", "n", "Errors"]
-    rows = [
+    rows = _rows(results, _pct, "rate", "unknown")
+    title = "Two-turn clarification PASS rate (%), as AQuA Table 4"
+    return title, header, rows, extra
+
+
+def _rows(results: list[dict[str, Any]], show: Callable[[Any], str], *keys: str) -> list[list[str]]:
+    """One row per (model, prompt): its label, the metrics `keys` shown by `show`, n and errors."""
+    return [
         [
             r["model"],
             r["label"],
-            _pct(r["metrics"].get("rate")),
-            _pct(r["metrics"].get("unknown")),
+            *(show(r["metrics"].get(k)) for k in keys),
             str(r["metrics"].get("n", 0)),
             str(r["errors"]),
         ]
         for r in results
     ]
-    title = "Two-turn clarification PASS rate (%), as AQuA Table 4"
-    return title, header, rows, extra
 
 
 _LAYOUTS: dict[str, Callable[[Task, dict[str, Any], list[dict[str, Any]]], _Layout]] = {
