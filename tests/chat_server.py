@@ -34,14 +34,21 @@ class JSONHandler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def serve(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
-    """Serve `handler` on 127.0.0.1 (a free port) until the block ends; yields "http://127.0.0.1:<port>/v1"."""
+def serve_local(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """Serve `handler` on 127.0.0.1 (a free port) until the block ends; yields "http://127.0.0.1:<port>"."""
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     httpd.daemon_threads = True  # sleeping handlers must not hold up the teardown
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+@contextmanager
+def serve(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """serve_local, yielding the chat-completions base URL "http://127.0.0.1:<port>/v1"."""
+    with serve_local(handler) as url:
+        yield f"{url}/v1"

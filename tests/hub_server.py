@@ -10,9 +10,11 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import unquote, urlsplit
+
+from tests.chat_server import serve_local
 
 
 @dataclass
@@ -130,12 +132,5 @@ def _handler(hub: Hub) -> type[BaseHTTPRequestHandler]:
 @contextmanager
 def serve_hub(hub: Hub) -> Iterator[str]:
     """Serve `hub` on 127.0.0.1 (a free port); yields its endpoint URL."""
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(hub))
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with serve_local(_handler(hub)) as url:
+        yield url
