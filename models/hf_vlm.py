@@ -269,7 +269,8 @@ class HFVisionLanguageModel:
         return ModelUnavailable(
             f"the model {self.model_id} is not downloaded here{why}: "
             f"run `huggingface-cli download {self.model_id}` on a machine with internet "
-            f'(then copy its Hugging Face cache here), or choose the model "tiny" to try the app offline'
+            "(then copy its Hugging Face cache here; `whichone download` fetches a whole stack), or choose "
+            'the model "tiny" (the cpu-tiny or demo stack) to try the app offline'
         )
 
     def _pick_quantisation(self, quantise: str, on_cuda: bool) -> str:

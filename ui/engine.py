@@ -160,8 +160,8 @@ def shown_model_id(model_id: str) -> str:
 
 
 WHAT_TO_DO = (
-    "What to do: download the stack's weights where there is internet (`whichone stacks` lists each "
-    "stack's models and sizes; `huggingface-cli download <model id>`), or, while online, start once with "
+    "What to do: download the stack's weights where there is internet (`whichone download --stack NAME`; "
+    "`whichone stacks` lists each stack's models and sizes), or, while online, start once with "
     "these models so their weights are cached; or open Settings and choose the cpu-tiny or demo stack, which "
     "work offline (their answers are noise). For an OpenAI-compatible server set WHICHONE_OPENAI_BASE_URL "
     "and choose the server stack."
