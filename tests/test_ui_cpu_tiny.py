@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_ui_a11y import wait_until_settled
 from tests.test_ui_browser import QUESTION, bot_messages, option_labels, tab_to, upload, wait_for_bot_text
 from tests.ui_support import CHROMIUM, draw_scene, launch_chromium, running_app
 
@@ -78,3 +79,40 @@ def test_settings_name_the_stack_and_its_loaded_models(page) -> None:
     text = loaded.inner_text()
     assert "smolvlm-tiny" in text and "sam2-random-tiny" in text and "int8" in text
     assert page.locator("#wh-stack input").input_value().startswith("cpu-tiny")
+
+
+def test_an_unavailable_stack_offers_the_offline_one_in_one_click(tmp_path: Path) -> None:
+    """The default cpu stack offline with nothing downloaded: the banner says what to download, and one
+    click moves the session to cpu-tiny, after which a question gets candidates."""
+    env = {"WHICHONE_STACK": "cpu", "WHICHONE_MODEL": "", "WHICHONE_POINTER": "", "WHICHONE_SEGMENTER": ""}
+    with running_app(**env, HF_HUB_OFFLINE="1") as url, sync_api.sync_playwright() as p:
+        context = launch_chromium(p, tmp_path / "profile")
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(url)
+        banner = page.locator("#wh-banner [role=alert]")
+        banner.wait_for()
+        assert "Model not available: smolvlm-256m / owlvit-b32 / sam2-hiera-tiny" in banner.inner_text()
+        assert "whichone download --stack" in banner.inner_text()
+        button = page.locator("#wh-try-offline")
+        button.wait_for()
+        wait_until_settled(page)  # Gradio fades a pending event's outputs: a scan then finds low contrast
+        serious = [
+            v["id"]
+            for v in axe_module.Axe().run(page).response["violations"]
+            if v["impact"] in {"serious", "critical"}
+        ]
+        assert not serious, serious
+        button.click()
+        page.get_by_text("Now using the cpu-tiny stack").wait_for()
+        page.wait_for_function(
+            "() => !document.querySelector('#wh-try-offline') || "
+            "getComputedStyle(document.querySelector('#wh-try-offline')).display === 'none' || "
+            "document.querySelector('#wh-try-offline').offsetParent === null"
+        )
+        upload(page, draw_scene(tmp_path / "four.png"))
+        page.locator("#wh-question textarea, #wh-question input").first.fill(QUESTION)
+        page.keyboard.press("Enter")
+        wait_for_bot_text(page, ".")
+        assert option_labels(page), bot_messages(page)
+        context.close()

@@ -25,7 +25,7 @@ from ui.gatekeeper import DoorLimits, Gatekeeper
 from ui.handlers import AskHandlers
 from ui.page_script import RADIO_GROUPS_JS
 from ui.public import public_mode
-from ui.settings_tab import SettingsHandlers, banner_html, build_settings_tab
+from ui.settings_tab import OFFLINE_STACK, SettingsHandlers, banner_html, build_settings_tab
 from ui.state import STATE_TTL_S, UIState, end_session, forget_state, release_closed_session
 
 log = logging.getLogger(__name__)
@@ -97,16 +97,33 @@ def build_app(
         )
         gr.Markdown("# whichone\nA visual question answering assistant that asks which one you mean.")
         banner = gr.HTML(banner_html(pool, choice), js_on_load=None, elem_id="wh-banner")
+        offline = gr.Button(
+            f"Try the offline {OFFLINE_STACK} stack (built here, no download; its answers are noise)",
+            visible=bool(pool.errors.get(choice)),
+            elem_id="wh-try-offline",
+            variant="secondary",
+        )
         with gr.Tabs():
             with gr.Tab("Ask", id="ask", elem_id="wh-tab-ask"):
                 build_ask_tab(ask_handlers, state, gpu_limit)
             add_benchmark_tab(pool)
             with gr.Tab("Settings", id="settings", elem_id="wh-tab-settings") as settings_tab:
-                settings = build_settings_tab(settings_handlers, state, choice, banner, gpu_limit)
+                settings = build_settings_tab(
+                    settings_handlers, state, choice, banner, gpu_limit, offline_button=offline
+                )
         add_api(ApiHandlers(pool, ask_handlers, gpu_limit), state, gpu_limit)
         refresh = settings["refresh"]
         demo.load(
             refresh, [state], [banner, settings["loaded"]], api_name="ui_load", api_visibility="private"
+        ).then(settings_handlers.offline_visibility, [state], [offline], api_visibility="private")
+        offline.click(
+            settings_handlers.try_offline,
+            [state],
+            [banner, settings["loaded"], offline, state],
+            api_name="ui_try_offline",
+            api_visibility="private",
+            concurrency_id="gpu",
+            concurrency_limit=gpu_limit,
         )
         settings_tab.select(
             refresh,

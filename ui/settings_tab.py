@@ -121,6 +121,29 @@ class SettingsHandlers:
     def refresh(self, state: UIState) -> tuple[str, str]:
         return banner_html(self.pool, state.choice), loaded_markdown(self.pool, state.choice)
 
+    def offline_visibility(self, state: UIState) -> Any:
+        """The "try the offline stack" button shows exactly while the session's models are not available."""
+        return gr.update(visible=bool(self.pool.errors.get(state.choice)))
+
+    def try_offline(self, state: UIState) -> tuple[Any, ...]:
+        """One click from the banner to the cpu-tiny stack (built here, no download): (banner, loaded
+        models, the button, state). Refused with the banner's reason where the demo does not serve it."""
+        choice = STACKS[OFFLINE_STACK].choice
+        try:
+            check_models_allowed(choice.vlm, choice.pointer, choice.segmenter)
+            self.pool.load(choice)
+        except (WhichoneError, ModelError) as exc:
+            text = f"The offline stack could not be used either: {exc}"
+            return _result(text), loaded_markdown(self.pool, state.choice), gr.update(visible=False), state
+        if state.session.image is not None:
+            state.session.candidates = None  # other models, other candidates: ask again
+        state.choice = choice
+        note = f"Now using the {OFFLINE_STACK} stack ({choice.label()}): it works offline; answers are noise."
+        return _result(note), loaded_markdown(self.pool, choice), gr.update(visible=False), state
+
+
+OFFLINE_STACK = "cpu-tiny"  # the stack the banner offers when the session's models are not here
+
 
 def _dropdowns(choice: ModelChoice) -> tuple[str, str, str]:
     return choice.vlm, choice.pointer, choice.segmenter or NO_SEGMENTER
@@ -148,7 +171,12 @@ def _names(kind: ModelKind) -> list[tuple[str, str]]:
 
 
 def build_settings_tab(
-    handlers: SettingsHandlers, state: gr.State, initial: ModelChoice, banner: gr.HTML, gpu_limit: int = 1
+    handlers: SettingsHandlers,
+    state: gr.State,
+    initial: ModelChoice,
+    banner: gr.HTML,
+    gpu_limit: int = 1,
+    offline_button: gr.Button | None = None,
 ) -> dict[str, Any]:
     """The tab's components and events. `gpu_limit` must be the "gpu" group's limit: Gradio gives a
     concurrency group the smallest limit any of its events names, so a lower one here would cap them all."""
@@ -242,7 +270,7 @@ def build_settings_tab(
     stack.input(
         stack_models, [stack], [vlm, pointer, segmenter], api_name="ui_stack", api_visibility="private"
     )
-    apply_btn.click(
+    applied = apply_btn.click(
         handlers.apply,
         inputs,
         [banner, loaded, result, vlm, pointer, segmenter, state],
@@ -251,4 +279,6 @@ def build_settings_tab(
         concurrency_id="gpu",
         concurrency_limit=gpu_limit,
     )
+    if offline_button is not None:
+        applied.then(handlers.offline_visibility, [state], [offline_button], api_visibility="private")
     return {"loaded": loaded, "refresh": handlers.refresh}
