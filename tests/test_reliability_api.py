@@ -389,7 +389,9 @@ def test_bad_photos_in_the_browser_get_the_one_line_reason(server: AppServer, tm
                 )
                 start = time.monotonic()
                 page.locator("#wh-photo input[type=file]").set_input_files(str(path))
-                page.wait_for_function(f"() => /Photo ready|Error/.test(({status_js})())")
+                # Anchored: while the event is pending the status holds Gradio's progress text too
+                # ("processing | 0.1/0.1s"), before the new line; the outcome is read once that is gone.
+                page.wait_for_function(f"() => /^\\s*(Photo ready|Error)/.test(({status_js})())")
                 text = page.evaluate(status_js).strip()
                 ok = text.startswith("Photo ready")
                 kind = "ok" if ok else "message" if text.startswith("Error: ") else "CRASH"

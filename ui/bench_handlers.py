@@ -12,6 +12,7 @@ import logging
 import re
 import secrets
 import shutil
+import time
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
@@ -277,10 +278,12 @@ def _examples(task: Task, config: RunConfig, records: list[dict[str, Any]]) -> d
 
 def _done_line(result: RunResult, config: RunConfig) -> str:
     errors = [r for r in result.records if r.get("error")]
+    # The time of day tells one run from the next when both read the same (a rerun served from the cache).
     line = (
         f"Done: {result.task.name} with {', '.join(config.models)}, {len(result.records)} answers "
-        f"({result.summary.get('n_examples')} examples x {len(result.summary.get('variants', []))} prompts). "
-        f"{result.model_calls} model calls, {result.cache_hits} answers from the cache."
+        f"({result.summary.get('n_examples')} examples x {len(result.summary.get('variants', []))} prompts) "
+        f"at {time.strftime('%H:%M:%S')}. {result.model_calls} model calls, {result.cache_hits} answers from "
+        "the cache."
     )
     if not public_mode():  # the operator's own machine: where the run's files are kept
         line += f" Files in {result.out_dir}."
