@@ -249,7 +249,8 @@ def download_command(
         bool, typer.Option("--dry-run", help="List files and sizes; download nothing.")
     ] = False,
 ) -> None:
-    """Download every file a stack's or a model's loaders read into the Hugging Face cache, resumably."""
+    """Download every file a stack's or a model's loaders read into the Hugging Face cache (a rerun fetches
+    only what is missing)."""
     from models.download import download, repos_for
     from models.stacks import default_stack_name
 
