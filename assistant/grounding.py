@@ -130,8 +130,7 @@ class Grounder:
             found_masks = {id(hit): mask for hit, mask in zip(raw, raw_masks, strict=True)}
         else:
             raw = self.pointer.point(image, phrase)
-        box_only = {id(h) for h in raw if h.point is None and h.box is not None}
-        hits = self._usable_hits(raw, size, notes, box_only)
+        hits, box_only = self._usable_hits(raw, size, notes)
         if not hits:
             notes.append(f"The pointer found no {phrase or 'candidate'} in the image.")
             return Candidates([], size, phrase, notes)
@@ -141,7 +140,7 @@ class Grounder:
             scores = np.array([h.score for h in hits], dtype=np.float32)
         elif self.segmenter is not None:
             try:
-                masks, mask_scores = self._masks(image, hits, notes, [id(h) in box_only for h in hits])
+                masks, mask_scores = self._masks(image, hits, notes, box_only)
                 # A refused (empty) mask falls back to the hit's box: the pointer's score alone for it.
                 quality = np.where(masks.any(axis=(1, 2)), mask_scores, 1.0)
                 scores = np.array([h.score for h in hits], dtype=np.float32) * quality
@@ -168,31 +167,29 @@ class Grounder:
         return [replace(s, mask=r.mask) for s, r in zip(scored, regions, strict=True)]
 
     def _usable_hits(
-        self, raw: Sequence[Grounding], size: tuple[int, int], notes: list[str], box_only: set[int]
-    ) -> list[Grounding]:
-        """Every hit with a point inside the image (a box's centre when it has no point), capped. A hit
-        given its box's centre is added to `box_only` (by id) as its original was."""
+        self, raw: Sequence[Grounding], size: tuple[int, int], notes: list[str]
+    ) -> tuple[list[Grounding], list[bool]]:
+        """Every hit with a point inside the image (a box's centre when it has no point), capped; and for
+        each, whether the pointer gave only its box (a detector's hit: its mask must fit the box)."""
         width, height = size
-        hits, outside = [], 0
+        hits: list[Grounding] = []
+        box_only: list[bool] = []
+        outside = 0
         for hit in raw:
             point = hit.point or (hit.box.centre if hit.box is not None else None)
             if point is None or not (0 <= point[0] <= width and 0 <= point[1] <= height):
                 outside += 1
                 continue
-            if hit.point == point:
-                hits.append(hit)
-                continue
-            hits.append(replace(hit, point=point))
-            if id(hit) in box_only:
-                box_only.add(id(hits[-1]))
+            hits.append(hit if hit.point == point else replace(hit, point=point))
+            box_only.append(hit.point is None)
         if outside:
             notes.append(f"{outside} of {len(raw)} pointer hits were outside the image and were dropped.")
         cap = self.config.max_points
         if len(hits) > cap:
             notes.append(f"The pointer found {len(hits)} points; kept the {cap} highest-scoring.")
-            order = sorted(range(len(hits)), key=lambda i: (-hits[i].score, i))[:cap]
-            hits = [hits[i] for i in sorted(order)]
-        return hits
+            order = sorted(sorted(range(len(hits)), key=lambda i: (-hits[i].score, i))[:cap])
+            hits, box_only = [hits[i] for i in order], [box_only[i] for i in order]
+        return hits, box_only
 
     def _masks(
         self, image: Image.Image, hits: Sequence[Grounding], notes: list[str], box_only: Sequence[bool]

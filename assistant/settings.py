@@ -108,6 +108,7 @@ class Settings:
         """Read `env` (default: os.environ). A number that is not one is a ConfigError naming the variable."""
         env = os.environ if env is None else env
         reader = _Reader(env)
+        base = cls()  # the defaults, written once: in the fields above
         return cls(
             stack=reader.text("WHICHONE_STACK"),
             model=reader.text("WHICHONE_MODEL"),
@@ -118,7 +119,9 @@ class Settings:
             ).expanduser(),
             offline=reader.flag("WHICHONE_OFFLINE") is True,
             sam_checkpoint=reader.text("WHICHONE_SAM_CHECKPOINT"),
-            smolvlm_longest_edge=reader.number("WHICHONE_SMOLVLM_LONGEST_EDGE", int, 0, minimum=0),
+            smolvlm_longest_edge=reader.number(
+                "WHICHONE_SMOLVLM_LONGEST_EDGE", base.smolvlm_longest_edge, minimum=0
+            ),
             # The openai library's own variables are the fallback, as its client has them.
             openai_base_url=reader.text("WHICHONE_OPENAI_BASE_URL") or env.get("OPENAI_BASE_URL") or None,
             openai_api_key=reader.text("WHICHONE_OPENAI_API_KEY") or env.get("OPENAI_API_KEY") or None,
@@ -132,17 +135,21 @@ class Settings:
             allowed_models=tuple(
                 n.strip() for n in (reader.text("WHICHONE_ALLOWED_MODELS") or "").split(",") if n.strip()
             ),
-            public_bench_limit=reader.number("WHICHONE_PUBLIC_BENCH_LIMIT", int, 20),
-            public_max_new_tokens=reader.number("WHICHONE_PUBLIC_MAX_NEW_TOKENS", int, 256),
-            public_uploads_per_minute=reader.number("WHICHONE_PUBLIC_UPLOADS_PER_MINUTE", int, 20),
-            public_events_per_minute=reader.number("WHICHONE_PUBLIC_EVENTS_PER_MINUTE", int, 120),
-            uploads_per_client_mb=reader.number("WHICHONE_UPLOADS_PER_CLIENT_MB", int, 100),
-            uploads_max_mb=reader.number("WHICHONE_UPLOADS_MAX_MB", int, 1024),
-            max_upload=reader.text("WHICHONE_MAX_UPLOAD") or "20mb",
-            queue_max=reader.number("WHICHONE_QUEUE_MAX", int, 64),
-            gpu_concurrency=reader.number("WHICHONE_GPU_CONCURRENCY", int, 1),
-            gpu_seconds=reader.number("WHICHONE_GPU_SECONDS", int, 60),
-            decode_concurrency=reader.number("WHICHONE_DECODE_CONCURRENCY", int, 2),
+            public_bench_limit=reader.number("WHICHONE_PUBLIC_BENCH_LIMIT", base.public_bench_limit),
+            public_max_new_tokens=reader.number("WHICHONE_PUBLIC_MAX_NEW_TOKENS", base.public_max_new_tokens),
+            public_uploads_per_minute=reader.number(
+                "WHICHONE_PUBLIC_UPLOADS_PER_MINUTE", base.public_uploads_per_minute
+            ),
+            public_events_per_minute=reader.number(
+                "WHICHONE_PUBLIC_EVENTS_PER_MINUTE", base.public_events_per_minute
+            ),
+            uploads_per_client_mb=reader.number("WHICHONE_UPLOADS_PER_CLIENT_MB", base.uploads_per_client_mb),
+            uploads_max_mb=reader.number("WHICHONE_UPLOADS_MAX_MB", base.uploads_max_mb),
+            max_upload=reader.text("WHICHONE_MAX_UPLOAD") or base.max_upload,
+            queue_max=reader.number("WHICHONE_QUEUE_MAX", base.queue_max),
+            gpu_concurrency=reader.number("WHICHONE_GPU_CONCURRENCY", base.gpu_concurrency),
+            gpu_seconds=reader.number("WHICHONE_GPU_SECONDS", base.gpu_seconds),
+            decode_concurrency=reader.number("WHICHONE_DECODE_CONCURRENCY", base.decode_concurrency),
             save_conversations=(
                 Path(saved).expanduser() if (saved := reader.text("WHICHONE_SAVE_CONVERSATIONS")) else None
             ),
@@ -189,10 +196,10 @@ class _Reader:
             raise ConfigError(f"{name} must be {'positive' if positive else 'zero or more'}, got {value!r}")
         return number
 
-    def number(self, name: str, kind: type[int], default: int, *, minimum: int = 1) -> int:
+    def number(self, name: str, default: int, *, minimum: int = 1) -> int:
         """An int of at least `minimum`; a value that is not a number, or is smaller, gives the default."""
         value = self.text(name)
         try:
-            return max(minimum, kind(value)) if value is not None else default
+            return max(minimum, int(value)) if value is not None else default
         except ValueError:
             return default

@@ -43,7 +43,7 @@ def _smolvlm_factory(**kwargs: Any) -> Any:
 
     from assistant.settings import settings
 
-    if not _cuda_available() and not str(kwargs.get("device") or "").startswith("cuda"):
+    if _runs_on_cpu(kwargs):
         kwargs.setdefault("quantise", "int8")  # the CPU's quantisation: ~2x faster (models/quantise.py)
     if "processor_options" not in kwargs:
         edge = settings().smolvlm_longest_edge
@@ -62,6 +62,11 @@ def _cuda_available() -> bool:
     return bool(torch.cuda.is_available())
 
 
+def _runs_on_cpu(kwargs: dict[str, Any]) -> bool:
+    """Whether a factory's model will run on the CPU: its `device`, else CUDA when there is one."""
+    return not str(kwargs.get("device") or ("cuda" if _cuda_available() else "cpu")).startswith("cuda")
+
+
 def _local_tiny_factory(module: str, builder: str, name: str, int8_on_cpu: bool = False):
     """A factory that builds (once, cached) a tiny local checkpoint with `module.builder(target_dir)` and
     loads it like real weights. A tiny model is for CPUs and tests: not quantised unless asked, or unless
@@ -74,8 +79,7 @@ def _local_tiny_factory(module: str, builder: str, name: str, int8_on_cpu: bool 
 
         build = getattr(importlib.import_module(module), builder)
         kwargs.setdefault("name", name)
-        on_cpu = not str(kwargs.get("device") or ("cuda" if _cuda_available() else "cpu")).startswith("cuda")
-        kwargs.setdefault("quantise", "int8" if int8_on_cpu and on_cpu else "none")
+        kwargs.setdefault("quantise", "int8" if int8_on_cpu and _runs_on_cpu(kwargs) else "none")
         return HFVisionLanguageModel(str(build(target_dir)), **kwargs)
 
     return factory

@@ -22,6 +22,7 @@ from pathlib import Path
 from assistant.errors import WhichoneError
 from assistant.evaluation.schema import ImageRef
 from assistant.settings import settings
+from models.tiny import default_cache_dir  # one home for the cache root (re-exported here)
 
 USER_AGENT = "whichone-benchmark/0.1 (+https://github.com/; research use)"
 TIMEOUT_S = 30.0
@@ -35,11 +36,6 @@ class DownloadError(WhichoneError):
 
 class ImageUnavailable(WhichoneError):
     """One example's image could not be had; the run records this for the example and goes on."""
-
-
-def default_cache_dir() -> Path:
-    """Root of whichone's local caches: $WHICHONE_CACHE_DIR, else ~/.cache/whichone."""
-    return settings().cache_dir
 
 
 def offline() -> bool:
