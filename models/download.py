@@ -14,9 +14,12 @@ does not exist, a Hub or mirror that cannot be reached, a full disk.
 from __future__ import annotations
 
 import errno
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
 
 from models.errors import ModelError
 
@@ -116,6 +119,115 @@ def download(
             fetch(found.repo_id)
         echo("done: start with HF_HUB_OFFLINE=1 to use only what is here")
     return plans
+
+
+FetchPhase = Literal["checking", "downloading", "loading", "ready", "failed"]
+
+
+@dataclass
+class StackFetch:
+    """How far a first start has come in fetching and loading its models: what the app's banner and the
+    terminal show. One thread (the one fetching) writes it; anyone may read it."""
+
+    label: str  # what is being fetched, e.g. "the cpu stack"
+    phase: FetchPhase = "checking"
+    plans: list[RepoFiles] = field(default_factory=list)
+    current: str | None = None  # the repository being fetched
+    done_bytes: int = 0  # of `missing_bytes`, fetched so far
+    error: str | None = None
+
+    @property
+    def missing_bytes(self) -> int:
+        return sum(p.missing_bytes for p in self.plans)
+
+    @property
+    def busy(self) -> bool:
+        return self.phase in ("checking", "downloading", "loading")
+
+    def line(self) -> str:
+        """One sentence: what is being fetched, how much, how far."""
+        if self.phase == "checking":
+            return f"Checking which files {self.label} needs from the Hugging Face Hub..."
+        if self.phase == "downloading":
+            missing = self.missing_bytes
+            share = min(100, round(100 * self.done_bytes / missing)) if missing else 100
+            names = [p.repo_id for p in self.plans if p.missing_bytes]
+            where = (
+                f" {self.current} ({names.index(self.current) + 1} of {len(names)})"
+                if self.current in names
+                else ""
+            )
+            return (
+                f"Downloading {self.label}:{where} {_size(min(self.done_bytes, missing))} of "
+                f"{_size(missing)} ({share}%). This happens once; an interrupted download resumes."
+            )
+        if self.phase == "loading":
+            return f"Loading {self.label} into memory..."
+        if self.phase == "failed":
+            return self.error or f"{self.label} could not be fetched"
+        return f"{self.label} is ready"
+
+
+def fetch_with_progress(
+    repo_ids: Sequence[str],
+    progress: StackFetch,
+    *,
+    echo: Callable[[str], None] = print,
+    poll_s: float = 0.5,
+) -> None:
+    """Plan, then fetch what is missing of each repository, keeping `progress` up to date (the bytes in the
+    cache's blob folders, polled every `poll_s`: huggingface_hub writes each file there as it arrives).
+    Raises DownloadFailed with the line to show; `progress.phase` is left to the caller."""
+    progress.phase = "checking"
+    progress.plans = [plan(repo_id) for repo_id in repo_ids]
+    missing = progress.missing_bytes
+    if not missing:
+        return
+    echo(f"whichone: downloading {progress.label}, {_size(missing)} (once; a rerun resumes)")
+    progress.phase = "downloading"
+    start = {p.repo_id: _blob_bytes(p.repo_id) for p in progress.plans}
+    done_before = 0
+    for found in progress.plans:
+        if not found.missing_bytes:
+            continue
+        progress.current = found.repo_id
+        stop = threading.Event()
+
+        def poll(repo: str = found.repo_id, base: int = done_before, stop: threading.Event = stop) -> None:
+            while not stop.wait(poll_s):
+                progress.done_bytes = base + max(0, _blob_bytes(repo) - start[repo])
+
+        poller = threading.Thread(target=poll, name="whichone-download-progress", daemon=True)
+        poller.start()
+        try:
+            echo(f"whichone: fetching {found.repo_id} ({_size(found.missing_bytes)})")
+            fetch(found.repo_id)
+        finally:
+            stop.set()
+            poller.join()
+        done_before += found.missing_bytes
+        progress.done_bytes = done_before
+    progress.current = None
+    echo(f"whichone: {progress.label} is downloaded")
+
+
+def _blob_bytes(repo_id: str) -> int:
+    """Bytes in `repo_id`'s blob folder of the Hugging Face cache, partial downloads included."""
+    from huggingface_hub import constants
+    from huggingface_hub.file_download import repo_folder_name
+
+    blobs = Path(constants.HF_HUB_CACHE) / repo_folder_name(repo_id=repo_id, repo_type="model") / "blobs"
+    total = 0
+    try:
+        entries = list(blobs.iterdir())
+    except OSError:
+        return 0
+    for entry in entries:
+        try:
+            total += entry.stat().st_size
+        except OSError:
+            continue
+    return total
 
 
 def _size(n: int) -> str:

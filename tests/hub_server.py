@@ -7,10 +7,12 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -24,6 +26,17 @@ class Hub:
     breaks: dict[str, int] = field(default_factory=dict)  # "repo/file": how many GETs stop halfway
     gets: list[tuple[str, str | None]] = field(default_factory=list)  # (path, Range header)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    unknown: list[str] = field(default_factory=list)  # requests for routes this server does not speak
+    bytes_per_second: int | None = None  # serve file bodies this slowly (a first start's progress)
+
+    @classmethod
+    def from_folders(cls, folders: dict[str, Path], **options: Any) -> Hub:
+        """Repositories made of local checkpoint folders (e.g. the tiny ones, served under real ids)."""
+        repos = {
+            repo: {str(f.relative_to(root)): f.read_bytes() for f in sorted(root.rglob("*")) if f.is_file()}
+            for repo, root in folders.items()
+        }
+        return cls(repos=repos, **options)
 
     def sha(self, repo: str) -> str:
         return hashlib.sha1(repo.encode()).hexdigest()
@@ -44,7 +57,8 @@ def _handler(hub: Hub) -> type[BaseHTTPRequestHandler]:
             for k, v in (headers or {}).items():
                 self.send_header(k, v)
             self.end_headers()
-            self.wfile.write(data)
+            if self.command != "HEAD":  # a HEAD answer has no body (one would desync a kept-alive connection)
+                self.wfile.write(data)
 
         def _route(self) -> tuple[str, str, str, str] | None:
             """(kind, repo, revision, rest) for /api/models/{repo}/revision/{rev},
@@ -76,6 +90,7 @@ def _handler(hub: Hub) -> type[BaseHTTPRequestHandler]:
         def _serve(self, body: bool) -> None:
             route = self._route()
             if route is None:
+                hub.unknown.append(self.path)
                 self._json(404, {"error": "not found"})
                 return
             kind, repo, _revision, rest = route
@@ -124,7 +139,14 @@ def _handler(hub: Hub) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
                 self.connection.shutdown(2)  # the connection drops halfway through
                 return
-            self.wfile.write(part)
+            if not hub.bytes_per_second:
+                self.wfile.write(part)
+                return
+            chunk = max(1, hub.bytes_per_second // 10)
+            for offset in range(0, len(part), chunk):
+                self.wfile.write(part[offset : offset + chunk])
+                self.wfile.flush()
+                time.sleep(0.1)
 
     return Handler
 

@@ -93,6 +93,7 @@ def option_labels(page) -> list[str]:
 def click_region(page, x: float, y: float) -> None:
     """Click at working-image pixel (x, y) of the overlay, mapped the way Gradio maps it back."""
     img = page.locator("#wh-overlay img")
+    img.scroll_into_view_if_needed()  # a mouse click lands only inside the viewport
     natural = img.evaluate("i => [i.naturalWidth, i.naturalHeight]")
     box = img.bounding_box()
     assert box is not None

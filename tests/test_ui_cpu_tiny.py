@@ -11,7 +11,15 @@ from pathlib import Path
 import pytest
 
 from tests.test_ui_a11y import wait_until_settled
-from tests.test_ui_browser import QUESTION, bot_messages, option_labels, tab_to, upload, wait_for_bot_text
+from tests.test_ui_browser import (
+    QUESTION,
+    bot_messages,
+    option_labels,
+    shoot,
+    tab_to,
+    upload,
+    wait_for_bot_text,
+)
 from tests.ui_support import CHROMIUM, draw_scene, launch_chromium, running_app
 
 pytestmark = [
@@ -70,6 +78,27 @@ def test_the_cpu_tiny_stack_shows_candidates_and_p_ambiguous(page, tmp_path: Pat
     page.keyboard.press("Enter")
     answer = wait_for_bot_text(page, r"\(number 1\)", count=2)
     assert answer.startswith("About ")
+
+
+def test_an_example_photo_by_keyboard_candidates_a_choice_and_the_second_answer(page) -> None:
+    """A photo to try (Three coins), picked with the keyboard: its question fills in, the detector path
+    finds candidates, one is chosen and answered about. Screenshots for the README (WHICHONE_SCREENSHOTS)."""
+    example = page.get_by_role("button", name="Three coins: Whose head is on the coin?")
+    example.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => /Photo ready/.test(document.querySelector('#wh-status')?.innerText || '')")
+    assert page.locator("#wh-question textarea").input_value() == "Whose head is on the coin?"
+    page.locator("#wh-ask").click()
+    wait_for_bot_text(page, ".")
+    options = option_labels(page)
+    assert options and options[0].startswith("1: "), bot_messages(page)
+    assert "Greek coins from Pompeii" in page.locator("#wh-example-credits").inner_text()
+    shoot(page, "cpu_tiny_1_example_candidates.png")
+    page.locator("#wh-options label").nth(1).click()
+    page.locator("#wh-choose").click()
+    answer = wait_for_bot_text(page, r"\(number 2\)", count=2)
+    assert answer.startswith("About ")
+    shoot(page, "cpu_tiny_2_after_choosing.png")
 
 
 def test_settings_name_the_stack_and_its_loaded_models(page) -> None:

@@ -25,7 +25,7 @@ from ui.gatekeeper import DoorLimits, Gatekeeper
 from ui.handlers import AskHandlers
 from ui.page_script import RADIO_GROUPS_JS
 from ui.public import public_mode
-from ui.settings_tab import OFFLINE_STACK, SettingsHandlers, banner_html, build_settings_tab
+from ui.settings_tab import OFFLINE_STACK, SettingsHandlers, banner_html, build_settings_tab, stack_of
 from ui.state import STATE_TTL_S, UIState, end_session, forget_state, release_closed_session
 
 log = logging.getLogger(__name__)
@@ -36,6 +36,7 @@ CSS = """
   border-radius: 6px; }
 .wh-banner p { margin: 0.25rem 0; color: #1a1a1a; }
 .wh-status { font-weight: 600; padding: 0.25rem 0; }
+.wh-fetching progress { width: 100%; height: 1rem; }
 #wh-chat .message:focus, #wh-chat [data-testid="bot"]:focus {
   outline: 3px solid #0050b3; outline-offset: 2px; }
 """
@@ -68,11 +69,35 @@ def add_benchmark_tab(pool: ModelPool) -> None:
 
 
 def load_at_startup(pool: ModelPool, choice: ModelChoice) -> None:
-    """Load the start-up models; a failure is remembered in pool.errors and shown as the banner."""
+    """Load the start-up models; a failure is remembered in pool.errors and shown as the banner.
+
+    Online (HF_HUB_OFFLINE unset) with models from the Hub, the first start downloads them: in the
+    background, so the page is up at once and its banner shows what is fetched, how much and how far (the
+    terminal shows huggingface_hub's progress bars). Offline, or with nothing to fetch, it loads here."""
+    if _hub_reachable_in_principle() and needs_hub(choice):
+        stack = stack_of(choice)
+        label = f"the {stack} stack" if stack else choice.label()
+        pool.fetch_then_load(choice, label, echo=lambda line: print(line, flush=True))
+        return
     try:
         pool.load(choice)
     except ModelError as exc:
         log.warning("start-up models not available: %s", exc)
+
+
+def needs_hub(choice: ModelChoice) -> bool:
+    """Whether any of `choice`'s models has its weights on the Hugging Face Hub."""
+    from models.registry import list_models
+
+    hub = {spec.name for spec in list_models() if spec.hub_id and not spec.hub_id.startswith("http")}
+    return any(name in hub for name in (choice.vlm, choice.pointer, choice.segmenter))
+
+
+def _hub_reachable_in_principle() -> bool:
+    """False when the user said offline (HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE)."""
+    from huggingface_hub import constants
+
+    return not constants.HF_HUB_OFFLINE
 
 
 def build_app(
@@ -89,7 +114,11 @@ def build_app(
     ask_handlers = AskHandlers(pool)
     settings_handlers = SettingsHandlers(pool)
 
-    with gr.Blocks(title="whichone: which one do you mean?", delete_cache=(300, STATE_TTL_S)) as demo:
+    # analytics_enabled=False: Gradio would otherwise report each start to its makers (no photos, but a
+    # private offline tool should not phone home).
+    with gr.Blocks(
+        title="whichone: which one do you mean?", delete_cache=(300, STATE_TTL_S), analytics_enabled=False
+    ) as demo:
         state = gr.State(
             UIState(choice=choice, config=config or AssistantConfig()),  # deep-copied per session
             time_to_live=STATE_TTL_S,
@@ -103,6 +132,8 @@ def build_app(
             elem_id="wh-try-offline",
             variant="secondary",
         )
+        # While a first start downloads its models: the banner's progress, every 2 s (then it stops).
+        fetch_timer = gr.Timer(2.0, active=pool.fetching(choice) is not None)
         with gr.Tabs():
             with gr.Tab("Ask", id="ask", elem_id="wh-tab-ask"):
                 build_ask_tab(ask_handlers, state, gpu_limit)
@@ -116,6 +147,14 @@ def build_app(
         demo.load(
             refresh, [state], [banner, settings["loaded"]], api_name="ui_load", api_visibility="private"
         ).then(settings_handlers.offline_visibility, [state], [offline], api_visibility="private")
+        fetch_timer.tick(
+            settings_handlers.poll,
+            [state],
+            [banner, settings["loaded"], offline, fetch_timer],
+            api_name="ui_fetch_progress",
+            api_visibility="private",
+            show_progress="hidden",
+        )
         offline.click(
             settings_handlers.try_offline,
             [state],

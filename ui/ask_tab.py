@@ -14,6 +14,7 @@ from typing import Any
 import gradio as gr
 
 from ui.conversation_log import save_folder
+from ui.example_photos import example_photos, examples_markdown
 from ui.explain import NO_REPLY_YET
 from ui.handlers import AskHandlers, status_html
 from ui.limits import decode_concurrency
@@ -114,6 +115,16 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
                 placeholder="The conversation appears here.",
             )
             status = gr.HTML(status_html("Add a photo to begin."), js_on_load=None, elem_id="wh-status")
+    with gr.Accordion("Photos to try", open=True, elem_id="wh-examples"):
+        photos = example_photos()
+        gr.Examples(
+            examples=[[str(p.path), p.question] for p in photos],
+            inputs=[photo, question],
+            example_labels=[p.label() for p in photos],
+            label="Each shows one strategy. Pick one, then press Ask.",
+            elem_id="wh-example-list",
+        )
+        gr.Markdown(examples_markdown(), elem_id="wh-example-credits")
     gr.Markdown("## Candidates")
     with gr.Row(equal_height=False):
         with gr.Column(scale=3):

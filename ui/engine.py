@@ -10,6 +10,7 @@ and the session's settings.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 from assistant.pipeline import Assistant, AssistantConfig
 from assistant.settings import settings
 from models.base import Describing
+from models.download import StackFetch
 from models.errors import ModelError, ModelUnavailable
 from models.stacks import ModelChoice, resolve_choice
 
@@ -53,9 +55,67 @@ class ModelPool:
         self._grounders: dict[tuple[str, str, str | None], Any] = {}
         self._lock = threading.Lock()
         self.errors: dict[ModelChoice, str] = {}
+        self.fetches: dict[ModelChoice, StackFetch] = {}  # first starts that download in the background
+
+    def fetching(self, choice: ModelChoice) -> StackFetch | None:
+        """The background download-and-load of `choice` while it is under way, else None."""
+        fetch = self.fetches.get(choice)
+        return fetch if fetch is not None and fetch.busy else None
 
     def load(self, choice: ModelChoice) -> None:
-        """Build whatever `choice` needs that is not loaded yet. Raises ModelError with a plain message."""
+        """Build whatever `choice` needs that is not loaded yet. Raises ModelError with a plain message
+        (while `choice` is still being downloaded: how far it has come)."""
+        fetch = self.fetching(choice)
+        if fetch is not None:
+            raise ModelUnavailable(f"{fetch.line()} Ask again when the models are ready.")
+        self._load(choice)
+
+    def fetch_then_load(
+        self, choice: ModelChoice, label: str, echo: Callable[[str], None] = print
+    ) -> threading.Thread:
+        """Download what `choice` needs from the Hub (the files its loaders read; what is cached is kept),
+        then load it, in a background thread, so the app is up meanwhile and shows the progress
+        (`fetching`). A download that fails (offline, a gated model) still tries what is cached; what
+        fails is in `errors`, as for a start-up load."""
+        from models.download import DownloadFailed, fetch_with_progress, repos_for
+
+        progress = StackFetch(label)
+        self.fetches[choice] = progress
+
+        def fail(message: str) -> None:
+            self.errors[choice] = message
+            progress.error, progress.phase = message, "failed"
+            echo(f"whichone: {choice.label()} not available: {message}")
+
+        def run() -> None:
+            download_error = ""
+            try:
+                names = [n for n in (choice.vlm, choice.pointer, choice.segmenter) if n]
+                fetch_with_progress(repos_for(names, None), progress, echo=echo)
+            except DownloadFailed as exc:
+                download_error = f"The download did not finish ({exc})."
+                if progress.phase == "downloading":
+                    # The Hub answered but a file did not arrive: load nothing half-fetched.
+                    fail(download_error)
+                    return
+                echo(f"whichone: {download_error} Trying what is cached.")  # e.g. no internet here
+            progress.phase = "loading"
+            try:
+                self._load(choice)
+            except ModelError as exc:
+                fail(f"{download_error} {exc}".strip())
+                return
+            except Exception as exc:  # noqa: BLE001 - a loader's own bug must not end silently
+                fail(f"{download_error} {choice.label()} could not be loaded: {exc}".strip())
+                return
+            progress.phase = "ready"
+            echo(f"whichone: {label} is loaded")
+
+        thread = threading.Thread(target=run, name="whichone-first-start", daemon=True)
+        thread.start()
+        return thread
+
+    def _load(self, choice: ModelChoice) -> None:
         with self._lock:
             try:
                 self._grounder(choice)

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
 from html import escape
+from pathlib import Path
 from typing import Any
 
 import gradio as gr
@@ -29,6 +30,7 @@ from assistant.types import Reply
 from models.errors import ModelError
 from ui import conversation_log
 from ui.engine import ModelPool
+from ui.example_photos import is_example
 from ui.explain import NO_REPLY_YET, explain_markdown, option_choices, status_line
 from ui.overlay import alt_text, draw_overlay, overlay_scale
 from ui.privacy import cache_image, forget_files
@@ -94,12 +96,13 @@ class AskHandlers:
         if not path or path == state.image_path:
             return state
         self.uploads.check(path)  # a client may send any path: never open one that was not uploaded
-        if path not in state.files:
+        shared = is_example(Path(path))  # Gradio's copy of an example photo: every session may pick it
+        if not shared and path not in state.files:
             state.files.append(path)  # tracked before decoding, so even a refused file is deleted later
         assistant = self.pool.assistant(state.choice, state.config)
         assistant.open_image(path, state.session)  # decodes, starts the segmentation embedding
         forget_files([f for f in state.files if f != path])  # the previous photo's upload
-        state.files = [path]
+        state.files = [] if shared else [path]
         state.image_path = path
         state.overlay_scale = 1.0
         state.new_conversation()  # a new photo is a new conversation

@@ -28,7 +28,20 @@ from ui.state import UIState
 
 
 def banner_html(pool: ModelPool, choice: ModelChoice) -> str:
-    """An alert when the session's models are not available; empty otherwise."""
+    """The first start's download progress while the session's models are fetched; an alert when they
+    are not available; empty otherwise."""
+    fetch = pool.fetching(choice)
+    if fetch is not None:
+        bar = ""
+        if fetch.phase == "downloading" and fetch.missing_bytes:
+            bar = (
+                f'<progress max="{fetch.missing_bytes}" value="{min(fetch.done_bytes, fetch.missing_bytes)}" '
+                'aria-label="Download progress"></progress>'
+            )
+        return (
+            f'<div class="wh-banner wh-fetching"><p><strong>Getting the models ({escape(choice.label())})'
+            f".</strong> {escape(fetch.line())}</p>{bar}</div>"
+        )
     message = pool.errors.get(choice)
     if not message:
         return ""
@@ -120,6 +133,17 @@ class SettingsHandlers:
 
     def refresh(self, state: UIState) -> tuple[str, str]:
         return banner_html(self.pool, state.choice), loaded_markdown(self.pool, state.choice)
+
+    def poll(self, state: UIState) -> tuple[Any, ...]:
+        """The first start's timer: (banner, loaded models, the offline button, the timer), the timer
+        stopping once the session's models are ready or have failed."""
+        busy = self.pool.fetching(state.choice) is not None
+        return (
+            banner_html(self.pool, state.choice),
+            loaded_markdown(self.pool, state.choice),
+            self.offline_visibility(state),
+            gr.Timer(active=busy),
+        )
 
     def offline_visibility(self, state: UIState) -> Any:
         """The "try the offline stack" button shows exactly while the session's models are not available."""

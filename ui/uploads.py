@@ -3,7 +3,8 @@
 The Ask tab's photo events skip Gradio's preprocessing (see ui/ask_tab.py), so they get the raw file value a
 client sent, `{"path": ...}`, and a hostile client can put any server path there. `UploadGate.path` lets a
 value through only when it names a regular file inside Gradio's upload folder that Gradio itself received
-(Blocks.upload_file_set, filled by Gradio's /upload route), after resolving links. Every refusal gives the
+(Blocks.upload_file_set, filled by Gradio's /upload route) or that is Gradio's copy of one of the example
+photos (ui.example_photos, recognised by its bytes), after resolving links. Every refusal gives the
 same sentence, whether the path exists, is a folder, is unreadable or is outside the folder: an error must
 never tell a visitor which server paths exist.
 """
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.errors import InputError
+from ui.example_photos import is_example
 from ui.privacy import temp_root
 
 NOT_UPLOADED = "That photo did not arrive through this page's upload. Please add the photo again."
@@ -52,6 +54,11 @@ class UploadGate:
         resolved = in_upload_folder(path)
         if resolved is None:
             raise InputError(NOT_UPLOADED)
-        if self.received is not None and path not in self.received and str(resolved) not in self.received:
+        if (
+            self.received is not None
+            and path not in self.received
+            and str(resolved) not in self.received
+            and not is_example(resolved)  # Gradio's copy of an example photo (public, byte for byte)
+        ):
             raise InputError(NOT_UPLOADED)
         return path
