@@ -27,8 +27,16 @@ from models.errors import ModelError
 LOADER_FILES = ("*.json", "*.safetensors", "*.txt", "*.jinja", "*.model", "*.tiktoken")
 
 
+DownloadFailure = Literal["gated", "missing", "offline", "disk", "other"]
+
+
 class DownloadFailed(ModelError):
-    """A download that cannot be done; the message says why and what to do, in one line."""
+    """A download that cannot be done; the message says why and what to do, in one line. `kind` says which
+    failure ("other": the Hub or mirror could not be reached, or a transfer broke off)."""
+
+    def __init__(self, message: str, kind: DownloadFailure = "other") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -245,13 +253,13 @@ def _plain_errors(repo_id: str) -> Iterator[None]:
     except DownloadFailed:
         raise
     except Exception as error:
-        message = _message(repo_id, error)
-        if message is None:
+        found = _message(repo_id, error)
+        if found is None:
             raise
-        raise DownloadFailed(message) from error
+        raise DownloadFailed(found[1], found[0]) from error
 
 
-def _message(repo: str, error: BaseException) -> str | None:
+def _message(repo: str, error: BaseException) -> tuple[DownloadFailure, str] | None:
     """The line for `error`, judged by the most telling error in its chain (huggingface_hub wraps a gated
     repository's 403 in a dry-run or cache-lookup error)."""
     chain: list[BaseException] = []
@@ -263,14 +271,14 @@ def _message(repo: str, error: BaseException) -> str | None:
         for link in chain:
             message = _message_for(repo, link, kind)
             if message is not None:
-                return message
+                return kind, message
     return None
 
 
-_KINDS = ("gated", "missing", "offline", "disk", "other")
+_KINDS: tuple[DownloadFailure, ...] = ("gated", "missing", "offline", "disk", "other")
 
 
-def _message_for(repo: str, error: BaseException, kind: str) -> str | None:
+def _message_for(repo: str, error: BaseException, kind: DownloadFailure) -> str | None:
     from huggingface_hub import constants
     from huggingface_hub.errors import (
         DryRunError,
@@ -301,7 +309,7 @@ def _message_for(repo: str, error: BaseException, kind: str) -> str | None:
         error, (LocalEntryNotFoundError, HfHubHTTPError, OSError, DryRunError, *network)
     ):
         text = str(error).strip()
-        reason = text.splitlines()[0][:200] if text else type(error).__name__
+        reason = text.splitlines()[0][:200].rstrip(".") if text else type(error).__name__
         return (
             f"could not download {repo} from {constants.ENDPOINT}: {reason}. Run this again to resume "
             "(what is already here is kept)"

@@ -93,12 +93,13 @@ class ModelPool:
                 names = [n for n in (choice.vlm, choice.pointer, choice.segmenter) if n]
                 fetch_with_progress(repos_for(names, None), progress, echo=echo)
             except DownloadFailed as exc:
-                download_error = f"The download did not finish ({exc})."
                 if progress.phase == "downloading":
                     # The Hub answered but a file did not arrive: load nothing half-fetched.
-                    fail(download_error)
+                    fail(f"The download did not finish ({exc}).")
                     return
-                echo(f"whichone: {download_error} Trying what is cached.")  # e.g. no internet here
+                echo(f"whichone: {exc}. Trying what is cached.")  # e.g. no internet on this machine
+                if exc.kind != "other":  # gated, missing: the loader's own message would not say so
+                    download_error = f"{exc}."
             progress.phase = "loading"
             try:
                 self._load(choice)
