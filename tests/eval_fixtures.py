@@ -139,7 +139,7 @@ def _polygon_of_box(x0: float, y0: float, x1: float, y1: float) -> list[list[flo
     return [[x0, y0, x1, y0, x1, y1, x0, y1]]
 
 
-def make_focus_ambiguity(folder: Path, *, n: int = 24, split: str = "test") -> Path:
+def make_focus_ambiguity(folder: Path, *, n: int = 24, split: str = "val") -> Path:
     """A release-shaped folder: {split}.json (a list of records: question_id, image, question, focus
     regions as COCO RLE or polygons) and images/. Every third record has one region (unambiguous)."""
     from pycocotools import mask as mask_utils

@@ -207,7 +207,7 @@ def test_aqua_missing_fields_and_bad_levels(tmp_path: Path, cache_dir: Path) -> 
 
 def test_focus_ambiguity_rle_and_polygons_become_masks(tmp_path: Path, cache_dir: Path) -> None:
     folder = fx.make_focus_ambiguity(tmp_path / "vqfa", n=6)
-    loaded = load_dataset("vq-focusambiguity", str(folder), "test")
+    loaded = load_dataset("vq-focusambiguity", str(folder), "val")
     assert len(loaded.examples) == 6 and loaded.notes == []
     for i, ex in enumerate(loaded.examples):
         regions = ex.gold["focus_regions"]
@@ -226,7 +226,7 @@ def test_focus_ambiguity_rle_and_polygons_become_masks(tmp_path: Path, cache_dir
 
 def test_focus_ambiguity_bad_records_are_notes(tmp_path: Path, cache_dir: Path) -> None:
     folder = fx.make_focus_ambiguity(tmp_path / "vqfa", n=3)
-    records = json.loads((folder / "test.json").read_text())
+    records = json.loads((folder / "val.json").read_text())
     records.append(
         {"question_id": "x1", "image": "nope.png", "question": "What?", "focus_regions": [[0, 0, 5, 0, 5, 5]]}
     )
@@ -234,8 +234,8 @@ def test_focus_ambiguity_bad_records_are_notes(tmp_path: Path, cache_dir: Path) 
         {"question_id": "x2", "image": "vqfa_0000.png", "question": "What?", "focus_regions": [{"a": 1}]}
     )
     records.append({"question_id": "x3", "image": "vqfa_0000.png", "question": "What?"})
-    (folder / "test.json").write_text(json.dumps(records))
-    loaded = load_dataset("vq-focusambiguity", str(folder), "test")
+    (folder / "val.json").write_text(json.dumps(records))
+    loaded = load_dataset("vq-focusambiguity", str(folder), "val")
     assert len(loaded.examples) == 3
     assert len(loaded.notes) == 3
     assert "x1" in loaded.notes[0] and "not found" in loaded.notes[0]
@@ -252,11 +252,11 @@ def test_focus_ambiguity_zip_over_http_is_downloaded_once(tmp_path: Path, cache_
             if path.is_file():
                 zf.write(path, path.relative_to(folder.parent).as_posix())
     with fx.serve_folder(site) as base:
-        loaded = load_dataset("vq-focusambiguity", f"{base}/vqfa.zip", "test")
+        loaded = load_dataset("vq-focusambiguity", f"{base}/vqfa.zip", "val")
         assert len(loaded.examples) == 4
         (site / "vqfa.zip").unlink()
         # the archive is cached: the second load does not need the server's file
-        assert len(load_dataset("vq-focusambiguity", f"{base}/vqfa.zip", "test").examples) == 4
+        assert len(load_dataset("vq-focusambiguity", f"{base}/vqfa.zip", "val").examples) == 4
 
 
 # ------------------------------------------------------------------------------------------ ClearVQA
@@ -281,3 +281,29 @@ def test_unknown_dataset_and_missing_folder_are_clear(tmp_path: Path, cache_dir:
         load_dataset("vqa")
     with pytest.raises(DatasetUnavailable, match="there is no RAcQUEt-general data at"):
         load_dataset("racquet-general", str(tmp_path / "absent"))
+
+
+def test_focus_ambiguity_files_it_cannot_read_name_the_keys_found_and_expected(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    folder = fx.make_focus_ambiguity(tmp_path / "vqfa", n=2)
+    assert load_dataset("vq-focusambiguity", str(folder)).split == "val"  # the default: test is held back
+    records = json.loads((folder / "val.json").read_text())
+    renamed = [
+        {"qid": r["question_id"], "img": r["image"], "prompt": r["question"], "polys": []} for r in records
+    ]
+    (folder / "val.json").write_text(json.dumps(renamed))
+    with pytest.raises(DatasetUnavailable) as caught:
+        load_dataset("vq-focusambiguity", str(folder))
+    message = str(caught.value)
+    assert "none of the 2 records in val.json" in message and "'question'" in message
+    assert "focus_regions" in message and "the records have keys img, polys, prompt, qid" in message
+    (folder / "val.json").write_text(json.dumps({"version": "1.0", "items": 3}))
+    with pytest.raises(
+        DatasetUnavailable, match=r"val.json holds no VQ-FocusAmbiguity records.*'items', 'version'"
+    ):
+        load_dataset("vq-focusambiguity", str(folder))
+    (folder / "val.json").rename(folder / "other.json")
+    (folder / "second.json").write_text("[]")
+    with pytest.raises(DatasetUnavailable, match=r"no val annotation JSON .* found: other.json, second.json"):
+        load_dataset("vq-focusambiguity", str(folder))

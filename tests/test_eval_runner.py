@@ -275,7 +275,8 @@ def test_aqua_strategy_levels_and_confusion(bench_env, bench_data, tmp_path: Pat
         assert len(m["confusion"]) == 4 and sum(map(sum, m["confusion"])) == 8 - m["n_unknown"]
         labels = [r["judgement"]["aqua_strategy"] for r in result.records if r["variant"] == group["variant"]]
         assert set(labels) <= {"answer", "infer", "enumerate", "clarify", "unknown"}
-        assert "factual" not in m  # the rule judge cannot see images: no factual-consistency column
+        # the rule judge cannot see images: the factual-consistency column is there, every item unknown
+        assert m["factual"]["unknown"] == 1.0 and m["factual"]["n"] == 8
     assert any("factual consistency not judged" in n for n in result.notes)
     table = (result.out_dir / "table.md").read_text()
     assert "| Model | Prompt | Level 0 | Level 1 | Level 2 | Level 3 | Overall |" in table
@@ -314,7 +315,12 @@ def test_two_turn_clarification_on_aqua_and_clearvqa(bench_env, bench_data, tmp_
     )
     assert len(clear.records) == 6 and clear.model_calls == 12
     assert clear.records[0]["turns"][2]["text"] == "What color is the cup on the left?"
-    assert "PASS rate" in (clear.out_dir / "table.md").read_text()
+    table = (clear.out_dir / "table.md").read_text()
+    assert "| PASS rate | Unknown | VQA accuracy | Exact match |" in table
+    own = clear.summary["results"][0]["metrics"]["clearvqa"]
+    assert (
+        own["n"] == 6 and 0.0 <= own["vqa_accuracy"] <= own["exact_match"] <= 1.0 or own["exact_match"] == 0
+    )
 
 
 def test_focus_localisation_with_the_blob_pointer(bench_env, bench_data, tmp_path: Path) -> None:
@@ -454,7 +460,8 @@ def test_judged_and_self_reported_strategy_side_by_side_hand_computed() -> None:
     assert group["judge_errors"] == 1 and summary["judge_errors"] == {"aqua_strategy": 1}
     table = markdown_table(task, {**summary, "judge": "rules"})
     assert (
-        "| m | whichone pipeline | 100.0 | 0.0 | 100.0 | 0.0 | 50.0 | 100.0 | 25.0 | - | - | 4 | 0 |" in table
+        "| m | whichone pipeline | 100.0 | 0.0 | 100.0 | 0.0 | 50.0 | 100.0 | 25.0 | 0.0 | 100.0 | 4 | 0 |"
+        in table
     )
     assert "Judge failures: 1 judgement(s) could not be made (aqua_strategy: 1)" in table
 

@@ -268,6 +268,14 @@ def test_rule_judge_aqua_strategy(question: str, response: str, strategy: str) -
         ("The cat on the left is orange.", "The orange cat on the left.", "PASS"),
         ("red", "Which one do you mean?", "FAIL"),
         ("", "It is red.", "unknown"),
+        # several options, the reference among them: not an answer to the clarified question
+        ("red", "It is either red or blue.", "FAIL"),
+        ("red", "It could be red or orange.", "FAIL"),
+        ("red", "If you mean the left one, it is red; if you mean the right one, it is blue.", "FAIL"),
+        ("red", "1. The left umbrella is red.\n2. The right umbrella is blue.", "FAIL"),
+        ("red", "Depending on which umbrella, red.", "FAIL"),
+        ("red", "It is red, whether or not the light is on.", "PASS"),
+        ("two", "There are 2 dogs, more or less asleep.", "PASS"),
     ],
 )
 def test_rule_judge_pass(reference: Any, response: str, label: str) -> None:

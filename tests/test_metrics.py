@@ -22,6 +22,7 @@ from assistant.evaluation.metrics import (
     localisation_metrics,
     match_referent,
     max_iou,
+    max_iou_of_union,
     mean_average_precision,
     pass_rate,
     recognition_metrics,
@@ -147,9 +148,11 @@ def test_perfect_masks_score_one() -> None:
     m = localisation_metrics(examples)
     assert m["mAP"] == pytest.approx(1.0)
     assert m["union_iou"] == pytest.approx(1.0)
-    # max IoU compares the predicted union with one region: example 1's union a U b has IoU 100 / 200 with a
-    # (and with b), example 2 scores 1 -> (0.5 + 1) / 2. It rewards one-region answers, as the paper means it.
-    assert m["max_iou"] == pytest.approx(0.75)
+    # The paper's max IoU is per predicted mask: finding both regions exactly scores 1 in both examples.
+    assert m["max_iou"] == pytest.approx(1.0)
+    # Our extra reading compares the predicted union with one region: example 1's a U b has IoU 100 / 200
+    # with a (and with b), example 2 scores 1 -> (0.5 + 1) / 2.
+    assert m["max_iou_of_union"] == pytest.approx(0.75)
 
 
 def test_false_positive_ranked_above_the_true_positive_halves_ap() -> None:
@@ -192,9 +195,10 @@ def test_max_iou_of_the_union_versus_per_prediction() -> None:
     half_a[0:5, 0:10] = True  # 50 pixels of a
     preds = [half_a, b]
     # union of predictions = half_a + b (150 px): IoU with b = 100 / 150, with a = 50 / (150 + 50) = 0.25
-    assert max_iou(preds, [a, b], (40, 40)) == pytest.approx(100 / 150)
-    # best single pair: b with b -> 1
-    assert max_iou(preds, [a, b], (40, 40), per_prediction=True) == pytest.approx(1.0)
+    assert max_iou_of_union(preds, [a, b], (40, 40)) == pytest.approx(100 / 150)
+    # the paper's: the best single pair, b with b -> 1
+    assert max_iou(preds, [a, b], (40, 40)) == pytest.approx(1.0)
+    assert max_iou([half_a], [a, b], (40, 40)) == pytest.approx(0.5)  # 50 / 100
 
 
 def test_no_predicted_masks() -> None:
@@ -522,3 +526,27 @@ def test_agreement_edge_cases() -> None:
     with pytest.raises(ValueError, match="gold labels"):
         agreement(["unknown"], ["A"], ["A", "B"])
     assert agreement([], [], ["A"])["n"] == 0
+
+
+# --- ClearVQA's own metrics (assistant/evaluation/vqa_accuracy.py), hand-computed ---------------------
+
+
+def test_vqa_normalisation_as_the_vqa_evaluation() -> None:
+    from assistant.evaluation.vqa_accuracy import normalise_answer
+
+    assert normalise_answer("Two dogs.") == "2 dogs"
+    assert normalise_answer("  The Red ") == "red"
+    assert normalise_answer("1,000") == "1000" and normalise_answer("3.5") == "3.5"
+    assert normalise_answer("yes!") == "yes"
+
+
+def test_vqa_accuracy_and_exact_match() -> None:
+    from assistant.evaluation.vqa_accuracy import answer_metrics, score_answer
+
+    assert score_answer("red", ["red", "Red.", "dark red", "the red"]).vqa_accuracy == 1.0  # 3 match
+    one = score_answer("red", ["red", "maroon", "maroon"])
+    assert one.vqa_accuracy == pytest.approx(1 / 3) and one.exact_match
+    assert score_answer("It is red.", ["red"] * 10).vqa_accuracy == 0.0  # a sentence is not the answer
+    m = answer_metrics(["two", None, "blue"], [["2", "2", "2"], ["red"], []])
+    # item 1: 1.0 and a match; item 2: no reply, 0; item 3 has no crowd answers: left out
+    assert m == {"n": 2, "vqa_accuracy": 0.5, "exact_match": 0.5}

@@ -430,7 +430,7 @@ def _vqfa_image(root: Path, ann_file: Path, name: str, split: str) -> Path | Non
     return next((c for c in candidates if c.is_file()), None)
 
 
-def load_focus_ambiguity(data: str | Path | None = None, split: str = "test") -> DatasetLoad:
+def load_focus_ambiguity(data: str | Path | None = None, split: str = "val") -> DatasetLoad:
     if data is None:
         raise DatasetUnavailable(
             "VQ-FocusAmbiguity is distributed from " + VQFA_HOMEPAGE + " (no fixed download link); download "
@@ -439,19 +439,42 @@ def load_focus_ambiguity(data: str | Path | None = None, split: str = "test") ->
     root = _materialise(data, "VQ-FocusAmbiguity data")
     files = _vqfa_annotation_files(root, split)
     if not files:
-        raise DatasetUnavailable(f"no {split} annotation JSON in {root}")
+        found = sorted(p.name for p in root.rglob("*.json"))[:8] if root.is_dir() else []
+        raise DatasetUnavailable(
+            f"no {split} annotation JSON in {root} (expected a file named like {split}.json or "
+            f"*_{split}.json, or a {split}/ folder; found: {', '.join(found) or 'no JSON files'})"
+        )
     notes: list[str] = []
     examples = []
+    seen_keys: set[str] = set()
+    records = 0
     for ann_file in files:
         try:
             obj = json.loads(ann_file.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             notes.append(f"{ann_file.name}: unreadable JSON ({exc}); skipped")
             continue
-        for rid, rec in _vqfa_records(obj):
+        found_records = list(_vqfa_records(obj))
+        if not found_records:
+            shape = f"keys {sorted(obj)[:12]}" if isinstance(obj, dict) else type(obj).__name__
+            raise DatasetUnavailable(
+                f"{ann_file.name} holds no VQ-FocusAmbiguity records: expected a list of records, a dict "
+                "of id -> record, or a list under 'annotations' / 'data' / 'questions' / 'samples'; "
+                f"found {shape}"
+            )
+        for rid, rec in found_records:
+            records += 1
+            seen_keys |= set(rec)
             example = _vqfa_example(root, ann_file, rid, rec, split, notes)
             if example is not None:
                 examples.append(example)
+    if records and not examples:
+        raise DatasetUnavailable(
+            f"none of the {records} records in {', '.join(f.name for f in files)} could be read: each needs "
+            f"'question', an image name (one of {', '.join(_VQFA_IMAGE_KEYS)}) and focus regions (one of "
+            f"{', '.join(_VQFA_REGION_KEYS)}); the records have keys {', '.join(sorted(seen_keys)[:16])}"
+            + (f". First problem: {notes[0]}" if notes else "")
+        )
     return DatasetLoad("vq-focusambiguity", split, examples, notes)
 
 
@@ -604,7 +627,7 @@ DATASETS: dict[str, DatasetSpec] = {
     "vq-focusambiguity": DatasetSpec(
         "vq-focusambiguity",
         ("train", "val", "test"),
-        "test",
+        "val",  # the test split's labels are behind the authors' evaluation server
         VQFA_HOMEPAGE,
         lambda d, s: load_focus_ambiguity(d, s),
     ),

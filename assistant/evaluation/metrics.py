@@ -26,6 +26,7 @@ from assistant.evaluation.localisation import (
     LocalisationExample,
     localisation_metrics,
     max_iou,
+    max_iou_of_union,
     mean_average_precision,
     union_iou,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "localisation_metrics",
     "match_referent",
     "max_iou",
+    "max_iou_of_union",
     "mean_average_precision",
     "pass_rate",
     "recognition_metrics",

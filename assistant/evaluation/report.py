@@ -202,9 +202,9 @@ def _layout_recognition(task: Task, summary: dict[str, Any], results: list[dict[
 
 def _layout_localisation(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
     extra: list[str] = []
-    header = ["Approach", "Prompt", "mAP", "union IoU", "max IoU", "n", "Errors"]
-    rows = _rows(results, _num, "mAP", "union_iou", "max_iou")
-    title = "VQ-FocusAmbiguity localisation (x100), as Table 3"
+    header = ["Approach", "Prompt", "mAP", "union IoU", "max IoU", "max IoU of union (ours)", "n", "Errors"]
+    rows = _rows(results, _num, "mAP", "union_iou", "max_iou", "max_iou_of_union")
+    title = "VQ-FocusAmbiguity localisation (x100), as Table 3 (max IoU per predicted mask, as the paper)"
     return title, header, rows, extra
 
 
@@ -249,6 +249,13 @@ def _layout_aqua_strategy(task: Task, summary: dict[str, Any], results: list[dic
                 str(m.get("n", 0)),
                 str(r["errors"]),
             ]
+        )
+    if any(
+        (r["metrics"].get("factual") or {}).get("unknown") == 1.0 for r in results if r["metrics"].get("n")
+    ):
+        extra.append(
+            "Factual consistency (AQuA Section 4.2) needs a judge that sees the image: an LLM judge "
+            "(`--judge` with a VLM or server); the rule judge leaves it unknown."
         )
     title = "AQuA strategic accuracy (%), as Table 2"
     if pipeline and judged:
@@ -299,10 +306,36 @@ def _layout_calibration(task: Task, summary: dict[str, Any], results: list[dict[
 
 def _layout_pass_rate(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
     extra: list[str] = []
-    header = ["Model", "Prompt", "PASS rate", "Unknown", "n", "Errors"]
-    rows = _rows(results, _pct, "rate", "unknown")
-    title = "Two-turn clarification PASS rate (%), as AQuA Table 4"
-    return title, header, rows, extra
+    if task.dataset != "clearvqa":
+        header = ["Model", "Prompt", "PASS rate", "Unknown", "n", "Errors"]
+        rows = _rows(results, _pct, "rate", "unknown")
+        return "Two-turn clarification PASS rate (%), as AQuA Table 4", header, rows, extra
+    header = ["Model", "Prompt", "PASS rate", "Unknown", "VQA accuracy", "Exact match", "n", "Errors"]
+    rows = []
+    for r in results:
+        m, own = r["metrics"], r["metrics"].get("clearvqa") or {}
+        rows.append(
+            [
+                r["model"],
+                r["label"],
+                _pct(m.get("rate")),
+                _pct(m.get("unknown")),
+                _pct(own.get("vqa_accuracy")),
+                _pct(own.get("exact_match")),
+                str(m.get("n", 0)),
+                str(r["errors"]),
+            ]
+        )
+    extra.append(
+        "VQA accuracy (min(1, matching crowd answers / 3)) and exact match are ClearVQA's own metrics, on "
+        "the answer after the clarification, normalised as the VQA evaluation does; PASS is AQuA's rule."
+    )
+    return (
+        "ClearVQA two-turn clarification (%): AQuA's PASS rate and ClearVQA's own metrics",
+        header,
+        rows,
+        extra,
+    )
 
 
 def _rows(results: list[dict[str, Any]], show: Callable[[Any], str], *keys: str) -> list[list[str]]:

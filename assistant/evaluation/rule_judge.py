@@ -53,7 +53,9 @@ or more items that each name a place or the referent; infer when it states an as
 what it took the referent to be ("The hot dog has ..."); answer otherwise.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits) occurs in the response and none is negated ("not red"),
-for any of the reference answers given; FAIL otherwise. Short reference answers ("red", "two") suit it;
+for any of the reference answers given, and the response gives one answer (a reply that lists several
+options, "either ... or", "if you mean ...", "red or blue", fails: it has not answered the clarified
+question); FAIL otherwise. Short reference answers ("red", "two") suit it;
 long ones are better judged by an LLM judge.
 AQuA factual consistency needs the image: the rule judge refuses it (JudgeError).
 """
@@ -222,6 +224,9 @@ class RuleJudge:
         references = [r for r in references if _answer_words(r)]
         if not references:
             return Judgement(UNKNOWN, reason="empty reference answer")
+        options = _several_options(response)
+        if options:
+            return Judgement("FAIL", reason=f"lists several options ({options}), not one answer")
         tokens = _answer_tokens(response)
         for ref in references:
             words = _answer_words(ref)
@@ -230,6 +235,30 @@ class RuleJudge:
             if not missing and not negated:
                 return Judgement("PASS", reason=f"contains the reference answer {ref!r}")
         return Judgement("FAIL", reason=f"does not contain the reference answer {references[0]!r}")
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+\S", re.M)
+_HEDGES = (
+    (re.compile(r"\beither\b[^.?!]*\bor\b", re.I), "either ... or"),
+    (re.compile(r"\bif you (?:mean|are (?:asking|referring))\b", re.I), "'if you mean'"),
+    (re.compile(r"\bdepending on (?:which|what|whether)\b", re.I), "'depending on which'"),
+    # "red or blue", never "whether or not" / "or so" / "more or less"
+    (
+        re.compile(r"\b(?!whether\b|more\b)[a-z]+,? or (?!not\b|so\b|less\b|more\b|other\b)[a-z]+", re.I),
+        "'... or ...'",
+    ),
+)
+
+
+def _several_options(response: str) -> str | None:
+    """How a reply offers several answers instead of one (a list of two or more items, "either ... or",
+    "if you mean", "red or blue"), or None. AQuA's PASS asks for the answer to the clarified question."""
+    if len(_LIST_ITEM.findall(response)) >= 2:
+        return "a list"
+    for pattern, name in _HEDGES:
+        if pattern.search(response):
+            return name
+    return None
 
 
 def _debris(ch: str) -> bool:

@@ -362,12 +362,18 @@ def _group_metrics(task: Task, records: list[dict[str, Any]]) -> dict[str, Any]:
             # the pipeline's own strategy, scored the same way, beside the judged one
             stated = [r["judgement"].get("pipeline_strategy", metrics.UNKNOWN) for r in records]
             out["self_reported"] = metrics.aqua_strategy_metrics(levels, stated)
-        factual = [r["judgement"]["aqua_factual"] for r in records if "aqua_factual" in r["judgement"]]
-        if factual:
-            out["factual"] = metrics.factual_consistency(factual)
+        # Always there: unknown for every item the judge did not rate (the rule judge cannot see the image)
+        factual = [r["judgement"].get("aqua_factual", metrics.UNKNOWN) for r in records]
+        out["factual"] = metrics.factual_consistency(factual)
         return out
     if kind == "pass-rate":
-        return metrics.pass_rate([r["judgement"].get("aqua_clarification", metrics.UNKNOWN) for r in records])
+        out = metrics.pass_rate([r["judgement"].get("aqua_clarification", metrics.UNKNOWN) for r in records])
+        if task.dataset == "clearvqa":  # ClearVQA's own metrics on the clarified answer, beside PASS
+            from assistant.evaluation.vqa_accuracy import answer_metrics
+
+            crowd = [list(r["gold"].get("answers") or []) for r in records]
+            out["clearvqa"] = answer_metrics([r.get("response") for r in records], crowd)
+        return out
     raise ScoringError(f"no metrics named {kind!r}")  # pragma: no cover - tasks.py names known ones
 
 
