@@ -596,3 +596,30 @@ def test_llm_judge_on_a_real_tiny_model(tiny_vlm: Any) -> None:
     out = j.judge("racquet_cot", {"question": "What color is the cup?", "response": "The cup is white."})
     assert out.label in ("YES", "NO", "unknown")
     assert isinstance(out.raw, str)
+
+
+# Development cases for the class rules' principles (written for the tests; the held-out set,
+# assistant/evaluation/data/racquet_heldout.jsonl, is only measured, never tuned on).
+@pytest.mark.parametrize(
+    ("question", "response", "label"),
+    [
+        # another noun for the referent, or its owner, with a locating description: B
+        ("What color is the car?", "The automobile parked by the hydrant is red.", "B"),
+        ("What color are the ski boots?", "The skier on the right has red ski boots.", "B"),
+        ("What color is the hat?", "The fisherman sitting in the boat wears a green hat.", "B"),
+        # a mention of several, then one described referent: the answer commits to one, B
+        ("What is she holding?", "There are two women; the woman in the doorway is holding keys.", "B"),
+        # several owners answered, plural owners, quantifiers, a list of ones: A
+        ("What color is the hat?", "The boy wears a blue hat and the girl a yellow one.", "A"),
+        ("What color is the coat?", "The runners have red and blue coats.", "A"),
+        ("What color is the shirt?", "All of the waiters wear white shirts.", "A"),
+        ("What color is the cup?", "One cup is white and the other is green.", "A"),
+        ("What color is the lamp?", "There is one by the bed and one on the desk; both are white.", "A"),
+        ("What color is the mug?", "A red one on the shelf and a blue one in the sink.", "A"),
+        # one referent, not described: C
+        ("What color is the hat?", "The hat is green.", "C"),
+        ("What color is the sign?", "The letters on the sign are white.", "C"),
+    ],
+)
+def test_rule_judge_class_principles(question: str, response: str, label: str) -> None:
+    assert judge("racquet_class", question, response) == label

@@ -345,6 +345,92 @@ def multiple_referents(q: QuestionCues, response: str) -> str | None:
     return None
 
 
+def the_nouns(text: str) -> set[str]:
+    """Words of the noun phrases that follow "the" in normalised text (up to three words each)."""
+    found: set[str] = set()
+    for m in re.finditer(r"\bthe\s+((?:" + _WORD + r"\s+){0,2}" + _WORD + ")", text):
+        for w in m.group(1).split():
+            if w in PREPOSITIONS or w in VERBS or w in DETERMINERS:
+                break
+            found.add(w)
+    return found - STOPWORDS - PLACE_WORDS
+
+
+def is_person(noun: str) -> bool:
+    """A word for a person, by its singular form: the person nouns, or an agent noun ("skier", "rider",
+    "cyclist", "catcher": -er / -or / -ist), plural or not ("peoples", "skiers")."""
+    single = noun if not is_plural(noun) else str(_inflector().singular_noun(noun) or noun)
+    if single in PERSON_NOUNS or single == "people":
+        return True
+    return len(single) > 4 and single.endswith(("er", "or", "ist")) and single not in NOT_AGENTS
+
+
+# -er / -or words that are not people (the agent-noun rule would take them)
+NOT_AGENTS = word_set(
+    "other water paper corner letter number color colour poster sweater jumper sticker cover border "
+    "counter tower computer monitor container trailer floor door mirror flower"
+)
+_SUBJECT_VERBS = r"(?:is|are|was|were|has|have|wears|wear|carries|carry|holds|hold|looks|appears|seems)"
+
+
+def several_answered(q: QuestionCues, answer: str) -> str | None:
+    """Why the answer speaks about several referents at once, or None: a quantifier over them ("both
+    cyclists", "each of the hikers", "one ... the other"), a plural subject that is the referents or
+    their owners ("the skiers are", "the peoples in the photo have"), or two or more subjects that are
+    the referent or its owner, each given its own answer ("the woman wears a red scarf and the man a grey
+    one", "the girl on the swing ...; the girl by the slide ...")."""
+    text = normalise(answer)
+    quantified = re.search(
+        r"\b(?:both|each|all)\s+(?:of\s+(?:the|them|these|those)\s+)?(" + _WORD + ")", text
+    )
+    if quantified and (is_plural(quantified.group(1)) or quantified.group(0).count(" of ")):
+        return f"quantified: {quantified.group(0)!r}"
+    if re.search(r"\bone\b[^.?!]*\bthe other\b", text):
+        return "one ... the other"
+    # the rubric's "list of singular nouns" made of "one"s: "one by the door and one by the window",
+    # "a gold one on the left and a silver one on the right"
+    ones = r"(?:\bone\b|\ba\s+" + _WORD + r"(?:\s+" + _WORD + r")?\s+one\b)"
+    if re.search(ones + r"[^.?!]{1,80}?(?:\band\b|,)\s+" + ones, text):
+        return "a list of ones"
+    referent_like = set(q.referents) | {plural_of(n) for n in q.referents}
+    for m in re.finditer(
+        r"\bthe\s+(?:"
+        + _WORD
+        + r"\s+){0,2}?("
+        + _WORD
+        + r")(?:\s+(?:in|on|at|of|near|by)\s+(?:the\s+)?"
+        + _WORD
+        + r"(?:\s+"
+        + _WORD
+        + r")?)?\s+"
+        + _SUBJECT_VERBS
+        + r"\b",
+        text,
+    ):
+        noun = m.group(1)
+        if noun in q.plural_in_question or not is_plural(noun):
+            continue
+        if noun in referent_like or is_person(noun):
+            return f"plural subject: {noun!r}"
+    subjects = []
+    for m in re.finditer(
+        r"(?:^|[.;:!?]\s*|,\s*|\s(?:and|while|whereas|but)\s+)(?:the|one)\s+((?:" + _WORD + r"\s+){0,1}?"
+        r"("
+        + _WORD
+        + r"))\b([^.;:!?,]{0,40}?)(?=\s+(?:"
+        + _SUBJECT_VERBS[3:-1]
+        + r")\b|\s+a\s|\s+an\s|,|;|$)",
+        text,
+    ):
+        noun = m.group(2)
+        if noun in referent_like or noun in ("one", "ones") or is_person(noun):
+            subjects.append((noun, m.group(0).strip(" ,;:.")))
+    distinct = {phrase for _, phrase in subjects}
+    if len(subjects) >= 2 and len(distinct) >= 2:
+        return f"{len(subjects)} referents answered: {', '.join(p for _, p in subjects[:3])}"
+    return None
+
+
 _CLARIFY = re.compile(
     r"\b(?:which (?:one|of|person|\w+)|who (?:do|are) you|do you mean|did you mean|"
     r"are you (?:asking|referring|talking)|you(?:'re| are) (?:asking|referring|talking)|"
@@ -381,7 +467,10 @@ def content_words(fragment: str) -> set[str]:
 def identifying_description(q: QuestionCues, response: str) -> str | None:
     """A description that singles out the referent the response talks about (see module docstring)."""
     text = normalise(response)
-    names = set(q.referents) | {"one"}
+    # The referent phrase may use the question's noun, another noun for the same thing ("the vehicle"
+    # for "the car") or the noun of its owner ("the skier on the right has red boots"): any noun phrase
+    # after "the" is a candidate, as are the question's own referent words and "one".
+    names = set(q.referents) | {"one"} | the_nouns(text)
     for m in re.finditer(_alias_pattern(names), text):
         before = text[max(0, m.start() - 25) : m.start()]
         # only after "the": "a red t-shirt" describes the answer, "the red t-shirt" picks one out
@@ -392,6 +481,11 @@ def identifying_description(q: QuestionCues, response: str) -> str | None:
             if new:
                 return f"the {' '.join(new)} {m.group(0)}"
         after = text[m.end() :]
+        if after.startswith("'s"):  # "the catcher's glove, behind home plate": the thing owned is described
+            continue
+        after = re.sub(
+            r"^\s*,(?=\s*(?:who|which|behind|near|next|in|on|at|by)\b)", "", after
+        )  # an apposition
         starts = any(re.match(r"\s*" + re.escape(s) + r"(?:\W|$)", after) for s in DESCRIPTOR_STARTS)
         # or a participle: "the car parked closest to the camera", "the cat sleeping on the sofa"
         if not starts and not re.match(r"\s+[a-z]+(?:ed|ing)\s+[a-z]", after):

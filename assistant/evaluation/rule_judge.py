@@ -150,12 +150,25 @@ class RuleJudge:
     def _racquet_class(self, item: Mapping[str, Any], response: str) -> Judgement:
         q = cues.question_cues(str(item["question"]))
         final = cues.final_answer(response)
-        explicit = _explicit_reason(q, final)
-        if explicit:
-            return Judgement("A", reason=explicit)
+        # A when the answer itself treats the ambiguity: it asks, says it cannot tell which, or answers
+        # for several referents. A mention of several ("there are two men") followed by an answer about
+        # one described referent ("the man on the right holds a cup") is B: the answer commits to one.
+        asked = cues.clarification_question(final) or cues.acknowledges_ambiguity(final)
+        if asked:
+            return Judgement("A", reason=f"asks or says it cannot tell which: {asked!r}")
+        several = cues.several_answered(q, final)
+        if several is None and cues.exclusive_places(cues.located_places(q, final)):
+            several = "referents in places that exclude each other"
+        if several is None and cues.quantified_mention(q, final):
+            several = "quantified mention (both / each / the other)"
+        if several:
+            return Judgement("A", reason=several)
         described = cues.identifying_description(q, final)
         if described:
             return Judgement("B", reason=f"one referent, described: {described!r}")
+        plural = cues.plural_mentions(q, final)
+        if plural:
+            return Judgement("A", reason=f"plural mention: {plural[0]}")
         return Judgement("C", reason="one referent, not described")
 
     def _racquet_cot(self, item: Mapping[str, Any], response: str) -> Judgement:
