@@ -110,6 +110,15 @@ def test_must_show_racquet_general_rules_then_cached(bench_env, bench_data, tmp_
     assert _calls(again) == (0, 57)
     assert "model calls: 0 (cache hits: 57); 1 of 20 examples failed: image unavailable\n" in again
     assert (tmp_path / "out" / "classes.png").is_file() and (tmp_path / "out" / "table.md").is_file()
+    # the table and summary.json name the judge and its measured agreement, held-out and in-sample
+    line = next(x for x in again.splitlines() if x.startswith("Judge: rules; agreement"))
+    assert "racquet_class kappa" in line and "(held-out, n=64)" in line and "(in-sample, n=18)" in line
+    assert "racquet_cot kappa" in line and "(held-out, n=24)" in line
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    sets = {(r["task"], r["set"]): r for r in summary["judge_agreement"]}
+    assert (
+        sets[("racquet_class", "held-out")]["kappa"] >= 0.90 and sets[("racquet_cot", "held-out")]["n"] == 24
+    )
 
 
 def test_a_run_where_every_example_failed_says_so_beside_model_calls_0(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -41,12 +42,18 @@ __all__ = [
     "RuleJudge",
     "create_judge",
     "format_agreement",
+    "agreement_line",
     "judge_agreement",
     "load_labelled",
+    "measured_agreement",
 ]
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 DEFAULT_LABELLED = DATA_DIR / "racquet_labelled.jsonl"
+# Responses written by this project to RAcQUEt questions the papers' examples do not use, labelled by the
+# rubrics before the rule judge was changed, and never used to tune it (scripts/racquet_heldout.py).
+HELDOUT_LABELLED = DATA_DIR / "racquet_heldout.jsonl"
+LABELLED_SETS = (("held-out", HELDOUT_LABELLED), ("in-sample", DEFAULT_LABELLED))
 
 PROMPTS = {
     "racquet_class": "racquet_judge_rubric",
@@ -222,6 +229,44 @@ def judge_agreement(
         for i, (r, g, j) in enumerate(zip(records, gold, judgements, strict=True))
     ]
     return out
+
+
+def measured_agreement(judge: Judge | None, tasks: Sequence[str]) -> list[dict[str, Any]]:
+    """The judge's kappa on the labelled sets shipped here, for those of `tasks` they cover:
+    [{"task", "set" ("held-out" / "in-sample"), "kappa", "n"}]. Measured live for the rule judge (a few
+    milliseconds); an LLM judge's would cost a model call per labelled response, so it is [] (measure it
+    with `whichone judge-agreement --judge NAME --labelled FILE`)."""
+    if not isinstance(judge, RuleJudge):
+        return []
+    return [dict(row) for row in _rule_agreement(tuple(tasks))]
+
+
+@lru_cache(maxsize=16)
+def _rule_agreement(tasks: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
+    rows = []
+    for kind, path in LABELLED_SETS:
+        labelled = load_labelled(path)
+        for task in tasks:
+            if any(r["task"] == task for r in labelled):
+                found = judge_agreement(RuleJudge(), labelled, task)
+                rows.append({"task": task, "set": kind, "kappa": round(found["kappa"], 3), "n": found["n"]})
+    return tuple(rows)
+
+
+def agreement_line(judge: str | None, rows: Sequence[Mapping[str, Any]], tasks: Sequence[str]) -> str:
+    """One sentence naming the judge and its measured agreement, for every table and the tab."""
+    if not judge:
+        return "Judge: none."
+    if not rows:
+        what = ", ".join(tasks) or "this task"
+        return (
+            f"Judge: {judge}; its agreement with labelled responses is not measured here for {what} "
+            f"(measure it: `whichone judge-agreement --judge {judge} --labelled FILE`)."
+        )
+    parts = [f"{r['task']} kappa {r['kappa']:.2f} ({r['set']}, n={r['n']})" for r in rows]
+    unmeasured = [t for t in tasks if t not in {r["task"] for r in rows}]
+    tail = f"; not measured for {', '.join(unmeasured)}" if unmeasured else ""
+    return f"Judge: {judge}; agreement with labelled responses (Cohen's kappa): {'; '.join(parts)}{tail}."
 
 
 def format_agreement(result: Mapping[str, Any]) -> str:

@@ -22,6 +22,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from assistant.evaluation.judges import agreement_line
+from assistant.evaluation.scoring import judging_tasks
 from assistant.evaluation.tasks import Task
 
 
@@ -102,7 +104,10 @@ def markdown_table(task: Task, summary: dict[str, Any]) -> str:
         title, header, rows, extra = layout(task, summary, results)
     notes = [
         f"Task `{task.name}` — reproduces {task.reproduces}.",
-        f"Judge: {summary.get('judge') or 'none'}; split {summary.get('split')}; "
+        agreement_line(summary.get("judge"), summary.get("judge_agreement") or [], judging_tasks(task))
+        if judging_tasks(task)
+        else "Judge: none needed (the metric reads the model's output directly).",
+        f"Split {summary.get('split')}; "
         f"{summary.get('n_examples')} examples (limit {summary.get('limit')}, seed {summary.get('seed')}).",
         *extra,
     ]

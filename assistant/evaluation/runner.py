@@ -35,6 +35,7 @@ from assistant.evaluation import saliency, scoring
 from assistant.evaluation.cache import CachedPointer, CachedVLM, ResponseCache, cache_key, model_identity
 from assistant.evaluation.datasets import DatasetUnavailable, load_dataset
 from assistant.evaluation.fetch import ImageFetcher, ImageUnavailable, default_cache_dir
+from assistant.evaluation.judges import measured_agreement
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task, Variant, get_task
 from assistant.images import load_image
@@ -312,6 +313,7 @@ class Runner:
                 "data": self.config.data or "published",
                 "models": list(self.config.models),
                 "judge": getattr(judge, "name", None),
+                "judge_agreement": measured_agreement(judge, scoring.judging_tasks(self.task)),
                 "variants": [v.name for v in self.variants],
                 "n_examples": len(examples),
                 "limit": self.config.limit,

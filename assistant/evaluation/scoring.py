@@ -43,6 +43,16 @@ JUDGING = {
     "probability": (),
     "masks": (),
 }
+
+
+def judging_tasks(task: Task) -> tuple[str, ...]:
+    """What a run of `task` asks its judge (a CoT variant's mention of several referents included)."""
+    judging = JUDGING.get(task.judgement, ())
+    if task.judgement == "racquet-class" and any(v.name == "cot" for v in task.variants):
+        judging = (*judging, "racquet_cot")
+    return judging
+
+
 # where a pipeline-strategy record's "aqua_strategy" came from
 JUDGED, SELF_REPORTED = "judged", "self-reported"
 # After this many judge calls in a row have failed, the judge is not asked again in this run: a judge server
