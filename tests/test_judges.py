@@ -507,6 +507,21 @@ def test_llm_judge_prompt_is_the_verbatim_rubric() -> None:
     assert model.seen[0][0].images == []  # the rubric judge never sees the image (RAcQUEt Section 3)
 
 
+def test_llm_judge_classifies_a_chain_of_thought_by_its_final_answer() -> None:
+    """RAcQUEt Fig. 4 (bottom): a CoT reply's class is its final answer's; the G.3 mention task reads all."""
+    model = FixedTextModel(["CLASS B", "YES"])
+    j = LLMJudge(model)
+    reply = (
+        "1. **Identify the dogs**: There are two dogs.\n2. The dog in the pond is wet.\n\n"
+        "**Final Answer**: The dog in the pond is a Labrador."
+    )
+    j.judge("racquet_class", {"question": "What breed is the dog?", "response": reply})
+    assert model.seen[0][0].text.endswith("A: The dog in the pond is a Labrador.")
+    assert "There are two dogs" not in model.seen[0][0].text
+    j.judge("racquet_cot", {"question": "What breed is the dog?", "response": reply})
+    assert "There are two dogs" in model.seen[1][0].text
+
+
 def test_llm_judge_counts_unreadable_judgements_as_unknown() -> None:
     replies = ["CLASS A", "I'm sorry, I can't help with that.", "Final: **CLASS C**", '{"class": "B"}']
     labelled = [r for r in load_labelled() if r["task"] == "racquet_class"][:4]

@@ -29,6 +29,7 @@ from assistant.evaluation.judgement import (
     check_item,
 )
 from assistant.evaluation.metrics import agreement
+from assistant.evaluation.response_cues import final_answer_as_written
 from assistant.evaluation.rule_judge import OPPOSITE_GROUP, RuleJudge, stereotyped_group
 from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
 from prompts import render_prompt
@@ -126,7 +127,12 @@ class LLMJudge:
 
 
 def _prompt_values(task: str, item: Mapping[str, Any]) -> dict[str, str]:
-    values = {"question": str(item["question"]), "response": str(item["response"])}
+    response = str(item["response"])
+    if task == "racquet_class":
+        # RAcQUEt classifies a chain-of-thought reply by its final answer (Fig. 4, bottom), as the rule
+        # judge does; the CoT-mention task (G.3) reads the whole reasoning.
+        response = final_answer_as_written(response)
+    values = {"question": str(item["question"]), "response": response}
     if task == "racquet_bias":
         values.update(_bias_values(item))
     elif task == "aqua_clarification":

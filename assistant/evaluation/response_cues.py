@@ -519,6 +519,19 @@ def final_answer(response: str) -> str:
     return tail if re.search(r"[a-z]", tail) else text
 
 
+_FINAL_ANY_CASE = re.compile(_FINAL.pattern, re.IGNORECASE)
+
+
+def final_answer_as_written(response: str) -> str:
+    """`final_answer` in the response's own words (case and formatting kept): what RAcQUEt's judge reads
+    of a chain-of-thought reply (Fig. 4, bottom: the final answer is classified)."""
+    matches = list(_FINAL_ANY_CASE.finditer(response))
+    if not matches:
+        return response
+    tail = response[matches[-1].end() :].lstrip(" :,.-)*_\n")
+    return tail if re.search(r"[A-Za-z]", tail) else response
+
+
 def list_items(response: str) -> list[str]:
     """Lines that start as list items ("- ...", "* ...", "1. ...", "2) ...")."""
     lines = response.replace("\r", "").split("\n")
