@@ -409,8 +409,7 @@ class Runner:
         if not conversations:
             return []
         if _is_server(model):
-            with ThreadPoolExecutor(max_workers=min(self.config.concurrency, len(conversations))) as pool:
-                return list(pool.map(lambda c: _safe(model.generate, c, self.settings), conversations))
+            return generate_in_flight(model, conversations, self.settings, self.config.concurrency)
         try:
             return list(model.generate_batch(conversations, self.settings))
         except ModelError:
@@ -662,6 +661,17 @@ class _Progress:
 class _CallCounter:
     calls: int = 0
     hits: int = 0
+
+
+def generate_in_flight(
+    model: Any, conversations: Sequence[list[ChatMessage]], settings: Any, concurrency: int
+) -> list[str | ModelError]:
+    """Replies in order, with up to `concurrency` requests in flight (a server answers many at once);
+    a failed item is its ModelError, the others go on."""
+    if not conversations:
+        return []
+    with ThreadPoolExecutor(max_workers=max(1, min(concurrency, len(conversations)))) as pool:
+        return list(pool.map(lambda c: _safe(model.generate, c, settings), conversations))
 
 
 def _safe(fn: Callable[..., str], *args: Any) -> str | ModelError:
