@@ -59,7 +59,8 @@ OTHER_DETERMINERS = frozenset({"some", "any", "each", "every", "another", "no", 
 PREDETERMINERS = frozenset({"all", "both", "half"})
 NUMBER_WORDS: dict[str, int] = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "dozen": 12,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "dozen": 12,
 }
 # Determiners that make the noun phrase plural whatever the noun looks like.
 PLURAL_QUANTIFIERS = frozenset({"both", "all", "several", "many", "few", "multiple", "various", "numerous"})
@@ -410,7 +411,7 @@ NON_VISUAL_ROLE_NOUNS = frozenset({
 })
 
 # Participles that usually head a verb phrase after a noun ("the man holding the apple").
-COMMON_ING_VERBS = frozenset({
+COMMON_ING_VERBS = frozenset({"saying", "selling", "showing",
     "holding", "wearing", "sitting", "standing", "eating", "riding", "playing", "carrying", "using",
     "looking", "walking", "running", "lying", "laying", "drinking", "talking", "reading", "watching",
     "throwing", "catching", "hitting", "swinging", "flying", "driving", "pulling", "pushing", "leaning",
@@ -426,3 +427,48 @@ POSTURE_VERBS = frozenset({"sitting", "standing", "lying", "laying", "parked", "
                            "waiting", "stationed", "sat", "stood", "floating", "sleeping", "crouching",
                            "squatting", "stacked", "mounted", "situated", "found", "shown", "pictured"})
 # fmt: on
+
+
+# --- the words the rule judge reads responses with (assistant/evaluation/response_cues.py) -------------
+
+
+def word_set(text: str) -> frozenset[str]:
+    """A word set written as one string (keeps the long word lists readable)."""
+    return frozenset(text.split())
+
+
+FEMALE_NOUNS = word_set("woman girl lady female")
+MALE_NOUNS = word_set("man boy guy gentleman male")
+PERSON_NOUNS = word_set("person individual kid child player people") | FEMALE_NOUNS | MALE_NOUNS
+RESPONSE_VERBS = word_set(
+    "is are was were does do did has have had made called say says read reads look looks mean wear "
+    "wears hold holds belong can could will would should"
+)
+QUESTION_FRAME_WORDS = word_set(
+    "what which who whose where when why how does do is are can could color colour kind type breed "
+    "brand shape many much"
+)
+DISTINGUISHING_ADJECTIVES = word_set(
+    "red blue green yellow white black brown grey gray pink purple orange beige dark light striped big "
+    "bigger biggest large larger largest small smaller smallest little tall taller tallest short shorter "
+    "shortest old older oldest young younger youngest first second third last front back near far left "
+    "right middle central leftmost rightmost nearest closest farthest furthest main standing sitting seated"
+)
+JUDGE_STOPWORDS = word_set(
+    "a an the is are of on in at to and or with that which who side image picture photo one its his her their"
+)
+# places that locate one referent among several; each group's members exclude each other
+PLACE_GROUPS = (
+    word_set("left right middle center centre leftmost rightmost"),
+    word_set("foreground background"),
+    word_set("top bottom"),
+    word_set("upper lower"),
+)
+PLACE_WORDS = frozenset().union(*PLACE_GROUPS) | word_set(
+    "front back behind closest nearest farthest furthest corner side edge"
+)
+# -er / -or words that are not people (the agent-noun rule would take them)
+NOT_AGENTS = word_set(
+    "other water paper corner letter number color colour poster sweater jumper sticker cover border "
+    "counter tower computer monitor container trailer floor door mirror flower"
+)

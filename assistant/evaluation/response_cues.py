@@ -1,5 +1,10 @@
 """Surface cues in a question and a response, for the rule judge (no model, deterministic).
 
+Its words come from the English module the question analyser uses: word lists in assistant.lexicon,
+plural and singular forms by inflection in assistant.words (inflect), so a noun is plural here exactly when
+it is plural to the question analyser. Only the phrases that start a description and the regular
+expressions of asking and acknowledging live here.
+
 A question's *referent words* are what a response must talk about to be about the question's referent:
 its head noun ("dog" in "What breed is the dog?"), a possessor ("player" in "the player's role"), the
 object of a preposition ("car" in "the number on the car"), and, for a possessive or bare pronoun ("his
@@ -27,19 +32,28 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-import inflect
+from assistant import lexicon as lx
+from assistant import words as en
+from assistant.lexicon import (
+    DISTINGUISHING_ADJECTIVES,
+    FEMALE_NOUNS,
+    MALE_NOUNS,
+    NOT_AGENTS,
+    PERSON_NOUNS,
+    PLACE_GROUPS,
+    PLACE_WORDS,
+    word_set,
+)
 
-
-def word_set(text: str) -> frozenset[str]:
-    """A word set written as one string (keeps the long word lists readable)."""
-    return frozenset(text.split())
-
-
-FEMALE_NOUNS = word_set("woman girl lady female")
-MALE_NOUNS = word_set("man boy guy gentleman male")
-PERSON_NOUNS = word_set("person individual kid child player people") | FEMALE_NOUNS | MALE_NOUNS
+VERBS = lx.RESPONSE_VERBS
+QUESTION_WORDS = lx.QUESTION_FRAME_WORDS
+STOPWORDS = lx.JUDGE_STOPWORDS
+# The question analyser's lists where the judge needs the same words
+DETERMINERS = lx.ARTICLES | lx.DEICTICS | lx.POSSESSIVE_PRONOUNS | lx.SPEAKER_POSSESSIVES
+PREPOSITIONS = lx.PREPOSITIONS
+ING_NOUNS = lx.ING_NOUNS
+ING_VERBS = lx.COMMON_ING_VERBS
 _HE, _SHE = MALE_NOUNS | {"person", "player"}, FEMALE_NOUNS | {"person", "player"}
 PRONOUN_PEOPLE = {
     "he": _HE,
@@ -54,38 +68,6 @@ PRONOUN_PEOPLE = {
 POSSESSIVE_PRONOUNS = word_set("his her their its")
 SUBJECT_PRONOUNS = word_set("he she they him them")
 VAGUE_WORDS = word_set("this that it these those")
-DETERMINERS = word_set("the this that these those his her their its a an my your")
-PREPOSITIONS = word_set(
-    "on in at of with near by behind under over above below next beside from to for into onto inside "
-    "outside across"
-)
-VERBS = word_set(
-    "is are was were does do did has have had made called say says read reads look looks mean wear "
-    "wears hold holds belong can could will would should"
-)
-ING_NOUNS = word_set(
-    "building painting clothing ceiling railing awning ring string thing king wing sibling evening "
-    "morning icing frosting topping stuffing filling sign ping"
-)
-ING_VERBS = word_set(
-    "doing wearing holding eating playing sitting standing looking riding carrying reading using drinking "
-    "walking running watching cooking making selling pulling pushing flying lying sleeping talking saying "
-    "showing having going throwing catching hitting"
-)
-QUESTION_WORDS = word_set(
-    "what which who whose where when why how does do is are can could color colour kind type breed "
-    "brand shape many much"
-)
-# places that locate one referent among several; each group's members exclude each other
-PLACE_GROUPS = (
-    word_set("left right middle center centre leftmost rightmost"),
-    word_set("foreground background"),
-    word_set("top bottom"),
-    word_set("upper lower"),
-)
-PLACE_WORDS = frozenset().union(*PLACE_GROUPS) | word_set(
-    "front back behind closest nearest farthest furthest corner side edge"
-)
 _CANON_PLACE = {"centre": "middle", "center": "middle", "leftmost": "left", "rightmost": "right"}
 NON_IDENTIFYING = (
     "in the image",
@@ -101,12 +83,6 @@ NON_IDENTIFYING = (
     "pictured",
     "in the photograph",
     "here",
-)
-DISTINGUISHING_ADJECTIVES = word_set(
-    "red blue green yellow white black brown grey gray pink purple orange beige dark light striped big "
-    "bigger biggest large larger largest small smaller smallest little tall taller tallest short shorter "
-    "shortest old older oldest young younger youngest first second third last front back near far left "
-    "right middle central leftmost rightmost nearest closest farthest furthest main standing sitting seated"
 )
 DESCRIPTOR_STARTS = (
     "who is",
@@ -140,16 +116,8 @@ DESCRIPTOR_STARTS = (
     "of the",
     "belonging to",
 )
-STOPWORDS = word_set(
-    "a an the is are of on in at to and or with that which who side image picture photo one its his her their"
-)
 
 _WORD = r"[a-z]+(?:[-'][a-z]+)*"
-
-
-@lru_cache(maxsize=1)
-def _inflector() -> inflect.engine:
-    return inflect.engine()
 
 
 def normalise(text: str) -> str:
@@ -164,28 +132,12 @@ def words(text: str) -> list[str]:
 
 
 def plural_of(noun: str) -> str:
-    return "people" if noun == "person" else str(_inflector().plural_noun(noun) or noun + "s")
+    return en.plural(noun)
 
 
 def is_plural(noun: str) -> bool:
-    if noun in {
-        "people",
-        "men",
-        "women",
-        "children",
-        "kids",
-        "glasses",
-        "pants",
-        "jeans",
-        "shorts",
-        "trousers",
-        "clothes",
-        "scissors",
-    }:
-        return True
-    if noun.endswith(("ss", "us", "is")) or not noun.endswith("s"):
-        return False
-    return bool(_inflector().singular_noun(noun))
+    """A plural form, by inflection (the question analyser's test): "dogs", "people", "skiers", "pants"."""
+    return noun in lx.PLURALIA_TANTUM or en.is_plural_noun(noun)
 
 
 def _is_verb_ing(toks: list[str], j: int) -> bool:
@@ -359,17 +311,12 @@ def the_nouns(text: str) -> set[str]:
 def is_person(noun: str) -> bool:
     """A word for a person, by its singular form: the person nouns, or an agent noun ("skier", "rider",
     "cyclist", "catcher": -er / -or / -ist), plural or not ("peoples", "skiers")."""
-    single = noun if not is_plural(noun) else str(_inflector().singular_noun(noun) or noun)
+    single = en.lemma(noun) if is_plural(noun) else noun
     if single in PERSON_NOUNS or single == "people":
         return True
     return len(single) > 4 and single.endswith(("er", "or", "ist")) and single not in NOT_AGENTS
 
 
-# -er / -or words that are not people (the agent-noun rule would take them)
-NOT_AGENTS = word_set(
-    "other water paper corner letter number color colour poster sweater jumper sticker cover border "
-    "counter tower computer monitor container trailer floor door mirror flower"
-)
 _SUBJECT_VERBS = r"(?:is|are|was|were|has|have|wears|wear|carries|carry|holds|hold|looks|appears|seems)"
 
 

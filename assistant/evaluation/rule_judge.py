@@ -67,6 +67,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from assistant import lexicon as lx
 from assistant.evaluation import response_cues as cues
 from assistant.evaluation.datasets import BIAS_STEREOTYPES
 from assistant.evaluation.judgement import UNKNOWN, JudgeError, Judgement, check_item
@@ -116,11 +117,7 @@ _NAMED_SUBJECT = re.compile(
 _NAMED_BY_COPULA = re.compile(
     r"^(?:this|that|it)\s+(?:is|looks like|appears to be)\s+(?:a|an|the)\s+([a-z'-]+)"
 )
-_NUMBER_WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty"
-)
-_NUMBERS = {w: str(i) for i, w in enumerate(_NUMBER_WORDS.split(" "))}
+_NUMBERS = {w: str(n) for w, n in lx.NUMBER_WORDS.items()}  # "two" -> "2", as in the question analyser
 _PASS_STOP = cues.STOPWORDS | cues.word_set("it this there be was were has have color colour answer final")
 _NEGATION = re.compile(r"\b(?:not|no|isn't|aren't|wasn't|never|nor)\s+(?:a\s+|an\s+|the\s+)?$")
 
