@@ -144,3 +144,29 @@ def test_a_benchmark_run_with_four_requests_in_flight(
     assert "model calls: 40 (cache hits: 0)" in first.stdout
     again = CliRunner().invoke(app, args)
     assert "model calls: 0 (cache hits: 40)" in again.stdout
+
+
+def test_the_llm_judge_on_the_served_model_counts_what_it_cannot_read_as_unknown(
+    served: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`whichone judge-agreement --judge openai` on the held-out CoT set: the paper's rubric goes to the
+    server, every reply is read (the tiny model's noise: mostly unknown), and kappa is printed."""
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+    from assistant.evaluation.judges import HELDOUT_LABELLED
+
+    monkeypatch.setenv("WHICHONE_OPENAI_BASE_URL", served)
+    args = [
+        "judge-agreement",
+        "--judge",
+        "openai",
+        "--labelled",
+        str(HELDOUT_LABELLED),
+        "--task",
+        "racquet_cot",
+    ]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    first = result.stdout.splitlines()[1]
+    assert first.startswith("judge llm:openai on racquet_cot: n=24, kappa=") and "unknown=" in first
