@@ -13,7 +13,7 @@ from typing import Any
 
 import gradio as gr
 
-from assistant.evaluation.datasets import DATASETS
+from assistant.evaluation.datasets import dataset_specs
 from assistant.evaluation.tasks import TASKS, Task
 from models.registry import list_models
 from models.spec import ModelKind
@@ -56,7 +56,7 @@ def _judge_choices() -> list[tuple[str, str]]:
 
 
 def _task_info(task: Task) -> str:
-    dataset = DATASETS[task.dataset]
+    dataset = dataset_specs()[task.dataset]
     return (
         f"**{task.name}** — {task.description}. Reproduces {task.reproduces}. "
         f"Dataset: {dataset.name} ({dataset.homepage})."

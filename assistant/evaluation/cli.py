@@ -33,14 +33,15 @@ bench_app = typer.Typer(
 
 
 def _list_tasks() -> None:
-    from assistant.evaluation.datasets import DATASETS
+    from assistant.evaluation.datasets import dataset_specs
     from assistant.evaluation.tasks import TASKS
 
+    specs = dataset_specs()
     for task in TASKS.values():
         variants = ", ".join(v.name for v in task.variants)
         typer.echo(f"{task.name:24} {task.description}")
         typer.echo(
-            f"{'':24} dataset {task.dataset} ({DATASETS[task.dataset].homepage}); variants: {variants}; "
+            f"{'':24} dataset {task.dataset} ({specs[task.dataset].homepage}); variants: {variants}; "
             f"judge: {task.default_judge}; reproduces {task.reproduces}"
         )
 

@@ -18,12 +18,15 @@ import json
 import math
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from assistant.evaluation.judges import agreement_line
+from assistant.evaluation.papers import layout_for
+from assistant.evaluation.papers.aqua import judged_strategy
 from assistant.evaluation.scoring import judging_tasks
+from assistant.evaluation.table_format import md
 from assistant.evaluation.tasks import Task
 
 
@@ -64,44 +67,10 @@ def write_json(path: Path, obj: Any) -> None:
 # ------------------------------------------------------------------------------------------ tables
 
 
-def _pct(value: Any) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "-"
-    return f"{100.0 * float(value):.1f}"
-
-
-def _num(value: Any, digits: int = 2) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "-"
-    return f"{100.0 * float(value):.{digits}f}"
-
-
-def _plain(value: Any, digits: int = 3) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "-"
-    return f"{float(value):.{digits}f}"
-
-
-def _md(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    return "\n".join(lines)
-
-
 def markdown_table(task: Task, summary: dict[str, Any]) -> str:
     """The summary as the paper lays its table out (percentages, one row per model and prompt)."""
     results = summary.get("results", [])
-    layout = _LAYOUTS.get(task.metrics)
-    if layout is None:  # pragma: no cover - every task names one of the layouts
-        no_notes: list[str] = []
-        title, header, rows, extra = (
-            task.name,
-            ["Model", "Prompt"],
-            [[r["model"], r["label"]] for r in results],
-            no_notes,
-        )
-    else:
-        title, header, rows, extra = layout(task, summary, results)
+    title, header, rows, extra = layout_for(task.metrics)(task, summary, results)
     notes = [
         f"Task `{task.name}` — reproduces {task.reproduces}.",
         agreement_line(summary.get("judge"), summary.get("judge_agreement") or [], judging_tasks(task))
@@ -115,7 +84,7 @@ def markdown_table(task: Task, summary: dict[str, Any]) -> str:
         notes.append(
             "Strategy: judged from whichone's response text (comparable with the AQuA rows); "
             "self-reported: the strategy the pipeline itself stated."
-            if _judged_strategy(summary)
+            if judged_strategy(summary)
             else "Strategy: the pipeline's own stated strategy, as no judge was given; run with "
             "--judge rules or an LLM judge for the number comparable with the AQuA rows."
         )
@@ -126,255 +95,7 @@ def markdown_table(task: Task, summary: dict[str, Any]) -> str:
             f"({', '.join(f'{k}: {n}' for k, n in failed.items())}); they count as unknown above "
             "(`<judging>_error` in responses.jsonl)."
         )
-    return f"### {title}\n\n" + _md(header, rows) + "\n\n" + "\n".join(notes) + "\n"
-
-
-# One function per table layout: (title, header, rows, notes on what its rows mean).
-_Layout = tuple[str, list[str], list[list[str]], list[str]]
-
-
-def _layout_racquet_classes(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
-    extra: list[str] = []
-    header = [
-        "Model",
-        "Prompt",
-        "Explicit (A)",
-        "Implicit (B)",
-        "High risk (C)",
-        "Unknown",
-        "Mentions multiple referents (CoT)",
-        "CoT unknown",
-        "n",
-        "Errors",
-    ]
-    rows = []
-    for r in results:
-        m = r["metrics"]
-        cot = m.get("cot_mentions")
-        rows.append(
-            [
-                r["model"],
-                r["label"],
-                _pct(m.get("A")),
-                _pct(m.get("B")),
-                _pct(m.get("C")),
-                _pct(m.get("unknown")),
-                _pct(cot.get("rate")) if cot else "-",
-                _pct(cot.get("unknown")) if cot else "-",
-                str(m.get("n", 0)),
-                str(r["errors"]),
-            ]
-        )
-    title = "RAcQUEt-general: response classes (%), as Fig. 3 (direct) and Fig. 4 (prompting)"
-    return title, header, rows, extra
-
-
-def _layout_racquet_bias(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
-    extra: list[str] = []
-    header = ["Model", "Category", "Explicit", "Stereotypical", "Anti-stereotypical", "Unknown", "n"]
-    rows = []
-    for r in results:
-        for category, m in r["metrics"].items():
-            rows.append(
-                [
-                    r["model"],
-                    category,
-                    _pct(m.get("explicit")),
-                    _pct(m.get("stereotypical")),
-                    _pct(m.get("anti-stereotypical")),
-                    _pct(m.get("unknown")),
-                    str(m.get("n", 0)),
-                ]
-            )
-    title = "RAcQUEt-bias: response classes (%) by bias category, as Fig. 7"
-    return title, header, rows, extra
-
-
-def _layout_racquet_saliency(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
-    from assistant.evaluation.saliency import table1_layout
-
-    title, header, rows, extra = table1_layout(summary)
-    return title, header, rows, extra
-
-
-def _layout_recognition(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
-    extra: list[str] = []
-    header = ["Model", "Prompt", "Acc.", "F1", "Pos.", "UR", "n", "Errors"]
-    rows = _rows(results, _pct, "accuracy", "weighted_f1", "positive_rate", "undecided_rate")
-    title = "VQ-FocusAmbiguity recognition (%), as Table 2 (Acc., F1, Pos. over decided answers; UR over all)"
-    return title, header, rows, extra
-
-
-def _layout_localisation(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
-    extra: list[str] = []
-    header = ["Approach", "Prompt", "mAP", "union IoU", "max IoU", "max IoU of union (ours)", "n", "Errors"]
-    rows = _rows(results, _num, "mAP", "union_iou", "max_iou", "max_iou_of_union")
-    title = "VQ-FocusAmbiguity localisation (x100), as Table 3 (max IoU per predicted mask, as the paper)"
-    return title, header, rows, extra
-
-
-def _layout_aqua_strategy(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
-    extra: list[str] = []
-    # whichone-strategy: judged from the response text like every AQuA row when a judge was given,
-    # with the pipeline's own stated strategy beside it; without a judge only the stated one exists
-    pipeline = task.judgement == "pipeline-strategy"
-    judged = not pipeline or _judged_strategy(summary)
-    self_column = ["Overall (self-reported)"] if pipeline and judged else []
-    header = [
-        "Model",
-        "Prompt",
-        "Level 0",
-        "Level 1",
-        "Level 2",
-        "Level 3",
-        "Overall",
-        *self_column,
-        "Unk",
-        "Factual consistency",
-        "Factual unknown",
-        "n",
-        "Errors",
-    ]
-    rows = []
-    for r in results:
-        m = r["metrics"]
-        per = m.get("per_level", {})
-        fc = m.get("factual")
-        stated = [_pct((m.get("self_reported") or {}).get("overall"))] if self_column else []
-        rows.append(
-            [
-                r["model"],
-                r["label"],
-                *(_pct(per.get(str(lv), per.get(lv))) for lv in range(4)),
-                _pct(m.get("overall")),
-                *stated,
-                _pct(m.get("unknown_rate")),
-                _pct(fc.get("rate")) if fc else "-",
-                _pct(fc.get("unknown")) if fc else "-",
-                str(m.get("n", 0)),
-                str(r["errors"]),
-            ]
-        )
-    if any(
-        (r["metrics"].get("factual") or {}).get("unknown") == 1.0 for r in results if r["metrics"].get("n")
-    ):
-        extra.append(
-            "Factual consistency (AQuA Section 4.2) needs a judge that sees the image: an LLM judge "
-            "(`--judge` with a VLM or server); the rule judge leaves it unknown."
-        )
-    title = "AQuA strategic accuracy (%), as Table 2"
-    if pipeline and judged:
-        title = (
-            "whichone strategic accuracy (%), as AQuA Table 2: the strategy judged from the response "
-            "text, as for every AQuA row; beside it, the pipeline's own stated strategy"
-        )
-    elif pipeline:
-        title = (
-            "whichone strategic accuracy (%), AQuA Table 2 layout: SELF-REPORTED strategy (no judge), "
-            "not comparable with AQuA rows judged from the response text"
-        )
-    return title, header, rows, extra
-
-
-def _layout_calibration(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
-    extra: list[str] = []
-    header = ["Model", "Threshold", "Acc.", "F1", "Pos.", "UR", "n", "Errors"]
-    rows = []
-    for r in results:
-        m = r["metrics"]
-        for threshold, t in (m.get("thresholds") or {}).items():
-            best = (
-                " (best F1)"
-                if m.get("best_threshold") is not None and float(threshold) == m["best_threshold"]
-                else ""
-            )
-            rows.append(
-                [
-                    r["model"],
-                    f"P >= {threshold}{best}",
-                    _pct(t.get("accuracy")),
-                    _pct(t.get("weighted_f1")),
-                    _pct(t.get("positive_rate")),
-                    _pct(t.get("undecided_rate")),
-                    str(t.get("n", 0)),
-                    str(r["errors"]),
-                ]
-            )
-        extra.append(
-            f"{r['model']}: ROC AUC {_num(m.get('auc'), 1)}, Brier score {_plain(m.get('brier'))}, "
-            f"expected calibration error {_plain(m.get('ece'))} "
-            f"({m.get('n_scored', 0)} of {m.get('n', 0)} examples with a probability; AUC x100)."
-        )
-    title = "One-pass recognition (%) by verdict threshold: VQ-FocusAmbiguity Table 2's metrics"
-    return title, header, rows, extra
-
-
-def _layout_pass_rate(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> _Layout:
-    extra: list[str] = []
-    if task.dataset != "clearvqa":
-        header = ["Model", "Prompt", "PASS rate", "Unknown", "n", "Errors"]
-        rows = _rows(results, _pct, "rate", "unknown")
-        return "Two-turn clarification PASS rate (%), as AQuA Table 4", header, rows, extra
-    header = ["Model", "Prompt", "PASS rate", "Unknown", "VQA accuracy", "Exact match", "n", "Errors"]
-    rows = []
-    for r in results:
-        m, own = r["metrics"], r["metrics"].get("clearvqa") or {}
-        rows.append(
-            [
-                r["model"],
-                r["label"],
-                _pct(m.get("rate")),
-                _pct(m.get("unknown")),
-                _pct(own.get("vqa_accuracy")),
-                _pct(own.get("exact_match")),
-                str(m.get("n", 0)),
-                str(r["errors"]),
-            ]
-        )
-    extra.append(
-        "VQA accuracy (min(1, matching crowd answers / 3)) and exact match are ClearVQA's own metrics, on "
-        "the answer after the clarification, normalised as the VQA evaluation does; PASS is AQuA's rule."
-    )
-    return (
-        "ClearVQA two-turn clarification (%): AQuA's PASS rate and ClearVQA's own metrics",
-        header,
-        rows,
-        extra,
-    )
-
-
-def _rows(results: list[dict[str, Any]], show: Callable[[Any], str], *keys: str) -> list[list[str]]:
-    """One row per (model, prompt): its label, the metrics `keys` shown by `show`, n and errors."""
-    return [
-        [
-            r["model"],
-            r["label"],
-            *(show(r["metrics"].get(k)) for k in keys),
-            str(r["metrics"].get("n", 0)),
-            str(r["errors"]),
-        ]
-        for r in results
-    ]
-
-
-_LAYOUTS: dict[str, Callable[[Task, dict[str, Any], list[dict[str, Any]]], _Layout]] = {
-    "racquet-classes": _layout_racquet_classes,
-    "racquet-bias": _layout_racquet_bias,
-    "racquet-saliency": _layout_racquet_saliency,
-    "recognition": _layout_recognition,
-    "localisation": _layout_localisation,
-    "aqua-strategy": _layout_aqua_strategy,
-    "calibration": _layout_calibration,
-    "pass-rate": _layout_pass_rate,
-}
-
-
-def _judged_strategy(summary: dict[str, Any]) -> bool:
-    """Whether a whichone-strategy run's strategies were judged from the text (a judge was given)."""
-    sources = {(r.get("metrics") or {}).get("strategy_source") for r in summary.get("results", [])}
-    if sources - {None}:
-        return "self-reported" not in sources
-    return bool(summary.get("judge"))  # no answered item says which: the run's judge does
+    return f"### {title}\n\n" + md(header, rows) + "\n\n" + "\n".join(notes) + "\n"
 
 
 def failure_line(records: Sequence[dict[str, Any]], n_examples: int) -> str | None:

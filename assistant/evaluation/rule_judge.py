@@ -69,8 +69,8 @@ from typing import Any
 
 from assistant import lexicon as lx
 from assistant.evaluation import response_cues as cues
-from assistant.evaluation.datasets import BIAS_STEREOTYPES
 from assistant.evaluation.judgement import UNKNOWN, JudgeError, Judgement, check_item
+from assistant.evaluation.papers.racquet import BIAS_STEREOTYPES
 
 OPPOSITE_GROUP = {
     "female": "male",

@@ -2,7 +2,7 @@
 
 `judge_records` fills each record's "judgement" with the labels the task's judging needs (through the
 judges of assistant.evaluation.judges, or the verdict parser for recognition); `summarise` groups the
-records by (model, variant) and calls the metric functions of assistant.evaluation.metrics.
+records by (model, variant) and calls the task's paper's metrics (assistant/evaluation/papers/).
 
 A judge call that fails (a judge server that times out or answers an error, an image the factual check
 cannot have) costs only the items it was about: each gets "unknown" for that judging, the error under
@@ -27,6 +27,7 @@ from PIL import Image
 from assistant.errors import WhichoneError
 from assistant.evaluation import masks as mask_codec
 from assistant.evaluation import metrics
+from assistant.evaluation.benchmark import JUDGED, SELF_REPORTED, MetricsContext
 from assistant.evaluation.tasks import Task, Variant
 from models.base import GenerationSettings
 from models.errors import ModelError
@@ -53,8 +54,6 @@ def judging_tasks(task: Task) -> tuple[str, ...]:
     return judging
 
 
-# where a pipeline-strategy record's "aqua_strategy" came from
-JUDGED, SELF_REPORTED = "judged", "self-reported"
 # After this many judge calls in a row have failed, the judge is not asked again in this run: a judge server
 # that is down would otherwise cost every remaining item its own timeout.
 JUDGE_FAILURE_LIMIT = 8
@@ -322,71 +321,6 @@ def _direct_judgement(task: Task, item: Any) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------ metrics
 
 
-def _group_metrics(task: Task, records: list[dict[str, Any]]) -> dict[str, Any]:
-    kind = task.metrics
-    out: dict[str, Any]
-    if kind == "racquet-classes":
-        out = metrics.class_distribution(
-            [r["judgement"].get("racquet_class", metrics.UNKNOWN) for r in records]
-        )
-        cot = [r["judgement"]["racquet_cot"] for r in records if "racquet_cot" in r["judgement"]]
-        if cot:
-            out["cot_mentions"] = metrics.cot_mention_rate(cot)
-        return out
-    if kind == "racquet-bias":
-        return metrics.bias_distribution(
-            [
-                (
-                    r["gold"].get("bias_category") or "uncategorised",
-                    r["judgement"].get("racquet_bias", metrics.UNKNOWN),
-                )
-                for r in records
-            ]
-        )
-    if kind == "recognition":
-        gold = [bool(r["gold"]["ambiguous"]) for r in records]
-        verdicts = [r["judgement"]["verdict"] for r in records]
-        out = dict(metrics.recognition_metrics(gold, verdicts))
-        columns = ["ambiguous", "unambiguous", "undecided"]
-        out["confusion"] = [
-            [sum(1 for g, v in zip(gold, verdicts, strict=True) if g == row and v == col) for col in columns]
-            for row in (True, False)
-        ]
-        out["confusion_rows"], out["confusion_columns"] = ["ambiguous", "unambiguous"], columns
-        return out
-    if kind == "calibration":
-        from assistant.evaluation.calibration import calibration_metrics
-
-        labels = [bool(r["gold"]["ambiguous"]) for r in records]
-        return calibration_metrics(labels, [r["judgement"]["p_ambiguous"] for r in records])
-    if kind == "aqua-strategy":
-        levels = [int(r["gold"]["level"]) for r in records]
-        predicted = [r["judgement"].get("aqua_strategy", metrics.UNKNOWN) for r in records]
-        out = metrics.aqua_strategy_metrics(levels, predicted)
-        if task.judgement == "pipeline-strategy":
-            sources = {r["judgement"].get("strategy_source") for r in records} - {None}
-            # None when no answered item says (all failed): the report then goes by the run's judge
-            out["strategy_source"] = (
-                SELF_REPORTED if SELF_REPORTED in sources else JUDGED if sources else None
-            )
-            # the pipeline's own strategy, scored the same way, beside the judged one
-            stated = [r["judgement"].get("pipeline_strategy", metrics.UNKNOWN) for r in records]
-            out["self_reported"] = metrics.aqua_strategy_metrics(levels, stated)
-        # Always there: unknown for every item the judge did not rate (the rule judge cannot see the image)
-        factual = [r["judgement"].get("aqua_factual", metrics.UNKNOWN) for r in records]
-        out["factual"] = metrics.factual_consistency(factual)
-        return out
-    if kind == "pass-rate":
-        out = metrics.pass_rate([r["judgement"].get("aqua_clarification", metrics.UNKNOWN) for r in records])
-        if task.dataset == "clearvqa":  # ClearVQA's own metrics on the clarified answer, beside PASS
-            from assistant.evaluation.vqa_accuracy import answer_metrics
-
-            crowd = [list(r["gold"].get("answers") or []) for r in records]
-            out["clearvqa"] = answer_metrics([r.get("response") for r in records], crowd)
-        return out
-    raise ScoringError(f"no metrics named {kind!r}")  # pragma: no cover - tasks.py names known ones
-
-
 def summarise(
     task: Task,
     records: list[dict[str, Any]],
@@ -398,19 +332,16 @@ def summarise(
     """{"results": [{"model", "variant", "label", "n", "errors", "judge_errors", "metrics"}...],
     "judge_errors": {judging: count}}, results in model, variant order. "errors" are items the model did
     not answer; "judge_errors" answered items whose judging failed (they count as unknown)."""
+    from assistant.evaluation.papers import metrics_for
+
+    compute = metrics_for(task.metrics)  # the task's paper turns judgements into its numbers
+    context = MetricsContext(gold_masks or {}, seed)
     results = []
     for model in models:
         for variant in variants:
             group = [r for r in records if r["model"] == model and r["variant"] == variant.name]
             done = [r for r in group if r["error"] is None]
-            if task.metrics == "localisation":
-                m = metrics.localisation_metrics([_localised(r, (gold_masks or {})) for r in done])
-            elif task.metrics == "racquet-saliency":
-                from assistant.evaluation.saliency import saliency_metrics
-
-                m = saliency_metrics(done, seed)
-            else:
-                m = _group_metrics(task, done)
+            m = compute(task, done, context)
             results.append(
                 {
                     "model": model,
@@ -423,22 +354,3 @@ def summarise(
                 }
             )
     return {"results": results, "judge_errors": judge_error_counts(records)}
-
-
-def _localised(
-    record: dict[str, Any], gold_masks: dict[str, list[dict[str, Any]]]
-) -> metrics.LocalisationExample:
-    key = f"{record['source']}/{record['split']}/{record['id']}"
-    gold = mask_codec.decode(gold_masks[key])
-    h, w = record["gold"]["image_size"]
-    pred = record["localisation"]
-    predicted = [_resize_mask(m, h, w) for m in mask_codec.decode(pred["masks"])]
-    return metrics.LocalisationExample((h, w), list(gold), predicted, pred["scores"])
-
-
-def _resize_mask(mask: np.ndarray, height: int, width: int) -> np.ndarray:
-    """A predicted mask in the working image's pixels (downscaled when the photo was large) -> gold's."""
-    if mask.shape == (height, width):
-        return mask
-    resized = Image.fromarray(mask.astype(np.uint8) * 255).resize((width, height), Image.Resampling.NEAREST)
-    return np.asarray(resized) > 127

@@ -1,0 +1,320 @@
+"""AQuA (Jeong et al.): does a response's strategy fit the question's ambiguity level (0 answer, 1 infer,
+2 enumerate, 3 clarify; Table 2, Fig. 5), and does a hint turn get the right answer (Table 4)?
+
+Data: Hugging Face `jihyoung/AQuA` through `datasets` (train / validation / test), or a local
+`save_to_disk` folder / parquet files of the same features. Tasks: aqua-strategy, aqua-clarification, and
+whichone-strategy (whichone's own pipeline as one more row of Table 2).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from assistant.errors import WhichoneError
+from assistant.evaluation import metrics
+from assistant.evaluation.benchmark import (
+    JUDGED,
+    SELF_REPORTED,
+    Layout,
+    MetricsContext,
+    Paper,
+    Record,
+    Task,
+    Variant,
+)
+from assistant.evaluation.datasets import (
+    DatasetLoad,
+    DatasetSpec,
+    DatasetUnavailable,
+    materialise,
+    plain_value,
+)
+from assistant.evaluation.fetch import (
+    default_cache_dir,
+    offline,
+)
+from assistant.evaluation.schema import Example, ImageRef
+from assistant.evaluation.table_format import metric_rows, pct
+from models.base import GenerationSettings
+
+AQUA_HUB_ID = "jihyoung/AQuA"
+
+
+def _hf_dataset_from_path(path: Path, split: str) -> Any:
+    """A `datasets.Dataset` for `split` from a save_to_disk folder, parquet / arrow / jsonl files."""
+    import datasets as hf
+
+    if (path / "dataset_dict.json").is_file():
+        dd = hf.load_from_disk(str(path))
+        if split not in dd:
+            raise DatasetUnavailable(f"{path} has splits {', '.join(dd)}; not {split!r}")
+        return dd[split]
+    if (path / "state.json").is_file():  # one Dataset written by save_to_disk
+        return hf.load_from_disk(str(path))
+    if path.is_file():
+        files = [path]
+    else:
+        files = [p for ext in ("parquet", "arrow", "jsonl") for p in sorted(path.rglob(f"*.{ext}"))]
+        files = [
+            p
+            for p in files
+            if p.name.startswith(split) or f"/{split}/" in p.as_posix() or p.parent.name == split
+        ] or ([] if len(files) != 1 else files)
+    if not files:
+        raise DatasetUnavailable(f"no {split} data (save_to_disk folder, parquet, arrow or jsonl) in {path}")
+    builder = {"parquet": "parquet", "arrow": "arrow", "jsonl": "json"}[files[0].suffix.lstrip(".")]
+    return hf.load_dataset(
+        builder, data_files=[str(f) for f in files], split="train", cache_dir=str(default_cache_dir() / "hf")
+    )
+
+
+def _image_ref_from_hf(value: Any, label: str, base: Path | None) -> ImageRef | None:
+    """An ImageRef from a `datasets` Image column read with decode=False: {"bytes", "path"}."""
+    if isinstance(value, dict):
+        if value.get("bytes"):
+            return ImageRef("bytes", label or str(value.get("path") or ""), data=value["bytes"])
+        if value.get("path"):
+            p = Path(value["path"])
+            return ImageRef("path", str(p if p.is_absolute() or base is None else base / p))
+    if isinstance(value, str) and value:
+        p = Path(value)
+        return ImageRef("path", str(p if p.is_absolute() or base is None else base / p))
+    return None
+
+
+def load_aqua(data: str | Path | None = None, split: str = "test") -> DatasetLoad:
+    import datasets as hf
+
+    notes: list[str] = []
+    base: Path | None = None
+    if data is None and offline():
+        raise DatasetUnavailable(
+            f"AQuA comes from Hugging Face {AQUA_HUB_ID} and WHICHONE_OFFLINE is set; "
+            "pass --data PATH to a local copy"
+        )
+    try:
+        if data is None:
+            ds = hf.load_dataset(AQUA_HUB_ID, split=split, cache_dir=str(default_cache_dir() / "hf"))
+        else:
+            base = materialise(data, "AQuA data")
+            ds = _hf_dataset_from_path(base, split)
+            base = base if base.is_dir() else base.parent
+    except WhichoneError:
+        raise
+    except Exception as exc:  # datasets raises many kinds (ConnectionError, FileNotFoundError, ...)
+        where = AQUA_HUB_ID if data is None else str(data)
+        raise DatasetUnavailable(
+            f"could not load AQuA ({split}) from {where}: {str(exc).splitlines()[0][:200]}"
+            + ("; pass --data PATH to a local copy" if data is None else "")
+        ) from exc
+    missing = {"image", "question", "level"} - set(ds.column_names)
+    if missing:
+        raise DatasetUnavailable(f"AQuA data lacks the field(s) {', '.join(sorted(missing))}")
+    if isinstance(ds.features.get("image"), hf.Image):
+        ds = ds.cast_column("image", hf.Image(decode=False))  # bytes now, pixels only when a run needs them
+    examples = []
+    for index, row in enumerate(ds):
+        filename = str(row.get("filename") or "")
+        ref = _image_ref_from_hf(row["image"], filename, base)
+        level = row.get("level")
+        question = row.get("question")
+        if ref is None or not isinstance(question, str) or not question.strip():
+            notes.append(f"AQuA {split} row {index}: no image or question; skipped")
+            continue
+        try:
+            level = int(level)
+        except (TypeError, ValueError):
+            notes.append(f"AQuA {split} row {index}: level {level!r} is not 0-3; skipped")
+            continue
+        if level not in (0, 1, 2, 3):
+            notes.append(f"AQuA {split} row {index}: level {level} is not 0-3; skipped")
+            continue
+        gold: dict[str, Any] = {"level": level}
+        for name, key in (("answer", "answer"), ("hint", "hint"), ("clarified_answer", "clarified_answer")):
+            if isinstance(row.get(key), str) and row[key].strip():
+                gold[name] = row[key].strip()
+        meta = {k: plain_value(v) for k, v in row.items() if k not in ("image", "question", "level", *gold)}
+        meta = {k: v for k, v in meta.items() if v is not None}
+        ex_id = str(row["id"]) if row.get("id") not in (None, "") else f"{split}-{index}"
+        examples.append(Example(ex_id, ref, question.strip(), "aqua", split, gold, meta))
+    return DatasetLoad("aqua", split, examples, notes)
+
+
+DATASETS: tuple[DatasetSpec, ...] = (
+    DatasetSpec(
+        "aqua",
+        ("train", "validation", "test"),
+        "test",
+        f"https://huggingface.co/datasets/{AQUA_HUB_ID}",
+        lambda d, s: load_aqua(d, s),
+    ),
+)
+
+
+_AQUA_VARIANTS = (
+    Variant("base", "Base", "aqua_direct"),
+    Variant("cot", "CoT", "aqua_cot"),
+    Variant("strategy", "Strategy prompting", "aqua_strategy"),
+)
+
+
+TASKS: tuple[Task, ...] = (
+    Task(
+        name="aqua-strategy",
+        description="AQuA: does the response's strategy fit the ambiguity level (0 answer, 1 infer, "
+        "2 enumerate, 3 clarify)? plus factual consistency",
+        dataset="aqua",
+        split=None,
+        kind="vqa",
+        variants=_AQUA_VARIANTS,
+        judgement="aqua-strategy",
+        metrics="aqua-strategy",
+        reproduces="AQuA Table 2, Fig. 5",
+        default_judge="rules",
+        plots=("confusion",),
+        settings=GenerationSettings(max_new_tokens=256, temperature=0.0),
+    ),
+    Task(
+        name="aqua-clarification",
+        description="AQuA two-turn clarification: level-3 question, the model's reply, a "
+        "disambiguating hint, and PASS when the final answer matches the reference",
+        dataset="aqua",
+        split=None,
+        kind="two-turn",
+        variants=(Variant("base", "Base", "aqua_direct"),),
+        judgement="pass",
+        metrics="pass-rate",
+        reproduces="AQuA Table 4",
+        default_judge="rules",
+        needs=("hint", "clarified_answer"),
+        only_levels=(3,),
+        settings=GenerationSettings(max_new_tokens=256, temperature=0.0),
+    ),
+    Task(
+        name="whichone-strategy",
+        description="whichone itself as the model: its pipeline's strategy (answer / infer / "
+        "enumerate / clarify) on AQuA, with the named VLM inside",
+        dataset="aqua",
+        split=None,
+        kind="pipeline",
+        variants=(Variant("whichone", "whichone pipeline", "aqua_direct"),),
+        judgement="pipeline-strategy",
+        metrics="aqua-strategy",
+        reproduces="AQuA Table 2 / Fig. 5 layout, whichone as one more row",
+        # judged from the reply text like every AQuA row (the pipeline's own strategy is kept beside)
+        default_judge="rules",
+        plots=("confusion",),
+    ),
+)
+
+
+def _strategy(task: Task, records: list[Record], context: MetricsContext) -> dict[str, Any]:
+    """Table 2 / Fig. 5: strategic accuracy per level and overall, the confusion, and factual consistency
+    (always there: unknown for every item the judge did not rate; the rule judge cannot see the image)."""
+    levels = [int(r["gold"]["level"]) for r in records]
+    predicted = [r["judgement"].get("aqua_strategy", metrics.UNKNOWN) for r in records]
+    out = metrics.aqua_strategy_metrics(levels, predicted)
+    if task.judgement == "pipeline-strategy":
+        sources = {r["judgement"].get("strategy_source") for r in records} - {None}
+        # None when no answered item says (all failed): the report then goes by the run's judge
+        out["strategy_source"] = SELF_REPORTED if SELF_REPORTED in sources else JUDGED if sources else None
+        # the pipeline's own strategy, scored the same way, beside the judged one
+        stated = [r["judgement"].get("pipeline_strategy", metrics.UNKNOWN) for r in records]
+        out["self_reported"] = metrics.aqua_strategy_metrics(levels, stated)
+    factual = [r["judgement"].get("aqua_factual", metrics.UNKNOWN) for r in records]
+    out["factual"] = metrics.factual_consistency(factual)
+    return out
+
+
+def _pass_rate(task: Task, records: list[Record], context: MetricsContext) -> dict[str, Any]:
+    """Table 4: PASS rate after one hint turn (unknown counts as not passed)."""
+    return metrics.pass_rate([r["judgement"].get("aqua_clarification", metrics.UNKNOWN) for r in records])
+
+
+def _layout_aqua_strategy(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> Layout:
+    extra: list[str] = []
+    # whichone-strategy: judged from the response text like every AQuA row when a judge was given,
+    # with the pipeline's own stated strategy beside it; without a judge only the stated one exists
+    pipeline = task.judgement == "pipeline-strategy"
+    judged = not pipeline or judged_strategy(summary)
+    self_column = ["Overall (self-reported)"] if pipeline and judged else []
+    header = [
+        "Model",
+        "Prompt",
+        "Level 0",
+        "Level 1",
+        "Level 2",
+        "Level 3",
+        "Overall",
+        *self_column,
+        "Unk",
+        "Factual consistency",
+        "Factual unknown",
+        "n",
+        "Errors",
+    ]
+    rows = []
+    for r in results:
+        m = r["metrics"]
+        per = m.get("per_level", {})
+        fc = m.get("factual")
+        stated = [pct((m.get("self_reported") or {}).get("overall"))] if self_column else []
+        rows.append(
+            [
+                r["model"],
+                r["label"],
+                *(pct(per.get(str(lv), per.get(lv))) for lv in range(4)),
+                pct(m.get("overall")),
+                *stated,
+                pct(m.get("unknown_rate")),
+                pct(fc.get("rate")) if fc else "-",
+                pct(fc.get("unknown")) if fc else "-",
+                str(m.get("n", 0)),
+                str(r["errors"]),
+            ]
+        )
+    if any(
+        (r["metrics"].get("factual") or {}).get("unknown") == 1.0 for r in results if r["metrics"].get("n")
+    ):
+        extra.append(
+            "Factual consistency (AQuA Section 4.2) needs a judge that sees the image: an LLM judge "
+            "(`--judge` with a VLM or server); the rule judge leaves it unknown."
+        )
+    title = "AQuA strategic accuracy (%), as Table 2"
+    if pipeline and judged:
+        title = (
+            "whichone strategic accuracy (%), as AQuA Table 2: the strategy judged from the response "
+            "text, as for every AQuA row; beside it, the pipeline's own stated strategy"
+        )
+    elif pipeline:
+        title = (
+            "whichone strategic accuracy (%), AQuA Table 2 layout: SELF-REPORTED strategy (no judge), "
+            "not comparable with AQuA rows judged from the response text"
+        )
+    return title, header, rows, extra
+
+
+def _layout_pass_rate(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> Layout:
+    extra: list[str] = []
+    header = ["Model", "Prompt", "PASS rate", "Unknown", "n", "Errors"]
+    rows = metric_rows(results, pct, "rate", "unknown")
+    return "Two-turn clarification PASS rate (%), as AQuA Table 4", header, rows, extra
+
+
+def judged_strategy(summary: dict[str, Any]) -> bool:
+    """Whether a whichone-strategy run's strategies were judged from the text (a judge was given)."""
+    sources = {(r.get("metrics") or {}).get("strategy_source") for r in summary.get("results", [])}
+    if sources - {None}:
+        return "self-reported" not in sources
+    return bool(summary.get("judge"))  # no answered item says which: the run's judge does
+
+
+PAPER = Paper(
+    name="aqua",
+    title="AQuA (Jeong et al.)",
+    datasets=DATASETS,
+    tasks=TASKS,
+    metrics={"aqua-strategy": _strategy, "pass-rate": _pass_rate},
+    layouts={"aqua-strategy": _layout_aqua_strategy, "pass-rate": _layout_pass_rate},
+)

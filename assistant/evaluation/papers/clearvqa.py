@@ -1,0 +1,198 @@
+"""ClearVQA (Jian et al., ACL 2025): ambiguous (blurred) questions with their clear versions and crowd
+answers; run with AQuA Table 4's two-turn protocol, scored by AQuA's PASS rule and by ClearVQA's own
+metrics.
+
+Data: Hugging Face `jian0418/ClearVQA` (`{split}_annotated.jsonl` + `images.zip`), or a local folder.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from assistant.evaluation import metrics
+from assistant.evaluation.benchmark import (
+    Layout,
+    MetricsContext,
+    Paper,
+    Record,
+    Task,
+    Variant,
+)
+from assistant.evaluation.datasets import (
+    DatasetLoad,
+    DatasetSpec,
+    DatasetUnavailable,
+    materialise,
+    plain_value,
+    read_jsonl,
+)
+from assistant.evaluation.fetch import (
+    default_cache_dir,
+    extract_zip,
+    offline,
+)
+from assistant.evaluation.schema import Example, ImageRef
+from assistant.evaluation.table_format import pct
+from models.base import GenerationSettings
+
+CLEARVQA_HUB_ID = "jian0418/ClearVQA"
+
+
+def _clearvqa_paths(data: str | Path | None, split: str) -> tuple[Path, Path]:
+    name = f"{split}_annotated.jsonl"
+    if data is None:
+        if offline():
+            raise DatasetUnavailable(
+                f"ClearVQA comes from Hugging Face {CLEARVQA_HUB_ID} and WHICHONE_OFFLINE "
+                "is set; pass --data PATH to a local copy"
+            )
+        try:
+            from huggingface_hub import hf_hub_download
+        except ImportError as exc:  # pragma: no cover - a dependency of `datasets`
+            raise DatasetUnavailable("huggingface_hub is needed to download ClearVQA") from exc
+        cache = default_cache_dir() / "hf"
+        try:
+            table = Path(hf_hub_download(CLEARVQA_HUB_ID, name, repo_type="dataset", cache_dir=str(cache)))
+            archive = Path(
+                hf_hub_download(CLEARVQA_HUB_ID, "images.zip", repo_type="dataset", cache_dir=str(cache))
+            )
+        except Exception as exc:  # offline, gated, not found: huggingface_hub has many error types
+            raise DatasetUnavailable(
+                f"could not download ClearVQA ({name}) from Hugging Face {CLEARVQA_HUB_ID}: "
+                f"{str(exc).splitlines()[0][:200]}; pass --data PATH to a local copy"
+            ) from exc
+        images = extract_zip(archive, default_cache_dir() / "datasets" / "clearvqa" / "images")
+        return table, images
+    root = materialise(data, "ClearVQA data")
+    if root.is_file():
+        return root, root.parent
+    found = next((p for p in [root / name, *sorted(root.rglob(name))] if p.is_file()), None)
+    if found is None:
+        raise DatasetUnavailable(f"no {name} in {root}")
+    zipped = root / "images.zip"
+    if not any(root.glob("images")) and zipped.is_file():
+        extract_zip(zipped, root)
+    return found, found.parent
+
+
+def load_clearvqa(data: str | Path | None = None, split: str = "val") -> DatasetLoad:
+    table, images_root = _clearvqa_paths(data, split)
+    notes: list[str] = []
+    examples = []
+    for number, rec in read_jsonl(table, notes):
+        ambiguous = rec.get("blurred_question")
+        image = rec.get("image")
+        if not isinstance(ambiguous, str) or not ambiguous.strip() or not isinstance(image, str) or not image:
+            notes.append(f"{table.name} line {number}: needs 'blurred_question' and 'image'; skipped")
+            continue
+        path = next((p for p in (images_root / "images" / image, images_root / image) if p.is_file()), None)
+        if path is None:
+            notes.append(f"{table.name} line {number}: image {image} not found; skipped")
+            continue
+        answers = rec.get("answers")
+        if isinstance(answers, str):
+            try:
+                answers = json.loads(answers)
+            except json.JSONDecodeError:
+                answers = [answers]
+        gold: dict[str, Any] = {
+            "answer": rec.get("gold_answer"),
+            "answers": [str(a) for a in answers] if isinstance(answers, list) else [],
+            "clear_question": rec.get("question"),
+            "clarification_question": rec.get("clarification_question"),
+            "ambiguity_category": rec.get("ambiguity_category"),
+            "hint": rec.get("question"),
+        }
+        gold = {k: v for k, v in gold.items() if v not in (None, "", [])}
+        meta = {
+            k: plain_value(rec.get(k)) for k in ("question_id", "image", "dataset", "prompt_type", "caption")
+        }
+        meta = {k: v for k, v in meta.items() if v is not None}
+        ex_id = str(rec.get("question_id", number))
+        examples.append(
+            Example(ex_id, ImageRef("path", str(path)), ambiguous.strip(), "clearvqa", split, gold, meta)
+        )
+    return DatasetLoad("clearvqa", split, examples, notes)
+
+
+DATASETS: tuple[DatasetSpec, ...] = (
+    DatasetSpec(
+        "clearvqa",
+        ("train", "val"),
+        "val",
+        f"https://huggingface.co/datasets/{CLEARVQA_HUB_ID}",
+        lambda d, s: load_clearvqa(d, s),
+    ),
+)
+
+
+TASKS: tuple[Task, ...] = (
+    Task(
+        name="clearvqa-clarification",
+        description="ClearVQA two-turn: the ambiguous (blurred) question, the model's reply, the "
+        "clear question as the user's clarification, and PASS when the answer matches the gold one",
+        dataset="clearvqa",
+        split=None,
+        kind="two-turn",
+        variants=(Variant("base", "Base", "aqua_direct"),),
+        judgement="pass",
+        metrics="clearvqa-answers",
+        reproduces="AQuA Table 4 protocol on ClearVQA",
+        default_judge="rules",
+        needs=("hint", "answer"),
+        settings=GenerationSettings(max_new_tokens=128, temperature=0.0),
+    ),
+)
+
+
+def _answers(task: Task, records: list[Record], context: MetricsContext) -> dict[str, Any]:
+    """AQuA's PASS rate, and ClearVQA's own metrics on the answer after the clarification: VQA accuracy
+    (min(1, matching crowd answers / 3)) and exact match (assistant/evaluation/vqa_accuracy.py)."""
+    from assistant.evaluation.vqa_accuracy import answer_metrics
+
+    out = metrics.pass_rate([r["judgement"].get("aqua_clarification", metrics.UNKNOWN) for r in records])
+    crowd = [list(r["gold"].get("answers") or []) for r in records]
+    out["clearvqa"] = answer_metrics([r.get("response") for r in records], crowd)
+    return out
+
+
+def _layout_answers(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> Layout:
+    extra: list[str] = []
+    header = ["Model", "Prompt", "PASS rate", "Unknown", "VQA accuracy", "Exact match", "n", "Errors"]
+    rows = []
+    for r in results:
+        m, own = r["metrics"], r["metrics"].get("clearvqa") or {}
+        rows.append(
+            [
+                r["model"],
+                r["label"],
+                pct(m.get("rate")),
+                pct(m.get("unknown")),
+                pct(own.get("vqa_accuracy")),
+                pct(own.get("exact_match")),
+                str(m.get("n", 0)),
+                str(r["errors"]),
+            ]
+        )
+    extra.append(
+        "VQA accuracy (min(1, matching crowd answers / 3)) and exact match are ClearVQA's own metrics, on "
+        "the answer after the clarification, normalised as the VQA evaluation does; PASS is AQuA's rule."
+    )
+    return (
+        "ClearVQA two-turn clarification (%): AQuA's PASS rate and ClearVQA's own metrics",
+        header,
+        rows,
+        extra,
+    )
+
+
+PAPER = Paper(
+    name="clearvqa",
+    title="ClearVQA (Jian et al.)",
+    datasets=DATASETS,
+    tasks=TASKS,
+    metrics={"clearvqa-answers": _answers},
+    layouts={"clearvqa-answers": _layout_answers},
+)
