@@ -90,7 +90,7 @@ def run_perf(
 ) -> dict[str, Any]:
     """Measure (a)-(d) and peak memory; returns the figures as a dict (seconds, ratios, MiB)."""
     from assistant.grounding import Grounder
-    from models.base import ChatMessage, GenerationSettings
+    from models.base import ChatMessage, Describing, GenerationSettings
     from models.registry import create_pointer, create_segmenter, create_vlm
     from prompts import render_prompt
 
@@ -136,7 +136,9 @@ def run_perf(
         "singles_s": singles_s,
         "batched_over_singles": batched_s / singles_s,
         # how many prompts one decoder call takes: "all" on CUDA, a small batch on a CPU (segment_common)
-        "prompts_per_batch": seg.describe().get("prompts_per_batch", "all"),
+        "prompts_per_batch": (
+            seg.describe().get("prompts_per_batch", "all") if isinstance(seg, Describing) else "all"
+        ),
     }
 
     # (b) a first turn: upload -> typing -> recognition (VLM) -> pointer -> masks, embedding in the background

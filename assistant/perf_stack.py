@@ -67,8 +67,8 @@ def build_stack(name: str) -> tuple[Any, Any, Any]:
         from models.stacks import get_stack
 
         choice = get_stack(name).choice
-        vlm = create_vlm(choice.vlm, device="cpu")
-        return vlm, create_pointer(choice.pointer, vlm=vlm), create_segmenter(choice.segmenter or "")
+        tiny = create_vlm(choice.vlm, device="cpu")
+        return tiny, create_pointer(choice.pointer, vlm=tiny), create_segmenter(choice.segmenter or "")
     raise WhichoneError(
         f"perf builds the stacks {', '.join(PERF_STACKS)} at full size; for the gpu stack's CPU-side stage "
         "(SAM 3) use `whichone perf --sam3`"

@@ -7,8 +7,9 @@ registry never imports torch or transformers, and there is no half-filled state 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from models.base import Pointer, Segmenter, VisionLanguageModel
 from models.catalog import SPECS
 from models.errors import ModelUnavailable
 from models.spec import KINDS, ModelKind, ModelSpec
@@ -36,16 +37,16 @@ def create(kind: ModelKind, name: str, **kwargs: Any) -> Any:
     return get_spec(kind, name).factory(**kwargs)
 
 
-def create_vlm(name: str, **kwargs: Any) -> Any:
-    return create("vlm", name, **kwargs)
+def create_vlm(name: str, **kwargs: Any) -> VisionLanguageModel:
+    return cast(VisionLanguageModel, create("vlm", name, **kwargs))
 
 
-def create_pointer(name: str, **kwargs: Any) -> Any:
-    return create("pointer", name, **kwargs)
+def create_pointer(name: str, **kwargs: Any) -> Pointer:
+    return cast(Pointer, create("pointer", name, **kwargs))
 
 
-def create_segmenter(name: str, **kwargs: Any) -> Any:
-    return create("segmenter", name, **kwargs)
+def create_segmenter(name: str, **kwargs: Any) -> Segmenter:
+    return cast(Segmenter, create("segmenter", name, **kwargs))
 
 
 def default_vlm_name() -> str:

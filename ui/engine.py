@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assistant.grounding import Grounder
 from assistant.pipeline import Assistant, AssistantConfig
 from assistant.settings import settings
-from models.base import Describing
+from models.base import Describing, Pointer, Segmenter, VisionLanguageModel
 from models.download import StackFetch
 from models.errors import ModelError, ModelUnavailable
 from models.stacks import ModelChoice, resolve_choice
@@ -49,10 +50,10 @@ class ModelPool:
     """Models by name, each built at most once per process (thread-safe)."""
 
     def __init__(self) -> None:
-        self._vlms: dict[str, Any] = {}
-        self._pointers: dict[tuple[str, str], Any] = {}  # (pointer, vlm): a pointer may wrap the VLM
-        self._segmenters: dict[str, Any] = {}
-        self._grounders: dict[tuple[str, str, str | None], Any] = {}
+        self._vlms: dict[str, VisionLanguageModel] = {}
+        self._pointers: dict[tuple[str, str], Pointer] = {}  # (pointer, vlm): a pointer may wrap the VLM
+        self._segmenters: dict[str, Segmenter] = {}
+        self._grounders: dict[tuple[str, str, str | None], Grounder] = {}
         self._lock = threading.Lock()
         self.errors: dict[ModelChoice, str] = {}
         self.fetches: dict[ModelChoice, StackFetch] = {}  # first starts that download in the background
@@ -137,7 +138,7 @@ class ModelPool:
             self.load(choice)
         return Assistant(self._vlms[choice.vlm], self._grounders[key], config)
 
-    def vlm(self, name: str) -> Any:
+    def vlm(self, name: str) -> VisionLanguageModel:
         """The VLM `name`, built the first time it is asked for and kept (the benchmark tab runs its
         models through here, so a model the Ask tab already uses is not loaded a second time)."""
         from models.registry import create_vlm
@@ -171,8 +172,7 @@ class ModelPool:
 
     # ---------------------------------------------------------------- building (under the lock)
 
-    def _grounder(self, choice: ModelChoice) -> Any:
-        from assistant.grounding import Grounder
+    def _grounder(self, choice: ModelChoice) -> Grounder:
         from models.registry import create_pointer, create_segmenter, create_vlm
 
         key = (choice.vlm, choice.pointer, choice.segmenter)
