@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from assistant.evaluation.datasets import DatasetSpec
+from assistant.evaluation.schema import Example
 from models.base import GenerationSettings
 
 TaskKind = Literal["vqa", "two-turn", "pipeline", "localise", "saliency", "probability"]
@@ -91,6 +92,20 @@ JUDGED, SELF_REPORTED = "judged", "self-reported"
 # A table as a paper lays it out: (title, header, rows, notes on what its rows mean).
 Layout = tuple[str, list[str], list[list[str]], list[str]]
 Record = dict[str, Any]  # one line of responses.jsonl (see scoring.record_of)
+
+
+@dataclass
+class RunItem:
+    """One (example, prompt variant, model) of a run, as the runner fills it: the response and the turns
+    that led to it, kind-specific outputs (masks, the pipeline's reply), or the error that stopped it."""
+
+    example: Example
+    variant: Variant
+    model: str
+    response: str | None = None
+    turns: list[dict[str, str]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from tqdm import tqdm
 
 from assistant.errors import InputError, WhichoneError
 from assistant.evaluation import saliency, scoring
+from assistant.evaluation.benchmark import RunItem
 from assistant.evaluation.cache import CachedPointer, CachedVLM, ResponseCache, cache_key, model_identity
 from assistant.evaluation.datasets import DatasetUnavailable, load_dataset
 from assistant.evaluation.fetch import ImageFetcher, ImageUnavailable, default_cache_dir
@@ -171,17 +172,6 @@ class ImageLoader:
 # ------------------------------------------------------------------------------------------ running
 
 
-@dataclass
-class _Item:
-    example: Example
-    variant: Variant
-    model: str
-    response: str | None = None
-    turns: list[dict[str, str]] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)  # kind-specific outputs (masks, pipeline reply)
-    error: str | None = None
-
-
 def _is_server(model: Any) -> bool:
     try:
         info = model.describe()
@@ -190,7 +180,7 @@ def _is_server(model: Any) -> bool:
     return info.get("backend") == "openai" or info.get("device") == "remote"
 
 
-def _first_turn(item: _Item, image: Image.Image) -> list[ChatMessage]:
+def _first_turn(item: RunItem, image: Image.Image) -> list[ChatMessage]:
     prompt = render_prompt(item.variant.prompt, question=item.example.question)
     return [ChatMessage("user", prompt, [image])]
 
@@ -287,7 +277,7 @@ class Runner:
                 self._cached_vlm,
                 self.config.judge_max_new_tokens,
             )
-            items: list[_Item] = []
+            items: list[RunItem] = []
             for model_name in self.config.models:
                 items.extend(self._run_model(model_name, examples))
             shown = len(notes)
@@ -361,11 +351,11 @@ class Runner:
         assert isinstance(counter, CachedVLM)
         return counter
 
-    def _run_model(self, model_name: str, examples: list[Example]) -> list[_Item]:
+    def _run_model(self, model_name: str, examples: list[Example]) -> list[RunItem]:
         # Prompt-major order: a batch holds one prompt, so its conversations are of similar length and
         # left padding wastes little (the few-shot prompts are ~7x the zero-shot ones). An image is then
         # decoded once per prompt, which costs milliseconds against a model call.
-        items = [_Item(e, v, model_name) for v in self.variants for e in examples]
+        items = [RunItem(e, v, model_name) for v in self.variants for e in examples]
         kind = self.task.kind
         if kind in ("vqa", "two-turn", "pipeline", "saliency", "probability"):
             self._cached_vlm(model_name)  # load it before the bar starts: the bar's rate is answering only
@@ -389,11 +379,11 @@ class Runner:
             bar.close()
         return items
 
-    def _batches(self, items: list[_Item]) -> list[list[_Item]]:
+    def _batches(self, items: list[RunItem]) -> list[list[RunItem]]:
         size = self.config.batch_size
         return [items[i : i + size] for i in range(0, len(items), size)]
 
-    def _with_images(self, batch: list[_Item]) -> list[tuple[_Item, Image.Image]]:
+    def _with_images(self, batch: list[RunItem]) -> list[tuple[RunItem, Image.Image]]:
         ready = []
         for item in batch:
             try:
@@ -417,7 +407,7 @@ class Runner:
                 return [_safe(model.generate, conversations[0], self.settings)]
             return [_safe(model.generate, c, self.settings) for c in conversations]
 
-    def _run_vqa(self, model: CachedVLM, items: list[_Item], bar: _Progress) -> None:
+    def _run_vqa(self, model: CachedVLM, items: list[RunItem], bar: _Progress) -> None:
         # A server takes one bigger "batch" so its thread pool stays full; each reply is committed alone.
         batches = (
             self._batches(items)
@@ -458,7 +448,7 @@ class Runner:
 
     # ---------------------------------------------------------------- kind: probability
 
-    def _run_probability(self, model: CachedVLM, items: list[_Item], bar: _Progress) -> None:
+    def _run_probability(self, model: CachedVLM, items: list[RunItem], bar: _Progress) -> None:
         """P(ambiguous) per item: "Yes" against "No" as the first reply token (one forward pass, cached)."""
         for batch in self._batches(items):
             for item, image in self._with_images(batch):
@@ -478,7 +468,7 @@ class Runner:
 
     # ---------------------------------------------------------------- kind: pipeline (whichone itself)
 
-    def _run_pipeline(self, model_name: str, items: list[_Item], bar: _Progress) -> None:
+    def _run_pipeline(self, model_name: str, items: list[RunItem], bar: _Progress) -> None:
         from models.registry import create_pointer
 
         vlm = self._cached_vlm(model_name)
@@ -537,7 +527,7 @@ class Runner:
         notes.append(f"{why}, so they are left out")
         self.variants = kept
 
-    def _run_localise(self, model_name: str, items: list[_Item], bar: _Progress) -> None:
+    def _run_localise(self, model_name: str, items: list[RunItem], bar: _Progress) -> None:
         from assistant.evaluation.cache import image_bytes_digest
         from assistant.grounding import Grounder
         from models.registry import create_segmenter
@@ -605,7 +595,7 @@ class Runner:
             self._pointers[name] = pointer
         return self._pointers[name]
 
-    def _map_referents(self, items: Sequence[_Item], records: list[dict[str, Any]]) -> None:
+    def _map_referents(self, items: Sequence[RunItem], records: list[dict[str, Any]]) -> None:
         """RAcQUEt Appendix H: each class B/C response text -> the pointer's box -> the referent box with
         the highest IoU, written to the record's "saliency" (`saliency.map_response`)."""
         targets = [

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PIL import Image
@@ -27,10 +27,14 @@ from PIL import Image
 from assistant.errors import WhichoneError
 from assistant.evaluation import masks as mask_codec
 from assistant.evaluation import metrics
-from assistant.evaluation.benchmark import JUDGED, SELF_REPORTED, MetricsContext
+from assistant.evaluation.benchmark import JUDGED, SELF_REPORTED, MetricsContext, Record, RunItem
+from assistant.evaluation.judgement import Judge
 from assistant.evaluation.tasks import Task, Variant
-from models.base import GenerationSettings
+from models.base import GenerationSettings, VisionLanguageModel
 from models.errors import ModelError
+
+if TYPE_CHECKING:
+    from assistant.grounding import Grounder
 
 # which judging tasks (assistant.evaluation.judgement.TASK_LABELS) each task's judgement uses
 JUDGING = {
@@ -67,8 +71,11 @@ class ScoringError(WhichoneError):
 
 
 def make_judge(
-    name: str | None, task: Task, vlm_factory: Callable[[str, str], Any], max_new_tokens: int | None = None
-) -> Any | None:
+    name: str | None,
+    task: Task,
+    vlm_factory: Callable[[str, str], VisionLanguageModel],
+    max_new_tokens: int | None = None,
+) -> Judge | None:
     """`none` -> None, `rules` -> RuleJudge, any other name -> an LLM judge on that VLM (cached)."""
     if not JUDGING[task.judgement]:
         return None  # recognition parses verdicts, localisation compares masks: no judge
@@ -113,7 +120,7 @@ def focus_phrase(question: str) -> str:
     return grounding_phrase(analyse_question(question))
 
 
-def localise(grounder: Any, image: Image.Image, phrase: str) -> dict[str, Any]:
+def localise(grounder: Grounder, image: Image.Image, phrase: str) -> dict[str, Any]:
     """whichone's grounding stage on one image (VQ-FocusAmbiguity's Molmo+SAM when the grounder holds a
     Molmo pointer and SAM): one region per plausible focus, its mask (the box filled, without a
     segmenter) as RLE in the image's pixels, and the region's score for mAP's ranking."""
@@ -134,7 +141,7 @@ def localise(grounder: Any, image: Image.Image, phrase: str) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------ judging
 
 
-def record_of(item: Any) -> dict[str, Any]:
+def record_of(item: RunItem) -> Record:
     """The per-example line of responses.jsonl (without its judgement yet)."""
     ex = item.example
     record = {
@@ -158,7 +165,7 @@ def record_of(item: Any) -> dict[str, Any]:
     return record
 
 
-def _judge_fields(task: Task, judging: str, item: Any) -> dict[str, Any]:
+def _judge_fields(task: Task, judging: str, item: RunItem) -> dict[str, Any]:
     """The fields a judge reads for this item (see assistant.evaluation.judgement)."""
     ex = item.example
     if judging == "racquet_cot":
@@ -175,8 +182,8 @@ def _judge_fields(task: Task, judging: str, item: Any) -> dict[str, Any]:
 
 def judge_records(
     task: Task,
-    items: Sequence[Any],
-    judge: Any | None,
+    items: Sequence[RunItem],
+    judge: Judge | None,
     images: Any,
     batch_size: int = 8,
     notes: list[str] | None = None,
@@ -303,14 +310,16 @@ def judge_error_counts(records: Sequence[dict[str, Any]]) -> dict[str, int]:
     return counts
 
 
-def _direct_judgement(task: Task, item: Any) -> dict[str, Any]:
-    """Judgements that need no judge: the parsed verdict, the pipeline's own strategy."""
+def _direct_judgement(task: Task, item: RunItem) -> dict[str, Any]:
+    """Judgements that need no judge: the parsed verdict, the pipeline's own strategy (for answered
+    items: the caller passes only those)."""
+    response = item.response or ""
     if task.judgement == "verdict":
         from assistant.verdict import parse_verdict
 
-        return {"verdict": parse_verdict(item.response).value}
+        return {"verdict": parse_verdict(response).value}
     if task.judgement == "probability":
-        return {"p_ambiguous": json.loads(item.response)["p_ambiguous"]}
+        return {"p_ambiguous": json.loads(response)["p_ambiguous"]}
     if task.judgement == "pipeline-strategy":
         return {"pipeline_strategy": item.extra["pipeline"]["strategy"]}
     if task.judgement == "masks":
