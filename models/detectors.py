@@ -25,7 +25,6 @@ random weights (the same compute as the real model; `whichone perf`).
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 from typing import Any, Literal, get_args
 
 import numpy as np
@@ -33,6 +32,7 @@ from PIL import Image
 
 from assistant.types import Box, Grounding
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
+from models.hub import load_pretrained
 from models.quantise import CPU_QUANTISATIONS, CpuQuantisation, int8_dynamic
 from models.segment_common import check_image, torch_device
 
@@ -109,26 +109,13 @@ class DetectorPointer:
             assert family is not None
             model, self._processor = _random_detector(family)
         else:
-            from models.hf_vlm import hub_offline
-
-            local = Path(self.checkpoint).expanduser().is_dir()
-            try:
-                self._processor = AutoProcessor.from_pretrained(
-                    self.checkpoint, local_files_only=local or hub_offline()
-                )
-                model = AutoModelForZeroShotObjectDetection.from_pretrained(
-                    self.checkpoint, local_files_only=local or hub_offline()
-                )
-            except OSError as error:
-                raise ModelUnavailable(
-                    f"the detector {self.checkpoint} is not downloaded here and could not be fetched: run "
-                    f"`huggingface-cli download {self.checkpoint}` where there is internet "
-                    "(`whichone stacks` lists what each stack needs)"
-                ) from error
-            except (ValueError, KeyError, RuntimeError) as error:
-                raise ModelUnavailable(
-                    f"{self.checkpoint} is not a zero-shot detector that loads here: {error}"
-                ) from error
+            self._processor, model = load_pretrained(
+                AutoProcessor,
+                AutoModelForZeroShotObjectDetection,
+                self.checkpoint,
+                what="zero-shot detector",
+                hint="`whichone stacks` lists what each stack needs",
+            )
         model_type = str(getattr(model.config, "model_type", ""))
         found = _FAMILY_OF_MODEL_TYPE.get(model_type)
         if found is None:

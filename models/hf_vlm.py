@@ -10,48 +10,23 @@ from __future__ import annotations
 import functools
 import importlib.util
 import inspect
-import os
 import re
-import socket
 import sys
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, cast
-from urllib.parse import urlsplit
 
 from PIL import Image
 
 from models.base import AnswerProbabilities, ChatMessage, Conversation, GenerationSettings, strip_pieces
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
+from models.hub import hub_endpoint, hub_offline, hub_reachable
 from models.prefix_cache import IMAGE_END_TOKENS, PREFIX_MODEL_TYPES, ImagePrefixCache
 
 QUANTISE_CHOICES = ("auto", "4bit", "int8", "none")
 _DTYPES = ("float32", "bfloat16", "float16")
-
-
-def hub_offline() -> bool:
-    """HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE as set now (huggingface_hub reads them only at import)."""
-    value = os.environ.get("HF_HUB_OFFLINE") or os.environ.get("TRANSFORMERS_OFFLINE") or ""
-    return value.strip().lower() in ("1", "true", "yes", "on")
-
-
-def hub_endpoint() -> str:
-    return os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
-
-
-def hub_reachable(timeout: float = 3.0) -> bool:
-    """Whether a TCP connection to the hub opens within `timeout` s (assumed so behind a proxy)."""
-    if any(os.environ.get(var) for var in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy")):
-        return True  # the proxy decides; a direct probe would say nothing
-    url = urlsplit(hub_endpoint())
-    port = url.port or (443 if url.scheme == "https" else 80)
-    try:
-        socket.create_connection((url.hostname or "", port), timeout=timeout).close()
-    except OSError:
-        return False
-    return True
 
 
 def _looks_like_path(model_id: str) -> bool:

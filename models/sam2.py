@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
 from PIL import Image
 
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
+from models.hub import load_pretrained
 from models.segment_common import (
     CachedEmbeddingSegmenter,
     EmbeddingCache,
@@ -78,23 +78,9 @@ class Sam2Segmenter(CachedEmbeddingSegmenter[Sam2Embedding]):
                 model = Sam2Model(Sam2Config())
             self._processor = Sam2Processor(image_processor=Sam2ImageProcessor())
         else:
-            from models.hf_vlm import hub_offline
-
-            local = Path(self.checkpoint).expanduser().is_dir()
-            try:
-                self._processor = Sam2Processor.from_pretrained(
-                    self.checkpoint, local_files_only=local or hub_offline()
-                )
-                model = Sam2Model.from_pretrained(self.checkpoint, local_files_only=local or hub_offline())
-            except OSError as error:
-                raise ModelUnavailable(
-                    f"SAM 2 weights {self.checkpoint} are not downloaded here and could not be fetched: run "
-                    f"`huggingface-cli download {self.checkpoint}` where there is internet, or pick sam-vit-b"
-                ) from error
-            except (ValueError, KeyError, RuntimeError) as error:
-                raise ModelUnavailable(
-                    f"{self.checkpoint} is not a SAM 2 checkpoint that loads here: {error}"
-                ) from error
+            self._processor, model = load_pretrained(
+                Sam2Processor, Sam2Model, self.checkpoint, what="SAM 2", hint="or pick sam-vit-b"
+            )
         self._model = cast(Any, model).to(self.device).eval()
 
     # ---------------------------------------------------------------- embedding

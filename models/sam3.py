@@ -14,7 +14,6 @@ facebook/sam3 is gated on the Hugging Face Hub: a user without access gets one l
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
@@ -22,13 +21,10 @@ from PIL import Image
 
 from assistant.types import Box, Grounding
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
+from models.hub import gated_help, load_pretrained
 from models.segment_common import check_image, torch_device
 
 SAM3_ID = "facebook/sam3"
-GATED_HELP = (
-    "facebook/sam3 is gated on the Hugging Face Hub: ask for access at https://huggingface.co/facebook/sam3, "
-    "then log in (`huggingface-cli login`, or set HF_TOKEN) and download it"
-)
 
 
 class Sam3Pointer:
@@ -66,25 +62,9 @@ class Sam3Pointer:
                 model = Sam3Model(Sam3Config())
             self._processor = None  # perf only: it feeds tensors itself
         else:
-            from models.hf_vlm import hub_offline
-
-            local = Path(self.checkpoint).expanduser().is_dir()
-            try:
-                self._processor = Sam3Processor.from_pretrained(
-                    self.checkpoint, local_files_only=local or hub_offline()
-                )
-                model = Sam3Model.from_pretrained(self.checkpoint, local_files_only=local or hub_offline())
-            except OSError as error:
-                if _gated(error):
-                    raise ModelUnavailable(GATED_HELP) from error
-                raise ModelUnavailable(
-                    f"SAM 3 weights {self.checkpoint} are not downloaded here and could not be fetched: run "
-                    f"`huggingface-cli download {self.checkpoint}` where there is internet ({GATED_HELP})"
-                ) from error
-            except (ValueError, KeyError, RuntimeError) as error:
-                raise ModelUnavailable(
-                    f"{self.checkpoint} is not a SAM 3 checkpoint that loads here: {error}"
-                ) from error
+            self._processor, model = load_pretrained(
+                Sam3Processor, Sam3Model, self.checkpoint, what="SAM 3", hint=gated_help(self.checkpoint)
+            )
         self._model = cast(Any, model).to(self.device).eval()
 
     def instances(self, image: Image.Image, phrase: str) -> tuple[list[Grounding], np.ndarray]:
@@ -135,16 +115,3 @@ class Sam3Pointer:
             "device": str(self.device),
             "parameters": sum(p.numel() for p in self._model.parameters()),
         }
-
-
-def _gated(error: BaseException) -> bool:
-    try:
-        from huggingface_hub.errors import GatedRepoError
-    except ImportError:  # pragma: no cover - huggingface_hub always has it with transformers 5
-        GatedRepoError = ()  # type: ignore[assignment,misc] # noqa: N806
-    seen: BaseException | None = error
-    while seen is not None:
-        if isinstance(seen, GatedRepoError) or "gated" in str(seen).lower():
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False

@@ -16,6 +16,7 @@ from starlette.middleware import Middleware
 from assistant.pipeline import AssistantConfig
 from assistant.settings import settings as read_settings
 from models.errors import ModelError
+from models.hub import hub_offline
 from models.stacks import ModelChoice
 from ui.api import ApiHandlers, add_api
 from ui.ask_tab import build_ask_tab
@@ -74,7 +75,7 @@ def load_at_startup(pool: ModelPool, choice: ModelChoice) -> None:
     Online (HF_HUB_OFFLINE unset) with models from the Hub, the first start downloads them: in the
     background, so the page is up at once and its banner shows what is fetched, how much and how far (the
     terminal shows huggingface_hub's progress bars). Offline, or with nothing to fetch, it loads here."""
-    if _hub_reachable_in_principle() and needs_hub(choice):
+    if not hub_offline() and needs_hub(choice):
         stack = stack_of(choice)
         label = f"the {stack} stack" if stack else choice.label()
         pool.fetch_then_load(choice, label, echo=lambda line: print(line, flush=True))
@@ -91,13 +92,6 @@ def needs_hub(choice: ModelChoice) -> bool:
 
     hub = {spec.name for spec in list_models() if spec.hub_id and not spec.hub_id.startswith("http")}
     return any(name in hub for name in (choice.vlm, choice.pointer, choice.segmenter))
-
-
-def _hub_reachable_in_principle() -> bool:
-    """False when the user said offline (HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE)."""
-    from huggingface_hub import constants
-
-    return not constants.HF_HUB_OFFLINE
 
 
 def build_app(
