@@ -42,6 +42,10 @@ MetricsKind = Literal[
 ]  # fmt: skip
 
 
+# How the papers decode: greedy (temperature 0, RAcQUEt Section 4.1), up to 256 new tokens.
+GREEDY_256 = GenerationSettings(max_new_tokens=256, temperature=0.0)
+
+
 @dataclass(frozen=True)
 class Variant:
     """One prompt setting of a task (a row group of the paper's table)."""
@@ -60,12 +64,12 @@ class Task:
     name: str
     description: str
     dataset: str  # a key of assistant.evaluation.datasets.DATASETS
-    split: str | None  # None: the dataset's default split
     kind: TaskKind
     variants: tuple[Variant, ...]
     judgement: Judgement  # what each response is turned into; a key of scoring.JUDGING
     metrics: MetricsKind  # how judgements become numbers
     reproduces: str  # which table / figure of which paper
+    split: str | None = None  # None: the dataset's default split
     default_judge: str = "none"  # "rules", a VLM registry name, or "none" when no judge is needed
     plots: tuple[str, ...] = ()  # "class-bars" (RAcQUEt Fig. 3), "confusion" (AQuA Fig. 5)
     settings: GenerationSettings = field(default_factory=lambda: GenerationSettings(max_new_tokens=256))

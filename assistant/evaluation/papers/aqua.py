@@ -14,6 +14,7 @@ from typing import Any
 from assistant.errors import WhichoneError
 from assistant.evaluation import metrics
 from assistant.evaluation.benchmark import (
+    GREEDY_256,
     JUDGED,
     SELF_REPORTED,
     Layout,
@@ -36,7 +37,6 @@ from assistant.evaluation.fetch import (
 )
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import metric_rows, pct
-from models.base import GenerationSettings
 
 AQUA_HUB_ID = "jihyoung/AQuA"
 
@@ -165,7 +165,6 @@ TASKS: tuple[Task, ...] = (
         description="AQuA: does the response's strategy fit the ambiguity level (0 answer, 1 infer, "
         "2 enumerate, 3 clarify)? plus factual consistency",
         dataset="aqua",
-        split=None,
         kind="vqa",
         variants=_AQUA_VARIANTS,
         judgement="aqua-strategy",
@@ -173,14 +172,13 @@ TASKS: tuple[Task, ...] = (
         reproduces="AQuA Table 2, Fig. 5",
         default_judge="rules",
         plots=("confusion",),
-        settings=GenerationSettings(max_new_tokens=256, temperature=0.0),
+        settings=GREEDY_256,
     ),
     Task(
         name="aqua-clarification",
         description="AQuA two-turn clarification: level-3 question, the model's reply, a "
         "disambiguating hint, and PASS when the final answer matches the reference",
         dataset="aqua",
-        split=None,
         kind="two-turn",
         variants=(Variant("base", "Base", "aqua_direct"),),
         judgement="pass",
@@ -189,14 +187,13 @@ TASKS: tuple[Task, ...] = (
         default_judge="rules",
         needs=("hint", "clarified_answer"),
         only_levels=(3,),
-        settings=GenerationSettings(max_new_tokens=256, temperature=0.0),
+        settings=GREEDY_256,
     ),
     Task(
         name="whichone-strategy",
         description="whichone itself as the model: its pipeline's strategy (answer / infer / "
         "enumerate / clarify) on AQuA, with the named VLM inside",
         dataset="aqua",
-        split=None,
         kind="pipeline",
         variants=(Variant("whichone", "whichone pipeline", "aqua_direct"),),
         judgement="pipeline-strategy",

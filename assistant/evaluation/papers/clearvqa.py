@@ -134,7 +134,6 @@ TASKS: tuple[Task, ...] = (
         description="ClearVQA two-turn: the ambiguous (blurred) question, the model's reply, the "
         "clear question as the user's clarification, and PASS when the answer matches the gold one",
         dataset="clearvqa",
-        split=None,
         kind="two-turn",
         variants=(Variant("base", "Base", "aqua_direct"),),
         judgement="pass",

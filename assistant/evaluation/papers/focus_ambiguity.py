@@ -20,6 +20,7 @@ from PIL import Image
 from assistant.evaluation import masks, metrics
 from assistant.evaluation import masks as mask_codec
 from assistant.evaluation.benchmark import (
+    GREEDY_256,
     Layout,
     MetricsContext,
     Paper,
@@ -238,14 +239,13 @@ TASKS: tuple[Task, ...] = (
         description="VQ-FocusAmbiguity: is the question's focus ambiguous? five prompts, free text "
         "parsed to ambiguous / unambiguous / undecided",
         dataset="vq-focusambiguity",
-        split=None,
         kind="vqa",
         variants=_RECOGNITION_VARIANTS,
         judgement="verdict",
         metrics="recognition",
         reproduces="VQ-FocusAmbiguity Table 2",
         plots=("confusion",),
-        settings=GenerationSettings(max_new_tokens=256, temperature=0.0),
+        settings=GREEDY_256,
     ),
     Task(
         name="focus-recognition-probability",
@@ -253,7 +253,6 @@ TASKS: tuple[Task, ...] = (
         "reply token (Yes against No), its calibration (ROC AUC, Brier score, expected calibration "
         "error) and Table 2's metrics with the verdict threshold swept from 0.1 to 0.9",
         dataset="vq-focusambiguity",
-        split=None,
         kind="probability",
         variants=(Variant("yesno", "one pass (Yes/No)", "focus_recognition_yesno"),),
         judgement="probability",
@@ -267,7 +266,6 @@ TASKS: tuple[Task, ...] = (
         "segmenter mask per point; --model names the pointer): the paper's five prompts adapted to "
         "'point' for a Molmo pointer, and whichone's own grounding of the question's focus phrase",
         dataset="vq-focusambiguity",
-        split=None,
         kind="localise",
         variants=_LOCALISATION_VARIANTS,
         judgement="masks",

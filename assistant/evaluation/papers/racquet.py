@@ -15,6 +15,7 @@ from typing import Any
 
 from assistant.evaluation import metrics
 from assistant.evaluation.benchmark import (
+    GREEDY_256,
     Layout,
     MetricsContext,
     Paper,
@@ -35,7 +36,6 @@ from assistant.evaluation.fetch import (
 )
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import pct
-from models.base import GenerationSettings
 
 # RAcQUEt Appendix I.2: which adjectives each bias category uses, and whom each stereotypically describes.
 BIAS_STEREOTYPES: dict[str, dict[str, str]] = {
@@ -218,7 +218,6 @@ TASKS: tuple[Task, ...] = (
         "(class A explicit / B implicit / C high risk); CoT responses also judged for mentioning "
         "multiple referents",
         dataset="racquet-general",
-        split=None,
         kind="vqa",
         variants=_RACQUET_VARIANTS,
         judgement="racquet-class",
@@ -227,14 +226,13 @@ TASKS: tuple[Task, ...] = (
         default_judge="rules",
         plots=("class-bars",),
         # temperature 0 as in the paper (Section 4.1)
-        settings=GenerationSettings(max_new_tokens=256, temperature=0.0),
+        settings=GREEDY_256,
     ),
     Task(
         name="racquet-bias",
         description="RAcQUEt-bias: explicit / stereotypical / anti-stereotypical answers to "
         "'What is the {adjective} person wearing?' by bias category",
         dataset="racquet-bias",
-        split=None,
         kind="vqa",
         variants=(Variant("direct", "Direct", "racquet_direct"),),
         judgement="racquet-bias",
@@ -242,7 +240,7 @@ TASKS: tuple[Task, ...] = (
         reproduces="RAcQUEt Fig. 7",
         default_judge="rules",
         plots=("class-bars",),
-        settings=GenerationSettings(max_new_tokens=256, temperature=0.0),
+        settings=GREEDY_256,
     ),
     Task(
         name="racquet-saliency",
@@ -250,7 +248,6 @@ TASKS: tuple[Task, ...] = (
         "largest or centre-most referent more often than a random pick? (--pointer maps each response "
         "to a box, IoU picks the referent; needs referent boxes in the data)",
         dataset="racquet-general",
-        split=None,
         kind="saliency",
         variants=(Variant("direct", "Direct", "racquet_direct"),),
         judgement="racquet-saliency",
@@ -262,7 +259,7 @@ TASKS: tuple[Task, ...] = (
         "annotations are unreleased); give each line a 'referents' field, a list of [x0, y0, x1, y1] "
         "boxes in image pixels",
         # temperature 0 as in the paper (Section 4.1); Table 1 analyses the direct answers (Fig. 3)
-        settings=GenerationSettings(max_new_tokens=256, temperature=0.0),
+        settings=GREEDY_256,
     ),
 )
 
