@@ -62,25 +62,36 @@ def repos_for(names: Sequence[str], stack: str | None) -> list[str]:
     from models.registry import list_models
     from models.stacks import get_stack
 
-    wanted: list[str] = []
-    if stack:
-        choice = get_stack(stack).choice
-        wanted += [n for n in (choice.vlm, choice.pointer, choice.segmenter) if n]
-    wanted += list(names)
+    wanted = (get_stack(stack).choice.models() if stack else []) + list(names)
     by_name = {spec.name: spec for spec in list_models()}
-    repos: list[str] = []
     for name in wanted:
         spec = by_name.get(name)
         if spec is None:
             raise DownloadFailed(f"there is no model named {name!r}; see `whichone models`")
-        hub = spec.hub_id
-        if hub is None:
-            continue
-        if hub.startswith(("http://", "https://")):
-            raise DownloadFailed(f"{name} is a plain file, not a Hub repository: download {hub} by hand")
-        if hub not in repos:
+        if spec.hub_id and _plain_file(spec.hub_id):
+            raise DownloadFailed(
+                f"{name} is a plain file, not a Hub repository: download {spec.hub_id} by hand"
+            )
+    return hub_repos(wanted)
+
+
+def hub_repos(names: Sequence[str]) -> list[str]:
+    """The Hub repositories among these models' weights, without repeats; unknown names, models built
+    here or served elsewhere, and plain-file checkpoints have none."""
+    from models.registry import list_models
+
+    by_name = {spec.name: spec for spec in list_models()}
+    repos: list[str] = []
+    for name in names:
+        spec = by_name.get(name)
+        hub = spec.hub_id if spec is not None else None
+        if hub and not _plain_file(hub) and hub not in repos:
             repos.append(hub)
     return repos
+
+
+def _plain_file(hub_id: str) -> bool:
+    return hub_id.startswith(("http://", "https://"))
 
 
 def plan(repo_id: str) -> RepoFiles:
@@ -149,6 +160,11 @@ class StackFetch:
         return sum(p.missing_bytes for p in self.plans)
 
     @property
+    def fetched_bytes(self) -> int:
+        """Bytes fetched so far, at most `missing_bytes` (the blob folders may hold a few more)."""
+        return min(self.done_bytes, self.missing_bytes)
+
+    @property
     def busy(self) -> bool:
         return self.phase in ("checking", "downloading", "loading")
 
@@ -158,7 +174,7 @@ class StackFetch:
             return f"Checking which files {self.label} needs from the Hugging Face Hub..."
         if self.phase == "downloading":
             missing = self.missing_bytes
-            share = min(100, round(100 * self.done_bytes / missing)) if missing else 100
+            share = round(100 * self.fetched_bytes / missing) if missing else 100
             names = [p.repo_id for p in self.plans if p.missing_bytes]
             where = (
                 f" {self.current} ({names.index(self.current) + 1} of {len(names)})"
@@ -166,7 +182,7 @@ class StackFetch:
                 else ""
             )
             return (
-                f"Downloading {self.label}:{where} {_size(min(self.done_bytes, missing))} of "
+                f"Downloading {self.label}:{where} {_size(self.fetched_bytes)} of "
                 f"{_size(missing)} ({share}%). This happens once; an interrupted download resumes."
             )
         if self.phase == "loading":

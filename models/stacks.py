@@ -35,6 +35,10 @@ class ModelChoice:
     def as_dict(self) -> dict[str, str | None]:
         return {"vlm": self.vlm, "pointer": self.pointer, "segmenter": self.segmenter}
 
+    def models(self) -> list[str]:
+        """The registry names this choice loads (no segmenter: two)."""
+        return [n for n in (self.vlm, self.pointer, self.segmenter) if n]
+
 
 @dataclass(frozen=True)
 class Download:

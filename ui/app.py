@@ -88,10 +88,9 @@ def load_at_startup(pool: ModelPool, choice: ModelChoice) -> None:
 
 def needs_hub(choice: ModelChoice) -> bool:
     """Whether any of `choice`'s models has its weights on the Hugging Face Hub."""
-    from models.registry import list_models
+    from models.download import hub_repos
 
-    hub = {spec.name for spec in list_models() if spec.hub_id and not spec.hub_id.startswith("http")}
-    return any(name in hub for name in (choice.vlm, choice.pointer, choice.segmenter))
+    return bool(hub_repos(choice.models()))
 
 
 def build_app(

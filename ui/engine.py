@@ -78,7 +78,7 @@ class ModelPool:
         then load it, in a background thread, so the app is up meanwhile and shows the progress
         (`fetching`). A download that fails (offline, a gated model) still tries what is cached; what
         fails is in `errors`, as for a start-up load."""
-        from models.download import DownloadFailed, fetch_with_progress, repos_for
+        from models.download import DownloadFailed, fetch_with_progress, hub_repos
 
         progress = StackFetch(label)
         self.fetches[choice] = progress
@@ -91,8 +91,7 @@ class ModelPool:
         def run() -> None:
             download_error = ""
             try:
-                names = [n for n in (choice.vlm, choice.pointer, choice.segmenter) if n]
-                fetch_with_progress(repos_for(names, None), progress, echo=echo)
+                fetch_with_progress(hub_repos(choice.models()), progress, echo=echo)
             except DownloadFailed as exc:
                 if progress.phase == "downloading":
                     # The Hub answered but a file did not arrive: load nothing half-fetched.

@@ -35,7 +35,7 @@ def banner_html(pool: ModelPool, choice: ModelChoice) -> str:
         bar = ""
         if fetch.phase == "downloading" and fetch.missing_bytes:
             bar = (
-                f'<progress max="{fetch.missing_bytes}" value="{min(fetch.done_bytes, fetch.missing_bytes)}" '
+                f'<progress max="{fetch.missing_bytes}" value="{fetch.fetched_bytes}" '
                 'aria-label="Download progress"></progress>'
             )
         return (

@@ -71,10 +71,11 @@ def markdown_table(task: Task, summary: dict[str, Any]) -> str:
     """The summary as the paper lays its table out (percentages, one row per model and prompt)."""
     results = summary.get("results", [])
     title, header, rows, extra = layout_for(task.metrics)(task, summary, results)
+    judging = judging_tasks(task)
     notes = [
         f"Task `{task.name}` — reproduces {task.reproduces}.",
-        agreement_line(summary.get("judge"), summary.get("judge_agreement") or [], judging_tasks(task))
-        if judging_tasks(task)
+        agreement_line(summary.get("judge"), summary.get("judge_agreement") or [], judging)
+        if judging
         else "Judge: none needed (the metric reads the model's output directly).",
         f"Split {summary.get('split')}; "
         f"{summary.get('n_examples')} examples (limit {summary.get('limit')}, seed {summary.get('seed')}).",

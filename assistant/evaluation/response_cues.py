@@ -317,7 +317,8 @@ def is_person(noun: str) -> bool:
     return len(single) > 4 and single.endswith(("er", "or", "ist")) and single not in NOT_AGENTS
 
 
-_SUBJECT_VERBS = r"(?:is|are|was|were|has|have|wears|wear|carries|carry|holds|hold|looks|appears|seems)"
+_SUBJECT_VERB_WORDS = "is|are|was|were|has|have|wears|wear|carries|carry|holds|hold|looks|appears|seems"
+_SUBJECT_VERBS = f"(?:{_SUBJECT_VERB_WORDS})"
 
 
 def several_answered(q: QuestionCues, answer: str) -> str | None:
@@ -365,7 +366,7 @@ def several_answered(q: QuestionCues, answer: str) -> str | None:
         r"("
         + _WORD
         + r"))\b([^.;:!?,]{0,40}?)(?=\s+(?:"
-        + _SUBJECT_VERBS[3:-1]
+        + _SUBJECT_VERB_WORDS
         + r")\b|\s+a\s|\s+an\s|,|;|$)",
         text,
     ):

@@ -40,7 +40,7 @@ from assistant.evaluation.judges import measured_agreement
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task, Variant, get_task
 from assistant.images import load_image
-from models.base import ChatMessage
+from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
 from models.errors import ModelError
 from prompts import render_prompt
 
@@ -654,7 +654,10 @@ class _CallCounter:
 
 
 def generate_in_flight(
-    model: Any, conversations: Sequence[list[ChatMessage]], settings: Any, concurrency: int
+    model: VisionLanguageModel,
+    conversations: Sequence[list[ChatMessage]],
+    settings: GenerationSettings | None,
+    concurrency: int,
 ) -> list[str | ModelError]:
     """Replies in order, with up to `concurrency` requests in flight (a server answers many at once);
     a failed item is its ModelError, the others go on."""
