@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from PIL import Image
 from assistant.evaluation import scoring
 from assistant.evaluation.cache import CachedVLM, ResponseCache
 from assistant.evaluation.judges import RuleJudge
+from assistant.evaluation.records import ResponseRecord, ResultRow, RunSummary
 from assistant.evaluation.report import markdown_table
 from assistant.evaluation.runner import RunConfig, RunError, run_benchmark, select_examples
 from assistant.evaluation.tasks import get_task
@@ -106,32 +108,36 @@ def test_records_judgements_and_report_files(bench_env, bench_data, tmp_path: Pa
     result = run_benchmark(_config(bench_data, tmp_path, limit=None, variants=["direct", "cot"]))
     by_id = {}
     for r in result.records:
-        by_id.setdefault(r["id"], []).append(r)
+        by_id.setdefault(r.id, []).append(r)
     # the fixture's last image is never served (404): its questions fail alone, the run goes on
-    failed = [r for r in result.records if r["error"]]
-    assert failed and all("HTTP 404" in r["error"] and r["response"] is None for r in failed)
-    ok = [r for r in result.records if not r["error"]]
-    assert all(r["judgement"]["racquet_class"] in ("A", "B", "C", "unknown") for r in ok)
-    assert all(("racquet_cot" in r["judgement"]) == (r["variant"] == "cot") for r in ok)
-    assert all(r["turns"][0]["role"] == "user" and r["turns"][1]["text"] == r["response"] for r in ok)
-    cot = next(r for r in ok if r["variant"] == "cot")
-    assert cot["turns"][0]["text"].endswith(
+    failed = [r for r in result.records if r.error]
+    assert failed and all("HTTP 404" in r.error and r.response is None for r in failed)
+    ok = [r for r in result.records if not r.error]
+    assert all(r.judgement["racquet_class"] in ("A", "B", "C", "unknown") for r in ok)
+    assert all(("racquet_cot" in r.judgement) == (r.variant == "cot") for r in ok)
+    assert all(r.turns[0]["role"] == "user" and r.turns[1]["text"] == r.response for r in ok)
+    cot = next(r for r in ok if r.variant == "cot")
+    assert cot.turns[0]["text"].endswith(
         "Please explain your reasoning step by step before providing the final answer."
     )
     summary = result.summary
-    assert [(g["variant"], g["n"]) for g in summary["results"]] == [("direct", 20), ("cot", 20)]
-    for group in summary["results"]:
-        m = group["metrics"]
-        assert group["errors"] == len(failed) // 2
-        assert m["n"] == 20 - group["errors"]
+    assert [(g.variant, g.n) for g in summary.results] == [("direct", 20), ("cot", 20)]
+    for group in summary.results:
+        m = group.metrics
+        assert group.errors == len(failed) // 2
+        assert m["n"] == 20 - group.errors
         assert abs(m["A"] + m["B"] + m["C"] + m["unknown"] - 1.0) < 1e-9
         shares = {
-            c: sum(1 for r in ok if r["variant"] == group["variant"] and r["judgement"]["racquet_class"] == c)
-            / m["n"]
+            c: sum(1 for r in ok if r.variant == group.variant and r.judgement["racquet_class"] == c) / m["n"]
             for c in "ABC"
         }
         assert shares == pytest.approx({c: m[c] for c in "ABC"})
-    assert "cot_mentions" in summary["results"][1]["metrics"]
+    assert "cot_mentions" in summary.results[1].metrics
+    # responses.jsonl is the records as typed: read back, each line is the record the run returned
+    lines = (result.out_dir / "responses.jsonl").read_text().splitlines()
+    assert [ResponseRecord.from_json(json.loads(line)) for line in lines] == result.records
+    written = json.loads((result.out_dir / "summary.json").read_text())
+    assert written["results"] == [row.to_json() for row in summary.results] and written["n_examples"] == 20
     table = (result.out_dir / "table.md").read_text()
     assert "| Model | Prompt | Explicit (A) | Implicit (B) | High risk (C) |" in table
     assert "| tiny | CoT |" in table and "| tiny | Direct |" in table
@@ -242,7 +248,7 @@ def test_racquet_bias_by_category(bench_env, bench_data, tmp_path: Path) -> None
         _config(bench_data, tmp_path, task="racquet-bias", data=str(bench_data["bias"]), limit=None)
     )
     assert result.model_calls == 32  # 2 images x (5 + 6 + 5) adjectives
-    metrics = result.summary["results"][0]["metrics"]
+    metrics = result.summary.results[0].metrics
     assert {k: metrics[k]["n"] for k in metrics} == {
         "gender": 10,
         "ethnicity": 12,
@@ -252,7 +258,7 @@ def test_racquet_bias_by_category(bench_env, bench_data, tmp_path: Path) -> None
     for m in metrics.values():
         assert abs(m["explicit"] + m["stereotypical"] + m["anti-stereotypical"] + m["unknown"] - 1) < 1e-9
     first = result.records[0]
-    assert first["gold"]["stereotyped_group"] and first["judgement"]["racquet_bias"]
+    assert first.gold["stereotyped_group"] and first.judgement["racquet_bias"]
     assert "| tiny | gender |" in (result.out_dir / "table.md").read_text()
     assert (result.out_dir / "classes.png").is_file()
 
@@ -269,11 +275,11 @@ def test_aqua_strategy_levels_and_confusion(bench_env, bench_data, tmp_path: Pat
         )
     )
     assert result.model_calls == 16
-    for group in result.summary["results"]:
-        m = group["metrics"]
+    for group in result.summary.results:
+        m = group.metrics
         assert m["n"] == 8 and sum(m["n_per_level"].values()) == 8
         assert len(m["confusion"]) == 4 and sum(map(sum, m["confusion"])) == 8 - m["n_unknown"]
-        labels = [r["judgement"]["aqua_strategy"] for r in result.records if r["variant"] == group["variant"]]
+        labels = [r.judgement["aqua_strategy"] for r in result.records if r.variant == group.variant]
         assert set(labels) <= {"answer", "infer", "enumerate", "clarify", "unknown"}
         # the rule judge cannot see images: the factual-consistency column is there, every item unknown
         assert m["factual"]["unknown"] == 1.0 and m["factual"]["n"] == 8
@@ -296,13 +302,10 @@ def test_two_turn_clarification_on_aqua_and_clearvqa(bench_env, bench_data, tmp_
     )
     assert len(aqua.records) == 5 and aqua.model_calls == 10  # level-3 items only; two turns each
     rec = aqua.records[0]
-    assert [t["role"] for t in rec["turns"]] == ["user", "assistant", "user", "assistant"]
-    assert (
-        rec["turns"][2]["text"] == "I mean the one on the left."
-        and rec["response"] == rec["turns"][3]["text"]
-    )
-    assert rec["judgement"]["aqua_clarification"] in ("PASS", "FAIL", "unknown")
-    assert aqua.summary["results"][0]["metrics"]["n"] == 5
+    assert [t["role"] for t in rec.turns] == ["user", "assistant", "user", "assistant"]
+    assert rec.turns[2]["text"] == "I mean the one on the left." and rec.response == rec.turns[3]["text"]
+    assert rec.judgement["aqua_clarification"] in ("PASS", "FAIL", "unknown")
+    assert aqua.summary.results[0].metrics["n"] == 5
     clear = run_benchmark(
         _config(
             bench_data,
@@ -314,10 +317,10 @@ def test_two_turn_clarification_on_aqua_and_clearvqa(bench_env, bench_data, tmp_
         )
     )
     assert len(clear.records) == 6 and clear.model_calls == 12
-    assert clear.records[0]["turns"][2]["text"] == "What color is the cup on the left?"
+    assert clear.records[0].turns[2]["text"] == "What color is the cup on the left?"
     table = (clear.out_dir / "table.md").read_text()
     assert "| PASS rate | Unknown | VQA accuracy | Exact match |" in table
-    own = clear.summary["results"][0]["metrics"]["clearvqa"]
+    own = clear.summary.results[0].metrics["clearvqa"]
     assert (
         own["n"] == 6 and 0.0 <= own["vqa_accuracy"] <= own["exact_match"] <= 1.0 or own["exact_match"] == 0
     )
@@ -336,9 +339,9 @@ def test_focus_localisation_with_the_blob_pointer(bench_env, bench_data, tmp_pat
     )
     result = run_benchmark(config)
     assert result.model_calls == 6
-    m = result.summary["results"][0]["metrics"]
+    m = result.summary.results[0].metrics
     assert m["n"] == 6 and 0.0 <= m["union_iou"] <= 1.0 and 0.0 <= m["max_iou"] <= 1.0
-    assert all(r["localisation"]["masks"] for r in result.records)  # the scenes' shapes are found
+    assert all(r.localisation["masks"] for r in result.records)  # the scenes' shapes are found
     assert "| Approach | Prompt | mAP | union IoU | max IoU |" in (result.out_dir / "table.md").read_text()
     again = run_benchmark(config)
     assert again.model_calls == 0 and again.summary == result.summary
@@ -352,7 +355,7 @@ def test_llm_judge_calls_are_cached_too(bench_env, bench_data, tmp_path: Path) -
     calls = json.loads((first.out_dir / "summary.json").read_text())["run"]["calls_by_model"]
     # the judge classifies 6 responses and judges the 3 CoT ones for multiple referents
     assert calls == {"tiny": 6, "judge:tiny": 9}
-    assert first.summary["judge"] == "llm:tiny"
+    assert first.summary.judge == "llm:tiny"
     second = run_benchmark(config)
     assert second.model_calls == 0 and second.records == first.records
 
@@ -368,17 +371,17 @@ def test_whichone_pipeline_as_the_model_on_aqua(bench_env, bench_data, tmp_path:
         pointer="blobs",
     )
     result = run_benchmark(config)
-    assert len(result.records) == 8 and not [r for r in result.records if r["error"]]
+    assert len(result.records) == 8 and not [r for r in result.records if r.error]
     for r in result.records:
-        assert r["pipeline"]["strategy"] in ("answer", "infer", "enumerate", "clarify")
+        assert r.pipeline["strategy"] in ("answer", "infer", "enumerate", "clarify")
         # no judge: the pipeline's own strategy is all there is, and each record says so
-        assert r["judgement"]["pipeline_strategy"] == r["pipeline"]["strategy"]
-        assert r["judgement"]["aqua_strategy"] == r["pipeline"]["strategy"]
-        assert r["judgement"]["strategy_source"] == "self-reported"
-        assert r["pipeline"]["level"] == ["answer", "infer", "enumerate", "clarify"].index(
-            r["pipeline"]["strategy"]
+        assert r.judgement["pipeline_strategy"] == r.pipeline["strategy"]
+        assert r.judgement["aqua_strategy"] == r.pipeline["strategy"]
+        assert r.judgement["strategy_source"] == "self-reported"
+        assert r.pipeline["level"] == ["answer", "infer", "enumerate", "clarify"].index(
+            r.pipeline["strategy"]
         )
-    m = result.summary["results"][0]["metrics"]
+    m = result.summary.results[0].metrics
     assert m["n"] == 8 and m["n_unknown"] == 0 and sum(map(sum, m["confusion"])) == 8
     assert m["strategy_source"] == "self-reported"
     table = (result.out_dir / "table.md").read_text()
@@ -405,18 +408,18 @@ def test_whichone_strategy_with_a_judge_is_judged_from_the_response_text(
     result = run_benchmark(config)
     rules = RuleJudge()
     levels = {"answer": 0, "infer": 1, "enumerate": 2, "clarify": 3}
-    assert len(result.records) == 8 and not [r for r in result.records if r["error"]]
+    assert len(result.records) == 8 and not [r for r in result.records if r.error]
     for r in result.records:
-        judged = r["judgement"]
+        judged = r.judgement
         # the strategy is read from the reply text, as aqua-strategy's responses are ...
-        text = {"question": r["question"], "response": r["response"]}
+        text = {"question": r.question, "response": r.response}
         assert judged["aqua_strategy"] == rules.judge("aqua_strategy", text).label
         # ... and the pipeline's own is kept beside it
-        assert judged["pipeline_strategy"] == r["pipeline"]["strategy"]
+        assert judged["pipeline_strategy"] == r.pipeline["strategy"]
         assert judged["strategy_source"] == "judged"
-    m = result.summary["results"][0]["metrics"]
-    right = sum(levels.get(r["judgement"]["aqua_strategy"]) == r["gold"]["level"] for r in result.records)
-    stated = sum(levels[r["judgement"]["pipeline_strategy"]] == r["gold"]["level"] for r in result.records)
+    m = result.summary.results[0].metrics
+    right = sum(levels.get(r.judgement["aqua_strategy"]) == r.gold["level"] for r in result.records)
+    stated = sum(levels[r.judgement["pipeline_strategy"]] == r.gold["level"] for r in result.records)
     assert m["overall"] == pytest.approx(right / 8)
     assert m["self_reported"]["overall"] == pytest.approx(stated / 8)
     assert m["strategy_source"] == "judged"
@@ -426,20 +429,20 @@ def test_whichone_strategy_with_a_judge_is_judged_from_the_response_text(
     assert any("factual consistency not judged" in n for n in result.notes)  # rules have no eyes
 
 
-def _record(model: str, level: int, judged: str | None, stated: str, **judgement: str) -> dict:
+def _record(model: str, level: int, judged: str | None, stated: str, **judgement: str) -> ResponseRecord:
     verdicts = {"pipeline_strategy": stated, **judgement}
     if judged is not None:
         verdicts["aqua_strategy"] = judged
-    return {
-        "model": model,
-        "variant": "whichone",
-        "id": f"{level}",
-        "source": "aqua",
-        "split": "test",
-        "gold": {"level": level},
-        "error": None,
-        "judgement": verdicts,
-    }
+    return ResponseRecord(
+        model,
+        "whichone",
+        f"{level}",
+        "aqua",
+        "test",
+        gold={"level": level},
+        response="...",
+        judgement=verdicts,
+    )
 
 
 def test_judged_and_self_reported_strategy_side_by_side_hand_computed() -> None:
@@ -452,18 +455,22 @@ def test_judged_and_self_reported_strategy_side_by_side_hand_computed() -> None:
         _record("m", 3, "unknown", "clarify", strategy_source="judged", aqua_strategy_error="timeout"),
     ]
     summary = scoring.summarise(task, records, ["m"], task.variants)
-    group = summary["results"][0]
-    m = group["metrics"]
+    group = summary.results[0]
+    m = group.metrics
     # judged: levels 0 and 2 right of 4; self-reported: all 4 right
     assert m["overall"] == 0.5 and m["self_reported"]["overall"] == 1.0
     assert m["n_unknown"] == 1 and m["unknown_rate"] == 0.25 and m["per_level"][3] == 0.0
-    assert group["judge_errors"] == 1 and summary["judge_errors"] == {"aqua_strategy": 1}
-    table = markdown_table(task, {**summary, "judge": "rules"})
+    assert group.judge_errors == 1 and summary.judge_errors == {"aqua_strategy": 1}
+    table = markdown_table(task, replace(summary, judge="rules"))
     assert (
         "| m | whichone pipeline | 100.0 | 0.0 | 100.0 | 0.0 | 50.0 | 100.0 | 25.0 | 0.0 | 100.0 | 4 | 0 |"
         in table
     )
     assert "Judge failures: 1 judgement(s) could not be made (aqua_strategy: 1)" in table
+
+
+def _summary(row: ResultRow) -> RunSummary:
+    return RunSummary([row], {})
 
 
 def test_every_judged_metric_shows_its_unknowns_in_the_table() -> None:
@@ -475,7 +482,7 @@ def test_every_judged_metric_shows_its_unknowns_in_the_table() -> None:
         "unknown": 0.25,
         "cot_mentions": {"n": 4, "rate": 0.5, "unknown": 0.25, "n_unknown": 1},
     }
-    summary = {"results": [{"model": "m", "label": "CoT", "errors": 0, "metrics": racquet}]}
+    summary = _summary(ResultRow("m", "x", "CoT", 4, 0, 0, racquet))
     table = markdown_table(get_task("racquet-general"), summary)
     assert "| Mentions multiple referents (CoT) | CoT unknown | n | Errors |" in table
     assert "| m | CoT | 25.0 | 25.0 | 25.0 | 25.0 | 50.0 | 25.0 | 4 | 0 |" in table
@@ -486,12 +493,12 @@ def test_every_judged_metric_shows_its_unknowns_in_the_table() -> None:
         "unknown_rate": 0.25,
         "factual": {"n": 4, "rate": 0.5, "unknown": 0.5, "n_unknown": 2},
     }
-    summary = {"results": [{"model": "m", "label": "Base", "errors": 1, "metrics": aqua}]}
+    summary = _summary(ResultRow("m", "x", "Base", 4, 1, 0, aqua))
     table = markdown_table(get_task("aqua-strategy"), summary)
     assert "| Factual consistency | Factual unknown | n | Errors |" in table
     assert "| m | Base | 100.0 | 100.0 | 100.0 | 0.0 | 75.0 | 25.0 | 50.0 | 50.0 | 4 | 1 |" in table
     passed = {"n": 8, "rate": 0.375, "unknown": 0.125, "n_unknown": 1}
-    summary = {"results": [{"model": "m", "label": "Base", "errors": 0, "metrics": passed}]}
+    summary = _summary(ResultRow("m", "x", "Base", 4, 0, 0, passed))
     table = markdown_table(get_task("aqua-clarification"), summary)
     assert "| Model | Prompt | PASS rate | Unknown | n | Errors |" in table
     assert "| m | Base | 37.5 | 12.5 | 8 | 0 |" in table
@@ -545,25 +552,25 @@ def test_failing_llm_judge_calls_mark_their_items_unknown_and_the_run_writes_its
         result = run_benchmark(
             _config(bench_data, tmp_path, judge="openai", limit=8, variants=["direct", "cot"])
         )
-    answered = [r for r in result.records if not r["error"]]
+    answered = [r for r in result.records if not r.error]
     assert len(result.records) == 16 and len(answered) == 14
     for r in answered:
-        judged = r["judgement"]
-        if r["question"] == "What does the sign say?":
+        judged = r.judgement
+        if r.question == "What does the sign say?":
             assert judged["racquet_class"] == "unknown" and "HTTP 500" in judged["racquet_class_error"]
         else:
             assert judged["racquet_class"] == "B" and "racquet_class_error" not in judged
-        if r["variant"] == "cot":
+        if r.variant == "cot":
             assert judged["racquet_cot"] == "unknown"
             assert "did not answer within 0.5 s" in judged["racquet_cot_error"]
-    direct, cot = result.summary["results"]
-    assert (direct["n"], direct["errors"], direct["judge_errors"]) == (8, 1, 2)
-    assert (cot["n"], cot["errors"], cot["judge_errors"]) == (8, 1, 7)
+    direct, cot = result.summary.results
+    assert (direct.n, direct.errors, direct.judge_errors) == (8, 1, 2)
+    assert (cot.n, cot.errors, cot.judge_errors) == (8, 1, 7)
     for group in (direct, cot):
-        m = group["metrics"]
+        m = group.metrics
         assert m["n"] == 7 and m["counts"] == {"A": 0, "B": 5, "C": 0, "unknown": 2}
-    assert cot["metrics"]["cot_mentions"]["n_unknown"] == 7 and cot["metrics"]["cot_mentions"]["rate"] == 0
-    assert result.summary["judge_errors"] == {"racquet_class": 4, "racquet_cot": 7}
+    assert cot.metrics["cot_mentions"]["n_unknown"] == 7 and cot.metrics["cot_mentions"]["rate"] == 0
+    assert result.summary.judge_errors == {"racquet_class": 4, "racquet_cot": 7}
     # the report is written, and says what failed
     summary = json.loads((result.out_dir / "summary.json").read_text())
     assert summary["judge_errors"] == {"racquet_class": 4, "racquet_cot": 7}
@@ -586,15 +593,15 @@ def test_a_judge_that_keeps_failing_is_not_asked_again(
         result = run_benchmark(
             _config(bench_data, tmp_path, judge="openai", limit=12, variants=["direct"], batch_size=2)
         )
-    errors = [r["judgement"]["racquet_class_error"] for r in result.records if not r["error"]]
+    errors = [r.judgement["racquet_class_error"] for r in result.records if not r.error]
     assert len(errors) == 11
     # each failed batch of 2 is asked again item by item: 4 requests and 2 failures a batch, until
     # JUDGE_FAILURE_LIMIT (8) failures in a row; the last 3 items are not sent
     assert scoring.JUDGE_FAILURE_LIMIT == 8 and handler.posts == 16
     assert all("HTTP 500" in e for e in errors[:8])
     assert all(e.startswith("not judged: the judge's last 8 calls failed") for e in errors[8:])
-    m = result.summary["results"][0]["metrics"]
-    assert m["n"] == 11 and m["n_unknown"] == 11 and result.summary["judge_errors"] == {"racquet_class": 11}
+    m = result.summary.results[0].metrics
+    assert m["n"] == 11 and m["n_unknown"] == 11 and result.summary.judge_errors == {"racquet_class": 11}
     assert (result.out_dir / "table.md").is_file()
 
 
@@ -615,12 +622,12 @@ def test_server_model_gets_bounded_concurrent_requests_each_cached(
     result = run_benchmark(config)
     assert result.model_calls == 7 and len(chat_server.requests) == 7  # 8 examples, one image answers 404
     assert 1 < chat_server.max_in_flight <= 3  # concurrent, and bounded by --concurrency
-    ok = [r for r in result.records if not r["error"]]
-    assert all(r["response"] == "reply to: " + r["question"] for r in ok)
+    ok = [r for r in result.records if not r.error]
+    assert all(r.response == "reply to: " + r.question for r in ok)
     again = run_benchmark(config)
     assert again.model_calls == 0 and len(chat_server.requests) == 7 and again.records == result.records
     # a failing server: every item records the error, the run still finishes, and nothing is cached
     chat_server.mode = "status"
     failed = run_benchmark(_config(bench_data, tmp_path, models=["openai"], limit=4, variants=["cot"]))
-    assert failed.model_calls == 0 and all(r["error"] for r in failed.records)
-    assert all(r["error"].startswith(("model:", "example")) for r in failed.records)
+    assert failed.model_calls == 0 and all(r.error for r in failed.records)
+    assert all(r.error.startswith(("model:", "example")) for r in failed.records)

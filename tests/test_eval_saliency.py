@@ -70,17 +70,17 @@ def test_saliency_end_to_end_matches_the_hand_computed_table(
     # lines 6 and 7 have no usable referents: counted, named, left out
     assert "2 of 7 example(s) lack referents and are left out" in result.notes
     assert any("line 7: 'referents' box 0" in n for n in result.notes)
-    by_id = {r["id"]: r for r in result.records}
+    by_id = {r.id: r for r in result.records}
     assert sorted(by_id) == ["0", "1", "2", "3", "4"]
-    classes = {i: r["judgement"]["racquet_class"] for i, r in by_id.items()}
+    classes = {i: r.judgement["racquet_class"] for i, r in by_id.items()}
     assert classes == {"0": "C", "1": "B", "2": "B", "3": "A", "4": "C"}
     # the pointer found each named colour's shape exactly; the A answer was never pointed at
-    assert by_id["0"]["saliency"]["box"] == [10.0, 10.0, 70.0, 70.0]
-    assert [by_id[i]["saliency"]["chosen"] for i in "012"] == [0, 2, 1]  # red, green, red
-    assert [by_id[i]["saliency"]["hit"] for i in "012"] == [True, False, True]
-    assert "saliency" not in by_id["3"]
-    assert by_id["4"]["saliency"]["unmapped"] == "no pointer hit"  # nothing yellow in the scene
-    m = result.summary["results"][0]["metrics"]
+    assert by_id["0"].saliency["box"] == [10.0, 10.0, 70.0, 70.0]
+    assert [by_id[i].saliency["chosen"] for i in "012"] == [0, 2, 1]  # red, green, red
+    assert [by_id[i].saliency["hit"] for i in "012"] == [True, False, True]
+    assert by_id["3"].saliency is None
+    assert by_id["4"].saliency["unmapped"] == "no pointer hit"  # nothing yellow in the scene
+    m = result.summary.results[0].metrics
     assert (m["n_responses"], m["n_single"], m["n"], m["n_unmatched"]) == (5, 4, 3, 1)
     assert m["model_rate"] == pytest.approx(2 / 3)
     # random baseline: "apart" and "swapped" have 2 of 3 salient referents, "one-salient" 1 of 3
@@ -105,7 +105,7 @@ def test_saliency_end_to_end_matches_the_hand_computed_table(
     # another seed: other simulated picks, the same model outcomes (--seed also seeds generation, so the
     # model is asked again; the pointer's hits for the same texts come from the cache)
     other = run_benchmark(_config(saliency_data, tmp_path, seed=4, out_dir=tmp_path / "seed4"))
-    om = other.summary["results"][0]["metrics"]
+    om = other.summary.results[0].metrics
     assert other.model_calls == 5 and om["model_rate"] == m["model_rate"] and om["seed"] == 4
     rand4 = [random_pick(4, f"racquet-general/all/{i}", 3) in salient[i] for i in range(3)]
     assert [row[0] + row[1] for row in om["table"]] == [2, 1] and om["table"][0][0] + om["table"][1][
@@ -215,7 +215,7 @@ def test_localisation_runs_the_papers_prompts_on_a_molmo_pointer(
         progress=False,
     )
     result = run_benchmark(config)
-    labels = [r["label"] for r in result.summary["results"]]
+    labels = [r.label for r in result.summary.results]
     assert labels == ["ZS", "ZS-CoT", "ZS-ECoT", "FS", "FS-ECoT", "whichone focus phrase"]
     assert result.model_calls == 18 and len(molmo_like.prompts) == 18  # 3 examples x 6 variants
     question = "What is on the table?"  # example 0's
@@ -224,8 +224,9 @@ def test_localisation_runs_the_papers_prompts_on_a_molmo_pointer(
         assert sent in molmo_like.prompts and "point" in sent and "“ambiguous”" not in sent
     phrase = render_prompt("point_molmo", phrase=focus_phrase(question))
     assert phrase in molmo_like.prompts  # whichone's own grounding: the pointer's own prompt
-    zs = next(r for r in result.records if r["variant"] == "zs")
-    assert len(zs["localisation"]["masks"]) == 2 and zs["localisation"]["output"].startswith("Step 1")
+    zs = next(r for r in result.records if r.variant == "zs")
+    assert zs.localisation is not None
+    assert len(zs.localisation["masks"]) == 2 and zs.localisation["output"].startswith("Step 1")
     table = (result.out_dir / "table.md").read_text()
     for label in labels:
         assert f"| test-molmo | {label} |" in table
@@ -247,7 +248,7 @@ def test_localisation_keeps_the_focus_phrase_variant_for_a_phrase_pointer(
         progress=False,
     )
     result = run_benchmark(RunConfig(**base, variants=["zs", "focus-phrase"]))
-    assert [r["variant"] for r in result.summary["results"]] == ["focus-phrase"]
+    assert [r.variant for r in result.summary.results] == ["focus-phrase"]
     assert any("pointer blobs points at a phrase and takes no prompt" in n for n in result.notes)
     with pytest.raises(RunError, match="need a Molmo pointer .*choose --variant focus-phrase"):
         run_benchmark(RunConfig(**base, variants=["zs", "fs"]))

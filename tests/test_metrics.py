@@ -29,6 +29,7 @@ from assistant.evaluation.metrics import (
     saliency_analysis,
     union_iou,
 )
+from assistant.evaluation.records import ResponseRecord, ResultRow, RunSummary
 from assistant.evaluation.saliency import (
     describe_mapping,
     map_response,
@@ -348,17 +349,18 @@ def test_map_response_takes_the_best_hit_and_the_iou_argmax() -> None:
     assert describe_mapping(far) == "not mapped: no referent under the pointer's hit"
 
 
-def _saliency_record(i: int, label: str, found: dict | None) -> dict:
-    record = {
-        "source": "racquet-general",
-        "split": "all",
-        "id": str(i),
-        "judgement": {"racquet_class": label},
-        "gold": {"referents": BOXES_LISTS},
-    }
-    if found is not None:
-        record["saliency"] = found
-    return record
+def _saliency_record(i: int, label: str, found: dict | None) -> ResponseRecord:
+    return ResponseRecord(
+        "m",
+        "direct",
+        str(i),
+        "racquet-general",
+        "all",
+        gold={"referents": BOXES_LISTS},
+        response="...",
+        judgement={"racquet_class": label},
+        saliency=found,
+    )
 
 
 def test_saliency_metrics_from_run_records_by_hand() -> None:
@@ -395,8 +397,8 @@ def test_saliency_metrics_from_run_records_by_hand() -> None:
 
 
 def test_table1_layout_columns_are_models() -> None:
-    def result(model: str, m: dict) -> dict:
-        return {"model": model, "variant": "direct", "label": "Direct", "errors": 1, "metrics": m}
+    def result(model: str, m: dict) -> ResultRow:
+        return ResultRow(model, "direct", "Direct", int(m["n"]) + 1, 1, 0, m)
 
     full = {
         "n": 120,
@@ -411,7 +413,7 @@ def test_table1_layout_columns_are_models() -> None:
         "classes": {"A": 7, "B": 60, "C": 63},
     }
     empty = {"n": 0, "model_rate": float("nan"), "random_rate": float("nan"), "pvalue": float("nan")}
-    summary = {"results": [result("gpt", full), result("tiny", empty)], "seed": 4, "pointer": "blobs"}
+    summary = RunSummary([result("gpt", full), result("tiny", empty)], {}, seed=4, pointer="blobs")
     title, header, rows, notes = table1_layout(summary)
     assert title.startswith("RAcQUEt Table 1") and header == ["", "gpt", "tiny"]
     assert rows[0] == ["Responses (% of mapped B/C)", "77.5", "-"]

@@ -12,6 +12,7 @@ import pytest
 
 from assistant.evaluation import masks as mask_codec
 from assistant.evaluation.datasets import load_dataset
+from assistant.evaluation.records import ResponseRecord, ResultRow, RunSummary
 from assistant.evaluation.runner import RunConfig, RunResult
 from assistant.evaluation.tasks import get_task
 from tests import eval_fixtures as fx
@@ -29,7 +30,7 @@ from ui.bench_results import (
 from ui.engine import ModelPool
 
 
-def _record(judgement: dict, gold: dict, **kw) -> dict:
+def _record(judgement: dict, gold: dict, **kw) -> ResponseRecord:
     base = {
         "model": "m",
         "variant": "v",
@@ -38,12 +39,14 @@ def _record(judgement: dict, gold: dict, **kw) -> dict:
         "split": "test",
         "question": "What colour is the cup?",
         "response": "red",
-        "error": None,
-        "turns": [],
         "judgement": judgement,
         "gold": gold,
     }
-    return {**base, **kw}
+    return ResponseRecord(**{**base, **kw})
+
+
+def _summary(model: str, label: str, metrics: dict) -> RunSummary:
+    return RunSummary([ResultRow(model, "v", label, int(metrics["n"]), 0, 0, metrics)], {})
 
 
 @pytest.mark.parametrize(
@@ -108,7 +111,7 @@ def test_confusion_alt_text_and_tables_list_every_cell() -> None:
         "confusion_rows": ["ambiguous", "unambiguous"],
         "confusion_columns": ["ambiguous", "unambiguous", "undecided"],
     }
-    summary = {"results": [{"model": "tiny", "label": "ZS", "metrics": metrics}]}
+    summary = _summary("tiny", "ZS", metrics)
     alt = plot_alt_text(task, summary, "confusion_plot")
     assert alt == confusion_alt_text(task, summary)
     assert (
@@ -118,14 +121,14 @@ def test_confusion_alt_text_and_tables_list_every_cell() -> None:
     table = confusion_markdown(task, summary)
     assert "| ambiguous | 3 | 1 | 2 |" in table and "| unambiguous | 0 | 2 | 1 |" in table
     # AQuA's matrices carry no labels: levels 0-3
-    aqua = {"results": [{"model": "m", "label": "Base", "metrics": {"n": 1, "confusion": [[1, 0], [0, 0]]}}]}
+    aqua = _summary("m", "Base", {"n": 1, "confusion": [[1, 0], [0, 0]]})
     assert "gold level 0: predicted level 0 1, predicted level 1 0" in confusion_alt_text(task, aqua)
 
 
 def test_class_bars_alt_text_gives_each_bars_shares() -> None:
     task = get_task("racquet-general")
     m = {"n": 4, "A": 0.25, "B": 0.5, "C": 0.25, "unknown": 0.0}
-    summary = {"results": [{"model": "tiny", "label": "Direct", "metrics": m}]}
+    summary = _summary("tiny", "Direct", m)
     alt = plot_alt_text(task, summary, "classes_plot")
     assert "tiny (Direct): explicit (A) 25%, implicit (B) 50%, high risk (C) 25%, unknown 0%" in alt
 
@@ -190,7 +193,7 @@ def test_tally_counts_example_prompt_pairs_not_examples() -> None:
 def test_done_line_says_how_many_judgements_failed() -> None:
     task = get_task("racquet-general")
     records = [_record({"racquet_class": "unknown", "racquet_class_error": "HTTP 500"}, {}), _record({}, {})]
-    summary = {"n_examples": 2, "variants": ["direct"], "judge_errors": {"racquet_class": 1}}
+    summary = RunSummary([], {"racquet_class": 1}, n_examples=2, variants=["direct"])
     result = RunResult(task, records, summary, 2, 0, Path("out"))
     config = RunConfig(task=task.name, models=["tiny"])
     line = _done_line(result, config)

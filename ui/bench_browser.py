@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw, ImageFilter, ImageFont
 from assistant.errors import WhichoneError
 from assistant.evaluation import masks as mask_codec
 from assistant.evaluation.fetch import ImageFetcher
+from assistant.evaluation.records import ResponseRecord
 from assistant.evaluation.saliency import describe_mapping
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task
@@ -34,7 +35,7 @@ class BenchView:
     """A finished run as the browser pages through it."""
 
     task: Task
-    records: list[dict[str, Any]]
+    records: list[ResponseRecord]
     examples: dict[str, Example]  # by Example.key, the run's examples only
     out_dir: Path
     outcomes: list[str] = field(default_factory=list)
@@ -43,10 +44,10 @@ class BenchView:
         if not self.outcomes:
             self.outcomes = [outcome(self.task, r, self.gold_masks(r)) for r in self.records]
 
-    def example_of(self, record: dict[str, Any]) -> Example | None:
-        return self.examples.get(f"{record['source']}/{record['split']}/{record['id']}")
+    def example_of(self, record: ResponseRecord) -> Example | None:
+        return self.examples.get(record.key)
 
-    def gold_masks(self, record: dict[str, Any]) -> list[dict[str, Any]]:
+    def gold_masks(self, record: ResponseRecord) -> list[dict[str, Any]]:
         example = self.example_of(record)
         return list(example.gold.get("focus_regions", [])) if example is not None else []
 
@@ -78,17 +79,17 @@ def position_line(view: BenchView, position: int, only_wrong: bool) -> str:
 # ------------------------------------------------------------------------------------------ picture
 
 
-def example_picture(view: BenchView, record: dict[str, Any]) -> tuple[Image.Image, str]:
+def example_picture(view: BenchView, record: ResponseRecord) -> tuple[Image.Image, str]:
     """The example's image with its gold focus regions outlined (G1, G2 ...) and predicted regions filled
     and numbered, and its alt text. Raises WhichoneError (ImageUnavailable, InputError) with one line."""
     example = view.example_of(record)
     if example is None:
-        raise WhichoneError(f"example {record['id']} is no longer in the dataset; its image cannot be shown")
+        raise WhichoneError(f"example {record.id} is no longer in the dataset; its image cannot be shown")
     image = load_image(ImageFetcher().fetch(example.image))
     scale = max(1.0, DISPLAY_SIDE / max(image.size))
     size = (round(image.width * scale), round(image.height * scale))
     base = image.resize(size, Image.Resampling.LANCZOS) if size != image.size else image
-    predicted = _regions((record.get("localisation") or {}).get("masks", []), size)
+    predicted = _regions((record.localisation or {}).get("masks", []), size)
     picture = draw_overlay(base, Candidates(predicted, size), max_side=max(size))
     gold = [m for m in _masks(view.gold_masks(record), size) if m.any()]
     _draw_gold(picture, gold)
@@ -176,31 +177,31 @@ def example_html(view: BenchView, index: int, picture_error: str | None = None) 
             "Result",
             f"<strong>{escape(result)}</strong> (right means: {escape(RIGHT_MEANS[view.task.judgement])})",
         ),
-        ("Model", escape(str(record["model"]))),
-        ("Prompt", escape(str(record["variant"]))),
-        ("Example id", escape(str(record["id"]))),
-        ("Question", escape(str(record["question"]))),
+        ("Model", escape(record.model)),
+        ("Prompt", escape(record.variant)),
+        ("Example id", escape(record.id)),
+        ("Question", escape(record.question)),
     ]
-    turns = record.get("turns") or []
+    turns = record.turns
     if len(turns) > 2:  # two-turn tasks: the whole exchange
         conv = "".join(f"<li>{escape(t['role'])}: {escape(t['text'])}</li>" for t in turns[1:])
         rows.append(("Conversation", f"<ol>{conv}</ol>"))
     else:
-        rows.append(("Response", escape(record.get("response") or "(none)")))
-    if record.get("error"):
-        rows.append(("Error", escape(str(record["error"]))))
-    judged = record.get("judgement") or {}
+        rows.append(("Response", escape(record.response or "(none)")))
+    if record.error:
+        rows.append(("Error", escape(record.error)))
+    judged = record.judgement
     rows.append(("Judgement", escape(", ".join(f"{k}: {v}" for k, v in judged.items()) or "(none)")))
-    if "pipeline" in record:
-        rows.append(("Pipeline", escape(", ".join(f"{k}: {v}" for k, v in record["pipeline"].items()))))
-    if "saliency" in record:
-        rows.append(("Saliency", escape(describe_mapping(record["saliency"]))))
-    if "localisation" in record:
+    if record.pipeline is not None:
+        rows.append(("Pipeline", escape(", ".join(f"{k}: {v}" for k, v in record.pipeline.items()))))
+    if record.saliency is not None:
+        rows.append(("Saliency", escape(describe_mapping(record.saliency))))
+    if record.localisation is not None:
         iou = localisation_iou(record, view.gold_masks(record))
-        found = record["localisation"]
+        found = record.localisation
         text = f"phrase {found.get('phrase')!r}, {len(found.get('masks', []))} region(s)"
         rows.append(("Localisation", escape(text + (f", union IoU {iou:.2f}" if iou is not None else ""))))
-    gold = record.get("gold") or {}
+    gold = record.gold
     rows.append(
         ("Gold", escape(", ".join(f"{k}: {v}" for k, v in gold.items()) or "(none: not in this dataset)"))
     )

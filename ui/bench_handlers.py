@@ -23,6 +23,7 @@ import gradio as gr
 from assistant.errors import WhichoneError
 from assistant.evaluation.datasets import load_dataset
 from assistant.evaluation.fetch import default_cache_dir
+from assistant.evaluation.records import ResponseRecord
 from assistant.evaluation.report import markdown_table
 from assistant.evaluation.runner import RunConfig, RunResult, get_task_or_fail, run_benchmark
 from assistant.evaluation.schema import Example
@@ -265,9 +266,9 @@ class BenchmarkHandlers:
 # ------------------------------------------------------------------------------------------ helpers
 
 
-def _examples(task: Task, config: RunConfig, records: list[dict[str, Any]]) -> dict[str, Example]:
+def _examples(task: Task, config: RunConfig, records: list[ResponseRecord]) -> dict[str, Example]:
     """The run's examples by key, loaded again from the dataset (for their images and gold regions)."""
-    wanted = {f"{r['source']}/{r['split']}/{r['id']}" for r in records}
+    wanted = {r.key for r in records}
     try:
         loaded = load_dataset(task.dataset, config.data, config.split or task.split)
     except WhichoneError as exc:  # the run had it a moment ago; without it the browser shows text only
@@ -277,19 +278,19 @@ def _examples(task: Task, config: RunConfig, records: list[dict[str, Any]]) -> d
 
 
 def _done_line(result: RunResult, config: RunConfig) -> str:
-    errors = [r for r in result.records if r.get("error")]
+    errors = [r.error for r in result.records if r.error]
     # The time of day tells one run from the next when both read the same (a rerun served from the cache).
     line = (
         f"Done: {result.task.name} with {', '.join(config.models)}, {len(result.records)} answers "
-        f"({result.summary.get('n_examples')} examples x {len(result.summary.get('variants', []))} prompts) "
+        f"({result.summary.n_examples} examples x {len(result.summary.variants)} prompts) "
         f"at {time.strftime('%H:%M:%S')}. {result.model_calls} model calls, {result.cache_hits} answers from "
         "the cache."
     )
     if not public_mode():  # the operator's own machine: where the run's files are kept
         line += f" Files in {result.out_dir}."
     if errors:
-        line += f" {len(errors)} failed, e.g. {errors[0]['error']}"
-    judge_errors = sum((result.summary.get("judge_errors") or {}).values())
+        line += f" {len(errors)} failed, e.g. {errors[0]}"
+    judge_errors = sum(result.summary.judge_errors.values())
     if judge_errors:  # the judge, not the model, failed: those answers count as unknown in the table
         line += f" {judge_errors} judgement(s) failed and count as unknown."
     return line

@@ -8,7 +8,6 @@ tables, shown next to the picture (the results table is already the class-bars p
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +15,8 @@ import numpy as np
 
 from assistant.evaluation import masks as mask_codec
 from assistant.evaluation.localisation import union_iou
+from assistant.evaluation.plots import class_bars, confusion_panels
+from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.tasks import Task
 from assistant.types import STRATEGY_FOR_LEVEL
 
@@ -43,12 +44,11 @@ RIGHT_MEANS = {
 }
 
 
-def outcome(task: Task, record: dict[str, Any], gold_masks: Sequence[dict[str, Any]] | None = None) -> str:
+def outcome(task: Task, record: ResponseRecord, gold_masks: Sequence[dict[str, Any]] | None = None) -> str:
     """ "right" / "wrong" / "error" for one record; `gold_masks` (COCO RLE) only for localisation."""
-    if record.get("error") or record.get("response") is None:
+    if not record.answered:
         return ERROR
-    judged = record.get("judgement") or {}
-    gold = record.get("gold") or {}
+    judged, gold = record.judgement, record.gold
     kind = task.judgement
     if kind == "verdict":
         wanted = "ambiguous" if gold.get("ambiguous") else "unambiguous"
@@ -71,10 +71,10 @@ def outcome(task: Task, record: dict[str, Any], gold_masks: Sequence[dict[str, A
     return WRONG
 
 
-def localisation_iou(record: dict[str, Any], gold_masks: Sequence[dict[str, Any]]) -> float | None:
+def localisation_iou(record: ResponseRecord, gold_masks: Sequence[dict[str, Any]]) -> float | None:
     """Union IoU of a localisation record's predicted masks with the gold masks (None: nothing to compare)."""
-    found = record.get("localisation")
-    size = (record.get("gold") or {}).get("image_size")
+    found = record.localisation
+    size = record.gold.get("image_size")
     if not found or not size:
         return None
     h, w = int(size[0]), int(size[1])
@@ -95,70 +95,47 @@ def _fit(mask: np.ndarray, h: int, w: int) -> np.ndarray:
 # ------------------------------------------------------------------------------------------ plots as text
 
 
-def _panels(summary: dict[str, Any]) -> list[tuple[str, list[list[int]], list[str], list[str]]]:
-    """(title, counts, row labels, column labels) of each confusion matrix the plot draws."""
-    panels = []
-    for r in summary.get("results", []):
-        m = r.get("metrics") or {}
-        conf = m.get("confusion")
-        if not conf or not m.get("n"):
-            continue
-        rows = m.get("confusion_rows") or [f"level {i}" for i in range(len(conf))]
-        cols = m.get("confusion_columns") or [f"level {j}" for j in range(len(conf[0]))]
-        panels.append((f"{r['model']} ({r['label']})", [[int(c) for c in row] for row in conf], rows, cols))
-    return panels
-
-
-def confusion_alt_text(task: Task, summary: dict[str, Any]) -> str:
+def confusion_alt_text(task: Task, summary: RunSummary) -> str:
     """The confusion-matrix picture in words: every cell's count, gold row by predicted column."""
-    panels = _panels(summary)
+    panels = confusion_panels(summary)
     if not panels:
         return f"{task.name}: no confusion matrix (no judged examples)."
     parts = []
-    for title, counts, rows, cols in panels:
+    for p in panels:
         cells = "; ".join(
-            f"gold {row}: " + ", ".join(f"predicted {col} {n}" for col, n in zip(cols, line, strict=True))
-            for row, line in zip(rows, counts, strict=True)
+            f"gold {row}: "
+            + ", ".join(f"predicted {col} {n}" for col, n in zip(p.columns, line, strict=True))
+            for row, line in zip(p.rows, p.counts, strict=True)
         )
-        parts.append(f"{title}: {cells}.")
+        parts.append(f"{p.title}: {cells}.")
     return f"Confusion matrices of {task.name}, counts of gold (rows) by predicted (columns). " + " ".join(
         parts
     )
 
 
-def confusion_markdown(task: Task, summary: dict[str, Any]) -> str:
+def confusion_markdown(task: Task, summary: RunSummary) -> str:
     """The confusion matrices as Markdown tables (the same counts the picture shows)."""
     blocks = []
-    for title, counts, rows, cols in _panels(summary):
-        header = "| gold \\ predicted | " + " | ".join(cols) + " |"
-        rule = "|---|" + "|".join("---" for _ in cols) + "|"
+    for p in confusion_panels(summary):
+        header = "| gold \\ predicted | " + " | ".join(p.columns) + " |"
+        rule = "|---|" + "|".join("---" for _ in p.columns) + "|"
         lines = [
             f"| {row} | " + " | ".join(str(n) for n in line) + " |"
-            for row, line in zip(rows, counts, strict=True)
+            for row, line in zip(p.rows, p.counts, strict=True)
         ]
-        blocks.append(f"**{title}**\n\n" + "\n".join([header, rule, *lines]))
+        blocks.append(f"**{p.title}**\n\n" + "\n".join([header, rule, *lines]))
     return "\n\n".join(blocks)
 
 
-def class_bars_alt_text(task: Task, summary: dict[str, Any]) -> str:
+def class_bars_alt_text(task: Task, summary: RunSummary) -> str:
     """The stacked class bars in words: each bar's shares (the results table has the same numbers)."""
-    bars = []
-    if task.metrics == "racquet-classes":
-        names = {"A": "explicit (A)", "B": "implicit (B)", "C": "high risk (C)", "unknown": "unknown"}
-        for r in summary.get("results", []):
-            m = r.get("metrics") or {}
-            if m.get("n"):
-                bars.append((f"{r['model']} ({r['label']})", {names[k]: m.get(k) for k in names}))
-    else:
-        names = {k: k for k in ("explicit", "stereotypical", "anti-stereotypical", "unknown")}
-        for r in summary.get("results", []):
-            for category, m in (r.get("metrics") or {}).items():
-                if isinstance(m, dict) and m.get("n"):
-                    bars.append((f"{r['model']} ({category})", {k: m.get(k) for k in names}))
+    segments, bars = class_bars(task, summary)
     if not bars:
         return f"{task.name}: no bars (no judged examples)."
+    names = [name[0].lower() + name[1:] for _, name in segments]  # "explicit (A)", as in a sentence
     text = "; ".join(
-        f"{label}: " + ", ".join(f"{k} {_pct(v)}" for k, v in shares.items()) for label, shares in bars
+        f"{bar.label}: " + ", ".join(f"{n} {_pct(v)}" for n, v in zip(names, bar.shares, strict=True))
+        for bar in bars
     )
     return (
         f"Stacked bars of response classes (% of responses) per model and prompt. {text}. "
@@ -166,14 +143,12 @@ def class_bars_alt_text(task: Task, summary: dict[str, Any]) -> str:
     )
 
 
-def plot_alt_text(task: Task, summary: dict[str, Any], plot: str) -> str:
+def plot_alt_text(task: Task, summary: RunSummary, plot: str) -> str:
     """Alt text for the report's plot file `plot` ("classes_plot" or "confusion_plot")."""
     if plot == "confusion_plot":
         return confusion_alt_text(task, summary)
     return class_bars_alt_text(task, summary)
 
 
-def _pct(value: Any) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "-"
-    return f"{100.0 * float(value):.0f}%"
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100.0 * value:.0f}%"

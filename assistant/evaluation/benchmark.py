@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from assistant.evaluation.datasets import DatasetSpec
+from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example
 from models.base import GenerationSettings
 
@@ -95,7 +96,6 @@ JUDGED, SELF_REPORTED = "judged", "self-reported"
 
 # A table as a paper lays it out: (title, header, rows, notes on what its rows mean).
 Layout = tuple[str, list[str], list[list[str]], list[str]]
-Record = dict[str, Any]  # one line of responses.jsonl (see scoring.record_of)
 
 
 @dataclass
@@ -121,8 +121,10 @@ class MetricsContext:
     seed: int = 0
 
 
-MetricsFn = Callable[[Task, list[Record], MetricsContext], dict[str, Any]]
-LayoutFn = Callable[[Task, dict[str, Any], list[dict[str, Any]]], Layout]
+# a paper's numbers for one (model, variant) from its answered records -> ResultRow.metrics
+MetricsFn = Callable[[Task, list[ResponseRecord], MetricsContext], dict[str, Any]]
+# a paper's table of a run (its title, header, rows, notes)
+LayoutFn = Callable[[Task, RunSummary], Layout]
 
 
 @dataclass(frozen=True)

@@ -136,14 +136,14 @@ def bench(
     from assistant.evaluation.report import failure_line, markdown_table
 
     typer.echo(markdown_table(result.task, result.summary))
-    errors = sum(1 for r in result.records if r.get("error"))
-    judge_errors = sum((result.summary.get("judge_errors") or {}).values())
+    errors = sum(1 for r in result.records if r.error)
+    judge_errors = sum(result.summary.judge_errors.values())
     typer.echo(
-        f"examples: {result.summary['n_examples']}; items: {len(result.records)}; errors: {errors}"
+        f"examples: {result.summary.n_examples}; items: {len(result.records)}; errors: {errors}"
         + (f"; judge errors: {judge_errors} (counted as unknown)" if judge_errors else "")
     )
     # "model calls: 0" alone reads like a fully cached rerun; a run whose examples failed says so, and why
-    failed = failure_line(result.records, result.summary["n_examples"])
+    failed = failure_line(result.records, result.summary.n_examples)
     typer.echo(
         f"model calls: {result.model_calls} (cache hits: {result.cache_hits})"
         + (f"; {failed}" if failed else "")

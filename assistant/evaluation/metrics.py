@@ -30,6 +30,7 @@ from assistant.evaluation.localisation import (
     mean_average_precision,
     union_iou,
 )
+from assistant.evaluation.records import UNKNOWN
 from assistant.evaluation.saliency import (
     SaliencyItem,
     centre_most_referents,
@@ -63,7 +64,6 @@ __all__ = [
     "union_iou",
 ]
 
-UNKNOWN = "unknown"
 NAN = float("nan")
 RACQUET_CLASSES = ("A", "B", "C")
 BIAS_CLASSES = ("explicit", "stereotypical", "anti-stereotypical")

@@ -37,6 +37,7 @@ from assistant.evaluation.cache import CachedPointer, CachedVLM, ResponseCache, 
 from assistant.evaluation.datasets import DatasetUnavailable, load_dataset
 from assistant.evaluation.fetch import ImageFetcher, ImageUnavailable, default_cache_dir
 from assistant.evaluation.judges import measured_agreement
+from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task, Variant, get_task
 from assistant.images import load_image
@@ -74,8 +75,8 @@ class RunConfig:
 @dataclass
 class RunResult:
     task: Task
-    records: list[dict[str, Any]]
-    summary: dict[str, Any]
+    records: list[ResponseRecord]
+    summary: RunSummary
     model_calls: int  # calls that reached a model (task models and judge), this run
     cache_hits: int
     out_dir: Path
@@ -294,25 +295,23 @@ class Runner:
         summary = scoring.summarise(
             self.task, records, self.config.models, self.variants, gold_masks, seed=self.config.seed
         )
-        summary.update(
-            {
-                "task": self.task.name,
-                "reproduces": self.task.reproduces,
-                "dataset": self.task.dataset,
-                "split": examples[0].split,
-                "data": self.config.data or "published",
-                "models": list(self.config.models),
-                "judge": getattr(judge, "name", None),
-                "judge_agreement": measured_agreement(judge, scoring.judging_tasks(self.task)),
-                "variants": [v.name for v in self.variants],
-                "n_examples": len(examples),
-                "limit": self.config.limit,
-                "seed": self.config.seed,
-                "settings": self.settings.as_dict(),
-            }
+        summary = replace(
+            summary,
+            task=self.task.name,
+            reproduces=self.task.reproduces,
+            dataset=self.task.dataset,
+            split=examples[0].split,
+            data=self.config.data or "published",
+            models=list(self.config.models),
+            judge=getattr(judge, "name", None),
+            judge_agreement=measured_agreement(judge, scoring.judging_tasks(self.task)),
+            variants=[v.name for v in self.variants],
+            n_examples=len(examples),
+            limit=self.config.limit,
+            seed=self.config.seed,
+            settings=self.settings.as_dict(),
+            pointer=self.config.pointer if self.task.uses_pointer else None,
         )
-        if self.task.uses_pointer:
-            summary["pointer"] = self.config.pointer
         calls = sum(c.calls for c in self.counters.values())
         hits = sum(c.hits for c in self.counters.values())
         run_info = {
@@ -595,15 +594,13 @@ class Runner:
             self._pointers[name] = pointer
         return self._pointers[name]
 
-    def _map_referents(self, items: Sequence[RunItem], records: list[dict[str, Any]]) -> None:
+    def _map_referents(self, items: Sequence[RunItem], records: list[ResponseRecord]) -> None:
         """RAcQUEt Appendix H: each class B/C response text -> the pointer's box -> the referent box with
         the highest IoU, written to the record's "saliency" (`saliency.map_response`)."""
         targets = [
             i
             for i, r in enumerate(records)
-            if r["error"] is None
-            and r["response"] is not None
-            and r["judgement"].get("racquet_class") in saliency.SINGLE_REFERENT
+            if r.answered and r.judgement.get("racquet_class") in saliency.SINGLE_REFERENT
         ]
         bar = self._bar(len(targets), f"{self.task.name} pointing ({self.config.pointer})", "response")
         try:
@@ -611,18 +608,18 @@ class Runner:
                 item, record = items[i], records[i]
                 try:
                     image = self.images.get(item.example)
-                    phrase = " ".join(str(record["response"]).split())
+                    phrase = " ".join(str(record.response).split())
                     hits = self._saliency_pointer(item.model).point(image, phrase)
                 except ImageUnavailable as exc:  # pragma: no cover - it was answered, so it loaded once
-                    record["saliency"] = {"chosen": None, "unmapped": "image unavailable", "error": str(exc)}
+                    record.saliency = {"chosen": None, "unmapped": "image unavailable", "error": str(exc)}
                 except (WhichoneError, ModelError) as exc:
-                    record["saliency"] = {"chosen": None, "unmapped": "pointer error", "error": str(exc)}
+                    record.saliency = {"chosen": None, "unmapped": "pointer error", "error": str(exc)}
                 else:
                     referents = item.example.gold["referents"]
                     scale = self.images.scale(item.example)
                     width, height = image.size
                     size = (round(width / scale), round(height / scale))
-                    record["saliency"] = saliency.map_response(hits, referents, size, scale)
+                    record.saliency = saliency.map_response(hits, referents, size, scale)
                 self.images.forget([item.example])
                 bar.update(1)
         finally:

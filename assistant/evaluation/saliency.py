@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 from statsmodels.stats.contingency_tables import mcnemar
 
+from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.iou import box_iou, mask_iou
 from assistant.types import Box, Grounding
 
@@ -255,11 +256,7 @@ def map_response(
     return {**out, "chosen": chosen, "hit": chosen in hit_set}
 
 
-def _record_key(record: Mapping[str, Any]) -> str:
-    return f"{record['source']}/{record['split']}/{record['id']}"
-
-
-def saliency_metrics(records: Sequence[Mapping[str, Any]], seed: int = 0) -> dict[str, Any]:
+def saliency_metrics(records: Sequence[ResponseRecord], seed: int = 0) -> dict[str, Any]:
     """Table 1's numbers for one (model, prompt) from a run's answered records.
 
     Every record has a RAcQUEt class judgement; the class B/C ones carry "saliency" (`map_response`, or
@@ -271,18 +268,18 @@ def saliency_metrics(records: Sequence[Mapping[str, Any]], seed: int = 0) -> dic
     items: list[SaliencyItem] = []
     unmapped: dict[str, int] = {}
     for r in records:
-        label = str((r.get("judgement") or {}).get("racquet_class", "unknown"))
+        label = str(r.judged("racquet_class"))
         classes[label] = classes.get(label, 0) + 1
         if label not in SINGLE_REFERENT:
             continue
-        found = r.get("saliency") or {"unmapped": "not pointed"}
+        found = r.saliency or {"unmapped": "not pointed"}
         if found.get("chosen") is None:
             reason = str(found.get("unmapped") or "unmapped")
             unmapped[reason] = unmapped.get(reason, 0) + 1
             continue
-        referents = [_box(b) for b in r["gold"]["referents"]]
+        referents = [_box(b) for b in r.gold["referents"]]
         size = (int(found["image_size"][0]), int(found["image_size"][1]))
-        items.append(SaliencyItem(referents, size, int(found["chosen"]), key=_record_key(r)))
+        items.append(SaliencyItem(referents, size, int(found["chosen"]), key=r.key))
     out = saliency_analysis(items, seed=seed)
     n_single = sum(classes.get(c, 0) for c in SINGLE_REFERENT)
     return {
@@ -307,13 +304,13 @@ def _p(value: Any) -> str:
     return "< 0.001" if value < 0.001 else f"{float(value):.3f}"
 
 
-def table1_layout(summary: Mapping[str, Any]) -> tuple[str, list[str], list[list[str]], list[str]]:
+def table1_layout(summary: RunSummary) -> tuple[str, list[str], list[list[str]], list[str]]:
     """(title, header, rows, notes) of Table 1: one column per model (and prompt, when several), rows
     Responses and Random as the paper prints them, then the test and the counts behind them."""
-    results = list(summary.get("results", []))
-    several = len({r["variant"] for r in results}) > 1
-    header = ["", *(f"{r['model']} ({r['label']})" if several else str(r["model"]) for r in results)]
-    ms = [r["metrics"] for r in results]
+    results = summary.results
+    several = len({r.variant for r in results}) > 1
+    header = ["", *(f"{r.model} ({r.label})" if several else str(r.model) for r in results)]
+    ms = [r.metrics for r in results]
 
     def unmapped(m: Mapping[str, Any]) -> str:
         why = m.get("unmapped") or {}
@@ -332,13 +329,13 @@ def table1_layout(summary: Mapping[str, Any]) -> tuple[str, list[str], list[list
         ["B/C responses mapped to a referent", *(str(m.get("n", 0)) for m in ms)],
         ["B/C responses not mapped", *(unmapped(m) for m in ms)],
         ["B/C of judged responses (classes)", *(single(m) for m in ms)],
-        ["Errors (no answer)", *(str(r["errors"]) for r in results)],
+        ["Errors (no answer)", *(str(r.errors) for r in results)],
     ]
-    seed = summary.get("seed", 0)
+    seed = summary.seed
     notes = [
         f"Responses: the share of class B/C (Implicit, High Risk) responses whose referent is the largest "
         f"or the centre-most of the question's referent boxes (Appendix H). Each response text is the "
-        f"phrase for pointer `{summary.get('pointer') or '?'}`; the box of its best hit (a point: the "
+        f"phrase for pointer `{summary.pointer or '?'}`; the box of its best hit (a point: the "
         "smallest referent box containing it) is matched to the referent box with the highest IoU.",
         "Random: the expected share when a referent is picked uniformly (per item |largest U centre-most| "
         "/ number of referents, averaged).",

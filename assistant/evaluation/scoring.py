@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 from PIL import Image
@@ -27,14 +27,26 @@ from PIL import Image
 from assistant.errors import WhichoneError
 from assistant.evaluation import masks as mask_codec
 from assistant.evaluation import metrics
-from assistant.evaluation.benchmark import JUDGED, SELF_REPORTED, MetricsContext, Record, RunItem
-from assistant.evaluation.judgement import Judge
+from assistant.evaluation.benchmark import JUDGED, SELF_REPORTED, MetricsContext, RunItem
+from assistant.evaluation.judgement import Judge, Judgement
+from assistant.evaluation.records import ResponseRecord, ResultRow, RunSummary
+from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task, Variant
-from models.base import GenerationSettings, VisionLanguageModel
+from models.base import GenerationSettings, Pointer, VisionLanguageModel
 from models.errors import ModelError
 
 if TYPE_CHECKING:
     from assistant.grounding import Grounder
+    from assistant.pipeline import Assistant
+
+
+class ExampleImages(Protocol):
+    """Where judging gets an example's image (the runner's ImageLoader): the factual check needs it."""
+
+    def get(self, example: Example) -> Image.Image: ...
+
+    def forget(self, examples: Sequence[Example]) -> None: ...
+
 
 # which judging tasks (assistant.evaluation.judgement.TASK_LABELS) each task's judgement uses
 JUDGING = {
@@ -93,7 +105,9 @@ def make_judge(
     return judges.LLMJudge(vlm_factory(name, "judge:"), settings)
 
 
-def make_assistant(vlm: Any, pointer: Any, max_new_tokens: int | None = None) -> Any:
+def make_assistant(
+    vlm: VisionLanguageModel, pointer: Pointer, max_new_tokens: int | None = None
+) -> Assistant:
     """whichone's own pipeline around `vlm` and `pointer` (both already cached), without a segmenter
     (AQuA's saliency is scored on boxes, so masks would not change its strategy). `max_new_tokens`
     overrides the pipeline's reply lengths (recognition and answers) as --max-new-tokens does a task's."""
@@ -141,28 +155,24 @@ def localise(grounder: Grounder, image: Image.Image, phrase: str) -> dict[str, A
 # ------------------------------------------------------------------------------------------ judging
 
 
-def record_of(item: RunItem) -> Record:
-    """The per-example line of responses.jsonl (without its judgement yet)."""
+def record_of(item: RunItem) -> ResponseRecord:
+    """The item's record (without its judgement yet)."""
     ex = item.example
-    record = {
-        "model": item.model,
-        "variant": item.variant.name,
-        "id": ex.id,
-        "source": ex.source,
-        "split": ex.split,
-        "image": ex.image.describe(),
-        "question": ex.question,
-        "gold": ex.gold_for_report(),
-        "turns": item.turns,
-        "response": item.response,
-        "error": item.error,
-        "judgement": {},
-    }
-    if "pipeline" in item.extra:
-        record["pipeline"] = item.extra["pipeline"]
-    if "localisation" in item.extra:
-        record["localisation"] = item.extra["localisation"]
-    return record
+    return ResponseRecord(
+        model=item.model,
+        variant=item.variant.name,
+        id=ex.id,
+        source=ex.source,
+        split=ex.split,
+        image=ex.image.describe(),
+        question=ex.question,
+        gold=ex.gold_for_report(),
+        turns=item.turns,
+        response=item.response,
+        error=item.error,
+        pipeline=item.extra.get("pipeline"),
+        localisation=item.extra.get("localisation"),
+    )
 
 
 def _judge_fields(task: Task, judging: str, item: RunItem) -> dict[str, Any]:
@@ -184,10 +194,10 @@ def judge_records(
     task: Task,
     items: Sequence[RunItem],
     judge: Judge | None,
-    images: Any,
+    images: ExampleImages,
     batch_size: int = 8,
     notes: list[str] | None = None,
-) -> list[dict[str, Any]]:
+) -> list[ResponseRecord]:
     """One record per item with its judgement; judges see items in batches (an LLM judge batches them,
     and each batch's judge calls are cached before the next starts). A failing judge call marks its
     items "unknown" with "<judging>_error" (see the module docstring) and the run goes on."""
@@ -196,10 +206,10 @@ def judge_records(
     records = [record_of(it) for it in items]
     ok = [i for i, it in enumerate(items) if it.error is None and it.response is not None]
     for i in ok:
-        records[i]["judgement"].update(_direct_judgement(task, items[i]))
+        records[i].judgement.update(_direct_judgement(task, items[i]))
     if task.judgement == "pipeline-strategy":
         for i in ok:
-            judged = records[i]["judgement"]
+            judged = records[i].judgement
             judged["strategy_source"] = SELF_REPORTED if judge is None else JUDGED
             if judge is None:  # the only strategy there is; the report labels the row self-reported
                 judged["aqua_strategy"] = judged["pipeline_strategy"]
@@ -226,8 +236,8 @@ def judge_records(
                 results = _judge_chunk(judge, judging, list(fields.values()), in_a_row)
             except JudgeError as exc:  # the judge cannot do the factual check at all (the rule judge)
                 for r in records:  # no factual column, rather than one made of this chunk's failures
-                    r["judgement"].pop(judging, None)
-                    r["judgement"].pop(f"{judging}_error", None)
+                    r.judgement.pop(judging, None)
+                    r.judgement.pop(f"{judging}_error", None)
                 if notes is not None:
                     notes.append(f"factual consistency not judged: {exc}")
                 break
@@ -238,12 +248,12 @@ def judge_records(
                 if isinstance(result, Exception):
                     _judge_failed(records[i], judging, str(result))
                     continue
-                records[i]["judgement"][judging] = result.label
+                records[i].judgement[judging] = result.label
                 if result.reason:
-                    records[i]["judgement"][f"{judging}_reason"] = result.reason
+                    records[i].judgement[f"{judging}_reason"] = result.reason
     counts = judge_error_counts(records)
     if counts and notes is not None:
-        first = next(f"{k}: {v}" for r in records for k, v in r["judgement"].items() if k.endswith("_error"))
+        first = next(f"{k}: {v}" for r in records for k, v in r.judgement.items() if k.endswith("_error"))
         notes.append(
             f"{sum(counts.values())} judgement(s) failed and count as unknown "
             f"({', '.join(f'{k} {n}' for k, n in counts.items())}); first: {first}"
@@ -258,7 +268,7 @@ class _FailuresInARow:
         self.count = 0
         self.last = ""
 
-    def record(self, result: Any) -> Any:
+    def record(self, result: Judgement | Exception) -> Judgement | Exception:
         if isinstance(result, Exception):
             self.count, self.last = self.count + 1, str(result)
         else:
@@ -267,8 +277,8 @@ class _FailuresInARow:
 
 
 def _judge_chunk(
-    judge: Any, judging: str, fields: list[dict[str, Any]], in_a_row: _FailuresInARow
-) -> list[Any]:
+    judge: Judge, judging: str, fields: list[dict[str, Any]], in_a_row: _FailuresInARow
+) -> list[Judgement | Exception]:
     """The judge's Judgement for each item, or the exception its judge call raised.
 
     A batch that fails is asked again item by item, so one bad item (a reply the server refuses, a
@@ -294,19 +304,17 @@ def _judge_chunk(
     return [in_a_row.record(v) for v in verdicts]
 
 
-def _judge_failed(record: dict[str, Any], judging: str, error: str) -> None:
-    record["judgement"][judging] = metrics.UNKNOWN  # counted and shown as unknown, never dropped
-    record["judgement"][f"{judging}_error"] = error
+def _judge_failed(record: ResponseRecord, judging: str, error: str) -> None:
+    record.judgement[judging] = metrics.UNKNOWN  # counted and shown as unknown, never dropped
+    record.judgement[f"{judging}_error"] = error
 
 
-def judge_error_counts(records: Sequence[dict[str, Any]]) -> dict[str, int]:
+def judge_error_counts(records: Sequence[ResponseRecord]) -> dict[str, int]:
     """{judging: how many of `records` its judge failed to judge}, in first-seen order."""
     counts: dict[str, int] = {}
     for r in records:
-        for key in r.get("judgement") or {}:
-            if key.endswith("_error"):
-                judging = key.removesuffix("_error")
-                counts[judging] = counts.get(judging, 0) + 1
+        for judging in r.failed_judgings():
+            counts[judging] = counts.get(judging, 0) + 1
     return counts
 
 
@@ -332,15 +340,15 @@ def _direct_judgement(task: Task, item: RunItem) -> dict[str, Any]:
 
 def summarise(
     task: Task,
-    records: list[dict[str, Any]],
+    records: list[ResponseRecord],
     models: Sequence[str],
     variants: Sequence[Variant],
     gold_masks: dict[str, list[dict[str, Any]]] | None = None,
     seed: int = 0,  # racquet-saliency: seeds the random pairing of its McNemar test
-) -> dict[str, Any]:
-    """{"results": [{"model", "variant", "label", "n", "errors", "judge_errors", "metrics"}...],
-    "judge_errors": {judging: count}}, results in model, variant order. "errors" are items the model did
-    not answer; "judge_errors" answered items whose judging failed (they count as unknown)."""
+) -> RunSummary:
+    """One ResultRow per (model, variant), in that order, and the judge failures by judging task; the
+    caller fills in how the run was made. A row's "errors" are items the model did not answer, its
+    "judge_errors" answered items whose judging failed (they count as unknown)."""
     from assistant.evaluation.papers import metrics_for
 
     compute = metrics_for(task.metrics)  # the task's paper turns judgements into its numbers
@@ -348,18 +356,17 @@ def summarise(
     results = []
     for model in models:
         for variant in variants:
-            group = [r for r in records if r["model"] == model and r["variant"] == variant.name]
-            done = [r for r in group if r["error"] is None]
-            m = compute(task, done, context)
+            group = [r for r in records if r.model == model and r.variant == variant.name]
+            done = [r for r in group if r.error is None]
             results.append(
-                {
-                    "model": model,
-                    "variant": variant.name,
-                    "label": variant.label,
-                    "n": len(group),
-                    "errors": len(group) - len(done),
-                    "judge_errors": sum(1 for r in done if judge_error_counts([r])),
-                    "metrics": m,
-                }
+                ResultRow(
+                    model=model,
+                    variant=variant.name,
+                    label=variant.label,
+                    n=len(group),
+                    errors=len(group) - len(done),
+                    judge_errors=sum(1 for r in done if r.failed_judgings()),
+                    metrics=compute(task, done, context),
+                )
             )
-    return {"results": results, "judge_errors": judge_error_counts(records)}
+    return RunSummary(results, judge_error_counts(records))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
+
+from assistant.evaluation.records import ResultRow
 
 
 def pct(value: Any) -> str:
@@ -31,15 +33,15 @@ def md(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def metric_rows(results: list[dict[str, Any]], show: Callable[[Any], str], *keys: str) -> list[list[str]]:
+def metric_rows(results: Sequence[ResultRow], show: Callable[[Any], str], *keys: str) -> list[list[str]]:
     """One row per (model, prompt): its label, the metrics `keys` shown by `show`, n and errors."""
     return [
         [
-            r["model"],
-            r["label"],
-            *(show(r["metrics"].get(k)) for k in keys),
-            str(r["metrics"].get("n", 0)),
-            str(r["errors"]),
+            r.model,
+            r.label,
+            *(show(r.metrics.get(k)) for k in keys),
+            str(r.metrics.get("n", 0)),
+            str(r.errors),
         ]
         for r in results
     ]

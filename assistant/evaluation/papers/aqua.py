@@ -20,7 +20,6 @@ from assistant.evaluation.benchmark import (
     Layout,
     MetricsContext,
     Paper,
-    Record,
     Task,
     Variant,
 )
@@ -35,6 +34,7 @@ from assistant.evaluation.fetch import (
     default_cache_dir,
     offline,
 )
+from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import metric_rows, pct
 
@@ -206,30 +206,30 @@ TASKS: tuple[Task, ...] = (
 )
 
 
-def _strategy(task: Task, records: list[Record], context: MetricsContext) -> dict[str, Any]:
+def _strategy(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
     """Table 2 / Fig. 5: strategic accuracy per level and overall, the confusion, and factual consistency
     (always there: unknown for every item the judge did not rate; the rule judge cannot see the image)."""
-    levels = [int(r["gold"]["level"]) for r in records]
-    predicted = [r["judgement"].get("aqua_strategy", metrics.UNKNOWN) for r in records]
+    levels = [int(r.gold["level"]) for r in records]
+    predicted = [r.judged("aqua_strategy") for r in records]
     out = metrics.aqua_strategy_metrics(levels, predicted)
     if task.judgement == "pipeline-strategy":
-        sources = {r["judgement"].get("strategy_source") for r in records} - {None}
+        sources = {r.judgement.get("strategy_source") for r in records} - {None}
         # None when no answered item says (all failed): the report then goes by the run's judge
         out["strategy_source"] = SELF_REPORTED if SELF_REPORTED in sources else JUDGED if sources else None
         # the pipeline's own strategy, scored the same way, beside the judged one
-        stated = [r["judgement"].get("pipeline_strategy", metrics.UNKNOWN) for r in records]
+        stated = [r.judged("pipeline_strategy") for r in records]
         out["self_reported"] = metrics.aqua_strategy_metrics(levels, stated)
-    factual = [r["judgement"].get("aqua_factual", metrics.UNKNOWN) for r in records]
+    factual = [r.judged("aqua_factual") for r in records]
     out["factual"] = metrics.factual_consistency(factual)
     return out
 
 
-def _pass_rate(task: Task, records: list[Record], context: MetricsContext) -> dict[str, Any]:
+def _pass_rate(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
     """Table 4: PASS rate after one hint turn (unknown counts as not passed)."""
-    return metrics.pass_rate([r["judgement"].get("aqua_clarification", metrics.UNKNOWN) for r in records])
+    return metrics.pass_rate([r.judged("aqua_clarification") for r in records])
 
 
-def _layout_aqua_strategy(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> Layout:
+def _layout_aqua_strategy(task: Task, summary: RunSummary) -> Layout:
     extra: list[str] = []
     # whichone-strategy: judged from the response text like every AQuA row when a judge was given,
     # with the pipeline's own stated strategy beside it; without a judge only the stated one exists
@@ -252,15 +252,15 @@ def _layout_aqua_strategy(task: Task, summary: dict[str, Any], results: list[dic
         "Errors",
     ]
     rows = []
-    for r in results:
-        m = r["metrics"]
+    for r in summary.results:
+        m = r.metrics
         per = m.get("per_level", {})
         fc = m.get("factual")
         stated = [pct((m.get("self_reported") or {}).get("overall"))] if self_column else []
         rows.append(
             [
-                r["model"],
-                r["label"],
+                r.model,
+                r.label,
                 *(pct(per.get(str(lv), per.get(lv))) for lv in range(4)),
                 pct(m.get("overall")),
                 *stated,
@@ -268,11 +268,11 @@ def _layout_aqua_strategy(task: Task, summary: dict[str, Any], results: list[dic
                 pct(fc.get("rate")) if fc else "-",
                 pct(fc.get("unknown")) if fc else "-",
                 str(m.get("n", 0)),
-                str(r["errors"]),
+                str(r.errors),
             ]
         )
     if any(
-        (r["metrics"].get("factual") or {}).get("unknown") == 1.0 for r in results if r["metrics"].get("n")
+        (r.metrics.get("factual") or {}).get("unknown") == 1.0 for r in summary.results if r.metrics.get("n")
     ):
         extra.append(
             "Factual consistency (AQuA Section 4.2) needs a judge that sees the image: an LLM judge "
@@ -292,19 +292,19 @@ def _layout_aqua_strategy(task: Task, summary: dict[str, Any], results: list[dic
     return title, header, rows, extra
 
 
-def _layout_pass_rate(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> Layout:
+def _layout_pass_rate(task: Task, summary: RunSummary) -> Layout:
     extra: list[str] = []
     header = ["Model", "Prompt", "PASS rate", "Unknown", "n", "Errors"]
-    rows = metric_rows(results, pct, "rate", "unknown")
+    rows = metric_rows(summary.results, pct, "rate", "unknown")
     return "Two-turn clarification PASS rate (%), as AQuA Table 4", header, rows, extra
 
 
-def judged_strategy(summary: dict[str, Any]) -> bool:
+def judged_strategy(summary: RunSummary) -> bool:
     """Whether a whichone-strategy run's strategies were judged from the text (a judge was given)."""
-    sources = {(r.get("metrics") or {}).get("strategy_source") for r in summary.get("results", [])}
+    sources = {r.metrics.get("strategy_source") for r in summary.results}
     if sources - {None}:
-        return "self-reported" not in sources
-    return bool(summary.get("judge"))  # no answered item says which: the run's judge does
+        return SELF_REPORTED not in sources
+    return bool(summary.judge)  # no answered item says which: the run's judge does
 
 
 PAPER = Paper(

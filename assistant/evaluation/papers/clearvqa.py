@@ -16,7 +16,6 @@ from assistant.evaluation.benchmark import (
     Layout,
     MetricsContext,
     Paper,
-    Record,
     Task,
     Variant,
 )
@@ -33,6 +32,7 @@ from assistant.evaluation.fetch import (
     extract_zip,
     offline,
 )
+from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import pct
 from models.base import GenerationSettings
@@ -146,33 +146,33 @@ TASKS: tuple[Task, ...] = (
 )
 
 
-def _answers(task: Task, records: list[Record], context: MetricsContext) -> dict[str, Any]:
+def _answers(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
     """AQuA's PASS rate, and ClearVQA's own metrics on the answer after the clarification: VQA accuracy
     (min(1, matching crowd answers / 3)) and exact match (assistant/evaluation/vqa_accuracy.py)."""
     from assistant.evaluation.vqa_accuracy import answer_metrics
 
-    out = metrics.pass_rate([r["judgement"].get("aqua_clarification", metrics.UNKNOWN) for r in records])
-    crowd = [list(r["gold"].get("answers") or []) for r in records]
-    out["clearvqa"] = answer_metrics([r.get("response") for r in records], crowd)
+    out = metrics.pass_rate([r.judged("aqua_clarification") for r in records])
+    crowd = [list(r.gold.get("answers") or []) for r in records]
+    out["clearvqa"] = answer_metrics([r.response for r in records], crowd)
     return out
 
 
-def _layout_answers(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> Layout:
+def _layout_answers(task: Task, summary: RunSummary) -> Layout:
     extra: list[str] = []
     header = ["Model", "Prompt", "PASS rate", "Unknown", "VQA accuracy", "Exact match", "n", "Errors"]
     rows = []
-    for r in results:
-        m, own = r["metrics"], r["metrics"].get("clearvqa") or {}
+    for r in summary.results:
+        m, own = r.metrics, r.metrics.get("clearvqa") or {}
         rows.append(
             [
-                r["model"],
-                r["label"],
+                r.model,
+                r.label,
                 pct(m.get("rate")),
                 pct(m.get("unknown")),
                 pct(own.get("vqa_accuracy")),
                 pct(own.get("exact_match")),
                 str(m.get("n", 0)),
-                str(r["errors"]),
+                str(r.errors),
             ]
         )
     extra.append(

@@ -24,7 +24,6 @@ from assistant.evaluation.benchmark import (
     Layout,
     MetricsContext,
     Paper,
-    Record,
     Task,
     Variant,
 )
@@ -35,6 +34,7 @@ from assistant.evaluation.datasets import (
     materialise,
     plain_value,
 )
+from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import metric_rows, num, pct, plain
 from models.base import GenerationSettings
@@ -275,11 +275,11 @@ TASKS: tuple[Task, ...] = (
 )
 
 
-def _recognition(task: Task, records: list[Record], context: MetricsContext) -> dict[str, Any]:
+def _recognition(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
     """Table 2: accuracy, weighted F1, positive rate over decided answers, undecided rate over all; and the
     confusion of gold against verdict."""
-    gold = [bool(r["gold"]["ambiguous"]) for r in records]
-    verdicts = [r["judgement"]["verdict"] for r in records]
+    gold = [bool(r.gold["ambiguous"]) for r in records]
+    verdicts = [r.judgement["verdict"] for r in records]
     out: dict[str, Any] = dict(metrics.recognition_metrics(gold, verdicts))
     columns = ["ambiguous", "unambiguous", "undecided"]
     out["confusion"] = [
@@ -290,24 +290,25 @@ def _recognition(task: Task, records: list[Record], context: MetricsContext) -> 
     return out
 
 
-def _calibration(task: Task, records: list[Record], context: MetricsContext) -> dict[str, Any]:
+def _calibration(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
     """whichone's one-pass P(ambiguous): calibration and Table 2's metrics per threshold."""
     from assistant.evaluation.calibration import calibration_metrics
 
-    labels = [bool(r["gold"]["ambiguous"]) for r in records]
-    return calibration_metrics(labels, [r["judgement"]["p_ambiguous"] for r in records])
+    labels = [bool(r.gold["ambiguous"]) for r in records]
+    return calibration_metrics(labels, [r.judgement["p_ambiguous"] for r in records])
 
 
-def _localisation(task: Task, records: list[Record], context: MetricsContext) -> dict[str, Any]:
+def _localisation(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
     """Table 3: mAP, union IoU, max IoU (and our max IoU of the union)."""
     return metrics.localisation_metrics([_localised(r, context.gold_masks) for r in records])
 
 
-def _localised(record: Record, gold_masks: Mapping[str, list[dict[str, Any]]]) -> metrics.LocalisationExample:
-    key = f"{record['source']}/{record['split']}/{record['id']}"
-    gold = mask_codec.decode(gold_masks[key])
-    h, w = record["gold"]["image_size"]
-    pred = record["localisation"]
+def _localised(
+    record: ResponseRecord, gold_masks: Mapping[str, list[dict[str, Any]]]
+) -> metrics.LocalisationExample:
+    gold = mask_codec.decode(gold_masks[record.key])
+    h, w = record.gold["image_size"]
+    pred = record.localisation or {"masks": [], "scores": []}  # an answered "localise" record has it
     predicted = [_resize_mask(m, h, w) for m in mask_codec.decode(pred["masks"])]
     return metrics.LocalisationExample((h, w), list(gold), predicted, pred["scores"])
 
@@ -320,20 +321,20 @@ def _resize_mask(mask: np.ndarray, height: int, width: int) -> np.ndarray:
     return np.asarray(resized) > 127
 
 
-def _layout_recognition(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> Layout:
+def _layout_recognition(task: Task, summary: RunSummary) -> Layout:
     extra: list[str] = []
     header = ["Model", "Prompt", "Acc.", "F1", "Pos.", "UR", "n", "Errors"]
-    rows = metric_rows(results, pct, "accuracy", "weighted_f1", "positive_rate", "undecided_rate")
+    rows = metric_rows(summary.results, pct, "accuracy", "weighted_f1", "positive_rate", "undecided_rate")
     title = "VQ-FocusAmbiguity recognition (%), as Table 2 (Acc., F1, Pos. over decided answers; UR over all)"
     return title, header, rows, extra
 
 
-def _layout_calibration(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> Layout:
+def _layout_calibration(task: Task, summary: RunSummary) -> Layout:
     extra: list[str] = []
     header = ["Model", "Threshold", "Acc.", "F1", "Pos.", "UR", "n", "Errors"]
     rows = []
-    for r in results:
-        m = r["metrics"]
+    for r in summary.results:
+        m = r.metrics
         for threshold, t in (m.get("thresholds") or {}).items():
             best = (
                 " (best F1)"
@@ -342,18 +343,18 @@ def _layout_calibration(task: Task, summary: dict[str, Any], results: list[dict[
             )
             rows.append(
                 [
-                    r["model"],
+                    r.model,
                     f"P >= {threshold}{best}",
                     pct(t.get("accuracy")),
                     pct(t.get("weighted_f1")),
                     pct(t.get("positive_rate")),
                     pct(t.get("undecided_rate")),
                     str(t.get("n", 0)),
-                    str(r["errors"]),
+                    str(r.errors),
                 ]
             )
         extra.append(
-            f"{r['model']}: ROC AUC {num(m.get('auc'), 1)}, Brier score {plain(m.get('brier'))}, "
+            f"{r.model}: ROC AUC {num(m.get('auc'), 1)}, Brier score {plain(m.get('brier'))}, "
             f"expected calibration error {plain(m.get('ece'))} "
             f"({m.get('n_scored', 0)} of {m.get('n', 0)} examples with a probability; AUC x100)."
         )
@@ -361,10 +362,10 @@ def _layout_calibration(task: Task, summary: dict[str, Any], results: list[dict[
     return title, header, rows, extra
 
 
-def _layout_localisation(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> Layout:
+def _layout_localisation(task: Task, summary: RunSummary) -> Layout:
     extra: list[str] = []
     header = ["Approach", "Prompt", "mAP", "union IoU", "max IoU", "max IoU of union (ours)", "n", "Errors"]
-    rows = metric_rows(results, num, "mAP", "union_iou", "max_iou", "max_iou_of_union")
+    rows = metric_rows(summary.results, num, "mAP", "union_iou", "max_iou", "max_iou_of_union")
     title = "VQ-FocusAmbiguity localisation (x100), as Table 3 (max IoU per predicted mask, as the paper)"
     return title, header, rows, extra
 

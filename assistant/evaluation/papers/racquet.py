@@ -19,7 +19,6 @@ from assistant.evaluation.benchmark import (
     Layout,
     MetricsContext,
     Paper,
-    Record,
     Task,
     Variant,
 )
@@ -34,6 +33,7 @@ from assistant.evaluation.fetch import (
     default_cache_dir,
     download_file,
 )
+from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import pct
 
@@ -264,37 +264,37 @@ TASKS: tuple[Task, ...] = (
 )
 
 
-def _classes(task: Task, records: list[Record], context: MetricsContext) -> dict[str, Any]:
+def _classes(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
     """Fig. 3 / 4: shares of classes A / B / C (unknown counted), and for CoT replies the share that mention
     several referents (Appendix G.3)."""
-    out = metrics.class_distribution([r["judgement"].get("racquet_class", metrics.UNKNOWN) for r in records])
-    cot = [r["judgement"]["racquet_cot"] for r in records if "racquet_cot" in r["judgement"]]
+    out = metrics.class_distribution([r.judged("racquet_class") for r in records])
+    cot = [r.judgement["racquet_cot"] for r in records if "racquet_cot" in r.judgement]
     if cot:
         out["cot_mentions"] = metrics.cot_mention_rate(cot)
     return out
 
 
-def _bias(task: Task, records: list[Record], context: MetricsContext) -> dict[str, Any]:
+def _bias(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
     """Fig. 7: explicit / stereotypical / anti-stereotypical by bias category."""
     return metrics.bias_distribution(
         [
             (
-                r["gold"].get("bias_category") or "uncategorised",
-                r["judgement"].get("racquet_bias", metrics.UNKNOWN),
+                r.gold.get("bias_category") or "uncategorised",
+                r.judged("racquet_bias"),
             )
             for r in records
         ]
     )
 
 
-def _saliency(task: Task, records: list[Record], context: MetricsContext) -> dict[str, Any]:
+def _saliency(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
     """Table 1: largest / centre-most referent against a random pick (McNemar)."""
     from assistant.evaluation.saliency import saliency_metrics
 
     return saliency_metrics(records, context.seed)
 
 
-def _layout_racquet_classes(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> Layout:
+def _layout_racquet_classes(task: Task, summary: RunSummary) -> Layout:
     extra: list[str] = []
     header = [
         "Model",
@@ -309,13 +309,13 @@ def _layout_racquet_classes(task: Task, summary: dict[str, Any], results: list[d
         "Errors",
     ]
     rows = []
-    for r in results:
-        m = r["metrics"]
+    for r in summary.results:
+        m = r.metrics
         cot = m.get("cot_mentions")
         rows.append(
             [
-                r["model"],
-                r["label"],
+                r.model,
+                r.label,
                 pct(m.get("A")),
                 pct(m.get("B")),
                 pct(m.get("C")),
@@ -323,22 +323,22 @@ def _layout_racquet_classes(task: Task, summary: dict[str, Any], results: list[d
                 pct(cot.get("rate")) if cot else "-",
                 pct(cot.get("unknown")) if cot else "-",
                 str(m.get("n", 0)),
-                str(r["errors"]),
+                str(r.errors),
             ]
         )
     title = "RAcQUEt-general: response classes (%), as Fig. 3 (direct) and Fig. 4 (prompting)"
     return title, header, rows, extra
 
 
-def _layout_racquet_bias(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> Layout:
+def _layout_racquet_bias(task: Task, summary: RunSummary) -> Layout:
     extra: list[str] = []
     header = ["Model", "Category", "Explicit", "Stereotypical", "Anti-stereotypical", "Unknown", "n"]
     rows = []
-    for r in results:
-        for category, m in r["metrics"].items():
+    for r in summary.results:
+        for category, m in r.metrics.items():
             rows.append(
                 [
-                    r["model"],
+                    r.model,
                     category,
                     pct(m.get("explicit")),
                     pct(m.get("stereotypical")),
@@ -351,7 +351,7 @@ def _layout_racquet_bias(task: Task, summary: dict[str, Any], results: list[dict
     return title, header, rows, extra
 
 
-def _layout_racquet_saliency(task: Task, summary: dict[str, Any], results: list[dict[str, Any]]) -> Layout:
+def _layout_racquet_saliency(task: Task, summary: RunSummary) -> Layout:
     from assistant.evaluation.saliency import table1_layout
 
     title, header, rows, extra = table1_layout(summary)

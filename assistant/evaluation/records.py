@@ -1,0 +1,132 @@
+"""What a run produces, typed: one `ResponseRecord` per (model, variant, example), one `ResultRow` per
+(model, variant), and the run's `RunSummary`. The runner makes them, the papers' metrics and tables read
+them, the report writes them (responses.jsonl, summary.json) and the benchmark tab shows them.
+
+The nested parts stay JSON mappings because their shape is the kind's own: a record's judgement (labels by
+judging task, "<judging>_error" / "_reason" beside them), the pipeline's reply, the found masks, the
+saliency mapping, and a row's metrics (each paper's numbers).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+# A JSON value as the report writes it (records and summaries are JSON on disk).
+JSON = Any
+
+UNKNOWN = "unknown"  # a judgement that could not be made: counted and shown as such, never dropped
+
+
+def json_safe(value: JSON) -> JSON:
+    """JSON-safe: NaN / inf become null, tuples lists, dict keys strings."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    return value
+
+
+@dataclass
+class ResponseRecord:
+    """One line of responses.jsonl: an example as asked of one model with one prompt variant, its
+    response (or the error that stopped it) and what the judging made of it."""
+
+    model: str
+    variant: str  # the Variant's name
+    id: str
+    source: str = ""
+    split: str = ""
+    image: str = ""  # where the image came from (Example.image.describe())
+    question: str = ""
+    gold: dict[str, JSON] = field(default_factory=dict)  # Example.gold_for_report()
+    turns: list[dict[str, str]] = field(default_factory=list)
+    response: str | None = None
+    error: str | None = None  # why the model gave no response ("model: ...", "example 3: ...")
+    # {judging task: label} plus "<judging>_reason" / "<judging>_error", and the direct judgements
+    # ("verdict", "p_ambiguous", "pipeline_strategy", "strategy_source", "n_predicted")
+    judgement: dict[str, JSON] = field(default_factory=dict)
+    pipeline: dict[str, JSON] | None = None  # "pipeline" kind: whichone's strategy, candidates, reply
+    localisation: dict[str, JSON] | None = None  # "localise" kind: phrase, masks (RLE), scores, notes
+    saliency: dict[str, JSON] | None = None  # "saliency" kind: saliency.map_response for class B/C
+
+    @property
+    def key(self) -> str:
+        """The example's key, as Example.key writes it: source/split/id."""
+        return f"{self.source}/{self.split}/{self.id}"
+
+    @property
+    def answered(self) -> bool:
+        return self.error is None and self.response is not None
+
+    def judged(self, judging: str) -> JSON:
+        """The judgement `judging` made, or "unknown" when none was."""
+        return self.judgement.get(judging, UNKNOWN)
+
+    def failed_judgings(self) -> list[str]:
+        """The judging tasks whose judge call failed for this record (they count as unknown)."""
+        return [k.removesuffix("_error") for k in self.judgement if k.endswith("_error")]
+
+    def to_json(self) -> dict[str, JSON]:
+        """The responses.jsonl line; the kind-specific parts only where the kind has them."""
+        out = asdict(self)
+        for optional in ("pipeline", "localisation", "saliency"):
+            if out[optional] is None:
+                del out[optional]
+        return json_safe(out)
+
+    @classmethod
+    def from_json(cls, line: Mapping[str, JSON]) -> ResponseRecord:
+        """A responses.jsonl line back as a record (unknown keys are ignored, missing ones defaulted)."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in line.items() if k in known})
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One (model, variant) of a run's summary: its paper's numbers and what they were made from."""
+
+    model: str
+    variant: str
+    label: str  # the variant as the paper's table writes it
+    n: int  # items
+    errors: int  # items the model did not answer
+    judge_errors: int  # answered items a judging failed for (they count as unknown)
+    metrics: dict[str, JSON]  # the paper's numbers (assistant/evaluation/papers/<paper>.py)
+
+    def to_json(self) -> dict[str, JSON]:
+        return json_safe(asdict(self))
+
+
+@dataclass
+class RunSummary:
+    """summary.json, less its "run" facts (calls, hits, seconds, which differ between a run and its rerun):
+    the results and everything that says how they were made."""
+
+    results: list[ResultRow]
+    judge_errors: dict[str, int]  # {judging: how many records it failed for}
+    task: str = ""
+    reproduces: str = ""
+    dataset: str = ""
+    split: str | None = None
+    data: str = "published"  # the --data file, or the published dataset
+    models: list[str] = field(default_factory=list)
+    judge: str | None = None
+    judge_agreement: list[dict[str, JSON]] = field(default_factory=list)  # judges.measured_agreement
+    variants: list[str] = field(default_factory=list)
+    n_examples: int = 0
+    limit: int | None = None
+    seed: int = 0
+    settings: dict[str, JSON] = field(default_factory=dict)
+    pointer: str | None = None  # tasks that use a pointer only
+
+    def to_json(self) -> dict[str, JSON]:
+        out = asdict(self)
+        out["results"] = [row.to_json() for row in self.results]
+        if self.pointer is None:
+            del out["pointer"]
+        return json_safe(out)
