@@ -43,7 +43,8 @@ import logging
 import re
 
 from assistant import lexicon as lx
-from assistant.question_parser import Parser, Token
+from assistant.question_parser import Parser
+from assistant.question_tokens import Token
 from assistant.types import QuestionFocus
 from assistant.validation import without_control_characters
 from assistant.words import (
