@@ -21,6 +21,7 @@ import numpy as np
 from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError
 
 from assistant.errors import InputError
+from models.errors import first_line
 
 MAX_INPUT_PIXELS = 80_000_000  # refuse to decode more than this (decompression bombs)
 MAX_SIDE = 2048  # the working image's longer side after downscaling
@@ -254,5 +255,4 @@ def _to_rgb(image: Image.Image) -> Image.Image:
 
 
 def _reason(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return text[:120]
+    return first_line(exc, 120)

@@ -31,7 +31,7 @@ import numpy as np
 from PIL import Image
 
 from assistant.types import Box, Grounding
-from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
+from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable, first_line
 from models.hub import load_pretrained
 from models.quantise import CPU_QUANTISATIONS, CpuQuantisation, int8_dynamic
 from models.segment_common import check_image, torch_device
@@ -174,9 +174,7 @@ class DetectorPointer:
         except torch.cuda.OutOfMemoryError as error:
             raise ModelOutOfMemory(f"{self.name} ran out of GPU memory") from error
         except (RuntimeError, ValueError, IndexError) as error:
-            raise ModelError(
-                f"{self.name} failed on this image: {str(error).splitlines()[0][:200]}"
-            ) from error
+            raise ModelError(f"{self.name} failed on this image: {first_line(error)}") from error
         scores = found["scores"].float().cpu()
         # One query: every hit is of class 0 (Grounding DINO's labels are the matched words, not ids).
         detections = sv.Detections.from_transformers(

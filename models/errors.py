@@ -1,4 +1,5 @@
-"""Errors a model adapter raises. Each carries a message fit to show a user as it is."""
+"""Errors a model adapter raises. Each carries a message fit to show a user as it is; `first_line` is how
+an underlying library's exception becomes part of such a message."""
 
 from __future__ import annotations
 
@@ -17,3 +18,18 @@ class ModelTimeout(ModelError):
 
 class ModelOutOfMemory(ModelError):
     """The device ran out of memory for this request."""
+
+
+def first_line(error: BaseException, limit: int = 200) -> str:
+    """The first line of an exception's message, cut to `limit` characters (its type name when the message
+    is empty): library errors can carry pages of detail, a user is shown one line."""
+    lines = str(error).strip().splitlines()
+    line = lines[0].strip() if lines else type(error).__name__
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def is_out_of_memory(error: BaseException) -> bool:
+    """Whether a RuntimeError-like error is the allocator's: CUDA says "out of memory", torch's CPU
+    allocator "can't allocate memory"."""
+    text = str(error).lower()
+    return "out of memory" in text or "can't allocate memory" in text

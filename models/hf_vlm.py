@@ -7,37 +7,42 @@ and tokenises the images, and `generate` runs batched with left padding.
 
 from __future__ import annotations
 
-import functools
-import importlib.util
 import inspect
 import re
 import sys
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from PIL import Image
 
 from models.base import AnswerProbabilities, ChatMessage, Conversation, GenerationSettings, strip_pieces
-from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
-from models.hub import hub_endpoint, hub_offline, hub_reachable
+from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable, first_line, is_out_of_memory
+from models.hf_loading import load_checkpoint
+from models.hf_streaming import streaming_classes
 from models.prefix_cache import IMAGE_END_TOKENS, PREFIX_MODEL_TYPES, ImagePrefixCache
 
-QUANTISE_CHOICES = ("auto", "4bit", "int8", "none")
-_DTYPES = ("float32", "bfloat16", "float16")
+if TYPE_CHECKING:
+    import torch
+    from transformers import BatchFeature
 
 
-def _looks_like_path(model_id: str) -> bool:
-    # Hub ids are "name" or "owner/name"; anything else is meant as a directory.
-    return model_id.startswith(("/", ".", "~")) or "\\" in model_id or model_id.count("/") > 1
+class TextPart(TypedDict):
+    type: Literal["text"]
+    text: str
 
 
-def _first_line(error: BaseException, limit: int = 200) -> str:
-    text = str(error).strip().splitlines()
-    line = text[0] if text else type(error).__name__
-    return line if len(line) <= limit else line[: limit - 3] + "..."
+class ImagePart(TypedDict):
+    type: Literal["image"]
+    image: Image.Image
+
+
+class TemplateMessage(TypedDict):
+    """One message as a processor's chat template takes it."""
+
+    role: str
+    content: list[TextPart | ImagePart]
 
 
 def fit_size(width: int, height: int, max_side: int) -> tuple[int, int]:
@@ -47,12 +52,6 @@ def fit_size(width: int, height: int, max_side: int) -> tuple[int, int]:
         return width, height
     scale = max_side / longest
     return max(1, round(width * scale)), max(1, round(height * scale))
-
-
-def _is_oom(error: BaseException) -> bool:
-    # CUDA says "out of memory"; torch's CPU allocator says "can't allocate memory".
-    text = str(error).lower()
-    return "out of memory" in text or "can't allocate memory" in text
 
 
 # config.model_type -> models.readers family: Qwen2.5-VL answers in its resized frame's pixels, Qwen2-VL
@@ -82,14 +81,11 @@ class HFVisionLanguageModel:
         *,
         device: str | None = None,
         quantise: str = "auto",
-        dtype: Any = None,
+        dtype: str | torch.dtype | None = None,
         max_image_side: int = 1280,
         name: str | None = None,
         processor_options: dict[str, Any] | None = None,
     ) -> None:
-        if quantise not in QUANTISE_CHOICES:
-            choices = ", ".join(QUANTISE_CHOICES)
-            raise ModelUnavailable(f"unknown quantisation {quantise!r}; choose one of {choices}")
         if max_image_side < 28:
             raise ModelUnavailable(f"max_image_side must be at least 28 pixels, got {max_image_side}")
         self.model_id = str(model_id)
@@ -97,88 +93,19 @@ class HFVisionLanguageModel:
         self.max_image_side = int(max_image_side)
         self.processor_options = dict(processor_options or {})
         self._lock = threading.Lock()  # one generate at a time: the seed is global and a GPU is shared
-        self._load(device, quantise, dtype)
+        loaded = load_checkpoint(
+            self.model_id,
+            self.name,
+            device=device,
+            quantise=quantise,
+            dtype=dtype,
+            processor_options=self.processor_options,
+        )
+        self.device, self.quantisation, self.dtype = loaded.device, loaded.quantisation, loaded.dtype
+        self._processor = loaded.processor
+        self._finish_setup(loaded.model)
 
     # ---------------------------------------------------------------- loading
-
-    def _load(self, device: str | None, quantise: str, dtype: Any) -> None:
-        try:
-            import torch
-            from transformers import AutoModelForImageTextToText, AutoProcessor
-        except ImportError as error:
-            raise ModelUnavailable(
-                f"{self.name} needs torch and transformers: {_first_line(error)} (pip install whichone)"
-            ) from error
-        from transformers.utils import logging as hf_logging
-
-        hf_logging.disable_progress_bar()  # a CLI's stderr is for errors, not weight-loading bars
-
-        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-        on_cuda = self.device.startswith("cuda")
-        if on_cuda and not torch.cuda.is_available():
-            raise ModelUnavailable(f"device {self.device!r} was asked for but no CUDA GPU is available here")
-        self.quantisation = self._pick_quantisation(quantise, on_cuda)
-        self.dtype = self._pick_dtype(dtype, on_cuda)
-        if self.quantisation == "int8" and self.dtype != torch.float32:
-            raise ModelUnavailable("int8 dynamic quantisation needs float32 weights; use dtype='float32'")
-
-        is_dir = Path(self.model_id).expanduser().is_dir()
-        if not is_dir and _looks_like_path(self.model_id):
-            raise ModelUnavailable(f"there is no model directory at {self.model_id}")
-        source = str(Path(self.model_id).expanduser()) if is_dir else self.model_id
-        load_kwargs: dict[str, Any] = {"dtype": self.dtype}
-        if self.quantisation == "nf4":
-            from transformers import BitsAndBytesConfig
-
-            load_kwargs["quantization_config"] = BitsAndBytesConfig(
-                load_in_4bit=True,
-                bnb_4bit_quant_type="nf4",
-                bnb_4bit_compute_dtype=torch.bfloat16,
-                bnb_4bit_use_double_quant=True,
-            )
-            load_kwargs["device_map"] = {"": self.device}
-
-        def load(local_only: bool) -> Any:
-            self._processor = AutoProcessor.from_pretrained(
-                source, local_files_only=local_only, **self.processor_options
-            )
-            loaded = AutoModelForImageTextToText.from_pretrained(
-                source, local_files_only=local_only, **load_kwargs
-            )
-            return loaded if self.quantisation == "nf4" else cast(Any, loaded).to(self.device)
-
-        try:
-            try:
-                # The local cache first: fast, reproducible, and no network wait when it is complete.
-                model = load(local_only=True)
-            except OSError as error:
-                if is_dir or hub_offline():
-                    raise
-                if not hub_reachable():
-                    # Without this check huggingface_hub retries for minutes on a machine without network.
-                    raise self._unavailable(error, is_dir, unreachable=True) from error
-                model = load(local_only=False)  # downloads into the Hugging Face cache
-        except ModelError:  # already phrased for a user (ModelError is a RuntimeError: keep it first)
-            raise
-        except torch.cuda.OutOfMemoryError as error:
-            raise ModelOutOfMemory(
-                f"{self.name} does not fit in the GPU's memory; try quantise='4bit'"
-            ) from error
-        except ImportError as error:
-            raise ModelUnavailable(
-                f"{self.name} needs a package that is missing: {_first_line(error)}"
-            ) from error
-        except OSError as error:  # not in the cache / not on the hub / a directory without the files
-            raise self._unavailable(error, is_dir) from error
-        except (RuntimeError, ValueError, KeyError) as error:
-            if _is_oom(error):
-                raise ModelOutOfMemory(f"{self.name} does not fit in memory here") from error
-            if is_dir:
-                raise self._unavailable(error, is_dir) from error
-            raise ModelUnavailable(
-                f"{self.name} could not be loaded by transformers: {_first_line(error)}"
-            ) from error
-        self._finish_setup(model)
 
     @classmethod
     def from_model(
@@ -230,56 +157,6 @@ class HFVisionLanguageModel:
                 self._prefix = ImagePrefixCache(self._model, ends)
         self.reuse_image_prefix = self._prefix is not None  # `whichone perf --stack` measures both ways
 
-    def _unavailable(self, error: BaseException, is_dir: bool, unreachable: bool = False) -> ModelUnavailable:
-        if is_dir:
-            return ModelUnavailable(
-                f"the directory {self.model_id} does not hold a loadable checkpoint: {_first_line(error)}"
-            )
-        if hub_offline():
-            why = " (HF_HUB_OFFLINE is set)"
-        elif unreachable:
-            why = f" and {hub_endpoint()} is not reachable"
-        else:
-            why = " and could not be fetched"
-        return ModelUnavailable(
-            f"the model {self.model_id} is not downloaded here{why}: "
-            f"run `huggingface-cli download {self.model_id}` on a machine with internet "
-            "(then copy its Hugging Face cache here; `whichone download` fetches a whole stack), or choose "
-            'the model "tiny" (the cpu-tiny or demo stack) to try the app offline'
-        )
-
-    def _pick_quantisation(self, quantise: str, on_cuda: bool) -> str:
-        if quantise == "none":
-            return "none"
-        if quantise == "int8":
-            if on_cuda:
-                raise ModelUnavailable(
-                    "int8 dynamic quantisation runs on the CPU; on CUDA use quantise='4bit'"
-                )
-            return "int8"
-        missing = [pkg for pkg in ("bitsandbytes", "accelerate") if importlib.util.find_spec(pkg) is None]
-        if quantise == "4bit":
-            if not on_cuda:
-                raise ModelUnavailable(
-                    f"4-bit quantisation of {self.name} needs a CUDA GPU; use quantise='none'"
-                )
-            if missing:
-                raise ModelUnavailable(
-                    f"4-bit quantisation needs {' and '.join(missing)}: pip install 'whichone[gpu]'"
-                )
-        return "nf4" if on_cuda and not missing else "none"
-
-    def _pick_dtype(self, dtype: Any, on_cuda: bool) -> Any:
-        import torch
-
-        if dtype is None:
-            return torch.bfloat16 if on_cuda else torch.float32
-        if isinstance(dtype, str):
-            if dtype not in _DTYPES:
-                raise ModelUnavailable(f"unknown dtype {dtype!r}; choose one of {', '.join(_DTYPES)}")
-            return getattr(torch, dtype)
-        return dtype
-
     # ---------------------------------------------------------------- images
 
     def fit_image(self, image: Image.Image) -> Image.Image:
@@ -318,25 +195,25 @@ class HFVisionLanguageModel:
                 height, width, factor, min_pixels=size["shortest_edge"], max_pixels=size["longest_edge"]
             )
         except ValueError as error:  # e.g. an aspect ratio beyond 200:1, which the processor refuses too
-            raise ModelError(f"{self.name} cannot take this image: {_first_line(error)}") from error
+            raise ModelError(f"{self.name} cannot take this image: {first_line(error)}") from error
         return int(resized_w), int(resized_h)
 
     # ---------------------------------------------------------------- generation
 
-    def _hf_messages(self, conversation: Conversation) -> list[dict[str, Any]]:
-        messages = []
+    def _hf_messages(self, conversation: Conversation) -> list[TemplateMessage]:
+        messages: list[TemplateMessage] = []
         for message in conversation:
             if not isinstance(message, ChatMessage):
                 raise ModelError(f"a conversation must hold ChatMessage items, got {type(message).__name__}")
-            content: list[dict[str, Any]] = [
-                {"type": "image", "image": self.fit_image(img)} for img in message.images
+            content: list[TextPart | ImagePart] = [
+                ImagePart(type="image", image=self.fit_image(img)) for img in message.images
             ]
-            content.append({"type": "text", "text": message.text})
+            content.append(TextPart(type="text", text=message.text))
             messages.append({"role": message.role, "content": content})
         return messages
 
-    def _apply_chat_template(self, batch: list[list[dict[str, Any]]], **extra: Any) -> Any:
-        kwargs: dict[str, Any] = {
+    def _apply_chat_template(self, batch: list[list[TemplateMessage]], **extra: bool) -> BatchFeature:
+        kwargs: dict[str, object] = {
             "add_generation_prompt": True,
             "tokenize": True,
             "return_dict": True,
@@ -348,9 +225,10 @@ class HFVisionLanguageModel:
             kwargs["processor_kwargs"] = {"padding": True}
         else:  # older transformers 5.x take processor arguments directly
             kwargs["padding"] = True
-        return self._processor.apply_chat_template(batch, **kwargs)
+        inputs: BatchFeature = self._processor.apply_chat_template(batch, **kwargs)
+        return inputs
 
-    def _inputs(self, conversations: Sequence[Conversation]) -> Any:
+    def _inputs(self, conversations: Sequence[Conversation]) -> BatchFeature:
         # A user's text must not be able to write <|im_end|> or <|image_pad|> into the prompt.
         batch = [self._hf_messages(conv) for conv in conversations]
         if self._sanitize:
@@ -376,15 +254,18 @@ class HFVisionLanguageModel:
             text = cleaner
         return text
 
-    def _without_control_tokens(self, batch: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
-        def clean(part: dict[str, Any]) -> dict[str, Any]:
-            return (
-                {**part, "text": self._strip_control_tokens(part["text"])} if part["type"] == "text" else part
-            )
+    def _without_control_tokens(self, batch: list[list[TemplateMessage]]) -> list[list[TemplateMessage]]:
+        def clean(part: TextPart | ImagePart) -> TextPart | ImagePart:
+            if part["type"] == "text":
+                return TextPart(type="text", text=self._strip_control_tokens(part["text"]))
+            return part
 
-        return [[{**m, "content": [clean(p) for p in m["content"]]} for m in messages] for messages in batch]
+        return [
+            [TemplateMessage(role=m["role"], content=[clean(p) for p in m["content"]]) for m in messages]
+            for messages in batch
+        ]
 
-    def _decoding(self, settings: GenerationSettings) -> dict[str, Any]:
+    def _decoding(self, settings: GenerationSettings) -> dict[str, bool | float | None]:
         if settings.temperature <= 0:
             # Explicit Nones override sampling knobs a checkpoint's generation_config may carry.
             return {"do_sample": False, "temperature": None, "top_p": None, "top_k": None}
@@ -417,7 +298,7 @@ class HFVisionLanguageModel:
             result.append(row[:cut])
         return result
 
-    def next_token_probabilities(self, messages: Conversation) -> Any:
+    def next_token_probabilities(self, messages: Conversation) -> torch.Tensor:
         """The probability of every vocabulary token as the first token of the reply to `messages`: one
         forward pass over the prompt (float32 tensor of the vocabulary's size). This is the position
         generate() samples its first token from."""
@@ -442,7 +323,7 @@ class HFVisionLanguageModel:
         with self._lock, self._generation_errors():
             self._prefix.lookup(self._inputs([[ChatMessage("user", "", [image])]]))
 
-    def _with_prefix(self, inputs: Any) -> dict[str, Any]:
+    def _with_prefix(self, inputs: BatchFeature) -> dict[str, Any]:
         """The model's inputs with the cached image prefix (`cache`, no pixels) where one applies; else as
         they are. The caller holds the lock."""
         if self._prefix is None or not self.reuse_image_prefix:
@@ -489,9 +370,9 @@ class HFVisionLanguageModel:
         except ModelError:
             raise
         except (RuntimeError, ValueError, TypeError, IndexError, KeyError) as error:
-            if _is_oom(error):
+            if is_out_of_memory(error):
                 raise self._oom() from error
-            raise ModelError(f"{self.name} failed to generate: {_first_line(error)}") from error
+            raise ModelError(f"{self.name} failed to generate: {first_line(error)}") from error
 
     def _stop_ids(self) -> set[int]:
         config = self._model.generation_config
@@ -538,7 +419,7 @@ class HFVisionLanguageModel:
 
         settings = settings or GenerationSettings()
         stop_ids = self._stop_ids()
-        reply_streamer, stop_when_set = _streaming_classes()
+        reply_streamer, stop_when_set = streaming_classes()
         streamer = reply_streamer(self._processor, stop_ids)
         stop = threading.Event()
         # Stop at the first stop token (a pad token too), where generate_token_ids cuts the reply.
@@ -601,37 +482,3 @@ class HFVisionLanguageModel:
             else:
                 total += param.numel()
         return total
-
-
-@functools.cache
-def _streaming_classes() -> tuple[type, type]:
-    """(ReplyStreamer, StopWhenSet), defined on first use: transformers is imported only when needed."""
-    import torch
-    from transformers import StoppingCriteria, TextIteratorStreamer
-
-    class ReplyStreamer(TextIteratorStreamer):
-        """Skips the prompt and decodes as generate() decodes, never showing a stop token."""
-
-        def __init__(self, processor: Any, stop_ids: set[int]) -> None:
-            super().__init__(processor, skip_prompt=True, skip_special_tokens=True)
-            self.stop_ids = stop_ids
-
-        def put(self, value: Any) -> None:
-            if self.next_tokens_are_prompt:  # the prompt, which the streamer skips itself
-                super().put(value)
-                return
-            kept = [t for t in value.reshape(-1).tolist() if t not in self.stop_ids]
-            if kept:
-                super().put(value.new_tensor(kept))
-
-    class StopWhenSet(StoppingCriteria):
-        """Ends every row once `event` is set (the consumer closed the stream)."""
-
-        def __init__(self, event: threading.Event) -> None:
-            self.event = event
-
-        def __call__(self, input_ids: Any, scores: Any, **kwargs: Any) -> Any:
-            done = self.event.is_set()
-            return torch.full((input_ids.shape[0],), done, dtype=torch.bool, device=input_ids.device)
-
-    return ReplyStreamer, StopWhenSet

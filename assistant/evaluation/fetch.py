@@ -22,6 +22,7 @@ from pathlib import Path
 from assistant.errors import WhichoneError
 from assistant.evaluation.schema import ImageRef
 from assistant.settings import settings
+from models.errors import first_line
 from models.tiny import default_cache_dir  # one home for the cache root (re-exported here)
 
 USER_AGENT = "whichone-benchmark/0.1 (+https://github.com/; research use)"
@@ -47,8 +48,7 @@ def _reason(exc: BaseException) -> str:
         return f"HTTP {exc.code} {exc.reason}"
     if isinstance(exc, urllib.error.URLError):
         return f"{exc.reason}"
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return text[:160]
+    return first_line(exc, 160)
 
 
 def _download_to(url: str, dest: Path, *, limit: int) -> None:

@@ -37,6 +37,7 @@ from assistant.evaluation.fetch import (
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import metric_rows, pct
+from models.errors import first_line
 
 AQUA_HUB_ID = "jihyoung/AQuA"
 
@@ -105,7 +106,7 @@ def load_aqua(data: str | Path | None = None, split: str = "test") -> DatasetLoa
     except Exception as exc:  # datasets raises many kinds (ConnectionError, FileNotFoundError, ...)
         where = AQUA_HUB_ID if data is None else str(data)
         raise DatasetUnavailable(
-            f"could not load AQuA ({split}) from {where}: {str(exc).splitlines()[0][:200]}"
+            f"could not load AQuA ({split}) from {where}: {first_line(exc)}"
             + ("; pass --data PATH to a local copy" if data is None else "")
         ) from exc
     missing = {"image", "question", "level"} - set(ds.column_names)

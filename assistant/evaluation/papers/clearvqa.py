@@ -36,6 +36,7 @@ from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import pct
 from models.base import GenerationSettings
+from models.errors import first_line
 
 CLEARVQA_HUB_ID = "jian0418/ClearVQA"
 
@@ -61,7 +62,7 @@ def _clearvqa_paths(data: str | Path | None, split: str) -> tuple[Path, Path]:
         except Exception as exc:  # offline, gated, not found: huggingface_hub has many error types
             raise DatasetUnavailable(
                 f"could not download ClearVQA ({name}) from Hugging Face {CLEARVQA_HUB_ID}: "
-                f"{str(exc).splitlines()[0][:200]}; pass --data PATH to a local copy"
+                f"{first_line(exc)}; pass --data PATH to a local copy"
             ) from exc
         images = extract_zip(archive, default_cache_dir() / "datasets" / "clearvqa" / "images")
         return table, images
