@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 
@@ -50,3 +51,15 @@ def clean_question(text: str | None, max_chars: int = MAX_QUESTION_CHARS) -> str
 
 def clean_hint(text: str | None, max_chars: int = MAX_HINT_CHARS) -> str:
     return clean_text(text, what="hint", max_chars=max_chars)
+
+
+def finite_number(value: object) -> float | None:
+    """A finite number from a client's raw value (the number endpoints skip Gradio's preprocessing, whose
+    float() of "abc" failed with a bare error and a traceback); None for anything else (NaN, Inf, text)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None

@@ -59,7 +59,10 @@ class VisionLanguageModel(Protocol):
     VisionLanguageModel (one piece, the whole reply, from one without `generate_stream`).
     """
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The model's name as the registry and the reports give it (an attribute or a property)."""
+        ...
 
     def generate(self, messages: Conversation, settings: GenerationSettings | None = None) -> str:
         """One reply for one conversation."""

@@ -7,11 +7,15 @@ imports nothing from models.registry (the registry reads this table; the table d
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 from models.detectors import DetectorFamily  # data only at import (no torch)
 from models.spec import ModelSpec
 from models.tiny_detectors import TINY_DETECTORS, TinyDetector
+
+if TYPE_CHECKING:
+    from models.base import Pointer, Segmenter, VisionLanguageModel
 
 SPECS: list[ModelSpec] = []
 register = SPECS.append  # each entry below adds one spec to the table, in order
@@ -26,7 +30,7 @@ SMOLVLM_256M = "HuggingFaceTB/SmolVLM-256M-Instruct"
 
 
 def _hf_factory(hub_id: str, name: str):
-    def factory(**kwargs: Any) -> Any:
+    def factory(**kwargs: Any) -> VisionLanguageModel:
         from models.hf_vlm import HFVisionLanguageModel
 
         kwargs.setdefault("name", name)
@@ -35,7 +39,7 @@ def _hf_factory(hub_id: str, name: str):
     return factory
 
 
-def _smolvlm_factory(**kwargs: Any) -> Any:
+def _smolvlm_factory(**kwargs: Any) -> VisionLanguageModel:
     """SmolVLM-256M. On a CPU its processor reads a photo as one 512 px tile plus nothing else (by default
     up to 4 x 4 tiles and a global view): measured here (scripts/vlm_cpu_cost.py, 2 cores) a 640 x 480
     photo then takes 2 s to read instead of 27 s. WHICHONE_SMOLVLM_LONGEST_EDGE sets the edge (a multiple
@@ -72,7 +76,7 @@ def _local_tiny_factory(module: str, builder: str, name: str, int8_on_cpu: bool 
     loads it like real weights. A tiny model is for CPUs and tests: not quantised unless asked, or unless
     `int8_on_cpu` (smolvlm-tiny: int8 on a CPU, as the cpu stack's smolvlm-256m)."""
 
-    def factory(*, target_dir: Any = None, **kwargs: Any) -> Any:
+    def factory(*, target_dir: Path | None = None, **kwargs: Any) -> VisionLanguageModel:
         import importlib
 
         from models.hf_vlm import HFVisionLanguageModel
@@ -109,7 +113,7 @@ def openai_options() -> dict[str, Any]:
     return {k: v for k, v in options.items() if v is not None}
 
 
-def _openai_factory(**kwargs: Any) -> Any:
+def _openai_factory(**kwargs: Any) -> VisionLanguageModel:
     from models.openai_vlm import OpenAICompatibleVLM
 
     return OpenAICompatibleVLM(**{**openai_options(), **kwargs})
@@ -211,7 +215,7 @@ MOLMO2_IDS = {
 
 
 def _molmo2_factory(hub_id: str, name: str):
-    def factory(*, vlm: Any = None, **kwargs: Any) -> Any:
+    def factory(*, vlm: VisionLanguageModel | None = None, **kwargs: Any) -> Pointer:
         from models.molmo import Molmo2Pointer
 
         kwargs.setdefault("name", name)
@@ -220,7 +224,9 @@ def _molmo2_factory(hub_id: str, name: str):
     return factory
 
 
-def _tiny_molmo2_factory(*, vlm: Any = None, target_dir: Any = None, **kwargs: Any) -> Any:
+def _tiny_molmo2_factory(
+    *, vlm: VisionLanguageModel | None = None, target_dir: Path | None = None, **kwargs: Any
+) -> Pointer:
     from models.molmo import Molmo2Pointer
     from models.tiny_molmo import build_tiny_molmo2
 
@@ -230,7 +236,7 @@ def _tiny_molmo2_factory(*, vlm: Any = None, target_dir: Any = None, **kwargs: A
 
 
 def _vlm_pointer_factory(output: Literal["qwen", "molmo"]):
-    def factory(*, vlm: Any = None, **kwargs: Any) -> Any:
+    def factory(*, vlm: VisionLanguageModel | None = None, **kwargs: Any) -> Pointer:
         from models.errors import ModelUnavailable
         from models.vlm_pointer import VLMPointer
 
@@ -241,13 +247,15 @@ def _vlm_pointer_factory(output: Literal["qwen", "molmo"]):
     return factory
 
 
-def _sam3_factory(*, vlm: Any = None, **kwargs: Any) -> Any:
+def _sam3_factory(*, vlm: VisionLanguageModel | None = None, **kwargs: Any) -> Pointer:
     from models.sam3 import SAM3_ID, Sam3Pointer
 
     return Sam3Pointer(kwargs.pop("checkpoint", None) or SAM3_ID, **kwargs)
 
 
-def _tiny_sam3_factory(*, vlm: Any = None, target_dir: Any = None, **kwargs: Any) -> Any:
+def _tiny_sam3_factory(
+    *, vlm: VisionLanguageModel | None = None, target_dir: Path | None = None, **kwargs: Any
+) -> Pointer:
     from models.sam3 import Sam3Pointer
     from models.tiny_sam3 import build_tiny_sam3
 
@@ -256,7 +264,7 @@ def _tiny_sam3_factory(*, vlm: Any = None, target_dir: Any = None, **kwargs: Any
 
 
 def _detector_factory(checkpoint: str, name: str, family: DetectorFamily | None = None):
-    def factory(*, vlm: Any = None, **kwargs: Any) -> Any:
+    def factory(*, vlm: VisionLanguageModel | None = None, **kwargs: Any) -> Pointer:
         from models.detectors import DetectorPointer
 
         kwargs.setdefault("name", name)
@@ -266,7 +274,9 @@ def _detector_factory(checkpoint: str, name: str, family: DetectorFamily | None 
 
 
 def _tiny_detector_factory(kind: TinyDetector, name: str):
-    def factory(*, vlm: Any = None, target_dir: Any = None, **kwargs: Any) -> Any:
+    def factory(
+        *, vlm: VisionLanguageModel | None = None, target_dir: Path | None = None, **kwargs: Any
+    ) -> Pointer:
         from models.detectors import DetectorPointer
         from models.tiny_detectors import build_tiny_detector
 
@@ -278,7 +288,7 @@ def _tiny_detector_factory(kind: TinyDetector, name: str):
     return factory
 
 
-def _blob_factory(*, vlm: Any = None, **kwargs: Any) -> Any:
+def _blob_factory(*, vlm: VisionLanguageModel | None = None, **kwargs: Any) -> Pointer:
     from models.blob_pointer import BlobPointer
 
     return BlobPointer(**kwargs)
@@ -387,7 +397,7 @@ register(
 
 
 def _sam_factory(variant: str):
-    def factory(**kwargs: Any) -> Any:
+    def factory(**kwargs: Any) -> Segmenter:
         from assistant.settings import settings
         from models.sam import SamSegmenter
 
@@ -397,13 +407,13 @@ def _sam_factory(variant: str):
     return factory
 
 
-def _sam2_factory(**kwargs: Any) -> Any:
+def _sam2_factory(**kwargs: Any) -> Segmenter:
     from models.sam2 import SAM2_HIERA_TINY, Sam2Segmenter
 
     return Sam2Segmenter(kwargs.pop("checkpoint", None) or SAM2_HIERA_TINY, **kwargs)
 
 
-def _tiny_sam2_factory(*, target_dir: Any = None, **kwargs: Any) -> Any:
+def _tiny_sam2_factory(*, target_dir: Path | None = None, **kwargs: Any) -> Segmenter:
     from models.sam2 import Sam2Segmenter
     from models.tiny_sam2 import build_tiny_sam2
 

@@ -238,7 +238,7 @@ def _scaled_box(
     return Grounding(label=label, box=scaled, point=scaled.centre, source=source)
 
 
-def _frame_box(values: list[Any], frame: Size) -> tuple[float, float, float, float] | None:
+def _frame_box(values: list[object], frame: Size) -> tuple[float, float, float, float] | None:
     """Four numbers -> an ordered box clipped to the frame (the Qwen maintainers' advice: a box that
     overshoots the frame is clipped, not dropped); None when nothing of it is inside."""
     numbers = [n for n in (_number(v) for v in values) if n is not None]
@@ -266,7 +266,7 @@ def _json_objects(text: str) -> Iterator[dict[str, Any]]:
         yield from _recovered_objects(body)
 
 
-def _dicts(value: Any, depth: int = 0) -> Iterator[dict[str, Any]]:
+def _dicts(value: object, depth: int = 0) -> Iterator[dict[str, Any]]:
     if depth > 8:  # grounding JSON is two levels deep; deeper nesting is not an answer
         return
     if isinstance(value, dict):
@@ -331,7 +331,8 @@ def _balanced_end(text: str, start: int) -> int:
     return -1
 
 
-def _loads(fragment: str) -> Any:
+def _loads(fragment: str) -> object:
+    """The JSON (or Python-literal) value of `fragment`, None when it is neither."""
     if not fragment or fragment[0] not in "[{":
         return None
     try:
@@ -363,7 +364,7 @@ def parse_grounding(
 # ------------------------------------------------------------------------------------------------ helpers
 
 
-def _clip_text(text: Any) -> str:
+def _clip_text(text: object) -> str:
     if not isinstance(text, str):
         return ""
     return text[:MAX_TEXT_CHARS]
@@ -376,31 +377,31 @@ def _limit(hits: Iterable[Grounding]) -> Iterator[Grounding]:
         yield hit
 
 
-def _valid_size(size: Any) -> tuple[float, float]:
-    try:
-        width, height = float(size[0]), float(size[1])
-    except (TypeError, ValueError, IndexError):
+def _valid_size(size: object) -> tuple[float, float]:
+    if not isinstance(size, (tuple, list)) or len(size) < 2:
         return (0.0, 0.0)
-    if not (math.isfinite(width) and math.isfinite(height)) or width <= 0 or height <= 0:
+    width, height = _number(size[0]), _number(size[1])
+    if width is None or height is None or width <= 0 or height <= 0:
         return (0.0, 0.0)
     return width, height
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or value is None:
+def _number(value: object) -> float | None:
+    """A finite number from a JSON value: a number, or text such as " 12.5" or "40%"; None otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         return None
     try:
         number = float(value.strip().rstrip("%")) if isinstance(value, str) else float(value)
-    except (TypeError, ValueError):
+    except (ValueError, OverflowError):  # an integer past float's range (JSON allows 1 followed by 400 zeros)
         return None
     return number if math.isfinite(number) else None
 
 
-def _flat(value: Any) -> list[Any]:
+def _flat(value: object) -> list[object]:
     """[x1, y1, x2, y2] or [[x1, y1, x2, y2]] or [[x1, y1], [x2, y2]] -> a flat list."""
     if not isinstance(value, (list, tuple)):
         return [value]
-    out: list[Any] = []
+    out: list[object] = []
     for v in value:
         out.extend(_flat(v) if isinstance(v, (list, tuple)) else [v])
     return out

@@ -182,3 +182,15 @@ def test_hundreds_of_points_are_bounded() -> None:
     hits = parse_molmo(f'<points coords="1 {coords}">dots</points>', SIZE)
     assert len(hits) == MAX_HITS
     assert all(0 <= h.point[0] <= SIZE[0] and 0 <= h.point[1] <= SIZE[1] for h in hits)
+
+
+def test_a_number_past_floats_range_drops_its_box_only() -> None:
+    # JSON allows integers of any length; float() of one past ~1.8e308 raises OverflowError, which
+    # used to cost the whole reply its boxes
+    huge = "1" + "0" * 400
+    text = (
+        f'[{{"bbox_2d": [{huge}, 2, 30, 40], "label": "a"}}, {{"bbox_2d": [10, 2, 30, 40], "label": "cup"}}]'
+    )
+    hits = parse_qwen(text, (100, 100))
+    boxes = [(h.label, (h.box.x0, h.box.y0, h.box.x1, h.box.y1)) for h in hits if h.box is not None]
+    assert boxes == [("cup", (10.0, 2.0, 30.0, 40.0))] and len(hits) == 1

@@ -19,7 +19,6 @@ transparent background black. Here the assistant's own loader is the only decode
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import gradio as gr
@@ -27,6 +26,7 @@ import gradio as gr
 from assistant.errors import WhichoneError
 from assistant.pipeline import Choice
 from assistant.settings import settings
+from assistant.validation import finite_number
 from models.registry import list_models
 from ui import conversation_log
 from ui.engine import ModelPool
@@ -34,18 +34,6 @@ from ui.gpu import GAUGE
 from ui.handlers import AskHandlers, turn_kind, user_message
 from ui.state import UIState, track_session
 from ui.turns import ask_once, choice_json, resolve_once
-
-
-def finite_number(value: Any) -> float | None:
-    """A finite number from a client's raw value (the number endpoints skip Gradio's preprocessing, whose
-    float() of "abc" failed with a bare error and a traceback); None for anything else (NaN, Inf, text)."""
-    if isinstance(value, bool):
-        return None
-    try:
-        number = float(value)
-    except (TypeError, ValueError, OverflowError):
-        return None
-    return number if math.isfinite(number) else None
 
 
 def refusal(message: str) -> gr.Error:
@@ -74,13 +62,13 @@ class ApiHandlers:
         conversation_log.remember(state, "ask", question, reply)
         return {"model": state.choice.label(), **reply.to_dict()}, state
 
-    def choose(self, region: Any, state: UIState) -> tuple[dict[str, Any], UIState]:
+    def choose(self, region: object, state: UIState) -> tuple[dict[str, Any], UIState]:
         number = finite_number(region)
         if number is None or number != int(number):
             raise refusal("Give a region number (1, 2, ...).")
         return self._resolve(state, int(number))
 
-    def click(self, x: Any, y: Any, state: UIState) -> tuple[dict[str, Any], UIState]:
+    def click(self, x: object, y: object, state: UIState) -> tuple[dict[str, Any], UIState]:
         point = finite_number(x), finite_number(y)
         if point[0] is None or point[1] is None:
             raise refusal("Give both x and y as numbers, in pixels of the photo.")

@@ -28,6 +28,7 @@ from assistant.evaluation.report import markdown_table
 from assistant.evaluation.runner import RunConfig, RunResult, get_task_or_fail, run_benchmark
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task
+from assistant.validation import finite_number
 from models.errors import ModelError
 from models.stacks import NO_SEGMENTER
 from ui.bench_browser import BenchView, example_html, example_picture, position_line
@@ -89,14 +90,13 @@ def _safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "run"
 
 
-def _int_or_none(value: Any, what: str, minimum: int) -> int | None:
+def _int_or_none(value: object, what: str, minimum: int) -> int | None:
     """A whole number >= minimum, or None for an empty box / 0; raises WhichoneError otherwise."""
     if value in (None, ""):
         return None
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise WhichoneError(f"{what} must be a whole number, not {value!r}") from None
+    number = finite_number(value)
+    if number is None:
+        raise WhichoneError(f"{what} must be a whole number, not {value!r}")
     if number != int(number) or int(number) < 0:
         raise WhichoneError(f"{what} must be a whole number of at least {minimum} (0 or empty: the default)")
     return int(number) or None
@@ -113,11 +113,11 @@ class BenchmarkHandlers:
         task: str,
         model: str,
         judge: str,
-        limit: Any,
+        limit: object,
         data: str,
         variants: list[str] | None,
-        max_new_tokens: Any,
-        seed: Any,
+        max_new_tokens: object,
+        seed: object,
         segmenter: str,
         pointer: str,
         request: gr.Request | None,
@@ -161,11 +161,11 @@ class BenchmarkHandlers:
         task: str,
         model: str,
         judge: str,
-        limit: Any,
+        limit: object,
         data: str,
         variants: list[str] | None,
-        max_new_tokens: Any,
-        seed: Any,
+        max_new_tokens: object,
+        seed: object,
         segmenter: str,
         pointer: str,
         request: gr.Request,
@@ -219,7 +219,7 @@ class BenchmarkHandlers:
 
     # ---------------------------------------------------------------- browsing
 
-    def show(self, position: Any, only_wrong: bool, view: BenchView | None) -> tuple[Any, ...]:
+    def show(self, position: object, only_wrong: bool, view: BenchView | None) -> tuple[Any, ...]:
         """(slider, position line, picture, details) for the position-th shown example (1-based)."""
         if view is None:
             return (
@@ -230,11 +230,11 @@ class BenchmarkHandlers:
             )
         return self._page(view, position, only_wrong)
 
-    def step(self, position: Any, only_wrong: bool, view: BenchView | None, delta: int) -> tuple[Any, ...]:
+    def step(self, position: object, only_wrong: bool, view: BenchView | None, delta: int) -> tuple[Any, ...]:
         """Previous (-1) or next (+1) example, stopping at the ends."""
         if view is None:
             return self.show(position, only_wrong, view)
-        return self._page(view, int(position or 1) + delta, only_wrong)
+        return self._page(view, int(finite_number(position) or 1) + delta, only_wrong)
 
     def filter(self, only_wrong: bool, view: BenchView | None) -> tuple[Any, ...]:
         """The "only wrong ones" box changed: back to the first shown example."""
@@ -242,16 +242,16 @@ class BenchmarkHandlers:
             return self.show(1, only_wrong, view)
         return self._page(view, 1, only_wrong)
 
-    def _page(self, view: BenchView, position: Any, only_wrong: bool) -> tuple[Any, ...]:
+    def _page(self, view: BenchView, position: object, only_wrong: bool) -> tuple[Any, ...]:
         shown = view.shown(bool(only_wrong))
         count = len(shown)
-        position = min(max(int(position or 1), 1), max(count, 1))
+        number = min(max(int(finite_number(position) or 1), 1), max(count, 1))
         # Gradio needs minimum < maximum: one example is shown on a 1-2 scale that cannot be moved
-        slider = gr.update(value=position, maximum=max(count, 2), interactive=count > 1)
-        line = status_html(position_line(view, position, bool(only_wrong)))
+        slider = gr.update(value=number, maximum=max(count, 2), interactive=count > 1)
+        line = status_html(position_line(view, number, bool(only_wrong)))
         if not shown:
             return slider, line, gr.update(value=None, visible=False), ""
-        index = shown[position - 1]
+        index = shown[number - 1]
         try:
             picture, alt = example_picture(view, view.records[index])
         except (WhichoneError, OSError) as exc:

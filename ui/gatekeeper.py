@@ -267,7 +267,7 @@ class Gatekeeper:
         await self.app(scope, replay, send)
 
 
-def _file_paths(value: Any, depth: int = 0) -> Iterator[str]:
+def _file_paths(value: object, depth: int = 0) -> Iterator[str]:
     """Every "path" of a file value (a dict with a "path") in an event's data, at any depth (to 32)."""
     if depth > 32:
         yield ""  # deeper than any real value: refused as a path nobody uploaded

@@ -108,7 +108,7 @@ class AskHandlers:
         state.new_conversation()  # a new photo is a new conversation
         return state
 
-    def on_image(self, path: Any, state: UIState, request: gr.Request | None = None) -> tuple[Any, ...]:
+    def on_image(self, path: object, state: UIState, request: gr.Request | None = None) -> tuple[Any, ...]:
         """The photo input changed: open the new photo (new conversation), or forget a cleared one."""
         track_session(state, request)
         path = upload_path(path)  # checked by open_photo
@@ -129,7 +129,7 @@ class AskHandlers:
     # ---------------------------------------------------------------- turn 1
 
     def ask(
-        self, path: Any, question: str, state: UIState, request: gr.Request | None = None
+        self, path: object, question: str, state: UIState, request: gr.Request | None = None
     ) -> Iterator[tuple[Any, ...]]:
         track_session(state, request)
         path = upload_path(path)

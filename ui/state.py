@@ -12,12 +12,15 @@ import threading
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.pipeline import AssistantConfig
 from assistant.session import Session
 from models.stacks import ModelChoice
 from ui.privacy import forget_files
+
+if TYPE_CHECKING:
+    import gradio as gr
 
 STATE_TTL_S = 30 * 60  # a session untouched this long is forgotten, photo included
 
@@ -71,7 +74,7 @@ FOLDERS: dict[str, list[Path]] = {}
 _FOLDERS_LOCK = threading.Lock()
 
 
-def own_folder(request: Any, folder: Path) -> None:
+def own_folder(request: gr.Request | None, folder: Path) -> None:
     """Delete `folder` when the session of `request` ends (no session: when the process exits)."""
     session_hash = getattr(request, "session_hash", None) or ""
     with _FOLDERS_LOCK:
@@ -80,7 +83,7 @@ def own_folder(request: Any, folder: Path) -> None:
             owned.append(folder)
 
 
-def drop_folders(request: Any, prefix: str = "") -> None:
+def drop_folders(request: gr.Request | None, prefix: str = "") -> None:
     """Delete the folders the session of `request` owns whose names start with `prefix`."""
     session_hash = getattr(request, "session_hash", None) or ""
     with _FOLDERS_LOCK:
@@ -93,7 +96,7 @@ def drop_folders(request: Any, prefix: str = "") -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def track_session(state: UIState, request: Any) -> None:
+def track_session(state: UIState, request: gr.Request | None) -> None:
     """Remember which Gradio session `state` belongs to (request: gr.Request or None)."""
     session_hash = getattr(request, "session_hash", None)
     if session_hash:
@@ -105,7 +108,7 @@ def live_files() -> set[str]:
     return {path for state in list(LIVE.values()) for path in state.files}
 
 
-def end_session(request: Any) -> None:
+def end_session(request: gr.Request | None) -> None:
     """The app's unload event: the tab or client went away; forget its photo and files now."""
     session_hash = getattr(request, "session_hash", None)
     state = LIVE.pop(session_hash, None) if session_hash else None
@@ -124,7 +127,7 @@ def forget_state(state: UIState | None) -> None:
 RELEASE_DELAY_S = 5.0  # after the unload event: Gradio finishes the event before the entry goes
 
 
-def release_closed_session(holder: Any, request: Any, delay_s: float = RELEASE_DELAY_S) -> None:
+def release_closed_session(holder: Any, request: gr.Request | None, delay_s: float = RELEASE_DELAY_S) -> None:
     """Drop a closed session's entry from Gradio's state holder (Blocks.state_holder).
 
     Gradio keeps every session's SessionState (a copy of each component's config: about 200 KB for this

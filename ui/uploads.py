@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from pathlib import Path
-from typing import Any
 
 from assistant.errors import InputError
 from ui.example_photos import is_example
@@ -22,7 +21,7 @@ from ui.privacy import temp_root
 NOT_UPLOADED = "That photo did not arrive through this page's upload. Please add the photo again."
 
 
-def upload_path(value: Any) -> str | None:
+def upload_path(value: object) -> str | None:
     """The server path in a photo input's value: a path, or the raw file data (a dict with "path")."""
     if isinstance(value, dict):
         value = value.get("path")

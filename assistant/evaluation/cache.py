@@ -33,6 +33,8 @@ from models.base import (
     Conversation,
     Describing,
     GenerationSettings,
+    Pointer,
+    VisionLanguageModel,
     answer_probabilities,
 )
 
@@ -63,7 +65,7 @@ CREATE TABLE IF NOT EXISTS responses (
 """
 
 
-def model_identity(model: Any) -> dict[str, Any]:
+def model_identity(model: object) -> dict[str, Any]:
     """The part of `model.describe()` that determines its answers (name always included)."""
     info: dict[str, Any] = {}
     if isinstance(model, Describing):
@@ -179,7 +181,7 @@ class CachedVLM:
     `calls` counts conversations sent to the wrapped model; `hits` those answered from the cache.
     """
 
-    def __init__(self, model: Any, cache: ResponseCache) -> None:
+    def __init__(self, model: VisionLanguageModel, cache: ResponseCache) -> None:
         self.model = model
         self.cache = cache
         self.name = getattr(model, "name", type(model).__name__)
@@ -252,7 +254,7 @@ class CachedVLM:
 class CachedPointer:
     """A Pointer whose hits are cached like model responses (JSON of the groundings), counting calls."""
 
-    def __init__(self, pointer: Any, cache: ResponseCache) -> None:
+    def __init__(self, pointer: Pointer, cache: ResponseCache) -> None:
         self.pointer = pointer
         self.cache = cache
         self.name = getattr(pointer, "name", type(pointer).__name__)

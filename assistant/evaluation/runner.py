@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from PIL import Image
 from tqdm import tqdm
@@ -41,8 +41,10 @@ from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task, Variant, get_task
 from assistant.images import load_image
-from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
+from assistant.types import Grounding
+from models.base import ChatMessage, GenerationSettings, Pointer, VisionLanguageModel
 from models.errors import ModelError
+from models.vlm_pointer import VLMPointer
 from prompts import render_prompt
 
 
@@ -69,7 +71,7 @@ class RunConfig:
     # called as on_progress(model, done, total) after each batch (a UI's progress bar)
     on_progress: Callable[[str, int, int], None] | None = None
     # name -> VisionLanguageModel, for a caller that already holds loaded models (default: create_vlm)
-    vlm_factory: Callable[[str], Any] | None = None
+    vlm_factory: Callable[[str], VisionLanguageModel] | None = None
 
 
 @dataclass
@@ -173,7 +175,7 @@ class ImageLoader:
 # ------------------------------------------------------------------------------------------ running
 
 
-def _is_server(model: Any) -> bool:
+def _is_server(model: VisionLanguageModel) -> bool:
     try:
         info = model.describe()
     except Exception:
@@ -202,25 +204,21 @@ class _PromptedPointer:
     "segment") instead of its own "Point to every <phrase>"; the reply's point tags are parsed as the
     pointer parses its own. `last_output` keeps the reply (CoT prompts reason before pointing)."""
 
-    def __init__(self, pointer: Any, text: str) -> None:
+    def __init__(self, pointer: VLMPointer, text: str) -> None:
         self.pointer, self.text = pointer, text
         self.name = pointer.name
         self.last_output = ""
 
-    def point(self, image: Image.Image, phrase: str) -> list[Any]:
+    def point(self, image: Image.Image, phrase: str) -> list[Grounding]:
         raw = self.pointer.vlm.generate([ChatMessage("user", self.text, [image])], self.pointer.settings)
         self.last_output = raw
         return list(self.pointer.parse(raw, image, phrase))
 
 
-def takes_prompt(pointer: Any) -> bool:
+def takes_prompt(pointer: Pointer) -> TypeGuard[VLMPointer]:
     """Whether the pointer can be asked with a whole prompt: a VLM answering in Molmo point tags
     (molmo2-*, vlm-points). blobs, and the bbox JSON of vlm-boxes, cannot."""
-    return (
-        getattr(pointer, "output", None) == "molmo"
-        and getattr(pointer, "vlm", None) is not None
-        and callable(getattr(pointer, "parse", None))
-    )
+    return isinstance(pointer, VLMPointer) and pointer.output == "molmo"
 
 
 class Runner:
@@ -243,8 +241,9 @@ class Runner:
         self.cache = ResponseCache(config.cache_path or default_cache_dir() / "bench" / "responses.sqlite")
         self.images = ImageLoader(ImageFetcher(), self.echo)
         self.counters: dict[str, CachedVLM | CachedPointer | _CallCounter] = {}
-        self._models: dict[str, Any] = {}  # loaded once per name, shared by the task and the judge
-        self._pointers: dict[str, Any] = {}  # localise: --model names; saliency: --pointer when not vlm-*
+        # loaded once per name, shared by the task and the judge
+        self._models: dict[str, VisionLanguageModel] = {}
+        self._pointers: dict[str, Pointer] = {}  # localise: --model names; saliency: --pointer when not vlm-*
 
     def _variants(self) -> list[Variant]:
         if not self.config.variants:
@@ -498,7 +497,7 @@ class Runner:
 
     # ---------------------------------------------------------------- kind: localise
 
-    def _localise_pointer(self, model_name: str) -> Any:
+    def _localise_pointer(self, model_name: str) -> Pointer:
         from models.registry import create_pointer
 
         if model_name not in self._pointers:
@@ -550,6 +549,7 @@ class Runner:
                 payload = {"phrase": phrase, "image": image_bytes_digest(image)}
                 prompted = None
                 if not item.variant.focus_phrase:
+                    assert takes_prompt(pointer)  # _localise_variants kept prompt variants for such only
                     text = render_prompt(item.variant.prompt, question=item.example.question)
                     prompted = _PromptedPointer(pointer, text)
                     payload["prompt"] = text
@@ -578,7 +578,7 @@ class Runner:
 
     # ---------------------------------------------------------------- kind: saliency (after judging)
 
-    def _saliency_pointer(self, model_name: str) -> Any:
+    def _saliency_pointer(self, model_name: str) -> Pointer:
         from models.registry import create_pointer
 
         name = self.config.pointer

@@ -44,6 +44,7 @@ import numpy as np
 from statsmodels.stats.contingency_tables import mcnemar
 
 from assistant.evaluation.records import ResponseRecord, RunSummary
+from assistant.evaluation.table_format import finite, pct
 from assistant.iou import box_iou, mask_iou
 from assistant.types import Box, Grounding
 
@@ -292,16 +293,9 @@ def saliency_metrics(records: Sequence[ResponseRecord], seed: int = 0) -> dict[s
     }
 
 
-def _rate(value: Any) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "-"
-    return f"{100.0 * float(value):.1f}"
-
-
-def _p(value: Any) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "-"
-    return "< 0.001" if value < 0.001 else f"{float(value):.3f}"
+def _p(value: object) -> str:
+    number = finite(value)
+    return "-" if number is None else "< 0.001" if number < 0.001 else f"{number:.3f}"
 
 
 def table1_layout(summary: RunSummary) -> tuple[str, list[str], list[list[str]], list[str]]:
@@ -322,8 +316,8 @@ def table1_layout(summary: RunSummary) -> tuple[str, list[str], list[list[str]],
         return f"{m.get('n_single', 0)} / {m.get('n_responses', 0)}" + (f" ({classes})" if classes else "")
 
     rows = [
-        ["Responses (% of mapped B/C)", *(_rate(m.get("model_rate")) for m in ms)],
-        ["Random (%)", *(_rate(m.get("random_rate")) for m in ms)],
+        ["Responses (% of mapped B/C)", *(pct(m.get("model_rate")) for m in ms)],
+        ["Random (%)", *(pct(m.get("random_rate")) for m in ms)],
         ["McNemar p", *(_p(m.get("pvalue")) for m in ms)],
         ["McNemar table [[a, b], [c, d]]", *(str(m.get("table", "-")) for m in ms)],
         ["B/C responses mapped to a referent", *(str(m.get("n", 0)) for m in ms)],

@@ -3,28 +3,35 @@
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from assistant.evaluation.records import ResultRow
 
 
-def pct(value: Any) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "-"
-    return f"{100.0 * float(value):.1f}"
+def finite(value: object) -> float | None:
+    """A number a table can show: None for what is not one (None, NaN, inf, text)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):  # numpy's scalars are Real too
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
 
 
-def num(value: Any, digits: int = 2) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "-"
-    return f"{100.0 * float(value):.{digits}f}"
+def pct(value: object) -> str:
+    """A share as a percentage, one decimal ("-" for none)."""
+    number = finite(value)
+    return "-" if number is None else f"{100.0 * number:.1f}"
 
 
-def plain(value: Any, digits: int = 3) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "-"
-    return f"{float(value):.{digits}f}"
+def num(value: object, digits: int = 2) -> str:
+    """A 0-1 score x100 with `digits` decimals (VQ-FocusAmbiguity Table 3's scale)."""
+    number = finite(value)
+    return "-" if number is None else f"{100.0 * number:.{digits}f}"
+
+
+def plain(value: object, digits: int = 3) -> str:
+    number = finite(value)
+    return "-" if number is None else f"{number:.{digits}f}"
 
 
 def md(header: list[str], rows: list[list[str]]) -> str:
@@ -33,7 +40,7 @@ def md(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def metric_rows(results: Sequence[ResultRow], show: Callable[[Any], str], *keys: str) -> list[list[str]]:
+def metric_rows(results: Sequence[ResultRow], show: Callable[[object], str], *keys: str) -> list[list[str]]:
     """One row per (model, prompt): its label, the metrics `keys` shown by `show`, n and errors."""
     return [
         [
