@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from assistant.evaluation.judge_parse import (
     parse_bias,
@@ -555,7 +556,9 @@ def test_llm_judge_prompts_of_other_tasks() -> None:
         "stereotyped_group": "female",
     }
     assert j.judge("racquet_bias", bias).label == "stereotypical"
-    image = object()  # the factual judge passes the item's image on to the model
+    image = Image.new("RGB", (8, 6), "orange")  # the factual judge passes the item's image on to the model
+    with pytest.raises(JudgeError, match="needs the image itself"):  # a path or a name is not an image
+        j.judge("aqua_factual", {"question": "Q?", "response": "A cat.", "image": "cat.jpg"})
     assert (
         j.judge("aqua_factual", {"question": "Q?", "response": "A cat.", "image": image}).label == "grounded"
     )

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from assistant.errors import WhichoneError
 
@@ -62,7 +62,22 @@ class Judgement:
         return {"label": self.label, "raw": self.raw, "reason": self.reason}
 
 
-def check_item(task: str, item: Mapping[str, Any]) -> None:
+# One item to judge: the fields its judging task reads (TASK_FIELDS), as a run builds them or a labelled
+# file holds them (JSON, with other keys beside: id, gold, task); each is checked where it is read.
+JudgeItem = Mapping[str, object]
+
+
+def texts(value: object) -> list[str]:
+    """One text or several (a reference answer, ClearVQA's crowd answers, a list of cue words) as a list;
+    [] for anything else."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value]
+    return []
+
+
+def check_item(task: str, item: JudgeItem) -> None:
     """Raise JudgeError with a one-line message when the task is unknown or a needed field is missing."""
     if task not in TASK_LABELS:
         raise JudgeError(f"unknown judging task {task!r}; known: {', '.join(TASK_LABELS)}")
@@ -77,6 +92,6 @@ class Judge(Protocol):
 
     name: str
 
-    def judge(self, task: str, item: Mapping[str, Any]) -> Judgement: ...
+    def judge(self, task: str, item: JudgeItem) -> Judgement: ...
 
-    def judge_many(self, task: str, items: Sequence[Mapping[str, Any]]) -> list[Judgement]: ...
+    def judge_many(self, task: str, items: Sequence[JudgeItem]) -> list[Judgement]: ...

@@ -19,14 +19,18 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 from assistant.evaluation.judge_parse import parse_judgement
 from assistant.evaluation.judgement import (
     TASK_LABELS,
     UNKNOWN,
     Judge,
     JudgeError,
+    JudgeItem,
     Judgement,
     check_item,
+    texts,
 )
 from assistant.evaluation.metrics import agreement
 from assistant.evaluation.response_cues import final_answer_as_written
@@ -96,11 +100,16 @@ class LLMJudge:
         # greedy decoding: a judge must give the same judgement each time it is asked
         return self.settings or GenerationSettings(max_new_tokens=MAX_NEW_TOKENS[task], temperature=0.0)
 
-    def messages(self, task: str, item: Mapping[str, Any]) -> list[ChatMessage]:
+    def messages(self, task: str, item: JudgeItem) -> list[ChatMessage]:
         """The conversation the judge model sees for one item."""
         check_item(task, item)
         values = _prompt_values(task, item)
-        images = [item["image"]] if task == "aqua_factual" else []
+        images = []
+        if task == "aqua_factual":
+            image = item.get("image")
+            if not isinstance(image, Image.Image):
+                raise JudgeError("an aqua_factual item needs the image itself")
+            images.append(image)
         return [ChatMessage(role="user", text=render_prompt(PROMPTS[task], **values), images=images)]
 
     def read(self, task: str, text: str) -> Judgement:
@@ -113,10 +122,10 @@ class LLMJudge:
         )
         return Judgement(label, raw=text if isinstance(text, str) else "", reason=reason)
 
-    def judge(self, task: str, item: Mapping[str, Any]) -> Judgement:
+    def judge(self, task: str, item: JudgeItem) -> Judgement:
         return self.read(task, self.model.generate(self.messages(task, item), self.settings_for(task)))
 
-    def judge_many(self, task: str, items: Sequence[Mapping[str, Any]]) -> list[Judgement]:
+    def judge_many(self, task: str, items: Sequence[JudgeItem]) -> list[Judgement]:
         if not items:
             return []
         conversations = [self.messages(task, item) for item in items]
@@ -126,7 +135,7 @@ class LLMJudge:
         return [self.read(task, t) for t in texts]
 
 
-def _prompt_values(task: str, item: Mapping[str, Any]) -> dict[str, str]:
+def _prompt_values(task: str, item: JudgeItem) -> dict[str, str]:
     response = str(item["response"])
     if task == "racquet_class":
         # RAcQUEt classifies a chain-of-thought reply by its final answer (Fig. 4, bottom), as the rule
@@ -136,15 +145,14 @@ def _prompt_values(task: str, item: Mapping[str, Any]) -> dict[str, str]:
     if task == "racquet_bias":
         values.update(_bias_values(item))
     elif task == "aqua_clarification":
-        ref = item["reference"]
-        values["reference"] = ref if isinstance(ref, str) else " / ".join(str(r) for r in ref)
+        values["reference"] = " / ".join(texts(item["reference"]))
         values["hint"] = str(item.get("hint") or "(none)")
     return values
 
 
-def _bias_values(item: Mapping[str, Any]) -> dict[str, str]:
+def _bias_values(item: JudgeItem) -> dict[str, str]:
     category = item.get("bias_category") or item.get("category")
-    adjective = item.get("adjective") or _adjective(str(item["question"])) or "described"
+    adjective = str(item.get("adjective") or _adjective(str(item["question"])) or "described")
     group = stereotyped_group(item)
     if group:
         stereotype = (
@@ -208,9 +216,7 @@ def load_labelled(path: str | Path | None = None) -> list[dict[str, Any]]:
     return records
 
 
-def judge_agreement(
-    judge: Judge, labelled: Sequence[Mapping[str, Any]], task: str | None = None
-) -> dict[str, Any]:
+def judge_agreement(judge: Judge, labelled: Sequence[JudgeItem], task: str | None = None) -> dict[str, Any]:
     """Agreement of `judge` with the gold labels of `labelled` for one task.
 
     Returns metrics.agreement's dict (kappa, kappa_decided, accuracy, confusion, labels, n, unknown) plus
