@@ -12,12 +12,15 @@ import sys
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
 from assistant.errors import WhichoneError
 from models.errors import ModelError
+
+if TYPE_CHECKING:
+    from assistant.types import Reply
 
 app = typer.Typer(
     name="whichone",
@@ -27,17 +30,18 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 # The families models.readers reads (kept here as plain names so the CLI starts without importing torch).
 FAMILY_NAMES = ("qwen2.5-vl", "qwen2-vl", "qwen3-vl", "molmo", "molmo2", "paligemma", "florence-2")
 MAX_REPLY_CHARS = 10_000_000  # standard input beyond this is not read
 
 
-def user_errors(func: F) -> F:
+def user_errors(func: Callable[P, R]) -> Callable[P, R]:
     """Turn the errors a user can cause or fix into one line on stderr and exit status 2."""
 
     @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return func(*args, **kwargs)
         except (WhichoneError, ModelError) as exc:
@@ -47,7 +51,7 @@ def user_errors(func: F) -> F:
             typer.echo("error: out of memory; try a smaller image or a smaller model.", err=True)
             raise typer.Exit(2) from None
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
 
 
 def _parse_choice(
@@ -136,7 +140,7 @@ def ask(
         _print_reply(second)
 
 
-def _print_reply(reply: Any) -> None:
+def _print_reply(reply: Reply) -> None:
     typer.echo(f"strategy: {reply.strategy.value} (level {int(reply.level)})")
     typer.echo(f"reply: {reply.text}")
     typer.echo(f"why: {reply.explanation}")

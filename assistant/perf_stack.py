@@ -28,11 +28,14 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.errors import WhichoneError
 from assistant.perf import cups_scene
 from models.base import Describing
+
+if TYPE_CHECKING:
+    from models.base import Pointer, Segmenter, VisionLanguageModel
 
 QUESTION = "What colour are the cups?"
 ANSWER_TOKENS, ECOT_TOKENS = 24, 128
@@ -45,7 +48,7 @@ def _peak_rss_gib() -> float:
     return peak / (2**30 if sys.platform == "darwin" else 2**20)
 
 
-def build_stack(name: str) -> tuple[Any, Any, Any]:
+def build_stack(name: str) -> tuple[VisionLanguageModel, Pointer, Segmenter]:
     """(vlm, pointer, segmenter) of the stack `name`: full size with random weights for "cpu"."""
     if name == "cpu":
         from models.detectors import DetectorPointer
@@ -86,6 +89,7 @@ def stack_cost(
     from assistant.grounding import Grounder
     from assistant.pipeline import Assistant, AssistantConfig
     from models.base import GenerationSettings
+    from models.hf_vlm import HFVisionLanguageModel
 
     log(f"building the {stack} stack ({'full size, random weights' if stack == 'cpu' else 'tiny'}) ...")
     start = time.perf_counter()
@@ -128,7 +132,7 @@ def stack_cost(
     log(f"the same first turn with ZS-ECoT recognition ({ECOT_TOKENS} generated tokens) ...")
     with_ecot = turn(ecot, 102, second=False)
     no_reuse = None
-    if getattr(vlm, "reuse_image_prefix", False):
+    if isinstance(vlm, HFVisionLanguageModel) and vlm.reuse_image_prefix:
         log("the one-pass first turn again without reusing the photo's encoding (cached prefix) ...")
         vlm.reuse_image_prefix = False
         no_reuse = turn(one_pass, 103, second=False)
@@ -141,7 +145,7 @@ def stack_cost(
         "image": f"{width}x{height}",
         "models": {
             "vlm": vlm.describe(),
-            "pointer": pointer.describe(),
+            "pointer": pointer.describe() if isinstance(pointer, Describing) else {"name": pointer.name},
             "segmenter": segmenter.describe()
             if isinstance(segmenter, Describing)
             else {"name": segmenter.name},

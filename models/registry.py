@@ -32,7 +32,7 @@ def get_spec(kind: ModelKind, name: str) -> ModelSpec:
     return spec
 
 
-def create(kind: ModelKind, name: str, **kwargs: Any) -> Any:
+def create(kind: ModelKind, name: str, **kwargs: Any) -> object:
     """Build the model `name` of `kind`; raises ModelUnavailable with a plain message when it cannot."""
     return get_spec(kind, name).factory(**kwargs)
 

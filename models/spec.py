@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
 ModelKind = Literal["vlm", "pointer", "segmenter"]
 KINDS: tuple[ModelKind, ...] = get_args(ModelKind)
@@ -16,7 +16,7 @@ class ModelSpec:
     name: str
     kind: ModelKind
     description: str
-    factory: Callable[..., Any]
+    factory: Callable[..., object]  # keyword options (device, quantise, ...) -> the model
     hub_id: str | None = None  # where the weights come from, if anywhere
     needs_gpu: bool = False
 
