@@ -23,7 +23,7 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 import typer
@@ -31,6 +31,9 @@ from PIL import Image, ImageDraw
 
 from assistant.errors import WhichoneError
 from models.errors import ModelError
+
+if TYPE_CHECKING:
+    from models.base import Segmenter
 
 CUP_COLOURS = ((200, 30, 30), (30, 60, 200), (30, 150, 50), (220, 180, 20), (150, 50, 170))
 
@@ -89,24 +92,32 @@ def run_perf(
     log: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     """Measure (a)-(d) and peak memory; returns the figures as a dict (seconds, ratios, MiB)."""
-    from assistant.grounding import Grounder
-    from models.base import ChatMessage, Describing, GenerationSettings
-    from models.registry import create_pointer, create_segmenter, create_vlm
-    from prompts import render_prompt
+    from models.registry import create_segmenter
 
     tracemalloc.start()
     width, height = size
     out: dict[str, Any] = {"image": f"{width}x{height}", "segmenter": segmenter, "k": k}
 
     log(f"loading {segmenter} ({checkpoint or 'default weights'}) ...")
-    seg_kwargs = {"checkpoint": checkpoint} if checkpoint else {}
-    seg = create_segmenter(segmenter, **seg_kwargs)
+    seg = create_segmenter(segmenter, **({"checkpoint": checkpoint} if checkpoint else {}))
     out["segmenter_name"] = seg.name
-    pointer = create_pointer("blobs")
-
-    # (a) first query on a new image vs a further click on it
     image = cups_scene(width, height, n=k, variant=1)
     point = np.array([[width * 0.5, height * 0.55]])
+    out["a"] = _first_query_vs_click(seg, image, point, repeats, log)
+    out["c"] = _batched_vs_singles(seg, image, k, repeats, log)
+    out["b"] = _first_turn(seg, image, vlm, k, typing_s, out["a"]["embedding_s"], log)
+    if light:
+        out["d"] = _lighter_segmenter(light, light_checkpoint, point, size, k, repeats, out["a"], log)
+    _, py_peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    out["memory"] = {"peak_rss_mib": _rss_mib(), "python_peak_mib": py_peak / 2**20}
+    return out
+
+
+def _first_query_vs_click(
+    seg: Segmenter, image: Image.Image, point: np.ndarray, repeats: int, log: Callable[[str], None]
+) -> dict[str, float]:
+    """(a) the first query on a new image (embedding + one point) against a further click on it."""
     log("(a) first query: embedding + one point ...")
     embed_s = _time(lambda: seg.prepare(image))
     first_point_s = _time(lambda: seg.segment_points(image, point))
@@ -114,7 +125,7 @@ def run_perf(
         lambda: seg.segment_points(image, point + np.random.uniform(-20, 20, (1, 2))), repeats
     )
     first_s = embed_s + first_point_s
-    out["a"] = {
+    return {
         "embedding_s": embed_s,
         "first_query_s": first_s,
         "further_click_s": click_s,
@@ -122,7 +133,14 @@ def run_perf(
         "required_ratio": 100.0,
     }
 
-    # (c) K points batched vs K single calls (same embedded image)
+
+def _batched_vs_singles(
+    seg: Segmenter, image: Image.Image, k: int, repeats: int, log: Callable[[str], None]
+) -> dict[str, Any]:
+    """(c) K points batched against K single calls, on the same embedded image."""
+    from models.base import Describing
+
+    width, height = image.size
     points = np.array([[width * (i + 1) / (k + 1), height * 0.55] for i in range(k)])
     log(f"(c) {k} points batched vs one by one ...")
     # Interleaved, so a burst of load from elsewhere hits both figures alike; best of each.
@@ -131,7 +149,7 @@ def run_perf(
         batched_runs.append(_time(lambda: seg.segment_points(image, points)))
         singles_runs.append(_time(lambda: [seg.segment_points(image, points[i : i + 1]) for i in range(k)]))
     batched_s, singles_s = min(batched_runs), min(singles_runs)
-    out["c"] = {
+    return {
         "batched_s": batched_s,
         "singles_s": singles_s,
         "batched_over_singles": batched_s / singles_s,
@@ -141,9 +159,26 @@ def run_perf(
         ),
     }
 
-    # (b) a first turn: upload -> typing -> recognition (VLM) -> pointer -> masks, embedding in the background
+
+def _first_turn(
+    seg: Segmenter,
+    image: Image.Image,
+    vlm: str | None,
+    k: int,
+    typing_s: float,
+    embed_s: float,
+    log: Callable[[str], None],
+) -> dict[str, Any]:
+    """(b) a first turn: upload -> typing -> recognition (VLM) -> pointer -> masks, the embedding in the
+    background; its parts one at a time, then as they run in the turn."""
+    from assistant.grounding import Grounder
+    from models.base import ChatMessage, GenerationSettings
+    from models.registry import create_pointer, create_vlm
+    from prompts import render_prompt
+
+    width, height = image.size
     model = create_vlm(vlm) if vlm else None
-    grounder = Grounder(pointer, seg)
+    grounder = Grounder(create_pointer("blobs"), seg)
     settings = GenerationSettings(max_new_tokens=32)
     prompt = render_prompt("focus_recognition_zs", question="What colour is the cup?")
 
@@ -180,6 +215,7 @@ def run_perf(
     turn_grounding_s = time.perf_counter() - t
     wall_s = time.perf_counter() - start
     background_s = (done_at[0] - start) if done_at else 0.0
+    grounder.close()
     # The same turn's parts as they ran (the embedding in the background, slowed by sharing the CPU with
     # the recognition call), and the grounding after it minus the wait for the embedding.
     waited_s = max(0.0, background_s - (typing_s + turn_recognition_s))
@@ -189,7 +225,7 @@ def run_perf(
         "recognition_s": turn_recognition_s,
         "pointer_and_masks_s": max(0.0, turn_grounding_s - waited_s),
     }
-    out["b"] = {
+    return {
         "parts_alone": parts,
         "sequential_s": sum(parts.values()),
         "parts_in_turn": turn_parts,
@@ -199,33 +235,39 @@ def run_perf(
         "regions": len(candidates),
         "vlm": getattr(model, "name", None),
     }
-    grounder.close()
 
-    # (d) the lighter segmenter
-    if light:
-        log(f"(d) lighter segmenter {light} ...")
-        light_kwargs = {"checkpoint": light_checkpoint} if light_checkpoint else {}
-        light_seg = create_segmenter(light, **light_kwargs)
-        light_image = cups_scene(width, height, n=k, variant=3)
-        # The first image compares like for like with the main segmenter's first embedding in (a); a second,
-        # new image shows how much of that was one-off warm-up.
-        light_embed_s = _time(lambda: light_seg.prepare(light_image))
-        light_second_s = _time(lambda: light_seg.prepare(cups_scene(width, height, n=k, variant=4)))
-        light_click_s = _best_time(lambda: light_seg.segment_points(light_image, point), repeats)
-        out["d"] = {
-            "light": light_seg.name,
-            "light_embedding_s": light_embed_s,
-            "light_second_embedding_s": light_second_s,
-            "main_embedding_s": embed_s,
-            "speedup": embed_s / light_embed_s,
-            "light_click_s": light_click_s,
-            "main_click_s": click_s,
-        }
 
-    _, py_peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    out["memory"] = {"peak_rss_mib": _rss_mib(), "python_peak_mib": py_peak / 2**20}
-    return out
+def _lighter_segmenter(
+    light: str,
+    light_checkpoint: str | None,
+    point: np.ndarray,
+    size: tuple[int, int],
+    k: int,
+    repeats: int,
+    main: dict[str, float],
+    log: Callable[[str], None],
+) -> dict[str, Any]:
+    """(d) the lighter segmenter's embedding and click against the main one's from (a)."""
+    from models.registry import create_segmenter
+
+    log(f"(d) lighter segmenter {light} ...")
+    width, height = size
+    light_seg = create_segmenter(light, **({"checkpoint": light_checkpoint} if light_checkpoint else {}))
+    light_image = cups_scene(width, height, n=k, variant=3)
+    # The first image compares like for like with the main segmenter's first embedding in (a); a second,
+    # new image shows how much of that was one-off warm-up.
+    light_embed_s = _time(lambda: light_seg.prepare(light_image))
+    light_second_s = _time(lambda: light_seg.prepare(cups_scene(width, height, n=k, variant=4)))
+    light_click_s = _best_time(lambda: light_seg.segment_points(light_image, point), repeats)
+    return {
+        "light": light_seg.name,
+        "light_embedding_s": light_embed_s,
+        "light_second_embedding_s": light_second_s,
+        "main_embedding_s": main["embedding_s"],
+        "speedup": main["embedding_s"] / light_embed_s,
+        "light_click_s": light_click_s,
+        "main_click_s": main["further_click_s"],
+    }
 
 
 def sam3_cost(log: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
