@@ -14,7 +14,16 @@ from typing import Literal
 
 from assistant import lexicon as lx
 from assistant.types import GrammaticalNumber
-from assistant.words import FUNCTION_WORDS, POSSESSIVE, PUNCT, is_adverb, is_ing, is_participle, is_word
+from assistant.words import (
+    FUNCTION_WORDS,
+    PHRASE_OPENERS,
+    POSSESSIVE,
+    PUNCT,
+    is_adverb,
+    is_ing,
+    is_participle,
+    is_word,
+)
 
 # Where a noun phrase sits in the question, which decides what may follow it: after a wh-word ("which cup"),
 # as an object, after "is" in a wh- or yes/no question, after "do", in an embedded question, after "there is",
@@ -89,19 +98,7 @@ class TokenReader:
         w = self.w(k)
         if not is_word(w) or w in lx.SPEAKER_PRONOUNS:
             return False
-        if w in (
-            lx.ARTICLES
-            | lx.DEICTICS
-            | lx.POSSESSIVE_PRONOUNS
-            | lx.SPEAKER_POSSESSIVES
-            | lx.OTHER_DETERMINERS
-            | lx.PREDETERMINERS
-            | lx.PERSON_PRONOUNS
-            | lx.THING_PRONOUNS
-            | lx.PLURAL_PRONOUNS
-            | lx.INDEFINITE_PERSON
-            | lx.INDEFINITE_THING
-        ):
+        if w in PHRASE_OPENERS or w in lx.POSSESSIVE_PRONOUNS:
             return True
         if not self.is_content(k):
             return False

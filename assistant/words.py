@@ -14,7 +14,8 @@ from assistant import lexicon as lx
 PUNCT = frozenset({"?", "!", ".", ";", ",", ":"})
 POSSESSIVE = "'s"  # the token for a possessive ending ("the player's" -> player, 's)
 
-FUNCTION_WORDS = (
+# determiners and pronouns that can open a noun phrase ("the", "these", "my", "every", "someone", "it")
+PHRASE_OPENERS = (
     lx.ARTICLES
     | lx.DEICTICS
     | lx.SPEAKER_POSSESSIVES
@@ -25,6 +26,10 @@ FUNCTION_WORDS = (
     | lx.PLURAL_PRONOUNS
     | lx.INDEFINITE_PERSON
     | lx.INDEFINITE_THING
+)
+
+FUNCTION_WORDS = (
+    PHRASE_OPENERS
     | lx.SPEAKER_PRONOUNS
     | lx.AUX
     | lx.NEGATION
