@@ -62,13 +62,13 @@ def cups_scene(
     return image
 
 
-def _time(fn: Callable[[], Any]) -> float:
+def _time(fn: Callable[[], object]) -> float:
     start = time.perf_counter()
     fn()
     return time.perf_counter() - start
 
 
-def _best_time(fn: Callable[[], Any], repeats: int) -> float:
+def _best_time(fn: Callable[[], object], repeats: int) -> float:
     # Best of N, as timeit does: the slower runs measure other processes on the machine, not this code.
     return min(_time(fn) for _ in range(max(1, repeats)))
 

@@ -17,7 +17,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PIL import Image
@@ -42,12 +42,15 @@ CHECKPOINT_FILES = {
 }
 DOWNLOAD_URL = "https://dl.fbaipublicfiles.com/segment_anything/"
 
+if TYPE_CHECKING:
+    import torch
+
 
 @dataclass(frozen=True)
 class SamEmbedding:
     """What SamPredictor.set_image leaves behind: features 1 x 256 x 64 x 64 and the two sizes (h, w)."""
 
-    features: Any  # torch.Tensor
+    features: torch.Tensor
     original_size: tuple[int, int]
     input_size: tuple[int, int]
 

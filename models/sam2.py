@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from PIL import Image
@@ -35,13 +35,16 @@ from models.segment_common import (
 
 SAM2_HIERA_TINY = "facebook/sam2.1-hiera-tiny"
 
+if TYPE_CHECKING:
+    import torch
+
 
 @dataclass(frozen=True)
 class Sam2Embedding:
     """Sam2Model.get_image_embeddings output (3 levels: 1 x 32 x 256², 1 x 64 x 128², 1 x 256 x 64²) and
     the original (height, width)."""
 
-    levels: Any  # list[torch.Tensor]
+    levels: list[torch.Tensor]
     original_size: tuple[int, int]
 
 

@@ -12,7 +12,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future
-from typing import Any, Generic, TypeVar
+from types import ModuleType
+from typing import Generic, TypeVar
 
 import numpy as np
 from PIL import Image
@@ -80,7 +81,7 @@ def check_boxes(boxes: np.ndarray | None, n: int, image_size: tuple[int, int]) -
     return array
 
 
-def torch_device(torch: Any, device: str | None) -> str:
+def torch_device(torch: ModuleType, device: str | None) -> str:
     """The device asked for, else CUDA when there is a GPU, else the CPU; ModelUnavailable for CUDA without
     a GPU."""
     chosen = device or ("cuda" if torch.cuda.is_available() else "cpu")

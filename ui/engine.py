@@ -192,7 +192,7 @@ class ModelPool:
         return self._grounders[key]
 
 
-def _device_and_detail(model: Any) -> tuple[str, str]:
+def _device_and_detail(model: object) -> tuple[str, str]:
     """(device, a short description) from a model's describe() if it has one."""
     info: dict[str, Any] = {}
     if isinstance(model, Describing):

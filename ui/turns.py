@@ -12,7 +12,6 @@ from __future__ import annotations
 import time
 from collections.abc import Generator
 from contextlib import closing
-from typing import Any
 
 from assistant.pipeline import Assistant, Choice, ReplyText, TurnEvent
 from assistant.session import Session
@@ -75,6 +74,6 @@ def resolve_once(assistant: Assistant, session: Session, choice: Choice) -> tupl
     return assistant.resolve(session, choice)
 
 
-def choice_json(choice: Choice) -> Any:
+def choice_json(choice: Choice) -> int | str | list[float]:
     """A choice as JSON: region number, [x, y] or the hint's text."""
     return list(choice) if isinstance(choice, tuple) else choice

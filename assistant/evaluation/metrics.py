@@ -71,7 +71,7 @@ LEVELS = (0, 1, 2, 3)
 _LEVEL_OF_STRATEGY = {s.value: int(level) for level, s in STRATEGY_FOR_LEVEL.items()}
 
 
-def _same_length(a: Sequence[Any], b: Sequence[Any], what: str) -> None:
+def _same_length(a: Sequence[object], b: Sequence[object], what: str) -> None:
     if len(a) != len(b):
         raise ValueError(f"{what}: gold and predicted differ in length ({len(a)} vs {len(b)})")
 
