@@ -239,3 +239,36 @@ def test_the_whole_bad_input_corpus_through_the_cli(tmp_path: Path, cli_env, mon
     print(f"\nCLI corpus: {len(runs)} inputs, {crashes} crashes")
     for label, code, shown in rows:
         print(f"  {label:<34} exit {code}  {shown}")
+
+
+def test_serve_stopped_while_it_starts_exits_cleanly(tmp_path: Path, cli_env) -> None:
+    """SIGTERM as soon as the port accepts, while launch() still checks its own URL: a clean stop (exit 0,
+    no traceback, the RAM folder gone), not a failure. Before, the handler closed the server under
+    launch(), which then raised httpx.ConnectError and the process exited 1."""
+    import re
+    import socket
+    import time
+
+    script = Path(sys.executable).parent / "whichone"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, **cli_env, "HF_HUB_OFFLINE": "1"}
+    # a folder of its own (this process's ui import set GRADIO_TEMP_DIR to the test process's folder)
+    env.pop("GRADIO_TEMP_DIR", None)
+    proc = subprocess.Popen(
+        [str(script), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.01)
+    proc.terminate()
+    out = proc.communicate(timeout=60)[0]
+    assert proc.returncode == 0 and "Traceback" not in out, out[-2000:]
+    folder = re.search(r"uploads are kept in (\S+)", out)
+    assert folder is not None and not Path(folder.group(1)).exists()

@@ -205,14 +205,19 @@ def cache_image(image: Image.Image, name: str = "overlay") -> str:
     return str(path)
 
 
-def stop_on_sigterm(close: Callable[[], None]) -> None:
-    """On SIGTERM call `close` (the app's Blocks.close: it ends the heartbeat streams, stops the server and
-    lets launch() return), so Python exits normally and runs its exit hooks, removing the RAM folder.
-    Call it from the main thread (only there can Python set a signal handler)."""
+STOPPING = threading.Event()  # set once SIGTERM has asked the app to stop
+
+
+def stop_on_sigterm() -> None:
+    """Make SIGTERM set STOPPING instead of ending Python at once: the serving loop (ui.serve) then closes
+    the app (the heartbeat streams end, the server stops) and Python exits normally and runs its exit
+    hooks, removing the RAM folder. Closing from the loop rather than in the handler keeps a SIGTERM that
+    arrives during start-up from pulling the server away under launch(). Call it from the main thread
+    (only there can Python set a signal handler)."""
     if threading.current_thread() is not threading.main_thread():
         return
 
     def on_sigterm(signum: int, frame: object) -> None:
-        close()
+        STOPPING.set()
 
     signal.signal(signal.SIGTERM, on_sigterm)

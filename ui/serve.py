@@ -11,12 +11,20 @@ def main(host: str | None = None, port: int | None = None) -> None:
     # ui first: it points Gradio's upload folder at RAM before gradio is imported.
     from ui.app import build_app, launch_kwargs
     from ui.gatekeeper import LEDGER
-    from ui.privacy import start_sweeper, stop_on_sigterm, temp_root
+    from ui.privacy import STOPPING, start_sweeper, stop_on_sigterm, temp_root
     from ui.state import live_files
 
     demo = build_app()
-    stop_on_sigterm(demo.close)
+    stop_on_sigterm()
     # Says where uploads live (no user data): operators and the privacy tests check that folder.
     print(f"whichone: uploads are kept in {temp_root()} until start over, session end or exit", flush=True)
     start_sweeper(live_files, LEDGER.older_than, LEDGER.forget)  # uploads no session opened, staging files
-    demo.launch(**launch_kwargs(demo, host=host, port=port))
+    # launch() returns once the server answers; this thread then waits for SIGTERM or Ctrl-C and closes.
+    demo.launch(**launch_kwargs(demo, host=host, port=port), prevent_thread_lock=True)
+    try:
+        while not STOPPING.wait(0.5):
+            pass
+    except KeyboardInterrupt:  # Ctrl-C in a terminal: the same clean stop, without a traceback
+        pass
+    finally:
+        demo.close()
