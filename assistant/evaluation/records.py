@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from assistant.evaluation.schema import example_key
+
 # A JSON value as the report writes it (records and summaries are JSON on disk).
 JSON = Any
 
@@ -56,8 +58,8 @@ class ResponseRecord:
 
     @property
     def key(self) -> str:
-        """The example's key, as Example.key writes it: source/split/id."""
-        return f"{self.source}/{self.split}/{self.id}"
+        """The key of the example this record is about (Example.key)."""
+        return example_key(self.source, self.split, self.id)
 
     @property
     def answered(self) -> bool:

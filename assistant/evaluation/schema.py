@@ -28,6 +28,11 @@ Source = Literal["racquet-general", "racquet-bias", "aqua", "vq-focusambiguity",
 SOURCES: tuple[Source, ...] = get_args(Source)
 
 
+def example_key(source: str, split: str, example_id: str) -> str:
+    """An example's key within a run ("racquet-general/all/17"): how records find their examples."""
+    return f"{source}/{split}/{example_id}"
+
+
 @dataclass(frozen=True)
 class ImageRef:
     """Where an example's image comes from.
@@ -74,7 +79,7 @@ class Example:
     @property
     def key(self) -> str:
         """Unique within a run: source, split and id."""
-        return f"{self.source}/{self.split}/{self.id}"
+        return example_key(self.source, self.split, self.id)
 
     def gold_for_report(self) -> dict[str, Any]:
         """Gold fields that fit a JSONL line: region masks are summarised by their count."""
