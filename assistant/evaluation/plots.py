@@ -10,11 +10,11 @@ text twins in the benchmark tab, and the drawings themselves (`class_bars_png`, 
 from __future__ import annotations
 
 import io
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from assistant.evaluation.records import JSON, RunSummary
+from assistant.evaluation.records import RunSummary
+from assistant.evaluation.table_format import finite
 from assistant.evaluation.tasks import Task
 
 if TYPE_CHECKING:
@@ -50,10 +50,6 @@ class ConfusionPanel:
     columns: list[str]
 
 
-def _share(value: JSON) -> float | None:
-    return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
-
-
 def class_bars(task: Task, summary: RunSummary) -> tuple[tuple[tuple[str, str], ...], list[Bar]]:
     """(segments, bars): the segments as (metrics key, name) and one bar per (model, prompt) with
     answers, or per (model, bias category) for the bias task."""
@@ -63,14 +59,14 @@ def class_bars(task: Task, summary: RunSummary) -> tuple[tuple[tuple[str, str], 
         for r in summary.results:
             if r.metrics.get("n"):
                 bars.append(
-                    Bar(f"{r.model} ({r.label})", tuple(_share(r.metrics.get(k)) for k, _ in segments))
+                    Bar(f"{r.model} ({r.label})", tuple(finite(r.metrics.get(k)) for k, _ in segments))
                 )
         return segments, bars
     segments = BIAS_SEGMENTS
     for r in summary.results:
         for category, m in r.metrics.items():
             if isinstance(m, dict) and m.get("n"):
-                bars.append(Bar(f"{r.model} ({category})", tuple(_share(m.get(k)) for k, _ in segments)))
+                bars.append(Bar(f"{r.model} ({category})", tuple(finite(m.get(k)) for k, _ in segments)))
     return segments, bars
 
 
