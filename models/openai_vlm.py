@@ -51,6 +51,30 @@ def _short(text: str, limit: int = 200) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
+def _server_reason(body: object) -> str:
+    """The reason an error reply gives, in the shapes servers use: OpenAI's {"error": {"message"}},
+    FastAPI's {"detail": text} or {"detail": [{"msg"}, ...]} (transformers serve, vLLM) or plain text;
+    "" when it gives none."""
+    if isinstance(body, str):
+        return body
+    if not isinstance(body, dict):
+        return ""
+    inner = body.get("error", body)
+    if isinstance(inner, str):
+        return inner
+    if not isinstance(inner, dict):
+        return ""
+    for field in ("message", "detail"):
+        reason = inner.get(field)
+        if isinstance(reason, str) and reason:
+            return reason
+        if isinstance(reason, list):  # FastAPI's validation errors
+            return "; ".join(
+                str(item.get("msg", item)) if isinstance(item, dict) else str(item) for item in reason
+            )
+    return ""
+
+
 def _reason(error: BaseException) -> str:
     cause = error.__cause__ or error
     return _short(str(cause) or type(cause).__name__)
@@ -246,13 +270,9 @@ class OpenAICompatibleVLM:
         if isinstance(error, openai.APIConnectionError):
             return ModelUnavailable(f"the model server at {self.base_url} is not reachable: {_reason(error)}")
         if isinstance(error, openai.APIStatusError):
-            detail = error.message
-            body = error.body
-            if isinstance(body, dict):
-                inner = body.get("error", body)
-                detail = inner.get("message", detail) if isinstance(inner, dict) else str(inner)
+            reason = _server_reason(error.body) or error.message
             return ModelError(
-                f"the model server at {self.base_url} answered HTTP {error.status_code}: {_short(detail)}"
+                f"the model server at {self.base_url} answered HTTP {error.status_code}: {_short(reason)}"
             )
         return ModelError(f"the model server at {self.base_url} failed: {_short(str(error))}")
 

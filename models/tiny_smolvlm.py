@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from models.full_size import SMOLVLM_256M_TEXT
 from models.tiny import default_cache_dir
 from models.tiny_common import (
     build_atomically,
@@ -27,7 +28,8 @@ from models.tiny_common import (
     word_walk,
 )
 
-TINY_SMOLVLM_RECIPE_VERSION = 1
+# 2: the real SmolVLM-256M's context (8192 tokens); servers that check a prompt's length read it
+TINY_SMOLVLM_RECIPE_VERSION = 2
 _SEED = 2468
 
 # SmolVLM's text special tokens: bos <|im_start|>, eos <end_of_utterance>, pad <|im_end|>, unk <|endoftext|>.
@@ -143,7 +145,7 @@ def _build_into(out: Path) -> dict:
             "num_hidden_layers": 2,
             "num_attention_heads": 4,
             "num_key_value_heads": 2,
-            "max_position_embeddings": 2048,
+            "max_position_embeddings": SMOLVLM_256M_TEXT["max_position_embeddings"],
             "rms_norm_eps": 1e-5,
             "rope_parameters": {"rope_type": "default", "rope_theta": 100_000.0},
             **token_ids,

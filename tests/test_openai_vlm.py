@@ -37,6 +37,9 @@ class ChatServer:
     stream_mode: str = "ok"
     sleep_s: float = 0.0
     status: int = 500
+    error_body: Any = field(
+        default_factory=lambda: {"error": {"message": "the server broke", "type": "server_error"}}
+    )
     requests: list[dict[str, Any]] = field(default_factory=list)
     in_flight: int = 0
     max_in_flight: int = 0
@@ -148,9 +151,7 @@ def _handler(state: ChatServer) -> type[BaseHTTPRequestHandler]:
                 elif state.mode == "echo" and text.startswith("delay "):
                     time.sleep(float(text.split()[1]))  # lets later requests finish first
                 if state.mode == "status":
-                    self._send(
-                        state.status, {"error": {"message": "the server broke", "type": "server_error"}}
-                    )
+                    self._send(state.status, state.error_body)
                 elif state.mode == "empty":
                     self._send(200, {**_completion(body, "x"), "choices": []})
                 elif state.mode == "no_text":
@@ -292,6 +293,24 @@ def test_client_error_is_not_retried(chat_server: ChatServer) -> None:
     with pytest.raises(ModelError, match="HTTP 400"):
         _vlm(chat_server, max_retries=2).generate([ChatMessage("user", "hi")])
     assert len(chat_server.requests) == 1  # a 400 will not get better by asking again
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ({"detail": "The prompt has 9008 tokens, but the model takes at most 8192"}, "takes at most 8192"),
+        ({"detail": [{"loc": ["body", "messages"], "msg": "Field required"}]}, "Field required"),
+        ({"error": "model not loaded"}, "model not loaded"),
+        ({"object": "error", "message": "max_tokens is too large", "code": 400}, "max_tokens is too large"),
+        ({"something": "else"}, "Error code: 400"),  # no reason given: the client's own words
+    ],
+)
+def test_a_refusal_names_the_servers_reason(chat_server: ChatServer, body: Any, reason: str) -> None:
+    """Servers word a refusal differently (OpenAI, FastAPI's detail as text or a list, vLLM's flat
+    message): the error names the reason whichever shape it comes in."""
+    chat_server.mode, chat_server.status, chat_server.error_body = "status", 400, body
+    with pytest.raises(ModelError, match=f"HTTP 400: .*{reason}"):
+        _vlm(chat_server, max_retries=0).generate([ChatMessage("user", "hi")])
 
 
 def test_empty_choices_and_missing_text_are_model_errors(chat_server: ChatServer) -> None:

@@ -21,6 +21,7 @@ import pytest
 from PIL import Image
 
 from models.base import ChatMessage, GenerationSettings, answer_probabilities
+from models.errors import ModelError
 from models.openai_vlm import OpenAICompatibleVLM
 
 pytestmark = [pytest.mark.slow]
@@ -91,6 +92,20 @@ def test_a_batch_in_flight_keeps_its_order(served: str) -> None:
     batch = [[ChatMessage("user", f"Say {word}.", [_photo()])] for word in ("one", "two", "three", "four")]
     replies = vlm.generate_batch(batch, SETTINGS)
     assert replies == [vlm.generate(m, SETTINGS) for m in batch]  # greedy, so each alone gives the same
+
+
+def test_a_prompt_longer_than_the_servers_context_says_why(served: str) -> None:
+    """The server refuses it with HTTP 400 and FastAPI's {"detail": ...}: the error carries that reason (the
+    prompt's length against the model's), not just the status code."""
+    import transformers
+    from packaging.version import Version
+
+    if Version(transformers.__version__) < Version("5.25"):
+        pytest.skip("transformers serve checks a prompt's length against the model's context from 5.25 on")
+    vlm = OpenAICompatibleVLM(base_url=served, timeout=120, max_retries=0)
+    with pytest.raises(ModelError, match=r"HTTP 400: .*tokens.*8192") as caught:
+        vlm.generate([ChatMessage("user", "word " * 9000)], SETTINGS)
+    assert "Error code" not in str(caught.value)
 
 
 def test_p_yes_from_the_servers_answer(served: str) -> None:
