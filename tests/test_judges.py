@@ -137,6 +137,26 @@ def test_rule_judge_reads_the_final_answer_of_a_cot_response() -> None:
     assert judge("racquet_class", "What color is the cup?", "   ") == "unknown"
 
 
+@pytest.mark.parametrize(
+    ("response", "final"),
+    [
+        ("Two cups. **Final** answer: the left cup is white.", "the left cup is white."),
+        ("Two cups.\nFinal\nanswer: the left cup is white.", "the left cup is white."),
+        # a marker is a whole word: "also," and "enthusiastically" hold none
+        ("The cup is white; also, the saucer is blue.", "the cup is white; also, the saucer is blue."),
+        ("He waves enthusiastically at the cup.", "he waves enthusiastically at the cup."),
+        ("I look at both. Therefore: ...", "i look at both. therefore: ..."),  # nothing after it: all of it
+    ],
+)
+def test_the_final_answer_of_a_reply(response: str, final: str) -> None:
+    """What the rule judge (normalised) and the LLM judge (as written) read of a chain-of-thought reply:
+    the same part of it."""
+    from assistant.evaluation import response_cues
+
+    assert response_cues.final_answer(response) == final
+    assert response_cues.normalise(response_cues.final_answer_as_written(response)) == final
+
+
 # ------------------------------------------------------------------ rule judge: bias
 
 

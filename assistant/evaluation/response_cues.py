@@ -451,33 +451,29 @@ def identifying_description(q: QuestionCues, response: str) -> str | None:
     return None
 
 
+_GAP = r"[\s*_`#]+"  # between a marker's words: spaces, or markdown emphasis ("**Final** answer")
 _FINAL = re.compile(
-    r"(?:final answer|in conclusion|to conclude|to summari[sz]e|in summary|therefore|thus|so,|based on "
-    r"(?:this|these|the|my|that)\s+(?:\w+\s+)?(?:analysis|observations?|steps|information|reasoning))"
+    rf"\b(?:final{_GAP}answer|in{_GAP}conclusion|to{_GAP}conclude|to{_GAP}summari[sz]e|in{_GAP}summary|"
+    rf"therefore|thus|so,|based{_GAP}on{_GAP}(?:this|these|the|my|that){_GAP}(?:\w+{_GAP})?"
+    r"(?:analysis|observations?|steps|information|reasoning))",
+    re.IGNORECASE,
 )
 
 
-def final_answer(response: str) -> str:
-    """The part after the last "final answer" / "therefore" / "based on this analysis" marker, if any."""
-    text = normalise(response)
-    matches = list(_FINAL.finditer(text))
-    if not matches:
-        return text
-    tail = text[matches[-1].end() :].lstrip(" :,.-)")
-    return tail if re.search(r"[a-z]", tail) else text
-
-
-_FINAL_ANY_CASE = re.compile(_FINAL.pattern, re.IGNORECASE)
-
-
 def final_answer_as_written(response: str) -> str:
-    """`final_answer` in the response's own words (case and formatting kept): what RAcQUEt's judge reads
-    of a chain-of-thought reply (Fig. 4, bottom: the final answer is classified)."""
-    matches = list(_FINAL_ANY_CASE.finditer(response))
+    """The part after the last "final answer" / "therefore" / "based on this analysis" marker, in the
+    response's own words (case and formatting kept), or the whole response when it has none: what RAcQUEt's
+    judge reads of a chain-of-thought reply (Fig. 4, bottom: the final answer is classified)."""
+    matches = list(_FINAL.finditer(response))
     if not matches:
         return response
-    tail = response[matches[-1].end() :].lstrip(" :,.-)*_\n")
+    tail = response[matches[-1].end() :].lstrip(" :,.-)*_`#\n")
     return tail if re.search(r"[A-Za-z]", tail) else response
+
+
+def final_answer(response: str) -> str:
+    """`final_answer_as_written`, normalised (what the rule judge reads)."""
+    return normalise(final_answer_as_written(response))
 
 
 def list_items(response: str) -> list[str]:
