@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from models.errors import ModelError
+from models.errors import ModelError, error_chain, first_line
+from models.hub import gated_help
 
 # What transformers' from_pretrained reads for the models whichone registers.
 LOADER_FILES = ("*.json", "*.safetensors", "*.txt", "*.jinja", "*.model", "*.tiktoken")
@@ -278,11 +279,7 @@ def _plain_errors(repo_id: str) -> Iterator[None]:
 def _message(repo: str, error: BaseException) -> tuple[DownloadFailure, str] | None:
     """The line for `error`, judged by the most telling error in its chain (huggingface_hub wraps a gated
     repository's 403 in a dry-run or cache-lookup error)."""
-    chain: list[BaseException] = []
-    seen: BaseException | None = error
-    while seen is not None and seen not in chain:
-        chain.append(seen)
-        seen = seen.__cause__ or seen.__context__
+    chain = list(error_chain(error))
     for kind in _KINDS:
         for link in chain:
             message = _message_for(repo, link, kind)
@@ -306,10 +303,7 @@ def _message_for(repo: str, error: BaseException, kind: DownloadFailure) -> str 
     )
 
     if kind == "gated" and isinstance(error, GatedRepoError):
-        return (
-            f"{repo} is gated: ask for access at https://huggingface.co/{repo}, then log in "
-            "(`huggingface-cli login`, or set HF_TOKEN) and run this again"
-        )
+        return gated_help(repo, then="run this again")
     if (
         kind == "missing"
         and isinstance(error, RepositoryNotFoundError)
@@ -324,8 +318,7 @@ def _message_for(repo: str, error: BaseException, kind: DownloadFailure) -> str 
     if kind == "other" and isinstance(
         error, (LocalEntryNotFoundError, HfHubHTTPError, OSError, DryRunError, *network)
     ):
-        text = str(error).strip()
-        reason = text.splitlines()[0][:200].rstrip(".") if text else type(error).__name__
+        reason = first_line(error).rstrip(".")
         return (
             f"could not download {repo} from {constants.ENDPOINT}: {reason}. Run this again to resume "
             "(what is already here is kept)"

@@ -1,7 +1,10 @@
 """Errors a model adapter raises. Each carries a message fit to show a user as it is; `first_line` is how
-an underlying library's exception becomes part of such a message."""
+an underlying library's exception becomes part of such a message, `error_chain` how the error that tells
+what happened is found under the one a library raised."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 
 class ModelError(RuntimeError):
@@ -18,6 +21,17 @@ class ModelTimeout(ModelError):
 
 class ModelOutOfMemory(ModelError):
     """The device ran out of memory for this request."""
+
+
+def error_chain(error: BaseException) -> Iterator[BaseException]:
+    """`error`, then the error it was raised from (or while handling), and so on; each once, so a cycle in
+    the chain ends it."""
+    seen: list[BaseException] = []
+    link: BaseException | None = error
+    while link is not None and not any(link is other for other in seen):
+        seen.append(link)
+        yield link
+        link = link.__cause__ or link.__context__
 
 
 def first_line(error: BaseException, limit: int = 200) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from models.errors import ModelUnavailable
+from models.errors import ModelUnavailable, error_chain
 
 
 def hub_offline() -> bool:
@@ -46,18 +46,16 @@ def is_gated(error: BaseException) -> bool:
         from huggingface_hub.errors import GatedRepoError
     except ImportError:  # pragma: no cover - huggingface_hub always has it with transformers 5
         GatedRepoError = ()  # type: ignore[assignment,misc] # noqa: N806
-    seen: BaseException | None = error
-    while seen is not None:
-        if isinstance(seen, GatedRepoError) or "gated" in str(seen).lower():
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
+    return any(
+        isinstance(link, GatedRepoError) or "gated" in str(link).lower() for link in error_chain(error)
+    )
 
 
-def gated_help(repo: str) -> str:
+def gated_help(repo: str, then: str = "download it") -> str:
+    """What to do about a gated repository: ask for access, log in, then `then`."""
     return (
         f"{repo} is gated on the Hugging Face Hub: ask for access at https://huggingface.co/{repo}, then "
-        "log in (`huggingface-cli login`, or set HF_TOKEN) and download it"
+        f"log in (`huggingface-cli login`, or set HF_TOKEN) and {then}"
     )
 
 

@@ -111,7 +111,7 @@ def test_an_interrupted_download_resumes_and_then_runs_offline(hub: Hub, tmp_pat
     [
         (
             ["--stack", "gpu", "--dry-run"],
-            "facebook/sam3 is gated: ask for access at https://huggingface.co/facebook/sam3",
+            "facebook/sam3 is gated on the Hugging Face Hub: ask for access at https://huggingface.co/facebook/sam3",
         ),
         (["owlv2-b16"], "google/owlv2-base-patch16-ensemble is not on"),
         (["sam-vit-b"], "is a plain file, not a Hub repository"),
