@@ -12,7 +12,7 @@ from PIL import Image
 from assistant.errors import InputError
 from assistant.types import Strategy
 from ui.example_photos import EXAMPLES_DIR, example_photos, examples_markdown, is_example
-from ui.uploads import UploadGate
+from ui.uploads import Upload, UploadGate
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 OPEN_LICENCES = {"CC0", "public domain", "no known copyright restrictions"}
@@ -54,7 +54,7 @@ def test_the_gate_takes_gradios_copy_of_an_example_and_nothing_else(
     copy = tmp_path / "0123abcd" / "three-coins.jpg"
     copy.parent.mkdir()
     shutil.copyfile(example_photos()[2].path, copy)
-    assert is_example(copy) and gate.check(str(copy)) == str(copy)
+    assert is_example(copy) and gate.check(str(copy)) == Upload(str(copy), is_example=True)
 
     altered = tmp_path / "4567" / "three-coins.jpg"  # same name, other bytes
     altered.parent.mkdir()
@@ -64,3 +64,5 @@ def test_the_gate_takes_gradios_copy_of_an_example_and_nothing_else(
     for path in (altered, link, example_photos()[2].path):
         with pytest.raises(InputError):
             gate.check(str(path))
+    # the same altered file, once Gradio has received it as an upload: it passes, as the session's own
+    assert UploadGate(received={str(altered)}).check(str(altered)) == Upload(str(altered), is_example=False)

@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
 from html import escape
-from pathlib import Path
 from typing import Any
 
 import gradio as gr
@@ -30,7 +29,6 @@ from assistant.types import Reply
 from models.errors import ModelError
 from ui import conversation_log
 from ui.engine import ModelPool
-from ui.example_photos import is_example
 from ui.explain import NO_REPLY_YET, explain_markdown, option_choices, status_line
 from ui.overlay import alt_text, draw_overlay, overlay_scale
 from ui.privacy import cache_image, forget_files
@@ -95,8 +93,7 @@ class AskHandlers:
         """Make `path` (a Gradio upload) the session's photo; a no-op if it already is."""
         if not path or path == state.image_path:
             return state
-        self.uploads.check(path)  # a client may send any path: never open one that was not uploaded
-        shared = is_example(Path(path))  # Gradio's copy of an example photo: every session may pick it
+        shared = self.uploads.check(path).is_example  # a client may send any path: only uploads open
         if not shared and path not in state.files:
             state.files.append(path)  # tracked before decoding, so even a refused file is deleted later
         assistant = self.pool.assistant(state.choice, state.config)

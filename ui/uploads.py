@@ -12,6 +12,7 @@ never tell a visitor which server paths exist.
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.errors import InputError
@@ -38,6 +39,15 @@ def in_upload_folder(path: str) -> Path | None:
         return None
 
 
+@dataclass(frozen=True)
+class Upload:
+    """A file a client may hand the server. `is_example`: Gradio's copy of a public example photo, which
+    every session may pick and none owns (so none deletes it)."""
+
+    path: str
+    is_example: bool
+
+
 class UploadGate:
     """Checks that a path is one of the uploads Gradio received.
 
@@ -48,16 +58,17 @@ class UploadGate:
     def __init__(self, received: Collection[str] | None = None) -> None:
         self.received = received
 
-    def check(self, path: str) -> str:
-        """`path` itself when it is an upload; raises InputError(NOT_UPLOADED) otherwise."""
+    def check(self, path: str) -> Upload:
+        """`path` when it is an upload or an example's copy; raises InputError(NOT_UPLOADED) otherwise."""
         resolved = in_upload_folder(path)
         if resolved is None:
             raise InputError(NOT_UPLOADED)
+        example = is_example(resolved)  # the file's bytes are read once, here
         if (
             self.received is not None
             and path not in self.received
             and str(resolved) not in self.received
-            and not is_example(resolved)  # Gradio's copy of an example photo (public, byte for byte)
+            and not example
         ):
             raise InputError(NOT_UPLOADED)
-        return path
+        return Upload(path, example)
