@@ -145,3 +145,74 @@ def test_a_broken_download_says_so_and_the_next_start_resumes(tmp_path: Path) ->
         # the first start never reached.
         assert {p for p in fetched if p.startswith("HuggingFaceTB/")} == {key}
         assert "google/owlvit-base-patch32/model.safetensors" in fetched
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"Debian's Chromium is not installed at {CHROMIUM}")
+def test_settings_fetch_a_stack_in_the_background_and_the_session_keeps_its_own_meanwhile(
+    tmp_path: Path,
+) -> None:
+    """Online, on the cpu-tiny stack (built here), Settings -> the cpu stack -> Apply: the banner shows the
+    download while questions still get answers from cpu-tiny. A download that breaks off says so and the
+    session keeps cpu-tiny (the dropdowns go back to it); Apply again resumes it, and the session then uses
+    the cpu stack by itself."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from tests import bench_page
+
+    hub = cpu_stack_hub(bytes_per_second=400_000)
+    key = f"{SMOLVLM}/model.safetensors"
+    hub.breaks[key] = 50  # every try breaks off halfway, until the test mends it
+    with serve_hub(hub) as url:
+        env = dict(
+            WHICHONE_STACK="cpu-tiny", WHICHONE_MODEL="", WHICHONE_POINTER="", WHICHONE_SEGMENTER="",
+            HF_HUB_OFFLINE="", TRANSFORMERS_OFFLINE="", HF_ENDPOINT=url, HF_HOME=str(tmp_path / "hf"),
+        )  # fmt: skip
+        with app_server(**env) as server, sync_api.sync_playwright() as p:  # type: ignore[attr-defined]
+            context = launch_chromium(p, tmp_path / "profile")
+            page = context.new_page()
+            page.set_default_timeout(60_000)
+            page.goto(server.url)
+            page.get_by_role("tab", name="Settings").click()
+            page.locator("#wh-loaded").get_by_text("smolvlm-tiny").first.wait_for()
+            bench_page.choose(page, "wh-stack", "cpu: a laptop")
+            page.locator("#wh-apply").click()
+            page.get_by_text(
+                "This session keeps smolvlm-tiny / owlvit-random-tiny / sam2-random-tiny until"
+            ).wait_for()
+            assert page.locator("#wh-vlm input").input_value().startswith("smolvlm-256m")  # what was applied
+
+            # It breaks off: the banner says why, the session keeps cpu-tiny and the dropdowns say so.
+            banner = page.locator("#wh-banner [role=alert]")
+            banner.wait_for(timeout=120_000)
+            assert "The download did not finish" in banner.inner_text()
+            page.get_by_text("Not applied: The download did not finish").wait_for()
+            assert page.locator("#wh-stack input").input_value().startswith("cpu-tiny")
+            assert page.locator("#wh-vlm input").input_value().startswith("smolvlm-tiny")
+
+            # Apply again with the Hub mended: the download resumes, and a question asked meanwhile is
+            # answered by cpu-tiny.
+            hub.breaks[key] = 0
+            bench_page.choose(page, "wh-stack", "cpu: a laptop")
+            page.locator("#wh-apply").click()
+            page.wait_for_function(
+                "() => /Downloading the cpu stack|Loading the cpu stack/"
+                ".test(document.querySelector('#wh-banner')?.innerText || '')"
+            )
+            page.get_by_role("tab", name="Ask").click()
+            page.get_by_text("Three coins: Whose head is on the coin?").click()
+            page.wait_for_function(
+                "() => /Photo ready/.test(document.querySelector('#wh-status')?.innerText)"
+            )
+            page.locator("#wh-ask").click()
+            wait_for_bot_text(page, ".")
+
+            page.get_by_role("tab", name="Settings").click()
+            page.get_by_text("Applied: smolvlm-256m / owlvit-b32 / sam2-hiera-tiny.").wait_for(
+                timeout=180_000
+            )
+            page.locator("#wh-loaded").get_by_text("owlvit-b32").first.wait_for()
+            assert not page.locator("#wh-banner").inner_text().strip()
+            assert page.locator("#wh-stack input").input_value().startswith("cpu:")
+            context.close()
+            log = server.log_text()
+    assert "whichone: the cpu stack is loaded" in log and "Traceback" not in log

@@ -139,6 +139,12 @@ def test_an_unavailable_stack_offers_the_offline_one_in_one_click(tmp_path: Path
             "getComputedStyle(document.querySelector('#wh-try-offline')).display === 'none' || "
             "document.querySelector('#wh-try-offline').offsetParent === null"
         )
+        # Settings name what the session now uses (they showed the cpu stack before the click).
+        page.get_by_role("tab", name="Settings").click()
+        assert page.locator("#wh-stack input").input_value().startswith("cpu-tiny")
+        assert page.locator("#wh-vlm input").input_value().startswith("smolvlm-tiny")
+        assert page.locator("#wh-pointer input").input_value().startswith("owlvit-random-tiny")
+        page.get_by_role("tab", name="Ask").click()
         upload(page, draw_scene(tmp_path / "four.png"))
         page.locator("#wh-question textarea, #wh-question input").first.fill(QUESTION)
         page.keyboard.press("Enter")

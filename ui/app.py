@@ -16,7 +16,6 @@ from starlette.middleware import Middleware
 from assistant.pipeline import AssistantConfig
 from assistant.settings import settings as read_settings
 from models.errors import ModelError
-from models.hub import hub_offline
 from models.stacks import ModelChoice
 from ui.api import ApiHandlers, add_api
 from ui.ask_tab import build_ask_tab
@@ -26,7 +25,7 @@ from ui.gatekeeper import DoorLimits, Gatekeeper
 from ui.handlers import AskHandlers
 from ui.page_script import RADIO_GROUPS_JS
 from ui.public import public_mode
-from ui.settings_tab import OFFLINE_STACK, SettingsHandlers, banner_html, build_settings_tab, stack_of
+from ui.settings_tab import OFFLINE_STACK, SettingsHandlers, banner_html, build_settings_tab, models_label
 from ui.state import STATE_TTL_S, UIState, end_session, forget_state, release_closed_session
 
 log = logging.getLogger(__name__)
@@ -75,22 +74,13 @@ def load_at_startup(pool: ModelPool, choice: ModelChoice) -> None:
     Online (HF_HUB_OFFLINE unset) with models from the Hub, the first start downloads them: in the
     background, so the page is up at once and its banner shows what is fetched, how much and how far (the
     terminal shows huggingface_hub's progress bars). Offline, or with nothing to fetch, it loads here."""
-    if not hub_offline() and needs_hub(choice):
-        stack = stack_of(choice)
-        label = f"the {stack} stack" if stack else choice.label()
-        pool.fetch_then_load(choice, label, echo=lambda line: print(line, flush=True))
+    if pool.fetches_first(choice):
+        pool.fetch_then_load(choice, models_label(choice), echo=lambda line: print(line, flush=True))
         return
     try:
         pool.load(choice)
     except ModelError as exc:
         log.warning("start-up models not available: %s", exc)
-
-
-def needs_hub(choice: ModelChoice) -> bool:
-    """Whether any of `choice`'s models has its weights on the Hugging Face Hub."""
-    from models.download import hub_repos
-
-    return bool(hub_repos(choice.models()))
 
 
 def build_app(
@@ -125,7 +115,8 @@ def build_app(
             elem_id="wh-try-offline",
             variant="secondary",
         )
-        # While a first start downloads its models: the banner's progress, every 2 s (then it stops).
+        # While a first start (or an Apply in Settings) downloads models: the banner's progress, every 2 s
+        # (then it stops).
         fetch_timer = gr.Timer(2.0, active=pool.fetching(choice) is not None)
         with gr.Tabs():
             with gr.Tab("Ask", id="ask", elem_id="wh-tab-ask"):
@@ -133,17 +124,25 @@ def build_app(
             add_benchmark_tab(pool)
             with gr.Tab("Settings", id="settings", elem_id="wh-tab-settings") as settings_tab:
                 settings = build_settings_tab(
-                    settings_handlers, state, choice, banner, gpu_limit, offline_button=offline
+                    settings_handlers, state, choice, banner, fetch_timer, gpu_limit, offline_button=offline
                 )
         add_api(ApiHandlers(pool, ask_handlers, gpu_limit), state, gpu_limit)
-        refresh = settings["refresh"]
+        refresh = settings_handlers.refresh
         demo.load(
             refresh, [state], [banner, settings["loaded"]], api_name="ui_load", api_visibility="private"
         ).then(settings_handlers.offline_visibility, [state], [offline], api_visibility="private")
         fetch_timer.tick(
             settings_handlers.poll,
             [state],
-            [banner, settings["loaded"], offline, fetch_timer],
+            [
+                banner,
+                settings["loaded"],
+                offline,
+                fetch_timer,
+                settings["result"],
+                *settings["dropdowns"],
+                state,
+            ],
             api_name="ui_fetch_progress",
             api_visibility="private",
             show_progress="hidden",
@@ -151,7 +150,7 @@ def build_app(
         offline.click(
             settings_handlers.try_offline,
             [state],
-            [banner, settings["loaded"], offline, state],
+            [banner, settings["loaded"], offline, *settings["dropdowns"], state],
             api_name="ui_try_offline",
             api_visibility="private",
             concurrency_id="gpu",

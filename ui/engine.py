@@ -21,6 +21,7 @@ from assistant.settings import settings
 from models.base import Describing, Pointer, Segmenter, VisionLanguageModel
 from models.download import StackFetch
 from models.errors import ModelError, ModelUnavailable
+from models.hub import hub_offline
 from models.stacks import ModelChoice, resolve_choice
 
 
@@ -71,17 +72,29 @@ class ModelPool:
             raise ModelUnavailable(f"{fetch.line()} Ask again when the models are ready.")
         self._load(choice)
 
+    def fetches_first(self, choice: ModelChoice) -> bool:
+        """Whether `choice` is to be fetched and loaded in the background (`fetch_then_load`) rather than
+        loaded at once: it is not loaded, the Hub may be used, and some of its weights live there (whether
+        they are cached is only known once the Hub has been asked: the fetch's first phase)."""
+        from models.download import hub_repos
+
+        return not self.is_loaded(choice) and not hub_offline() and bool(hub_repos(choice.models()))
+
     def fetch_then_load(
         self, choice: ModelChoice, label: str, echo: Callable[[str], None] = print
-    ) -> threading.Thread:
+    ) -> threading.Thread | None:
         """Download what `choice` needs from the Hub (the files its loaders read; what is cached is kept),
         then load it, in a background thread, so the app is up meanwhile and shows the progress
         (`fetching`). A download that fails (offline, a gated model) still tries what is cached; what
-        fails is in `errors`, as for a start-up load."""
+        fails is in `errors`, as for a start-up load. None when `choice` is already being fetched (two
+        sessions asking for the same models share one download)."""
         from models.download import DownloadFailed, fetch_with_progress, hub_repos
 
-        progress = StackFetch(label)
-        self.fetches[choice] = progress
+        with self._lock:
+            if self.fetching(choice) is not None:
+                return None
+            progress = StackFetch(label)
+            self.fetches[choice] = progress
 
         def fail(message: str) -> None:
             self.errors[choice] = message

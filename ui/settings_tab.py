@@ -86,7 +86,11 @@ class SettingsHandlers:
         clarify_without_candidates: bool,
         state: UIState,
     ) -> tuple[Any, ...]:
-        """Returns (banner, loaded models, result line, vlm, pointer, segmenter dropdowns, state)."""
+        """Returns (banner, loaded models, result line, the four model dropdowns, state, the fetch timer).
+
+        Models that are loaded (or built here) switch the session at once. Models from the Hub that are
+        not loaded are fetched and loaded in the background, the banner showing how far: the session keeps
+        its models meanwhile (`state.pending`) and `poll` switches it once they are ready."""
         choice = ModelChoice(vlm, pointer, None if segmenter in (None, "", NO_SEGMENTER) else segmenter)
         try:
             check_models_allowed(choice.vlm, choice.pointer, choice.segmenter)
@@ -107,42 +111,84 @@ class SettingsHandlers:
                 ),
             )
         except (ValueError, WhichoneError) as exc:
-            return gr.skip(), gr.skip(), _result(f"Not applied: {exc}"), *_dropdowns(state.choice), state
-        try:
-            self.pool.load(choice)
-        except ModelError as exc:
-            # The dropdowns go back to what the session still uses.
+            note = f"Not applied: {exc}"
+            return gr.skip(), gr.skip(), _result(note), *_dropdowns(state.choice), state, gr.skip()
+        state.pending = None  # this Apply replaces one still waiting for its models
+        if self.pool.fetches_first(choice):
+            self.pool.fetch_then_load(choice, models_label(choice), echo=lambda line: print(line, flush=True))
+            state.pending = (choice, config)
+            note = (
+                f"Getting {models_label(choice)} ({choice.label()}): the banner shows how far. This session "
+                f"keeps {state.choice.label()} until they are ready, then uses them."
+            )
             return (
                 banner_html(self.pool, choice),
                 loaded_markdown(self.pool, state.choice),
-                _result(f"Not applied: {exc} This session keeps {state.choice.label()}."),
+                _result(note),
+                *_dropdowns(choice),
+                state,
+                gr.Timer(active=True),
+            )
+        try:
+            self.pool.load(choice)
+        except ModelError as exc:
+            note = self._keep(state, exc)
+            return (
+                banner_html(self.pool, choice),
+                loaded_markdown(self.pool, state.choice),
+                note,
                 *_dropdowns(state.choice),
                 state,
+                gr.skip(),
             )
+        note = self._switch(state, choice, config)
+        return "", loaded_markdown(self.pool, choice), note, *_dropdowns(choice), state, gr.skip()
+
+    def _switch(self, state: UIState, choice: ModelChoice, config: AssistantConfig) -> str:
+        """The session now uses `choice` (loaded) and `config`; the result line that says so."""
         if choice != state.choice and state.session.image is not None:
             # A different pointer or segmenter means different candidates: ask again for them.
             state.session.candidates = None
-        state.choice, state.config = choice, config
-        return (
-            "",
-            loaded_markdown(self.pool, choice),
-            _result(f"Applied: {choice.label()}."),
-            *_dropdowns(choice),
-            state,
-        )
+        state.choice, state.config, state.pending = choice, config, None
+        return _result(f"Applied: {choice.label()}.")
+
+    def _keep(self, state: UIState, error: object) -> str:
+        """The applied models could not be loaded: the session keeps its own; the result line that says so."""
+        state.pending = None
+        return _result(f"Not applied: {error} This session keeps {state.choice.label()}.")
 
     def refresh(self, state: UIState) -> tuple[str, str]:
         return banner_html(self.pool, state.choice), loaded_markdown(self.pool, state.choice)
 
     def poll(self, state: UIState) -> tuple[Any, ...]:
-        """The first start's timer: (banner, loaded models, the offline button, the timer), the timer
-        stopping once the session's models are ready or have failed."""
-        busy = self.pool.fetching(state.choice) is not None
+        """The fetch timer, while a first start or an Apply fetches models from the Hub: (banner, loaded
+        models, the offline button, the timer, result line, the four model dropdowns, state).
+
+        Once the models an Apply waits for are loaded, the session switches to them; if they failed, the
+        banner says why and the session keeps its own. Otherwise the result line and the dropdowns are left
+        as they are (the user may be changing them). The timer stops when nothing it watches is under way."""
+        shown = state.choice  # whose progress or failure the banner shows
+        # Left as they are unless an Apply settles: the user may be changing the dropdowns, and an event
+        # that runs meanwhile (a question) owns the state.
+        note, dropdowns, new_state = gr.skip(), (gr.skip(),) * 4, gr.skip()
+        if state.pending is not None:
+            choice, config = state.pending
+            if self.pool.fetching(choice) is not None:
+                shown = choice
+            elif self.pool.is_loaded(choice):
+                note, dropdowns, new_state = self._switch(state, choice, config), _dropdowns(choice), state
+            else:
+                error = self.pool.errors.get(choice) or f"{choice.label()} could not be loaded."
+                note, dropdowns, shown = self._keep(state, error), _dropdowns(state.choice), choice
+                new_state = state
         return (
-            banner_html(self.pool, state.choice),
+            banner_html(self.pool, shown),
             loaded_markdown(self.pool, state.choice),
             self.offline_visibility(state),
-            gr.Timer(active=busy),
+            gr.Timer(active=self.pool.fetching(shown) is not None),
+            note,
+            *dropdowns,
+            new_state,
         )
 
     def offline_visibility(self, state: UIState) -> Any:
@@ -151,26 +197,43 @@ class SettingsHandlers:
 
     def try_offline(self, state: UIState) -> tuple[Any, ...]:
         """One click from the banner to the cpu-tiny stack (built here, no download): (banner, loaded
-        models, the button, state). Refused with the banner's reason where the demo does not serve it."""
+        models, the button, the four model dropdowns, state). Refused with the banner's reason where the
+        demo does not serve it."""
         choice = STACKS[OFFLINE_STACK].choice
         try:
             check_models_allowed(choice.vlm, choice.pointer, choice.segmenter)
             self.pool.load(choice)
         except (WhichoneError, ModelError) as exc:
             text = f"The offline stack could not be used either: {exc}"
-            return _result(text), loaded_markdown(self.pool, state.choice), gr.update(visible=False), state
-        if state.session.image is not None:
-            state.session.candidates = None  # other models, other candidates: ask again
-        state.choice = choice
+            return (
+                _result(text),
+                loaded_markdown(self.pool, state.choice),
+                gr.update(visible=False),
+                *(gr.skip(),) * 4,
+                state,
+            )
+        self._switch(state, choice, state.config)
         note = f"Now using the {OFFLINE_STACK} stack ({choice.label()}): it works offline; answers are noise."
-        return _result(note), loaded_markdown(self.pool, choice), gr.update(visible=False), state
+        return (
+            _result(note),
+            loaded_markdown(self.pool, choice),
+            gr.update(visible=False),
+            *_dropdowns(choice),
+            state,
+        )
 
 
 OFFLINE_STACK = "cpu-tiny"  # the stack the banner offers when the session's models are not here
 
 
-def _dropdowns(choice: ModelChoice) -> tuple[str, str, str]:
+def _models(choice: ModelChoice) -> tuple[str, str, str]:
+    """The VLM, pointer and segmenter dropdowns' values for `choice`."""
     return choice.vlm, choice.pointer, choice.segmenter or NO_SEGMENTER
+
+
+def _dropdowns(choice: ModelChoice) -> tuple[str | None, str, str, str]:
+    """The stack dropdown's value (None for a custom mix), then the three models'."""
+    return stack_of(choice), *_models(choice)
 
 
 def stack_of(choice: ModelChoice) -> str | None:
@@ -178,12 +241,18 @@ def stack_of(choice: ModelChoice) -> str | None:
     return next((st.name for st in STACKS.values() if st.choice == choice), None)
 
 
+def models_label(choice: ModelChoice) -> str:
+    """What the banner and the terminal call `choice` while it is fetched: "the cpu stack", or its models."""
+    stack = stack_of(choice)
+    return f"the {stack} stack" if stack else choice.label()
+
+
 def stack_models(name: str) -> tuple[str, str, str]:
-    """The three dropdowns' values for the stack `name` (unchanged for an unknown name)."""
+    """The three model dropdowns' values for the stack `name` (unchanged for an unknown name)."""
     found = STACKS.get(str(name or ""))
     if found is None:
         return gr.skip(), gr.skip(), gr.skip()
-    return _dropdowns(found.choice)
+    return _models(found.choice)
 
 
 def _result(text: str) -> str:
@@ -199,11 +268,14 @@ def build_settings_tab(
     state: gr.State,
     initial: ModelChoice,
     banner: gr.HTML,
+    fetch_timer: gr.Timer,
     gpu_limit: int = 1,
     offline_button: gr.Button | None = None,
 ) -> dict[str, Any]:
-    """The tab's components and events. `gpu_limit` must be the "gpu" group's limit: Gradio gives a
-    concurrency group the smallest limit any of its events names, so a lower one here would cap them all."""
+    """The tab's components and events; returns the components the page's other events update. The
+    banner and `fetch_timer` (which polls a fetch's progress) are the page's. `gpu_limit` must be the "gpu"
+    group's limit: Gradio gives a concurrency group the smallest limit any of its events names, so a lower
+    one here would cap them all."""
     policy, saliency = PolicyConfig(), SaliencyConfig()
     intro = "## Models\nSettings apply to this browser session only. Models are loaded once and shared."
     allowed = allowed_models()
@@ -297,7 +369,7 @@ def build_settings_tab(
     applied = apply_btn.click(
         handlers.apply,
         inputs,
-        [banner, loaded, result, vlm, pointer, segmenter, state],
+        [banner, loaded, result, stack, vlm, pointer, segmenter, state, fetch_timer],
         api_name="ui_settings",
         api_visibility="private",
         concurrency_id="gpu",
@@ -305,4 +377,4 @@ def build_settings_tab(
     )
     if offline_button is not None:
         applied.then(handlers.offline_visibility, [state], [offline_button], api_visibility="private")
-    return {"loaded": loaded, "refresh": handlers.refresh}
+    return {"loaded": loaded, "result": result, "dropdowns": [stack, vlm, pointer, segmenter]}

@@ -29,6 +29,9 @@ STATE_TTL_S = 30 * 60  # a session untouched this long is forgotten, photo inclu
 class UIState:
     choice: ModelChoice
     config: AssistantConfig = field(default_factory=AssistantConfig)
+    # Settings applied whose models are still being fetched: the session keeps `choice` until they are
+    # loaded (ui.settings_tab: the fetch timer's poll switches it, or says why not).
+    pending: tuple[ModelChoice, AssistantConfig] | None = None
     _session: Session | None = None  # made on first use, so each copy of the initial state gets its own
     image_path: str | None = None  # the Gradio upload now open in `session` (in the RAM temp folder)
     overlay_scale: float = 1.0  # overlay pixels per working-image pixel, to map clicks back
