@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from assistant.evaluation import scoring
-from assistant.evaluation.cache import CachedVLM, ResponseCache
+from assistant.evaluation.cache import ResponseCache, cached_pointer, cached_vlm
 from assistant.evaluation.judges import RuleJudge
 from assistant.evaluation.records import ResponseRecord, ResultRow, RunSummary
 from assistant.evaluation.report import markdown_table
@@ -62,7 +62,7 @@ def _comparable(out_dir: Path) -> tuple[list[dict], dict]:
 
 def test_cache_key_covers_model_prompt_image_and_settings(tiny_vlm, tmp_path: Path) -> None:
     cache = ResponseCache(tmp_path / "c.sqlite")
-    model = CachedVLM(tiny_vlm, cache)
+    model = cached_vlm(tiny_vlm, cache)
     image, other = fx.scene(1), fx.scene(2)
     settings = GenerationSettings(max_new_tokens=FAST)
     conv = [ChatMessage("user", "What color is the cup?", [image])]
@@ -79,7 +79,7 @@ def test_cache_key_covers_model_prompt_image_and_settings(tiny_vlm, tmp_path: Pa
     keys.add(model.key(conv, GenerationSettings(max_new_tokens=FAST + 1)))  # settings
     keys.add(model.key(conv, GenerationSettings(max_new_tokens=FAST, seed=5)))
     assert len(keys) == 6
-    renamed = CachedVLM(tiny_vlm, cache)
+    renamed = cached_vlm(tiny_vlm, cache)
     renamed.identity = {**renamed.identity, "quantisation": "nf4"}  # another identity of the model
     assert renamed.key(conv, settings) != model.key(conv, settings)
     # batches: hits are served, only misses reach the model, and results stay in order
@@ -87,6 +87,64 @@ def test_cache_key_covers_model_prompt_image_and_settings(tiny_vlm, tmp_path: Pa
     assert replies[1] == first and (model.calls, model.hits) == (3, 2)
     cache.close()
     assert len(ResponseCache(tmp_path / "c.sqlite")) == 3  # committed: another connection sees them
+
+
+def _has(obj: object, ability: type) -> bool:
+    """Whether `obj` satisfies the protocol as Python 3.12+ checks it: every method found on the object
+    without calling __getattr__ (inspect.getattr_static), which 3.10 / 3.11's isinstance still calls."""
+    import inspect
+
+    methods = [m for m in ability.__dict__ if not m.startswith("_")]
+    return all(inspect.getattr_static(obj, m, None) is not None for m in methods)
+
+
+def test_a_cached_model_has_exactly_the_abilities_of_the_model_it_wraps(tiny_vlm, tmp_path: Path) -> None:
+    """The benchmark's cache wrappers: the box pointer asks a wrapped Qwen for its frame size and grounding
+    family, the pipeline asks it to prepare an image, the grounder asks a wrapped SAM 3 for its instances.
+    The wrapper must say yes exactly when the wrapped object can, on every Python version."""
+    from models.base import (
+        Describing,
+        FrameSizingModel,
+        GroundingFamilyModel,
+        ImagePreparingModel,
+        InstancePointer,
+        StreamingVisionLanguageModel,
+        stream_generate,
+    )
+    from models.registry import create_pointer
+
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    model = cached_vlm(tiny_vlm, cache)
+    for ability in (FrameSizingModel, GroundingFamilyModel, ImagePreparingModel):
+        assert isinstance(model, ability) == isinstance(tiny_vlm, ability) == _has(model, ability), ability
+    assert isinstance(tiny_vlm, FrameSizingModel) and isinstance(tiny_vlm, GroundingFamilyModel)
+    image = fx.scene(1)
+    assert model.model_input_size(image) == tiny_vlm.model_input_size(image)
+    assert model.grounding_family() == tiny_vlm.grounding_family()
+
+    # Streaming is not forwarded: a stream from the wrapper is its cached reply, not a call past the cache.
+    assert isinstance(tiny_vlm, StreamingVisionLanguageModel) and not _has(
+        model, StreamingVisionLanguageModel
+    )
+    conversation = [ChatMessage("user", "What color is the cup?", [image])]
+    settings = GenerationSettings(max_new_tokens=FAST)
+    reply = model.generate(conversation, settings)
+    assert "".join(stream_generate(model, conversation, settings)) == reply
+    assert (model.calls, model.hits) == (1, 1)
+
+    blobs = cached_pointer(
+        create_pointer("blobs"), cache
+    )  # a pointer with none of the abilities but describe
+    assert not isinstance(blobs, InstancePointer) and not _has(blobs, InstancePointer)
+    assert _has(blobs, Describing) == isinstance(blobs.pointer, Describing)
+    sam3 = create_pointer("sam3-tiny", target_dir=tmp_path / "sam3", threshold=0.0)
+    wrapped = cached_pointer(sam3, cache)
+    assert (
+        isinstance(wrapped, InstancePointer) and _has(wrapped, InstancePointer) and _has(wrapped, Describing)
+    )
+    assert wrapped.describe() == sam3.describe()
+    hits, masks = wrapped.instances(image, "cup")
+    assert len(hits) == len(masks)
 
 
 def test_rerun_is_served_from_the_cache_with_zero_model_calls(bench_env, bench_data, tmp_path: Path) -> None:

@@ -7,8 +7,11 @@ settings. Each response is committed as soon as it exists (WAL journal, one tran
 a run killed at any point — SIGTERM or SIGKILL — loses at most the batch in flight, and the rerun finds
 everything before it.
 
-`CachedVLM` wraps any VisionLanguageModel with the cache and counts the calls that really reached the
-model, which is how a run reports "0 model calls" when it is served from the cache.
+`cached_vlm` wraps any VisionLanguageModel with the cache and counts the calls that really reached the
+model, which is how a run reports "0 model calls" when it is served from the cache; `cached_pointer` does
+the same for a pointer. A wrapper has exactly the optional abilities (models.base's protocols) of what it
+wraps, as methods of its own class: `isinstance(wrapper, FrameSizingModel)` then tells the truth on every
+Python (from 3.12 on, a protocol check does not see attributes that `__getattr__` would forward).
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from PIL import Image
 
@@ -32,7 +36,11 @@ from models.base import (
     AnswerProbabilities,
     Conversation,
     Describing,
+    FrameSizingModel,
     GenerationSettings,
+    GroundingFamilyModel,
+    ImagePreparingModel,
+    InstancePointer,
     Pointer,
     VisionLanguageModel,
     answer_probabilities,
@@ -176,7 +184,8 @@ class ResponseCache:
 
 
 class CachedVLM:
-    """A VisionLanguageModel that answers from the cache first and stores every new answer at once.
+    """A VisionLanguageModel that answers from the cache first and stores every new answer at once. Make
+    one with `cached_vlm`, which adds the wrapped model's optional abilities.
 
     `calls` counts conversations sent to the wrapped model; `hits` those answered from the cache.
     """
@@ -192,12 +201,6 @@ class CachedVLM:
 
     def describe(self) -> dict[str, Any]:
         return self.model.describe() if isinstance(self.model, Describing) else {"name": self.name}
-
-    def __getattr__(self, attribute: str) -> Any:
-        # Anything else (e.g. model_input_size, which a box pointer needs) is the wrapped model's.
-        if attribute == "model":  # not yet set during __init__: avoid infinite recursion
-            raise AttributeError(attribute)
-        return getattr(self.model, attribute)
 
     def key(self, conversation: Conversation, settings: GenerationSettings) -> str:
         return cache_key(self.identity, conversation_payload(conversation), settings)
@@ -252,7 +255,8 @@ class CachedVLM:
 
 
 class CachedPointer:
-    """A Pointer whose hits are cached like model responses (JSON of the groundings), counting calls."""
+    """A Pointer whose hits are cached like model responses (JSON of the groundings), counting calls. Make
+    one with `cached_pointer`, which adds the wrapped pointer's optional abilities."""
 
     def __init__(self, pointer: Pointer, cache: ResponseCache) -> None:
         self.pointer = pointer
@@ -273,10 +277,75 @@ class CachedPointer:
         self.cache.put(self.name, key, json.dumps([_grounding_dict(g) for g in hits]))
         return hits
 
-    def __getattr__(self, attribute: str) -> Any:
-        if attribute == "pointer":
-            raise AttributeError(attribute)
-        return getattr(self.pointer, attribute)
+
+# The optional abilities a wrapper forwards, each a method of its own that calls the wrapped object's.
+# Forwarded, not cached: sizes and families are facts of the model; an image's preparation and SAM 3's
+# masks (instances) are not text the cache could hold.
+
+
+class _ForwardsDescribe:
+    def describe(self) -> dict[str, Any]:
+        return dict(_wrapped(self).describe())
+
+
+class _ForwardsFrameSize:
+    def model_input_size(self, image: Image.Image) -> tuple[int, int]:
+        return _wrapped(self).model_input_size(image)
+
+
+class _ForwardsGroundingFamily:
+    def grounding_family(self) -> str | None:
+        return _wrapped(self).grounding_family()
+
+
+class _ForwardsPrepareImage:
+    def prepare_image(self, image: Image.Image) -> None:
+        _wrapped(self).prepare_image(image)
+
+
+class _ForwardsInstances:
+    def instances(self, image: Image.Image, phrase: str) -> Any:
+        return _wrapped(self).instances(image, phrase)
+
+
+def _wrapped(wrapper: object) -> Any:
+    """The model or pointer a wrapper holds."""
+    return getattr(wrapper, "model" if isinstance(wrapper, CachedVLM) else "pointer")
+
+
+_VLM_ABILITIES: tuple[tuple[type, type], ...] = (
+    (FrameSizingModel, _ForwardsFrameSize),
+    (GroundingFamilyModel, _ForwardsGroundingFamily),
+    (ImagePreparingModel, _ForwardsPrepareImage),
+)
+_POINTER_ABILITIES: tuple[tuple[type, type], ...] = (
+    (Describing, _ForwardsDescribe),
+    (InstancePointer, _ForwardsInstances),
+)
+
+Wrapper = TypeVar("Wrapper", CachedVLM, CachedPointer)
+
+
+@cache
+def _wrapper_class(base: type[Wrapper], abilities: tuple[type, ...]) -> type[Wrapper]:
+    """`base` with the forwarding methods of `abilities` (one class per combination)."""
+    if not abilities:
+        return base
+    names = "".join(a.__name__.removeprefix("_Forwards") for a in abilities)
+    return type(f"{base.__name__}With{names}", (*abilities, base), {})
+
+
+def cached_vlm(model: VisionLanguageModel, cache: ResponseCache) -> CachedVLM:
+    """`model` behind the cache, with its optional abilities (frame size, grounding family, image
+    preparation); streaming is left out, so a stream is the cached reply."""
+    abilities = tuple(forward for ability, forward in _VLM_ABILITIES if isinstance(model, ability))
+    return _wrapper_class(CachedVLM, abilities)(model, cache)
+
+
+def cached_pointer(pointer: Pointer, cache: ResponseCache) -> CachedPointer:
+    """`pointer` behind the cache, with its optional abilities (describe, SAM 3's instances)."""
+    abilities = tuple(forward for ability, forward in _POINTER_ABILITIES if isinstance(pointer, ability))
+    return _wrapper_class(CachedPointer, abilities)(pointer, cache)
 
 
 def _grounding_dict(g: Grounding) -> dict[str, Any]:

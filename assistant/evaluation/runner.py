@@ -33,7 +33,15 @@ from tqdm import tqdm
 from assistant.errors import InputError, WhichoneError
 from assistant.evaluation import saliency, scoring
 from assistant.evaluation.benchmark import RunItem
-from assistant.evaluation.cache import CachedPointer, CachedVLM, ResponseCache, cache_key, model_identity
+from assistant.evaluation.cache import (
+    CachedPointer,
+    CachedVLM,
+    ResponseCache,
+    cache_key,
+    cached_pointer,
+    cached_vlm,
+    model_identity,
+)
 from assistant.evaluation.datasets import DatasetUnavailable, load_dataset
 from assistant.evaluation.fetch import ImageFetcher, ImageUnavailable, default_cache_dir
 from assistant.evaluation.judges import measured_agreement
@@ -344,7 +352,7 @@ class Runner:
         if label not in self.counters:
             if name not in self._models:
                 self._models[name] = (self.config.vlm_factory or create_vlm)(name)
-            self.counters[label] = CachedVLM(self._models[name], self.cache)
+            self.counters[label] = cached_vlm(self._models[name], self.cache)
         counter = self.counters[label]
         assert isinstance(counter, CachedVLM)
         return counter
@@ -474,7 +482,7 @@ class Runner:
         if not self.config.pointer.startswith("vlm-"):
             # a pointer of its own (Molmo, blobs) is cached like a model; the vlm-* pointers ask the VLM,
             # whose calls are cached already
-            pointer = CachedPointer(pointer, self.cache)
+            pointer = cached_pointer(pointer, self.cache)
             self.counters[f"pointer:{self.config.pointer}"] = pointer
         assistant = scoring.make_assistant(vlm, pointer, self.config.max_new_tokens)
         for item in items:
@@ -589,7 +597,7 @@ class Runner:
                 self._pointers[key] = create_pointer(name, vlm=self._cached_vlm(model_name))
             return self._pointers[key]
         if name not in self._pointers:  # one pointer of its own for every model, cached like a model
-            pointer = CachedPointer(create_pointer(name), self.cache)
+            pointer = cached_pointer(create_pointer(name), self.cache)
             self.counters[f"pointer:{name}"] = pointer
             self._pointers[name] = pointer
         return self._pointers[name]
