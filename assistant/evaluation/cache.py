@@ -16,6 +16,7 @@ Python (from 3.12 on, a protocol check does not see attributes that `__getattr__
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import sqlite3
@@ -23,7 +24,6 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -326,7 +326,7 @@ _POINTER_ABILITIES: tuple[tuple[type, type], ...] = (
 Wrapper = TypeVar("Wrapper", CachedVLM, CachedPointer)
 
 
-@cache
+@functools.cache
 def _wrapper_class(base: type[Wrapper], abilities: tuple[type, ...]) -> type[Wrapper]:
     """`base` with the forwarding methods of `abilities` (one class per combination)."""
     if not abilities:
