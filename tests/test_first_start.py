@@ -216,3 +216,28 @@ def test_settings_fetch_a_stack_in_the_background_and_the_session_keeps_its_own_
             context.close()
             log = server.log_text()
     assert "whichone: the cpu stack is loaded" in log and "Traceback" not in log
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"Debian's Chromium is not installed at {CHROMIUM}")
+def test_the_offline_switch_after_a_failed_first_start_is_not_wiped_by_the_fetch_timer(
+    tmp_path: Path,
+) -> None:
+    """The page is built while the first start is fetching, so its fetch timer starts active. A page opened
+    after the fetch failed: one click on the banner's offline switch says "Now using the cpu-tiny stack",
+    and that line stays (the timer's next tick used to blank the banner 2 s after the page loaded)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with serve_hub(Hub.from_folders({})) as url, first_start(url, tmp_path / "hf") as server:
+        wait_for_log(server, "not available")  # the Hub has none of the cpu stack's repositories
+        with sync_api.sync_playwright() as p:  # type: ignore[attr-defined]
+            context = launch_chromium(p, tmp_path / "profile")
+            page = context.new_page()
+            page.set_default_timeout(60_000)
+            page.goto(server.url)
+            page.locator("#wh-banner [role=alert]").wait_for()
+            page.locator("#wh-try-offline").click()
+            said = "Now using the cpu-tiny stack"
+            page.locator("#wh-banner").get_by_text(said).wait_for()
+            page.wait_for_timeout(5_000)  # more than two of the timer's 2 s ticks
+            assert said in page.locator("#wh-banner").inner_text()
+            context.close()

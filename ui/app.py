@@ -129,7 +129,11 @@ def build_app(
         add_api(ApiHandlers(pool, ask_handlers, gpu_limit), state, gpu_limit)
         refresh = settings_handlers.refresh
         demo.load(
-            refresh, [state], [banner, settings["loaded"]], api_name="ui_load", api_visibility="private"
+            refresh,
+            [state],
+            [banner, settings["loaded"], fetch_timer],
+            api_name="ui_load",
+            api_visibility="private",
         ).then(settings_handlers.offline_visibility, [state], [offline], api_visibility="private")
         fetch_timer.tick(
             settings_handlers.poll,
@@ -159,7 +163,7 @@ def build_app(
         settings_tab.select(
             refresh,
             [state],
-            [banner, settings["loaded"]],
+            [banner, settings["loaded"], fetch_timer],
             api_name="ui_settings_tab",
             api_visibility="private",
         )

@@ -155,10 +155,18 @@ class SettingsHandlers:
     def _keep(self, state: UIState, error: object) -> str:
         """The applied models could not be loaded: the session keeps its own; the result line that says so."""
         state.pending = None
-        return _result(f"Not applied: {error} This session keeps {state.choice.label()}.")
+        return _result(f"Not applied: {_sentence(str(error))} This session keeps {state.choice.label()}.")
 
-    def refresh(self, state: UIState) -> tuple[str, str]:
-        return banner_html(self.pool, state.choice), loaded_markdown(self.pool, state.choice)
+    def refresh(self, state: UIState) -> tuple[Any, ...]:
+        """The page's load and the Settings tab: (banner, loaded models, the fetch timer). The timer runs
+        exactly while a fetch this session waits for is under way (the page's own value is the one at
+        build time, when the first start may still have been fetching)."""
+        watched = state.pending[0] if state.pending is not None else state.choice
+        return (
+            banner_html(self.pool, watched),
+            loaded_markdown(self.pool, state.choice),
+            gr.Timer(active=self.pool.fetching(watched) is not None),
+        )
 
     def poll(self, state: UIState) -> tuple[Any, ...]:
         """The fetch timer, while a first start or an Apply fetches models from the Hub: (banner, loaded
@@ -177,12 +185,16 @@ class SettingsHandlers:
                 shown = choice
             elif self.pool.is_loaded(choice):
                 note, dropdowns, new_state = self._switch(state, choice, config), _dropdowns(choice), state
+                shown = choice  # its banner is now empty: the download's last line goes
             else:
                 error = self.pool.errors.get(choice) or f"{choice.label()} could not be loaded."
                 note, dropdowns, shown = self._keep(state, error), _dropdowns(state.choice), choice
                 new_state = state
+        # The banner speaks of fetches only: where `shown` was never fetched (the banner's switch to
+        # cpu-tiny came first), it keeps what another event wrote there.
+        banner = banner_html(self.pool, shown) if shown in self.pool.fetches else gr.skip()
         return (
-            banner_html(self.pool, shown),
+            banner,
             loaded_markdown(self.pool, state.choice),
             self.offline_visibility(state),
             gr.Timer(active=self.pool.fetching(shown) is not None),
@@ -253,6 +265,12 @@ def stack_models(name: str) -> tuple[str, str, str]:
     if found is None:
         return gr.skip(), gr.skip(), gr.skip()
     return _models(found.choice)
+
+
+def _sentence(text: str) -> str:
+    """`text` ending as a sentence does (a model error's message may not), so another can follow it."""
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def _result(text: str) -> str:
