@@ -55,9 +55,10 @@ class ModelPool:
         self._pointers: dict[tuple[str, str], Pointer] = {}  # (pointer, vlm): a pointer may wrap the VLM
         self._segmenters: dict[str, Segmenter] = {}
         self._grounders: dict[tuple[str, str, str | None], Grounder] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # held while a model is built (seconds to minutes)
+        self._fetch_lock = threading.Lock()  # held only to start a fetch, never during one
         self.errors: dict[ModelChoice, str] = {}
-        self.fetches: dict[ModelChoice, StackFetch] = {}  # first starts that download in the background
+        self.fetches: dict[ModelChoice, StackFetch] = {}  # background downloads (first start, Apply)
 
     def fetching(self, choice: ModelChoice) -> StackFetch | None:
         """The background download-and-load of `choice` while it is under way, else None."""
@@ -90,7 +91,7 @@ class ModelPool:
         sessions asking for the same models share one download)."""
         from models.download import DownloadFailed, fetch_with_progress, hub_repos
 
-        with self._lock:
+        with self._fetch_lock:  # not the build lock: a click must not wait for another stack's load
             if self.fetching(choice) is not None:
                 return None
             progress = StackFetch(label)
