@@ -75,7 +75,7 @@ def load_at_startup(pool: ModelPool, choice: ModelChoice) -> None:
     background, so the page is up at once and its banner shows what is fetched, how much and how far (the
     terminal shows huggingface_hub's progress bars). Offline, or with nothing to fetch, it loads here."""
     if pool.fetches_first(choice):
-        pool.fetch_then_load(choice, models_label(choice), echo=lambda line: print(line, flush=True))
+        pool.fetch_then_load(choice, models_label(choice))
         return
     try:
         pool.load(choice)

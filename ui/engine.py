@@ -25,6 +25,11 @@ from models.hub import hub_offline
 from models.stacks import ModelChoice, resolve_choice
 
 
+def _say(line: str) -> None:
+    """A progress line for the terminal, at once (a served app's stdout may be a pipe or a log file)."""
+    print(line, flush=True)
+
+
 def choice_from_env() -> ModelChoice:
     """WHICHONE_STACK (default: by CUDA), with WHICHONE_MODEL, WHICHONE_POINTER and WHICHONE_SEGMENTER
     overriding its parts."""
@@ -82,7 +87,7 @@ class ModelPool:
         return not self.is_loaded(choice) and not hub_offline() and bool(hub_repos(choice.models()))
 
     def fetch_then_load(
-        self, choice: ModelChoice, label: str, echo: Callable[[str], None] = print
+        self, choice: ModelChoice, label: str, echo: Callable[[str], None] = _say
     ) -> threading.Thread | None:
         """Download what `choice` needs from the Hub (the files its loaders read; what is cached is kept),
         then load it, in a background thread, so the app is up meanwhile and shows the progress

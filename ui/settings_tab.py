@@ -115,7 +115,7 @@ class SettingsHandlers:
             return gr.skip(), gr.skip(), _result(note), *_dropdowns(state.choice), state, gr.skip()
         state.pending = None  # this Apply replaces one still waiting for its models
         if self.pool.fetches_first(choice):
-            self.pool.fetch_then_load(choice, models_label(choice), echo=lambda line: print(line, flush=True))
+            self.pool.fetch_then_load(choice, models_label(choice))
             state.pending = (choice, config)
             note = (
                 f"Getting {models_label(choice)} ({choice.label()}): the banner shows how far. This session "
