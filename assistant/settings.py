@@ -54,10 +54,12 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("WHICHONE_PUBLIC_MAX_NEW_TOKENS", "256", "public mode: a benchmark's max new tokens"),
     Variable("WHICHONE_PUBLIC_UPLOADS_PER_MINUTE", "20", "public mode: uploads a minute per client"),
     Variable("WHICHONE_PUBLIC_EVENTS_PER_MINUTE", "120", "public mode: events a minute per client"),
+    Variable("WHICHONE_PUBLIC_WAITING_PER_CLIENT", "4", "public mode: one client's events waiting at once"),
     Variable("WHICHONE_UPLOADS_PER_CLIENT_MB", "100", "uploads held per client"),
     Variable("WHICHONE_UPLOADS_MAX_MB", "1024", "uploads held in all"),
     Variable("WHICHONE_MAX_UPLOAD", "20mb", "one upload's size"),
     Variable("WHICHONE_QUEUE_MAX", "64", "requests waiting at once"),
+    Variable("WHICHONE_TRUSTED_PROXIES", "", "proxies whose X-Forwarded-For counts (addresses, networks)"),
     Variable("WHICHONE_GPU_CONCURRENCY", "1", "model work at once (the `gpu` queue group)"),
     Variable("WHICHONE_GPU_SECONDS", "60", "ZeroGPU: GPU seconds per call"),
     Variable("WHICHONE_DECODE_CONCURRENCY", "2", "photos decoded at once"),
@@ -93,10 +95,12 @@ class Settings:
     public_max_new_tokens: int = 256
     public_uploads_per_minute: int = 20
     public_events_per_minute: int = 120
+    public_waiting_per_client: int = 4
     uploads_per_client_mb: int = 100
     uploads_max_mb: int = 1024
     max_upload: str = "20mb"
     queue_max: int = 64
+    trusted_proxies: tuple[str, ...] = ()
     gpu_concurrency: int = 1
     gpu_seconds: int = 60
     decode_concurrency: int = 2
@@ -132,9 +136,7 @@ class Settings:
             openai_min_pixels=reader.optional("WHICHONE_OPENAI_MIN_PIXELS", int, positive=True),
             openai_max_pixels=reader.optional("WHICHONE_OPENAI_MAX_PIXELS", int, positive=True),
             public=reader.flag("WHICHONE_PUBLIC"),
-            allowed_models=tuple(
-                n.strip() for n in (reader.text("WHICHONE_ALLOWED_MODELS") or "").split(",") if n.strip()
-            ),
+            allowed_models=_names(reader.text("WHICHONE_ALLOWED_MODELS")),
             public_bench_limit=reader.number("WHICHONE_PUBLIC_BENCH_LIMIT", base.public_bench_limit),
             public_max_new_tokens=reader.number("WHICHONE_PUBLIC_MAX_NEW_TOKENS", base.public_max_new_tokens),
             public_uploads_per_minute=reader.number(
@@ -143,10 +145,14 @@ class Settings:
             public_events_per_minute=reader.number(
                 "WHICHONE_PUBLIC_EVENTS_PER_MINUTE", base.public_events_per_minute
             ),
+            public_waiting_per_client=reader.number(
+                "WHICHONE_PUBLIC_WAITING_PER_CLIENT", base.public_waiting_per_client
+            ),
             uploads_per_client_mb=reader.number("WHICHONE_UPLOADS_PER_CLIENT_MB", base.uploads_per_client_mb),
             uploads_max_mb=reader.number("WHICHONE_UPLOADS_MAX_MB", base.uploads_max_mb),
             max_upload=reader.text("WHICHONE_MAX_UPLOAD") or base.max_upload,
             queue_max=reader.number("WHICHONE_QUEUE_MAX", base.queue_max),
+            trusted_proxies=_names(reader.text("WHICHONE_TRUSTED_PROXIES")),
             gpu_concurrency=reader.number("WHICHONE_GPU_CONCURRENCY", base.gpu_concurrency),
             gpu_seconds=reader.number("WHICHONE_GPU_SECONDS", base.gpu_seconds),
             decode_concurrency=reader.number("WHICHONE_DECODE_CONCURRENCY", base.decode_concurrency),
@@ -155,6 +161,11 @@ class Settings:
             ),
             queue_stats=reader.flag("WHICHONE_QUEUE_STATS") is True,
         )
+
+
+def _names(text: str | None) -> tuple[str, ...]:
+    """A comma-separated list, trimmed, without empty items."""
+    return tuple(n.strip() for n in (text or "").split(",") if n.strip())
 
 
 def settings() -> Settings:

@@ -46,7 +46,7 @@ def test_stale_folders_of_dead_servers_go_and_live_ones_stay(tmp_path: Path, mon
         folder = tmp_path / f"{privacy.FOLDER_PREFIX}{name}"
         (folder / "abc").mkdir(parents=True)
         (folder / "abc" / "photo.png").write_bytes(b"x")
-        (folder / privacy.OWNER_FILE).write_text(owner)
+        privacy.owner_file(folder).write_text(owner)
         folders[name] = folder
     old_unowned = tmp_path / f"{privacy.FOLDER_PREFIX}old"
     old_unowned.mkdir()
@@ -67,7 +67,7 @@ def test_stale_folders_of_dead_servers_go_and_live_ones_stay(tmp_path: Path, mon
 def test_sweep_removes_staging_files_and_unopened_uploads_only(tmp_path: Path, monkeypatch) -> None:
     import time
 
-    from ui.gatekeeper import UploadLedger
+    from ui.upload_quota import UploadLedger
 
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path))
     old = time.time() - 3600
@@ -81,18 +81,17 @@ def test_sweep_removes_staging_files_and_unopened_uploads_only(tmp_path: Path, m
         return path
 
     staging_old, staging_new = make("tmpold123", old), make("tmpnew456")
-    owner = make(privacy.OWNER_FILE, old)
     unopened, opened, fresh = make("h1/unopened.png"), make("h2/opened.png"), make("h3/fresh.png")
     output = make("h4/overlay.png", old)  # an app output: not an upload, left to its own deletion
     ledger = UploadLedger()
     ledger.add("client", [str(unopened), str(opened)])
-    ledger._entries[str(unopened)] = ("client", old)  # uploaded an hour ago
-    ledger._entries[str(opened)] = ("client", old)
+    ledger._entries[str(unopened)].at = old  # uploaded an hour ago
+    ledger._entries[str(opened)].at = old
     ledger.add("client", [str(fresh)])
 
     removed = privacy.sweep([str(opened)], ledger.older_than, ledger.forget)
     assert removed == 2
     assert not staging_old.exists() and not unopened.exists() and not unopened.parent.exists()
-    assert staging_new.exists() and owner.exists() and opened.exists() and fresh.exists() and output.exists()
+    assert staging_new.exists() and opened.exists() and fresh.exists() and output.exists()
     assert len(ledger) == 2  # the unopened one is forgotten; the opened and the fresh stay counted
     assert ledger.client_bytes("client") == 8

@@ -29,6 +29,7 @@ from assistant.settings import settings
 from assistant.validation import finite_number
 from models.registry import list_models
 from ui import conversation_log
+from ui.client_address import request_client
 from ui.engine import ModelPool
 from ui.gpu import GAUGE
 from ui.handlers import AskHandlers, turn_kind, user_message
@@ -53,7 +54,7 @@ class ApiHandlers:
     ) -> tuple[dict[str, Any], UIState]:
         track_session(state, request)
         try:
-            self.handlers.open_photo(image, state)
+            self.handlers.open_photo(image, state, request_client(request))
             assistant = self.pool.assistant(state.choice, state.config)
             reply, state.session = ask_once(assistant, question or "", state.session)
         except Exception as exc:  # noqa: BLE001 - every failure is reported as one line

@@ -20,13 +20,17 @@ from models.stacks import ModelChoice
 from ui.api import ApiHandlers, add_api
 from ui.ask_tab import build_ask_tab
 from ui.benchmark_tab import build_benchmark_tab
+from ui.client_address import scope_client
+from ui.endpoints import EndpointTable
 from ui.engine import ModelPool, choice_from_env
-from ui.gatekeeper import DoorLimits, Gatekeeper
+from ui.gatekeeper import AppView, DoorLimits, Gatekeeper
 from ui.handlers import AskHandlers
 from ui.page_script import RADIO_GROUPS_JS
+from ui.privacy import free_unopened, held_bytes, temp_root
 from ui.public import public_mode
 from ui.settings_tab import OFFLINE_STACK, SettingsHandlers, banner_html, build_settings_tab, models_label
-from ui.state import STATE_TTL_S, UIState, end_session, forget_state, release_closed_session
+from ui.state import STATE_TTL_S, UIState, end_session, forget_state, live_files, release_closed_session
+from ui.upload_quota import LEDGER, UploadBudget
 
 log = logging.getLogger(__name__)
 
@@ -177,17 +181,56 @@ def build_app(
         demo.unload(forget_closed_session)
     # Only files Gradio received as uploads may be opened as photos (a client can send any path).
     ask_handlers.uploads.received = demo.upload_file_set
-    demo.queue(default_concurrency_limit=8, max_size=read_settings().queue_max)  # more waiting are refused
+    ask_handlers.uploads.ledger = LEDGER  # ... and only by a session of the client that uploaded them
+    # api_open=False: Gradio's direct routes (/run, /api), which skip the queue, refuse queued events (the
+    # gatekeeper closes them too). More than queue_max waiting are refused.
+    demo.queue(default_concurrency_limit=8, max_size=read_settings().queue_max, api_open=False)
     return demo
+
+
+def waiting_events(demo: gr.Blocks, client: str) -> int:
+    """How many events of `client` wait in the app's queue (not yet running). Reads Gradio's queue
+    (Blocks._queue.event_queue_per_concurrency_id: EventQueue.queue holds Event objects with the request
+    that sent them); tests/test_security_app.py checks it against a real flood."""
+    queues = getattr(getattr(demo, "_queue", None), "event_queue_per_concurrency_id", {})
+    return sum(
+        1
+        for event_queue in list(queues.values())
+        for event in list(event_queue.queue)
+        if scope_client(getattr(event.request, "scope", None)) == client
+    )
+
+
+def door(demo: gr.Blocks) -> Middleware:
+    """The gatekeeper (ui.gatekeeper) for this app, with the limits of the environment."""
+    limits = DoorLimits.from_env(public_mode())
+    table: list[EndpointTable] = []
+
+    def endpoints() -> EndpointTable:
+        if not table:  # the events are fixed once the app is built
+            table.append(EndpointTable.of(demo))
+        return table[0]
+
+    def make_room(needed: int) -> int:
+        return free_unopened(needed, live_files(), LEDGER.older_than, LEDGER.forget)
+
+    budget = UploadBudget(
+        client_cap=limits.client_bytes,
+        total_cap=limits.total_bytes,
+        held_total=lambda: held_bytes(temp_root()),
+        held_by=LEDGER.client_bytes,
+        make_room=make_room,
+    )
+    view = AppView(endpoints=endpoints, waiting=lambda client: waiting_events(demo, client))
+    return Middleware(Gatekeeper, limits=limits, view=view, budget=budget, ledger=LEDGER)
 
 
 def launch_kwargs(demo: gr.Blocks, host: str | None = None, port: int | None = None) -> dict[str, Any]:
     """Arguments for `demo.launch`. host/port default to GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, which
     Gradio reads itself when they are None (127.0.0.1 and 7860 otherwise). The gatekeeper (ui.gatekeeper)
     limits uploads and events before Gradio sees them."""
-    door = Middleware(Gatekeeper, limits=DoorLimits.from_env(public_mode()), events=lambda: demo.fns.keys())
     return {
-        "app_kwargs": {"middleware": [door]},
+        "app_kwargs": {"middleware": [door(demo)]},
         "server_name": host,
         "server_port": port,
         "max_file_size": read_settings().max_upload,  # larger uploads are refused by Gradio

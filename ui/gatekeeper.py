@@ -1,37 +1,46 @@
 """The HTTP door of the app: what an anonymous client may send before Gradio handles it.
 
-`Gatekeeper` is an ASGI middleware (given to Gradio's FastAPI app through launch's `app_kwargs`). It sees
-two of Gradio's routes:
+`Gatekeeper` is an ASGI middleware (given to Gradio's FastAPI app through launch's `app_kwargs`). Every
+route that runs an event or takes a file goes through it:
 
-- `POST .../upload` (files, before any session exists): refused with 413 when the upload folder already
-  holds `total_bytes` or this client already holds `client_bytes` there (uploads it made that still exist),
-  and, in public mode, with 429 beyond `uploads_per_minute` from one client. The paths Gradio answers with
-  are recorded in `LEDGER` (which client, when), so ui.privacy's sweep can delete uploads that no session
-  opened.
-- `POST .../queue/join` (every event): a body over `max_event_bytes` is refused (413), an event index the
-  app does not have gets 400 (Gradio answered 500), a file value (`{"path": ...}` anywhere in the data)
-  naming anything but a file in Gradio's upload folder gets 400 with one sentence for every such path
-  (Gradio's own check, where it applies, logged a traceback per try), and in public mode more than
-  `events_per_minute` from one client get 429.
+- `POST .../upload`: the bytes are counted as they arrive (ui.upload_quota.UploadBudget), per client and in
+  total, whatever the headers say; a request is cut off with 413 the moment it would pass a cap, and one
+  that carries more than `files_per_upload` files with 400 (the page sends one photo per request). Gradio
+  removes the part-written files of a cut request (the door stops it through the multipart parser's own
+  error path). In public mode more than `uploads_per_minute` from one client get 429. The paths Gradio
+  answers with are recorded in the ledger (which client, when), which grants that client the opening of
+  each and lets ui.privacy's sweep delete uploads that no session opened.
+- `POST .../queue/join` (the page's events, by index) and `POST .../call/<name>`, `.../call/v2/<name>`
+  (the API, by name): one door. A name that is not a public API endpoint is a 404 (the page's own events
+  are not API endpoints), an index the page does not have a 400, a body over `max_event_bytes` a 413, a
+  value that does not fit its input (ui.endpoints) a 400 with one sentence, a file value naming anything
+  but a file in Gradio's upload folder a 400; text with lone surrogates or control characters is cleaned
+  (U+FFFD) before Gradio reads it. In public mode more than `events_per_minute` from one client, or more
+  than `waiting_per_client` of its events waiting in the queue, get 429.
+- `POST .../run/<name>` and `.../api/<name>` (Gradio's direct routes, which skip the queue) are closed
+  with 404: every event runs through the queue and its limits.
 
-A client is its address; on a Hugging Face Space (SPACE_ID set), where every request comes through the
-Space's proxy, the first address of X-Forwarded-For. Nothing about a request is logged.
+A client is its address (ui.client_address). Nothing about a request is logged beyond one INFO line per
+refusal (status and route, never a body).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import threading
+import logging
+import re
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Collection, Iterator, MutableMapping
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from dataclasses import dataclass
 from typing import Any
 
+from python_multipart.exceptions import MultipartParseError
+
 from assistant.settings import settings
-from ui.privacy import folder_bytes, temp_root
+from ui.client_address import scope_client
+from ui.endpoints import EndpointTable
+from ui.upload_quota import LEDGER, OverBudget, UploadBudget, UploadLedger
 from ui.uploads import NOT_UPLOADED, in_upload_folder
 
 Scope = MutableMapping[str, Any]
@@ -40,7 +49,15 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+log = logging.getLogger(__name__)
+
 MIB = 2**20
+NO_ENDPOINT = "There is no such API endpoint; see the API page for the ones this app has."
+DIRECT_CLOSED = "This app runs every event through its queue: use /gradio_api/call/<name> or gradio_client."
+TOO_MANY_FILES = "Send one photo per upload."
+# Lone surrogates (JSON can carry them as \\udXXX escapes, UTF-8 cannot) and control characters other than
+# tab and line breaks: they broke a session's chat for good (it could not be serialised).
+UNENCODABLE = re.compile(r"[\ud800-\udfff\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
@@ -51,7 +68,9 @@ class DoorLimits:
     client_bytes: int = 100 * MIB  # one client's uploads still in the folder (five 20 MB photos)
     uploads_per_minute: int = 20  # public mode only
     events_per_minute: int = 120  # public mode only: a turn is 2-4 events (photo, ask, its .then steps)
+    waiting_per_client: int = 4  # public mode only: one client's events waiting in the queue at once
     max_event_bytes: int = 256 * 1024  # an event's JSON (a question is at most 500 characters)
+    files_per_upload: int = 1
     public: bool = False
 
     @classmethod
@@ -62,51 +81,9 @@ class DoorLimits:
             client_bytes=current.uploads_per_client_mb * MIB,
             uploads_per_minute=current.public_uploads_per_minute,
             events_per_minute=current.public_events_per_minute,
+            waiting_per_client=current.public_waiting_per_client,
             public=public,
         )
-
-
-@dataclass
-class UploadLedger:
-    """Uploads Gradio received: path -> (client, time). Thread-safe; forgets a path once deleted."""
-
-    _entries: dict[str, tuple[str, float]] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def add(self, client: str, paths: Collection[str]) -> None:
-        now = time.time()
-        with self._lock:
-            for path in paths:
-                self._entries[path] = (client, now)
-
-    def client_bytes(self, client: str) -> int:
-        """Bytes of this client's uploads that are still on disk (forgetting the ones that are gone)."""
-        total = 0
-        with self._lock:
-            for path, (owner, _) in list(self._entries.items()):
-                if owner != client:
-                    continue
-                try:
-                    total += Path(path).stat().st_size
-                except OSError:
-                    del self._entries[path]
-        return total
-
-    def older_than(self, seconds: float) -> list[str]:
-        cutoff = time.time() - seconds
-        with self._lock:
-            return [p for p, (_, at) in self._entries.items() if at < cutoff]
-
-    def forget(self, path: str) -> None:
-        with self._lock:
-            self._entries.pop(path, None)
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._entries)
-
-
-LEDGER = UploadLedger()
 
 
 class RateWindow:
@@ -116,85 +93,129 @@ class RateWindow:
         self.limit = limit
         self.window_s = window_s
         self._hits: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
 
     def allow(self, client: str) -> bool:
         now = time.monotonic()
-        with self._lock:
-            hits = self._hits.setdefault(client, deque())
-            while hits and hits[0] <= now - self.window_s:
-                hits.popleft()
-            if not hits:  # forget idle clients, so the table does not grow with every address seen
-                for key in [k for k, v in self._hits.items() if not v and k != client]:
-                    del self._hits[key]
-            if len(hits) >= self.limit:
-                return False
-            hits.append(now)
-            return True
+        hits = self._hits.setdefault(client, deque())
+        while hits and hits[0] <= now - self.window_s:
+            hits.popleft()
+        if not hits:  # forget idle clients, so the table does not grow with every address seen
+            for key in [k for k, v in self._hits.items() if not v and k != client]:
+                del self._hits[key]
+        if len(hits) >= self.limit:
+            return False
+        hits.append(now)
+        return True
 
 
-def client_key(scope: Scope) -> str:
-    """The client's address (on a Space, the first X-Forwarded-For address: its proxy's client)."""
-    if os.environ.get("SPACE_ID"):
-        for name, value in scope.get("headers") or []:
-            if name == b"x-forwarded-for":
-                first = value.decode("latin-1").split(",")[0].strip()
-                if first:
-                    return first
-    client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+@dataclass(frozen=True)
+class AppView:
+    """What the door reads of the app, each read per request: its events, and how many events a client
+    has waiting in the queue."""
+
+    endpoints: Callable[[], EndpointTable]
+    waiting: Callable[[str], int] = lambda client: 0
+
+
+class Refused(Exception):
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
 
 
 class Gatekeeper:
-    """ASGI middleware enforcing `DoorLimits` on Gradio's upload and event routes (see the module doc)."""
+    """ASGI middleware enforcing `DoorLimits` on every route that runs an event or takes a file."""
 
     def __init__(
         self,
         app: ASGIApp,
         limits: DoorLimits,
-        events: Callable[[], Collection[int]],
+        view: AppView,
+        budget: UploadBudget,
         ledger: UploadLedger = LEDGER,
     ) -> None:
         self.app = app
         self.limits = limits
-        self.events = events  # the app's event indexes (Blocks.fns' keys), read per request
+        self.view = view
+        self.budget = budget
         self.ledger = ledger
         self.upload_rate = RateWindow(limits.uploads_per_minute)
         self.event_rate = RateWindow(limits.events_per_minute)
-        self._folder_size: tuple[float, int] = (0.0, 0)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("type") != "http" or scope.get("method") != "POST":
             await self.app(scope, receive, send)
             return
-        path = str(scope.get("path") or "")
-        if path.endswith("/upload"):
-            await self._upload(scope, receive, send)
-        elif path.endswith("/queue/join"):
-            await self._join(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
+        path = str(scope.get("path") or "").rstrip("/")
+        route = _event_route(path)
+        try:
+            if path.endswith("/upload"):
+                await self._upload(scope, receive, send)
+            elif route is not None:
+                await self._event(scope, receive, send, *route)
+            else:
+                await self.app(scope, receive, send)
+        except Refused as refused:
+            log.info("refused POST %s: %d", route[0] if route else "upload", refused.status)
+            await _refuse(send, refused.status, refused.detail)
 
     # ---------------------------------------------------------------- uploads
 
     async def _upload(self, scope: Scope, receive: Receive, send: Send) -> None:
-        client = client_key(scope)
+        client = scope_client(scope)
         if self.limits.public and not self.upload_rate.allow(client):
-            await _refuse(send, 429, "Too many uploads from your address; wait a minute and try again.")
-            return
-        incoming = _content_length(scope)
-        if self.ledger.client_bytes(client) + incoming > self.limits.client_bytes:
-            await _refuse(
-                send, 413, "You have too many photos uploaded at once; start over or wait a few minutes."
-            )
-            return
-        if self._held_bytes() + incoming > self.limits.total_bytes:
-            await _refuse(send, 413, "The server holds too many uploads now; try again in a few minutes.")
-            return
+            raise Refused(429, "Too many uploads from your address; wait a minute and try again.")
+        declared = _content_length(scope)
+        reserved = 0
+        try:
+            if declared is not None:  # refused at once when it cannot fit; counted again as it arrives
+                self._reserve(client, declared)
+                reserved = declared
+            await self._pass_upload(scope, receive, send, client, reserved)
+        finally:
+            self.budget.release(client, reserved)
+
+    def _reserve(self, client: str, size: int) -> None:
+        try:
+            self.budget.reserve(client, size)
+        except OverBudget as over:
+            raise Refused(over.status, over.detail) from None
+
+    async def _pass_upload(
+        self, scope: Scope, receive: Receive, send: Send, client: str, reserved: int
+    ) -> None:
+        counter = _PartCounter(_boundary(scope))
+        arrived = 0
+        cut: list[Refused] = []
+        reservation = [reserved]
+
+        async def counted() -> Message:
+            nonlocal arrived
+            message = await receive()
+            if message["type"] != "http.request":
+                return message
+            chunk = message.get("body", b"")
+            arrived += len(chunk)
+            try:
+                if arrived > reservation[0]:
+                    self._reserve(client, arrived - reservation[0])
+                    reservation[0] = arrived
+                if counter.feed(chunk) > self.limits.files_per_upload:
+                    raise Refused(400, TOO_MANY_FILES)
+            except Refused as refused:
+                cut.append(refused)
+                # Stops Gradio's multipart parser through its own error path, which removes the files it
+                # had begun to write (a disconnect would leave them in the upload folder).
+                raise MultipartParseError(refused.detail) from None
+            return message
+
         status: list[int] = []
         body = bytearray()
 
         async def record(message: Message) -> None:
+            if cut:
+                return  # Gradio's own answer to the cut request; the door answers instead
             if message["type"] == "http.response.start":
                 status.append(int(message["status"]))
             elif message["type"] == "http.response.body" and status and status[0] == 200:
@@ -203,7 +224,12 @@ class Gatekeeper:
                     self._note_upload(client, bytes(body))
             await send(message)
 
-        await self.app(scope, receive, record)
+        try:
+            await self.app(scope, counted, record)
+        finally:
+            self.budget.release(client, reservation[0] - reserved)  # the caller releases `reserved`
+        if cut:
+            raise cut[0]
 
     def _note_upload(self, client: str, body: bytes) -> None:
         try:
@@ -212,49 +238,44 @@ class Gatekeeper:
             return
         if isinstance(paths, list):
             self.ledger.add(client, [p for p in paths if isinstance(p, str)])
-            self._folder_size = (0.0, 0)  # measure again on the next upload
-
-    def _held_bytes(self) -> int:
-        """Bytes in the upload folder, measured at most once a second."""
-        measured_at, size = self._folder_size
-        if time.monotonic() - measured_at > 1.0:
-            size = folder_bytes(temp_root())
-            self._folder_size = (time.monotonic(), size)
-        return size
 
     # ---------------------------------------------------------------- events
 
-    async def _join(self, scope: Scope, receive: Receive, send: Send) -> None:
-        client = client_key(scope)
-        if self.limits.public and not self.event_rate.allow(client):
-            await _refuse(send, 429, "Too many requests from your address; wait a minute and try again.")
-            return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.limits.max_event_bytes:
-                await _refuse(send, 413, "The request is too large.")
-                return
-            chunks.append(chunk)
-            if not message.get("more_body"):
-                break
-        body = b"".join(chunks)
-        try:
-            parsed = json.loads(body)
-            fn_index, data = parsed.get("fn_index"), parsed.get("data")
-        except (ValueError, AttributeError):
-            fn_index = data = None
-        if isinstance(fn_index, int) and not isinstance(fn_index, bool) and fn_index not in self.events():
-            await _refuse(send, 400, "There is no such event on this page.")
-            return
+    async def _event(self, scope: Scope, receive: Receive, send: Send, kind: str, name: str) -> None:
+        if kind == "direct":
+            raise Refused(404, DIRECT_CLOSED)
+        client = scope_client(scope)
+        table = self.view.endpoints()
+        endpoint = table.by_name.get(name) if kind != "join" else None
+        if kind != "join" and endpoint is None:
+            raise Refused(404, NO_ENDPOINT)
+        if self.limits.public:
+            if not self.event_rate.allow(client):
+                raise Refused(429, "Too many requests from your address; wait a minute and try again.")
+            if self.view.waiting(client) >= self.limits.waiting_per_client:
+                raise Refused(429, "You have several requests waiting already; wait for their answers.")
+        raw = await _read_body(receive, self.limits.max_event_bytes)
+        parsed = _json_object(raw)
+        if kind == "join":
+            fn_index = parsed.get("fn_index")
+            if not isinstance(fn_index, int) or isinstance(fn_index, bool):
+                raise Refused(400, "The request must name its event by number (fn_index).")
+            endpoint = table.by_index.get(fn_index)
+            if endpoint is None:
+                raise Refused(400, "There is no such event on this page.")
+        assert endpoint is not None  # noqa: S101 - set on every branch above
+        data: object = parsed  # /call/v2: the body is the named inputs themselves
+        if kind == "call_v2":
+            problem = endpoint.check_named(parsed)
+        else:
+            data = parsed.get("data")
+            problem = endpoint.check(data, by_name=kind == "call")
+        if problem:
+            raise Refused(400, problem)
         if any(in_upload_folder(path) is None for path in _file_paths(data)):
-            await _refuse(send, 400, NOT_UPLOADED)
-            return
+            raise Refused(400, NOT_UPLOADED)
+        cleaned = _clean_text(parsed)
+        body = json.dumps(cleaned).encode() if cleaned != parsed else raw
         sent = False
 
         async def replay() -> Message:
@@ -265,6 +286,64 @@ class Gatekeeper:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+def _event_route(path: str) -> tuple[str, str] | None:
+    """(kind, api name) for a route that runs an event: join, call, call_v2 or direct (/run, /api)."""
+    if path.endswith("/queue/join"):
+        return "join", ""
+    parts = path.split("/")
+    for marker, kind in (("call", "call"), ("run", "direct"), ("api", "direct")):
+        if len(parts) >= 3 and parts[-2] == marker and _api_prefixed(parts[:-2]):
+            return kind, parts[-1]
+    if len(parts) >= 4 and parts[-3:-1] == ["call", "v2"] and _api_prefixed(parts[:-3]):
+        return "call_v2", parts[-1]
+    return None
+
+
+def _api_prefixed(parts: list[str]) -> bool:
+    # Gradio's routes sit under /gradio_api (and a mounted app's root path before it); /api/<name> is
+    # also served at the top level.
+    return bool(parts) and (parts[-1] == "gradio_api" or parts == [""])
+
+
+async def _read_body(receive: Receive, limit: int) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            raise Refused(400, "The request ended early.")
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise Refused(413, "The request is too large.")
+        chunks.append(chunk)
+        if not message.get("more_body"):
+            return b"".join(chunks)
+
+
+def _json_object(body: bytes) -> dict[str, Any]:
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        raise Refused(400, "The request must be a JSON object.") from None
+    if not isinstance(parsed, dict):
+        raise Refused(400, "The request must be a JSON object.")
+    return parsed
+
+
+def _clean_text(value: object, depth: int = 0) -> object:
+    """`value` with every string's lone surrogates and control characters replaced by U+FFFD."""
+    if depth > 32:
+        return None
+    if isinstance(value, str):
+        return UNENCODABLE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_clean_text(item, depth + 1) for item in value]
+    if isinstance(value, dict):
+        return {_clean_text(k, depth + 1): _clean_text(v, depth + 1) for k, v in value.items()}
+    return value
 
 
 def _file_paths(value: object, depth: int = 0) -> Iterator[str]:
@@ -281,14 +360,41 @@ def _file_paths(value: object, depth: int = 0) -> Iterator[str]:
             yield from _file_paths(item, depth + 1)
 
 
-def _content_length(scope: Scope) -> int:
+def _header(scope: Scope, wanted: bytes) -> bytes | None:
     for name, value in scope.get("headers") or []:
-        if name == b"content-length":
-            try:
-                return max(0, int(value))
-            except ValueError:
-                return 0
-    return 0
+        if name.lower() == wanted:
+            return bytes(value)
+    return None
+
+
+def _content_length(scope: Scope) -> int | None:
+    value = _header(scope, b"content-length")
+    try:
+        return max(0, int(value)) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _boundary(scope: Scope) -> bytes:
+    found = re.search(rb'boundary="?([^";,\s]+)', _header(scope, b"content-type") or b"")
+    return found.group(1) if found else b""
+
+
+class _PartCounter:
+    """Counts the parts of a multipart body as it streams past (a part opens with --boundary CRLF)."""
+
+    def __init__(self, boundary: bytes) -> None:
+        self.opener = b"--" + boundary + b"\r\n" if boundary else b""
+        self.tail = b""
+        self.parts = 0
+
+    def feed(self, chunk: bytes) -> int:
+        if not self.opener:
+            return 0
+        window = self.tail + chunk
+        self.parts += window.count(self.opener)
+        self.tail = window[-(len(self.opener) - 1) :]
+        return self.parts
 
 
 async def _refuse(send: Send, status: int, detail: str) -> None:
@@ -297,7 +403,11 @@ async def _refuse(send: Send, status: int, detail: str) -> None:
         {
             "type": "http.response.start",
             "status": status,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
         }
     )
     await send({"type": "http.response.body", "body": body})

@@ -28,10 +28,11 @@ from assistant.pipeline import Choice, ReplyText, TurnDone, UserTurn
 from assistant.types import Reply
 from models.errors import ModelError
 from ui import conversation_log
+from ui.client_address import request_client
 from ui.engine import ModelPool
 from ui.explain import NO_REPLY_YET, explain_markdown, option_choices, status_line
 from ui.overlay import alt_text, draw_overlay, overlay_scale
-from ui.privacy import cache_image, forget_files
+from ui.privacy import cache_image
 from ui.state import UIState, track_session
 from ui.turns import ask_stream, choice_json, resolve_stream
 from ui.uploads import UploadGate, upload_path
@@ -89,17 +90,17 @@ class AskHandlers:
 
     # ---------------------------------------------------------------- photo
 
-    def open_photo(self, path: str | None, state: UIState) -> UIState:
-        """Make `path` (a Gradio upload) the session's photo; a no-op if it already is."""
+    def open_photo(self, path: str | None, state: UIState, client: str | None = None) -> UIState:
+        """Make `path` (a Gradio upload that `client` sent) the session's photo; a no-op if it already is."""
         if not path or path == state.image_path:
             return state
-        shared = self.uploads.check(path).is_example  # a client may send any path: only uploads open
+        # A client may send any path: only its own uploads open (each upload opens once).
+        shared = path not in state.files and self.uploads.check(path, client).is_example
         if not shared and path not in state.files:
             state.files.append(path)  # tracked before decoding, so even a refused file is deleted later
         assistant = self.pool.assistant(state.choice, state.config)
         assistant.open_image(path, state.session)  # decodes, starts the segmentation embedding
-        forget_files([f for f in state.files if f != path])  # the previous photo's upload
-        state.files = [] if shared else [path]
+        state.release_files(keep=None if shared else path)  # the previous photo's upload
         state.image_path = path
         state.overlay_scale = 1.0
         state.new_conversation()  # a new photo is a new conversation
@@ -115,7 +116,7 @@ class AskHandlers:
                 return self._blank(state, "Photo removed.").outputs()
             return View(state).outputs()
         try:
-            self.open_photo(path, state)
+            self.open_photo(path, state, request_client(request))
         except Exception as exc:  # noqa: BLE001 - shown to the user, the session survives
             return self._error(state, exc).outputs()
         w, h = state.session.image.size if state.session.image else (0, 0)
@@ -131,7 +132,8 @@ class AskHandlers:
         track_session(state, request)
         path = upload_path(path)
         try:
-            self.open_photo(path, state)  # in case the question overtook the photo's upload event
+            # In case the question overtook the photo's upload event.
+            self.open_photo(path, state, request_client(request))
         except Exception as exc:  # noqa: BLE001
             yield self._error(state, exc).outputs()
             return

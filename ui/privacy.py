@@ -30,10 +30,11 @@ from PIL import Image
 MEMORY_ROOT = Path("/dev/shm")
 MIN_MEMORY_FREE = 512 * 2**20  # room for a couple of dozen 20 MB uploads and their overlays
 FOLDER_PREFIX = "whichone-gradio-"
-OWNER_FILE = ".whichone-server-pid"  # in each RAM folder: the server that uses it
+OWNER_SUFFIX = ".pid"  # beside each RAM folder (never inside: Gradio serves that folder): its server
 STALE_UNOWNED_S = 600  # a folder without an owner file (made by an older whichone) untouched this long
 STAGING_AGE_S = 120  # Gradio's staging files (the upload folder's top level) are renamed within seconds
 UNOPENED_AGE_S = 300  # an upload no session has opened after this long is deleted
+PRESSURE_AGE_S = 30  # ... or after this long, when the upload folder is full
 
 
 def use_memory_temp_dir() -> str | None:
@@ -49,10 +50,18 @@ def use_memory_temp_dir() -> str | None:
     remove_stale_folders(MEMORY_ROOT)
     folder = tempfile.mkdtemp(prefix=FOLDER_PREFIX, dir=MEMORY_ROOT)
     os.chmod(folder, 0o700)
-    (Path(folder) / OWNER_FILE).write_text(str(os.getpid()))
+    owner = owner_file(Path(folder))
+    owner.write_text(str(os.getpid()))
+    owner.chmod(0o600)
     os.environ["GRADIO_TEMP_DIR"] = folder
+    atexit.register(owner.unlink, missing_ok=True)
     atexit.register(shutil.rmtree, folder, ignore_errors=True)  # RAM is not freed until it is removed
     return folder
+
+
+def owner_file(folder: Path) -> Path:
+    """The file naming the server that uses RAM folder `folder`: beside it, outside what Gradio serves."""
+    return folder.with_name(folder.name + OWNER_SUFFIX)
 
 
 def _alive(pid: int) -> bool:
@@ -68,7 +77,7 @@ def _alive(pid: int) -> bool:
 def remove_stale_folders(root: Path = MEMORY_ROOT) -> list[Path]:
     """Delete this user's whichone RAM folders whose server is gone (killed, crashed); returns them.
 
-    A folder names its server in OWNER_FILE; one without that file (an older whichone's) goes once nothing
+    A folder names its server in its owner_file; one without that file (an older whichone's) goes once nothing
     in it has changed for STALE_UNOWNED_S. Folders of other users and of running servers stay."""
     removed: list[Path] = []
     try:
@@ -79,7 +88,7 @@ def remove_stale_folders(root: Path = MEMORY_ROOT) -> list[Path]:
         try:
             if folder.stat().st_uid != os.getuid():
                 continue
-            owner = folder / OWNER_FILE
+            owner = owner_file(folder)
             if owner.is_file():
                 text = owner.read_text().strip()
                 if text.isdigit() and _alive(int(text)):
@@ -89,6 +98,7 @@ def remove_stale_folders(root: Path = MEMORY_ROOT) -> list[Path]:
         except OSError:
             continue
         shutil.rmtree(folder, ignore_errors=True)
+        owner_file(folder).unlink(missing_ok=True)
         removed.append(folder)
     return removed
 
@@ -130,7 +140,7 @@ def sweep(
     removed = 0
     cutoff = time.time() - STAGING_AGE_S
     try:
-        tops = [p for p in root.iterdir() if p.is_file() and p.name != OWNER_FILE]
+        tops = [p for p in root.iterdir() if p.is_file()]
     except OSError:
         tops = []
     for top in tops:
@@ -148,6 +158,45 @@ def sweep(
         removed += existed and not Path(path).exists()
         forget(path)
     return removed
+
+
+def held_bytes(folder: Path) -> int:
+    """Bytes of the files Gradio has finished receiving or writing below `folder`: those in its
+    subfolders (the top level holds only uploads still arriving, which the upload budget counts itself)."""
+    try:
+        subfolders = [p for p in folder.iterdir() if p.is_dir() and not p.is_symlink()]
+    except OSError:
+        return 0
+    return sum(folder_bytes(sub) for sub in subfolders)
+
+
+def free_unopened(
+    needed: int,
+    live: Collection[str],
+    unopened: Callable[[float], list[str]],
+    forget: Callable[[str], None],
+    min_age_s: float = PRESSURE_AGE_S,
+) -> int:
+    """Delete uploads that no session opened, older than `min_age_s`, oldest first, until `needed` bytes
+    are free; returns the bytes freed. Used when the upload folder is full: a visitor's photo is opened
+    within a second of its upload, so what waits longer than that is nobody's, and it must not lock an
+    innocent visitor out until the next sweep."""
+    freed = 0
+    held = set(live)
+    for path in unopened(min_age_s):
+        if freed >= needed:
+            break
+        if path in held:
+            continue
+        try:
+            size = Path(path).stat().st_size
+        except OSError:
+            size = 0
+        forget_files([path])
+        if not Path(path).exists():
+            freed += size
+            forget(path)
+    return freed
 
 
 def start_sweeper(

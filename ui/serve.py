@@ -10,11 +10,13 @@ from __future__ import annotations
 def main(host: str | None = None, port: int | None = None) -> None:
     # ui first: it points Gradio's upload folder at RAM before gradio is imported.
     from ui.app import build_app, launch_kwargs
-    from ui.gatekeeper import LEDGER
+    from ui.client_address import trust_named_proxies
     from ui.privacy import STOPPING, start_sweeper, stop_on_sigterm, temp_root
     from ui.state import live_files
+    from ui.upload_quota import LEDGER
 
     demo = build_app()
+    trust_named_proxies()  # before the server starts: uvicorn reads it then
     stop_on_sigterm()
     # Says where uploads live (no user data): operators and the privacy tests check that folder.
     print(f"whichone: uploads are kept in {temp_root()} until start over, session end or exit", flush=True)

@@ -59,11 +59,17 @@ class UIState:
         self.record = []
         self.conversation_id = None
 
+    def release_files(self, keep: str | None = None) -> None:
+        """Delete this session's files but `keep`, except those another live session holds too (Gradio
+        names an upload by its bytes: two sessions with the same photo share its file)."""
+        others = {path for state in list(LIVE.values()) if state is not self for path in state.files}
+        forget_files([f for f in self.files if f != keep and f not in others])
+        self.files = [keep] if keep is not None and keep in self.files else []
+
     def forget_photo(self) -> None:
         """Start over: drop the photo, the conversation, the uploaded files and the opt-in to save."""
         self.session.start_over()
-        forget_files(self.files)
-        self.files = []
+        self.release_files()
         self.image_path = None
         self.overlay_scale = 1.0
         self.new_conversation()

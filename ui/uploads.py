@@ -7,6 +7,10 @@ value through only when it names a regular file inside Gradio's upload folder th
 photos (ui.example_photos, recognised by its bytes), after resolving links. Every refusal gives the
 same sentence, whether the path exists, is a folder, is unreadable or is outside the folder: an error must
 never tell a visitor which server paths exist.
+
+An upload belongs to the session that opens it: with the app's ledger (ui.upload_quota) a session may open
+an upload only by spending an opening that its own client got by uploading it, so no other session, even
+one that knows or can work out the path, opens (and then, by starting over, deletes) somebody's photo.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from pathlib import Path
 from assistant.errors import InputError
 from ui.example_photos import is_example
 from ui.privacy import temp_root
+from ui.upload_quota import UploadLedger
 
 NOT_UPLOADED = "That photo did not arrive through this page's upload. Please add the photo again."
 
@@ -51,15 +56,18 @@ class Upload:
 class UploadGate:
     """Checks that a path is one of the uploads Gradio received.
 
-    `received` is the app's Blocks.upload_file_set (set by ui.app.build_app once the Blocks exists); left
-    None (handlers used without an app, as some tests do) only the folder rule applies.
+    `received` is the app's Blocks.upload_file_set and `ledger` the door's record of who uploaded what (both
+    set by ui.app.build_app); left None (handlers used without an app, as some tests do) only the folder
+    rule applies.
     """
 
-    def __init__(self, received: Collection[str] | None = None) -> None:
+    def __init__(self, received: Collection[str] | None = None, ledger: UploadLedger | None = None) -> None:
         self.received = received
+        self.ledger = ledger
 
-    def check(self, path: str) -> Upload:
-        """`path` when it is an upload or an example's copy; raises InputError(NOT_UPLOADED) otherwise."""
+    def check(self, path: str, client: str | None = None) -> Upload:
+        """`path` when it is an upload that `client` sent (spending that opening) or an example's copy;
+        raises InputError(NOT_UPLOADED) otherwise. `client` None: a handler called in-process."""
         resolved = in_upload_folder(path)
         if resolved is None:
             raise InputError(NOT_UPLOADED)
@@ -70,5 +78,8 @@ class UploadGate:
             and str(resolved) not in self.received
             and not example
         ):
+            raise InputError(NOT_UPLOADED)
+        owned = example or self.ledger is None or client is None or self.ledger.claim(path, client)
+        if not owned:
             raise InputError(NOT_UPLOADED)
         return Upload(path, example)
