@@ -320,6 +320,42 @@ def serve(
     main(host=host, port=port)
 
 
+@app.command("selfcheck")
+@user_errors
+def selfcheck_command(
+    stack: Annotated[
+        str | None, typer.Option(help="Stack (default: WHICHONE_STACK, else cpu or gpu by CUDA).")
+    ] = None,
+    out: Annotated[Path, typer.Option(help="The report's folder (report.md and the overlays).")] = Path(
+        "whichone-selfcheck"
+    ),
+    yes: Annotated[bool, typer.Option("--yes", help="Download missing models without asking.")] = False,
+    random_weights: Annotated[
+        bool,
+        typer.Option(
+            "--random-weights",
+            help="The cpu stack's published architecture, random weights (timings only; answers are noise).",
+        ),
+    ] = False,
+) -> None:
+    """Whether whichone works here: load a stack, run every example photo through both turns, and write a
+    report (markdown and overlays) that says what was expected, what happened and how long it took."""
+    from ui.selfcheck import selfcheck
+
+    report = selfcheck(
+        stack, out, yes=yes, random_weights=random_weights, echo=typer.echo, ask=lambda q: typer.confirm(q)
+    )
+    judged = [c for run in report.examples for c in run.checks if c.met is not None]
+    typer.echo(
+        f"selfcheck: {sum(run.ran for run in report.examples)} of {len(report.examples)} examples ran; "
+        f"{sum(bool(c.met) for c in judged)} of {len(judged)} judged checks met"
+        + (" (answers are noise: not judged)" if report.noise else "")
+        + f"; {report.seconds:.0f} s; report: {out / 'report.md'}"
+    )
+    if not report.all_ran:
+        raise typer.Exit(1)
+
+
 def _register_subcommands() -> None:
     """Sub-commands that live in their own modules (imports stay light: no torch at start-up)."""
     from assistant.evaluation.cli import bench_app

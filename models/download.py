@@ -124,15 +124,15 @@ def download(
         plans.append(found)
         cached = sum(1 for _, _, c in found.files if c)
         echo(
-            f"{repo_id}: {len(found.files)} files, {_size(found.total_bytes)}"
-            + (f" ({cached} already here; {_size(found.missing_bytes)} to fetch)" if cached else "")
+            f"{repo_id}: {len(found.files)} files, {size_text(found.total_bytes)}"
+            + (f" ({cached} already here; {size_text(found.missing_bytes)} to fetch)" if cached else "")
         )
         if dry_run:
             for name, size, is_cached in found.files:
-                echo(f"  {name}  {_size(size or 0)}{'  (cached)' if is_cached else ''}")
+                echo(f"  {name}  {size_text(size or 0)}{'  (cached)' if is_cached else ''}")
     total = sum(p.total_bytes for p in plans)
     missing = sum(p.missing_bytes for p in plans)
-    echo(f"total: {_size(total)} in {len(plans)} repositories; {_size(missing)} not yet here")
+    echo(f"total: {size_text(total)} in {len(plans)} repositories; {size_text(missing)} not yet here")
     if not dry_run:
         for found in plans:
             echo(f"fetching {found.repo_id} ...")
@@ -183,8 +183,8 @@ class StackFetch:
                 else ""
             )
             return (
-                f"Downloading {self.label}:{where} {_size(self.fetched_bytes)} of "
-                f"{_size(missing)} ({share}%). This happens once; an interrupted download resumes."
+                f"Downloading {self.label}:{where} {size_text(self.fetched_bytes)} of "
+                f"{size_text(missing)} ({share}%). This happens once; an interrupted download resumes."
             )
         if self.phase == "loading":
             return f"Loading {self.label} into memory..."
@@ -208,7 +208,7 @@ def fetch_with_progress(
     missing = progress.missing_bytes
     if not missing:
         return
-    echo(f"whichone: downloading {progress.label}, {_size(missing)} (once; a rerun resumes)")
+    echo(f"whichone: downloading {progress.label}, {size_text(missing)} (once; a rerun resumes)")
     progress.phase = "downloading"
     start = {p.repo_id: _blob_bytes(p.repo_id) for p in progress.plans}
     done_before = 0
@@ -225,7 +225,7 @@ def fetch_with_progress(
         poller = threading.Thread(target=poll, name="whichone-download-progress", daemon=True)
         poller.start()
         try:
-            echo(f"whichone: fetching {found.repo_id} ({_size(found.missing_bytes)})")
+            echo(f"whichone: fetching {found.repo_id} ({size_text(found.missing_bytes)})")
             fetch(found.repo_id)
         finally:
             stop.set()
@@ -255,7 +255,7 @@ def _blob_bytes(repo_id: str) -> int:
     return total
 
 
-def _size(n: int) -> str:
+def size_text(n: int) -> str:
     for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
         if n >= scale:
             return f"{n / scale:.2f} {unit}"

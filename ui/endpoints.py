@@ -54,7 +54,6 @@ class Endpoint:
                 return problem
         return None
 
-
     def check_named(self, values: object) -> str | None:
         """check() for /call/v2, which names each input: {parameter name: value}."""
         if not isinstance(values, Mapping):

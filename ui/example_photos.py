@@ -1,9 +1,9 @@
 """Photos to try in the Ask tab: each with a question that shows one strategy, its alt text and its credit.
 
 The pictures and their record live in ui/examples/ (examples.json: file, question, the strategy it shows
-and why, alt text, title, credit, licence, source, URL); scripts/make_examples.py made the pictures from
-openly licensed images shipped with scikit-image and matplotlib. Every one is public domain, CC0 or without
-known copyright restrictions, and under 300 KB.
+and why, alt text, title, credit, licence, source, URL, and what a working stack is expected to do);
+scripts/make_examples.py made the pictures from openly licensed images shipped with scikit-image and
+matplotlib. Every one is public domain, CC0 or without known copyright restrictions, and under 300 KB.
 
 Gradio copies an example's file into its temp folder when a visitor picks it, so the photo arrives as a
 path that no upload made: `is_example` recognises such a copy by its bytes (one of these files exactly),
@@ -24,6 +24,16 @@ EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
 
 
 @dataclass(frozen=True)
+class Expected:
+    """What a working stack with real weights does with an example (`whichone selfcheck` checks it): the
+    strategy is the example's `shows`; `candidates` the right count of candidates (at most 12 are marked);
+    `answer_contains` words of which a right answer has at least one (empty: none is checked)."""
+
+    candidates: int
+    answer_contains: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class ExamplePhoto:
     file: str
     name: str  # a few words: the example's button
@@ -36,6 +46,7 @@ class ExamplePhoto:
     licence: str
     source: str
     url: str
+    expected: Expected
 
     @property
     def path(self) -> Path:
@@ -49,7 +60,19 @@ class ExamplePhoto:
 @cache
 def example_photos() -> tuple[ExamplePhoto, ...]:
     records = json.loads((EXAMPLES_DIR / "examples.json").read_text(encoding="utf-8"))
-    return tuple(ExamplePhoto(**{**record, "shows": Strategy(record["shows"])}) for record in records)
+    return tuple(
+        ExamplePhoto(
+            **{
+                **record,
+                "shows": Strategy(record["shows"]),
+                "expected": Expected(
+                    candidates=int(record["expected"]["candidates"]),
+                    answer_contains=tuple(record["expected"].get("answer_contains", ())),
+                ),
+            }
+        )
+        for record in records
+    )
 
 
 @cache

@@ -1,0 +1,494 @@
+"""`whichone selfcheck`: whether whichone works on this machine with these weights, in one command.
+
+It loads a stack (one line per model: where its weights came from, device, dtype, quantisation, load time),
+then runs every example photo's question (ui/examples) through the whole two-turn flow, as the Ask tab does:
+the first turn; where it enumerates or clarifies, a second turn by number (the first candidate) and one by a
+typed hint ("the one on the left"). It writes a report a person can read and send: `report.md` and one
+overlay PNG per example in one folder (only the bundled example photos: no photo of the user's own).
+
+Each example's record says what a working stack does with it (`expected`: the strategy it shows, the right
+number of candidates, words a right answer contains); the report marks each as met or not, with the real
+reply beside it. On a stack whose models are random (cpu-tiny, demo, --random-weights) the answers are
+noise: the same flow runs and is timed, and the report says so instead of judging the answers. The flow's
+own checks (a second turn is about the region chosen; at most 12 candidates are marked) are judged on
+every stack.
+
+It never downloads without saying so first: models missing from the Hugging Face cache are listed with
+their sizes (`whichone download`'s plan) and fetched only after a yes (or --yes).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+import resource
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from assistant.errors import WhichoneError
+from assistant.grounding import Grounder
+from assistant.images import load_image
+from assistant.pipeline import Assistant, AssistantConfig
+from assistant.session import Session
+from assistant.types import Reply, Strategy
+from models.base import Pointer, Segmenter, VisionLanguageModel
+from models.spec import ModelKind
+from models.stacks import ModelChoice, resolve_choice
+from ui.example_photos import ExamplePhoto, example_photos
+from ui.overlay import draw_overlay
+
+Echo = Callable[[str], None]
+MAX_MARKED = 12  # assistant/regions.py keeps at most this many candidates
+HINT = "the one on the left"
+NOISE = "not judged: this stack's models are random, so its answers are noise"
+
+
+@dataclass(frozen=True)
+class ModelLoad:
+    """One model as loaded: what the report's first table says of it."""
+
+    role: str  # vlm, pointer or segmenter
+    name: str
+    source: str  # where the weights came from
+    device: str
+    dtype: str
+    quantisation: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Check:
+    """One expected outcome: met (True / False) or not judged (None), with what was seen."""
+
+    what: str
+    met: bool | None
+    seen: str
+
+
+@dataclass
+class Turn:
+    label: str  # "first turn", "choice 1", "hint: the one on the left"
+    reply: Reply | None
+    error: str | None
+    seconds: float
+
+
+@dataclass
+class ExampleRun:
+    photo: ExamplePhoto
+    turns: list[Turn] = field(default_factory=list)
+    overlay: str | None = None  # the overlay PNG's file name in the report folder
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def first(self) -> Reply | None:
+        return self.turns[0].reply if self.turns else None
+
+    @property
+    def ran(self) -> bool:
+        return all(turn.error is None for turn in self.turns) and bool(self.turns)
+
+
+@dataclass
+class SelfcheckReport:
+    stack: str
+    choice: ModelChoice
+    noise: bool
+    environment: dict[str, str]
+    models: list[ModelLoad]
+    examples: list[ExampleRun] = field(default_factory=list)
+    not_run: list[str] = field(default_factory=list)
+    peak_memory: str = ""
+    seconds: float = 0.0
+
+    @property
+    def all_ran(self) -> bool:
+        return all(run.ran for run in self.examples)
+
+    def markdown(self) -> str:
+        return render_markdown(self)
+
+
+# ---------------------------------------------------------------- the machine and the versions
+
+
+def environment() -> dict[str, str]:
+    """The versions and the machine, as a report names them."""
+    import torch
+
+    def version(package: str) -> str:
+        try:
+            return metadata.version(package)
+        except metadata.PackageNotFoundError:
+            return "not installed"
+
+    facts = {
+        "whichone": version("whichone"),
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "transformers": version("transformers"),
+        "gradio": version("gradio"),
+        "bitsandbytes": version("bitsandbytes"),
+        "os": f"{platform.system()} {platform.release()} ({platform.machine()})",
+        "cpu": _cpu_model(),
+        "cores": str(os.cpu_count() or "unknown"),
+        "cuda": "not available",
+    }
+    if torch.cuda.is_available():
+        props = torch.cuda.get_device_properties(0)
+        facts["cuda"] = f"{torch.version.cuda} on {props.name}, {props.total_memory / 2**30:.1f} GiB"
+    elif getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
+        facts["cuda"] = "not available (Apple MPS is)"
+    return facts
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _peak_memory() -> str:
+    import torch
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / (2**30 if sys.platform == "darwin" else 2**20)
+    text = f"{peak:.2f} GiB resident (peak of the process)"
+    if torch.cuda.is_available():
+        text += f"; {torch.cuda.max_memory_allocated() / 2**30:.2f} GiB on the GPU"
+    return text
+
+
+# ---------------------------------------------------------------- loading
+
+
+def is_noise(choice: ModelChoice, random_weights: bool) -> bool:
+    """Whether the answers of these models mean nothing: random weights, built here (tiny, demo)."""
+    from models.download import hub_repos
+
+    served = choice.vlm == "openai"
+    return random_weights or (not served and not hub_repos([choice.vlm]))
+
+
+def plan_downloads(choice: ModelChoice, yes: bool, echo: Echo, ask: Callable[[str], bool]) -> list[str]:
+    """Say what the stack's models need from the Hub and fetch it after a yes; returns what could not be
+    checked (one line each). Raises WhichoneError when the user says no."""
+    from models.download import DownloadFailed, download, hub_repos, plan, size_text
+    from models.hub import hub_offline
+
+    repos = hub_repos(choice.models())
+    if not repos:
+        return []
+    if hub_offline():
+        return ["the Hub was not asked (HF_HUB_OFFLINE=1): the models load from the cache or not at all"]
+    try:
+        plans = [plan(repo) for repo in repos]
+    except DownloadFailed as exc:
+        return [f"could not ask the Hub what is missing ({exc}); loading what is cached"]
+    missing = [p for p in plans if p.missing_bytes]
+    if not missing:
+        return []
+    size = size_text(sum(p.missing_bytes for p in missing))
+    echo(f"selfcheck: {len(missing)} of the stack's repositories are not all here ({size} to fetch):")
+    for found in missing:
+        echo(f"  {found.repo_id}: {size_text(found.missing_bytes)}")
+    if not yes and not ask("Download them now into the Hugging Face cache?"):
+        raise WhichoneError("nothing downloaded; run `whichone download --stack NAME` first, or pass --yes")
+    download([p.repo_id for p in missing], echo=echo)
+    return []
+
+
+def load_models(choice: ModelChoice, random_weights: bool, stack: str) -> tuple[Assistant, list[ModelLoad]]:
+    """Build the stack's models one by one, timing each; ModelError / WhichoneError say why one cannot."""
+    from models.registry import create_pointer, create_segmenter, create_vlm, get_spec
+
+    loads: list[ModelLoad] = []
+    if random_weights:
+        from assistant.perf_stack import build_stack
+
+        start = time.perf_counter()
+        vlm, pointer, segmenter = build_stack(stack)
+        seconds = time.perf_counter() - start
+        for role, model in (("vlm", vlm), ("pointer", pointer), ("segmenter", segmenter)):
+            loads.append(_model_load(role, model, "random weights, the published architecture", seconds / 3))
+        return Assistant(vlm, Grounder(pointer, segmenter), AssistantConfig()), loads
+
+    def source(kind: ModelKind, name: str) -> str:
+        spec = get_spec(kind, name)
+        if name == "openai":
+            return "an OpenAI-compatible server (WHICHONE_OPENAI_BASE_URL)"
+        return f"{spec.hub_id} (Hugging Face cache)" if spec.hub_id else "built here (nothing to download)"
+
+    start = time.perf_counter()
+    vlm_model: VisionLanguageModel = create_vlm(choice.vlm)
+    loads.append(_model_load("vlm", vlm_model, source("vlm", choice.vlm), time.perf_counter() - start))
+    start = time.perf_counter()
+    point: Pointer = create_pointer(choice.pointer, vlm=vlm_model)
+    loads.append(
+        _model_load("pointer", point, source("pointer", choice.pointer), time.perf_counter() - start)
+    )
+    segment: Segmenter | None = None
+    if choice.segmenter:
+        start = time.perf_counter()
+        segment = create_segmenter(choice.segmenter)
+        seconds = time.perf_counter() - start
+        loads.append(_model_load("segmenter", segment, source("segmenter", choice.segmenter), seconds))
+    return Assistant(vlm_model, Grounder(point, segment), AssistantConfig()), loads
+
+
+def _model_load(role: str, model: object, source: str, seconds: float) -> ModelLoad:
+    describe = getattr(model, "describe", None)
+    facts: dict[str, Any] = describe() if callable(describe) else {}
+    return ModelLoad(
+        role=role,
+        name=str(facts.get("name") or getattr(model, "name", type(model).__name__)),
+        source=source,
+        device=str(facts.get("device", "cpu")),
+        dtype=str(facts.get("dtype", "-")),
+        quantisation=str(facts.get("quantisation") or "none"),
+        seconds=seconds,
+    )
+
+
+# ---------------------------------------------------------------- the examples
+
+
+def found_count(reply: Reply) -> int:
+    """Candidates found before the cap (the regions' note says "Kept the 12 ... of N")."""
+    for note in reply.candidates.notes:
+        found = re.search(r"Kept the \d+ highest-scoring of (\d+) candidates", note)
+        if found:
+            return int(found.group(1))
+    return len(reply.candidates.regions)
+
+
+def judge(run: ExampleRun, noise: bool) -> list[Check]:
+    """The example's expected outcomes, met or not (None: not judged), and the flow's own checks."""
+    first = run.first
+    if first is None:
+        return [Check("the first turn ran", False, run.turns[0].error or "no reply")]
+    expected = run.photo.expected
+    marked, found = len(first.candidates.regions), found_count(first)
+    checks = [
+        Check(f"at most {MAX_MARKED} candidates marked", marked <= MAX_MARKED, f"{marked} marked"),
+    ]
+    for turn in run.turns[1:]:
+        if turn.label.startswith("choice") and turn.reply is not None:
+            checks.append(
+                Check(
+                    "the choice by number answers about region 1",
+                    turn.reply.resolved_region == 1,
+                    f"answered about region {turn.reply.resolved_region}",
+                )
+            )
+    wanted = [
+        (f"strategy {run.photo.shows.value}", first.strategy == run.photo.shows, first.strategy.value),
+        (
+            f"{expected.candidates} candidates found ({min(expected.candidates, MAX_MARKED)} marked)",
+            found == expected.candidates and marked == min(expected.candidates, MAX_MARKED),
+            f"{found} found, {marked} marked",
+        ),
+    ]
+    if expected.answer_contains:
+        words = " or ".join(expected.answer_contains)
+        text = first.text.lower()
+        wanted.append(
+            (f"the answer says {words}", any(w in text for w in expected.answer_contains), first.text[:200])
+        )
+    for what, met, seen in wanted:
+        checks.append(Check(what, None if noise else bool(met), seen))
+    return checks
+
+
+def run_example(assistant: Assistant, photo: ExamplePhoto, number: int, out: Path, noise: bool) -> ExampleRun:
+    """The two-turn flow on one example photo, as the Ask tab runs it; the overlay saved in `out`."""
+    run = ExampleRun(photo)
+    session: Session | None = None
+    start = time.perf_counter()
+    try:
+        session = assistant.open_image(load_image(photo.path))
+        reply, session = assistant.ask(None, photo.question, session)
+        run.turns.append(Turn("first turn", reply, None, time.perf_counter() - start))
+    except Exception as exc:  # noqa: BLE001 - the report says what failed; the other examples still run
+        run.turns.append(Turn("first turn", None, _one_line(exc), time.perf_counter() - start))
+    first = run.first
+    if first is not None and session is not None and session.image is not None:
+        name = f"{number}-{photo.path.stem}-overlay.png"
+        draw_overlay(session.image, first.candidates).save(out / name)
+        run.overlay = name
+        if first.strategy in (Strategy.ENUMERATE, Strategy.CLARIFY) and first.candidates.regions:
+            for label, choice in (("choice 1", 1), (f"hint: {HINT}", HINT)):
+                start = time.perf_counter()
+                try:
+                    answer, _ = assistant.resolve(session, choice)
+                    run.turns.append(Turn(label, answer, None, time.perf_counter() - start))
+                except Exception as exc:  # noqa: BLE001
+                    run.turns.append(Turn(label, None, _one_line(exc), time.perf_counter() - start))
+    run.checks = judge(run, noise)
+    return run
+
+
+def _one_line(exc: BaseException) -> str:
+    from models.errors import first_line
+
+    return f"{type(exc).__name__}: {first_line(exc)}"
+
+
+def example_line(number: int, run: ExampleRun) -> str:
+    """The terminal's line for one example."""
+    first = run.first
+    if first is None:
+        return f"{number}. {run.photo.name}: FAILED: {run.turns[0].error}"
+    judged = [c for c in run.checks if c.met is not None]
+    met = sum(bool(c.met) for c in judged)
+    seconds = sum(t.seconds for t in run.turns)
+    return (
+        f"{number}. {run.photo.name}: {first.strategy.value}, {len(first.candidates.regions)} marked, "
+        f"{met}/{len(judged)} checks met, {seconds:.1f} s"
+    )
+
+
+# ---------------------------------------------------------------- the whole check
+
+
+def selfcheck(
+    stack: str | None,
+    out: Path,
+    *,
+    yes: bool = False,
+    random_weights: bool = False,
+    echo: Echo = print,
+    ask: Callable[[str], bool] = lambda question: False,
+) -> SelfcheckReport:
+    """Load the stack, run every example, write `out`/report.md and the overlays; returns the report.
+    Raises WhichoneError / ModelError (one line) when the stack cannot load."""
+    from tqdm import tqdm
+
+    from assistant.settings import settings
+
+    began = time.perf_counter()
+    current = settings()
+    stack_name, choice = resolve_choice(
+        stack or current.stack, vlm=current.model, pointer=current.pointer, segmenter=current.segmenter
+    )
+    if random_weights and stack_name != "cpu":
+        raise WhichoneError("--random-weights builds the cpu stack's published architecture; use --stack cpu")
+    noise = is_noise(choice, random_weights)
+    not_run = [] if random_weights else plan_downloads(choice, yes, echo, ask)
+    echo(f"selfcheck: loading the {stack_name} stack ({choice.label()})")
+    assistant, loads = load_models(choice, random_weights, stack_name)
+    for load in loads:
+        echo(
+            f"  {load.role}: {load.name} from {load.source}; {load.device}, {load.dtype}, "
+            f"quantisation {load.quantisation}; {load.seconds:.1f} s"
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    report = SelfcheckReport(stack_name, choice, noise, environment(), loads, not_run=not_run)
+    photos = example_photos()
+    with tqdm(total=len(photos), desc="examples", unit="photo", file=sys.stderr) as bar:
+        for number, photo in enumerate(photos, start=1):
+            run = run_example(assistant, photo, number, out, noise)
+            report.examples.append(run)
+            bar.write(example_line(number, run))
+            bar.update(1)
+    report.not_run.append(
+        "the benchmark samples: no paper's sample is bundled yet (the Benchmark tab and `whichone bench` "
+        "need the papers' data); `whichone bench list` says what a run needs"
+    )
+    report.peak_memory = _peak_memory()
+    report.seconds = time.perf_counter() - began
+    (out / "report.md").write_text(report.markdown(), encoding="utf-8")
+    return report
+
+
+# ---------------------------------------------------------------- the report
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(report: SelfcheckReport) -> str:
+    lines = [
+        f"# whichone selfcheck: the {report.stack} stack",
+        "",
+        f"Models: {report.choice.label()}. Took {report.seconds:.0f} s; {report.peak_memory}.",
+        "",
+    ]
+    if report.noise:
+        lines += [
+            f"**The answers are noise**: {NOISE.split(': ', 1)[1]}. The flow ran and is timed; the "
+            "examples' expected outcomes are not judged.",
+            "",
+        ]
+    judged = [c for run in report.examples for c in run.checks if c.met is not None]
+    met = sum(bool(c.met) for c in judged)
+    ran = sum(run.ran for run in report.examples)
+    lines += [
+        "## Summary",
+        "",
+        f"- {ran} of {len(report.examples)} examples ran through every turn.",
+        f"- {met} of {len(judged)} judged checks met.",
+        "",
+        "## Machine and versions",
+        "",
+        "| | |",
+        "|---|---|",
+        *[f"| {key} | {_cell(value)} |" for key, value in report.environment.items()],
+        "",
+        "## Models",
+        "",
+        "| role | model | from | device | dtype | quantisation | load (s) |",
+        "|---|---|---|---|---|---|---|",
+        *[
+            f"| {m.role} | {_cell(m.name)} | {_cell(m.source)} | {m.device} | {m.dtype} | {m.quantisation} "
+            f"| {m.seconds:.1f} |"
+            for m in report.models
+        ],
+        "",
+    ]
+    for number, run in enumerate(report.examples, start=1):
+        lines += _example_markdown(number, run)
+    lines += ["## Not run", ""]
+    lines += [f"- {item}" for item in report.not_run] or ["- nothing"]
+    return "\n".join(lines) + "\n"
+
+
+def _example_markdown(number: int, run: ExampleRun) -> list[str]:
+    photo, first = run.photo, run.first
+    lines = [f'## {number}. {photo.name}: "{photo.question}"', ""]
+    if first is not None:
+        probability = (
+            "" if first.ambiguity_probability is None else f", P(ambiguous) {first.ambiguity_probability:.2f}"
+        )
+        lines += [
+            f"Verdict {first.verdict.value}{probability}; strategy **{first.strategy.value}**; "
+            f"{len(first.candidates.regions)} candidates marked ({found_count(first)} found).",
+            "",
+        ]
+        if run.overlay:
+            lines += [f"![{_cell(photo.alt)} With the candidates numbered.]({run.overlay})", ""]
+        for region in first.candidates.regions:
+            lines.append(f"- {region.id}: {_cell(region.description)}, box {region.box.as_list()}")
+        lines.append("")
+    lines += ["| check | met | seen |", "|---|---|---|"]
+    for check in run.checks:
+        met = "not judged" if check.met is None else ("met" if check.met else "**not met**")
+        lines.append(f"| {_cell(check.what)} | {met} | {_cell(check.seen)} |")
+    lines += ["", "| turn | reply | time (s) | stages (s) |", "|---|---|---|---|"]
+    for turn in run.turns:
+        if turn.reply is None:
+            lines.append(f"| {turn.label} | failed: {_cell(turn.error)} | {turn.seconds:.2f} | |")
+            continue
+        stages = ", ".join(f"{k} {v:.2f}" for k, v in sorted(turn.reply.timings.items()) if k != "total")
+        lines.append(f"| {_cell(turn.label)} | {_cell(turn.reply.text)} | {turn.seconds:.2f} | {stages} |")
+    return [*lines, ""]
