@@ -36,6 +36,7 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("WHICHONE_MODEL", "", "the VLM, overriding the stack's (see `whichone models`)"),
     Variable("WHICHONE_POINTER", "", "the pointer, overriding the stack's"),
     Variable("WHICHONE_SEGMENTER", "", "the segmenter, overriding the stack's; `none`: boxes only"),
+    Variable("WHICHONE_DEVICE", "cuda > mps > cpu", "where models run: cuda, cuda:1, mps or cpu"),
     Variable("WHICHONE_CACHE_DIR", "~/.cache/whichone", "benchmark data and runs, tiny checkpoints"),
     Variable("WHICHONE_OFFLINE", "0", "1: never download benchmark data (AQuA, ClearVQA)"),
     Variable("WHICHONE_SAM_CHECKPOINT", "", "a segment-anything checkpoint file for sam-vit-*"),
@@ -77,6 +78,7 @@ class Settings:
     model: str | None = None
     pointer: str | None = None
     segmenter: str | None = None
+    device: str | None = None
     cache_dir: Path = Path.home() / ".cache" / "whichone"
     offline: bool = False
     sam_checkpoint: str | None = None
@@ -118,6 +120,7 @@ class Settings:
             model=reader.text("WHICHONE_MODEL"),
             pointer=reader.text("WHICHONE_POINTER"),
             segmenter=reader.text("WHICHONE_SEGMENTER"),
+            device=reader.text("WHICHONE_DEVICE"),
             cache_dir=Path(
                 reader.text("WHICHONE_CACHE_DIR") or Path.home() / ".cache" / "whichone"
             ).expanduser(),

@@ -67,8 +67,23 @@ def _cuda_available() -> bool:
 
 
 def _runs_on_cpu(kwargs: dict[str, Any]) -> bool:
-    """Whether a factory's model will run on the CPU: its `device`, else CUDA when there is one."""
-    return not str(kwargs.get("device") or ("cuda" if _cuda_available() else "cpu")).startswith("cuda")
+    """Whether a factory's model will run on the CPU: its `device`, else
+    cuda > mps > cpu as models/device.py chooses (the registry passes WHICHONE_DEVICE's as `device`)."""
+    from models.device import choose_device, device_kind
+
+    requested = kwargs.get("device")
+    if requested:
+        return device_kind(str(requested)) == "cpu"
+    return choose_device(None, cuda=_cuda_available(), mps=_mps_available()) == "cpu"
+
+
+def _mps_available() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False
+    backend = getattr(torch.backends, "mps", None)
+    return bool(backend is not None and backend.is_available())
 
 
 def _local_tiny_factory(module: str, builder: str, name: str, int8_on_cpu: bool = False):
@@ -200,6 +215,7 @@ register(
         kind="vlm",
         description="any OpenAI-compatible server (vLLM, SGLang, OpenAI); see WHICHONE_OPENAI_BASE_URL",
         factory=_openai_factory,
+        on_device=False,
     )
 )
 
@@ -320,6 +336,7 @@ register(
         description="the answering VLM's own grounding: Qwen bbox_2d JSON, read in the VLM family's scale "
         "(Qwen2.5-VL pixels, Qwen3-VL 0-1000; one model for everything)",
         factory=_vlm_pointer_factory("qwen"),
+        on_device=False,
     )
 )
 register(
@@ -328,6 +345,7 @@ register(
         kind="pointer",
         description="the VLM's Molmo-style point tags (a Molmo v1/v2 served by vLLM through the openai VLM)",
         factory=_vlm_pointer_factory("molmo"),
+        on_device=False,
     )
 )
 register(
@@ -388,6 +406,7 @@ register(
         kind="pointer",
         description="offline demo pointer, no learning: regions that differ from the background colour",
         factory=_blob_factory,
+        on_device=False,
     )
 )
 

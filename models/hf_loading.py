@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from models.device import defaults_for, pick_device
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable, first_line, is_out_of_memory
 from models.hub import hub_endpoint, hub_offline, hub_reachable
 
@@ -60,12 +61,9 @@ def load_checkpoint(
 
     hf_logging.disable_progress_bar()  # a CLI's stderr is for errors, not weight-loading bars
 
-    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-    on_cuda = device.startswith("cuda")
-    if on_cuda and not torch.cuda.is_available():
-        raise ModelUnavailable(f"device {device!r} was asked for but no CUDA GPU is available here")
-    quantisation = pick_quantisation(quantise, on_cuda, name)
-    torch_dtype = pick_dtype(dtype, on_cuda)
+    device = pick_device(device)  # the one rule: asked for, else cuda > mps > cpu (models/device.py)
+    quantisation = pick_quantisation(quantise, device, name)
+    torch_dtype = pick_dtype(dtype, device)
     if quantisation == "int8" and torch_dtype != torch.float32:
         raise ModelUnavailable("int8 dynamic quantisation needs float32 weights; use dtype='float32'")
 
@@ -144,36 +142,42 @@ def not_loadable(
     )
 
 
-def pick_quantisation(quantise: str, on_cuda: bool, name: str) -> Quantisation:
-    """ "auto": NF4 when CUDA, bitsandbytes and accelerate are all there, else none; "4bit" and "int8" are
-    required (ModelUnavailable when impossible here); "none"."""
+def pick_quantisation(quantise: str, device: str, name: str) -> Quantisation:
+    """ "auto": the device's own (models/device.py: NF4 on CUDA when bitsandbytes and accelerate are there,
+    none elsewhere; the CPU's int8 is asked for by the catalog); "4bit" and "int8" are required
+    (ModelUnavailable where the device has no such kernels); "none"."""
     if quantise not in QUANTISE_CHOICES:
         raise ModelUnavailable(
             f"unknown quantisation {quantise!r}; choose one of {', '.join(QUANTISE_CHOICES)}"
         )
+    defaults = defaults_for(device)
     if quantise == "none":
         return "none"
     if quantise == "int8":
-        if on_cuda:
-            raise ModelUnavailable("int8 dynamic quantisation runs on the CPU; on CUDA use quantise='4bit'")
+        if not defaults.int8_allowed:
+            raise ModelUnavailable(
+                f"int8 dynamic quantisation runs on the CPU, not {device}; on CUDA use quantise='4bit'"
+            )
         return "int8"
     missing = [pkg for pkg in ("bitsandbytes", "accelerate") if importlib.util.find_spec(pkg) is None]
     if quantise == "4bit":
-        if not on_cuda:
+        if not defaults.nf4_allowed:
             raise ModelUnavailable(f"4-bit quantisation of {name} needs a CUDA GPU; use quantise='none'")
         if missing:
             raise ModelUnavailable(
                 f"4-bit quantisation needs {' and '.join(missing)}: pip install 'whichone[gpu]'"
             )
-    return "nf4" if on_cuda and not missing else "none"
+    return "nf4" if defaults.nf4_allowed and not missing else "none"
 
 
-def pick_dtype(dtype: str | torch.dtype | None, on_cuda: bool) -> torch.dtype:
-    """None: bfloat16 on CUDA, float32 on a CPU; or one of DTYPES by name, or a torch dtype."""
+def pick_dtype(dtype: str | torch.dtype | None, device: str) -> torch.dtype:
+    """None: the device's own (bfloat16 on CUDA, float16 on MPS, float32 on a CPU); or one of DTYPES by
+    name, or a torch dtype."""
     import torch
 
     if dtype is None:
-        return torch.bfloat16 if on_cuda else torch.float32
+        chosen_default: torch.dtype = getattr(torch, defaults_for(device).dtype)
+        return chosen_default
     if isinstance(dtype, str):
         if dtype not in DTYPES:
             raise ModelUnavailable(f"unknown dtype {dtype!r}; choose one of {', '.join(DTYPES)}")

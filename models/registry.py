@@ -33,8 +33,15 @@ def get_spec(kind: ModelKind, name: str) -> ModelSpec:
 
 
 def create(kind: ModelKind, name: str, **kwargs: Any) -> object:
-    """Build the model `name` of `kind`; raises ModelUnavailable with a plain message when it cannot."""
-    return get_spec(kind, name).factory(**kwargs)
+    """Build the model `name` of `kind`; raises ModelUnavailable with a plain message when it cannot.
+    A model that runs on a device gets WHICHONE_DEVICE's, unless `device` is given (models/device.py picks
+    cuda > mps > cpu when neither is)."""
+    from assistant.settings import settings
+
+    spec = get_spec(kind, name)
+    if spec.on_device and "device" not in kwargs and (device := settings().device):
+        kwargs["device"] = device
+    return spec.factory(**kwargs)
 
 
 def create_vlm(name: str, **kwargs: Any) -> VisionLanguageModel:

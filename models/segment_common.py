@@ -19,7 +19,8 @@ import numpy as np
 from PIL import Image
 
 from assistant.images import image_digest
-from models.errors import ModelError, ModelUnavailable
+from models.device import pick_device
+from models.errors import ModelError
 
 T = TypeVar("T")
 E = TypeVar("E")
@@ -82,12 +83,9 @@ def check_boxes(boxes: np.ndarray | None, n: int, image_size: tuple[int, int]) -
 
 
 def torch_device(torch: ModuleType, device: str | None) -> str:
-    """The device asked for, else CUDA when there is a GPU, else the CPU; ModelUnavailable for CUDA without
-    a GPU."""
-    chosen = device or ("cuda" if torch.cuda.is_available() else "cpu")
-    if chosen.startswith("cuda") and not torch.cuda.is_available():
-        raise ModelUnavailable(f"device {chosen!r} was asked for but no CUDA GPU is available here")
-    return chosen
+    """The device asked for, else cuda > mps > cpu (models/device.py); ModelUnavailable for a device that
+    is not here."""
+    return pick_device(device)
 
 
 def default_prompts_per_batch(device: str, prompts_per_batch: int | None) -> int | None:

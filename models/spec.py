@@ -19,6 +19,7 @@ class ModelSpec:
     factory: Callable[..., object]  # keyword options (device, quantise, ...) -> the model
     hub_id: str | None = None  # where the weights come from, if anywhere
     needs_gpu: bool = False
+    on_device: bool = True  # its factory takes `device` (False: a server, or plain Python on the CPU)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -1,31 +1,47 @@
 #!/usr/bin/env bash
-# Install whichone into ./.venv on a fresh machine (Python 3.10+; no GPU needed).
-#   bash scripts/install.sh          the app
-#   bash scripts/install.sh --dev    the app + test tools + Debian's Chromium for the browser tests
-# torch and torchvision go first and pinned: the Qwen2.5-VL processor needs torchvision, and a bare
-# `pip install torch` would pull whatever CUDA build is newest.
+# Install whichone into ./.venv, exactly as locked (requirements/lock.txt), on Linux or macOS.
+#   bash scripts/install.sh              the app
+#   bash scripts/install.sh --dev        the app + test tools + Debian's Chromium for the browser tests
+#   bash scripts/install.sh --cpu-torch  torch and torchvision from the PyTorch CPU index (Linux without a
+#                                        GPU: about 1 GB instead of the CUDA build's 5.5 GB)
+# Options combine. Python 3.11 or newer (PYTHON=python3.12 picks one). Works with the bash macOS ships
+# (3.2). Windows: see the README (one `py -m pip install` command with the same lock).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 dev=0
-[[ "${1:-}" == "--dev" ]] && dev=1
+cpu_torch=0
+for arg in "$@"; do
+  case "$arg" in
+    --dev) dev=1 ;;
+    --cpu-torch) cpu_torch=1 ;;
+    *) echo "install.sh: unknown option $arg (use --dev, --cpu-torch)" >&2; exit 2 ;;
+  esac
+done
 PY=${PYTHON:-python3}
-TORCH_PINS=${WHICHONE_TORCH_PINS:-"torch==2.14.1 torchvision==0.29.1"}
+LOCK=requirements/lock.txt
+locked() { grep -E "^$1==" "$LOCK" | head -n 1 | sed 's/ *;.*//'; }
 
-[[ -x .venv/bin/python ]] || "$PY" -m venv .venv
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-# shellcheck disable=SC2086
-.venv/bin/python -m pip install --quiet $TORCH_PINS
-if [[ $dev == 1 ]]; then
-  .venv/bin/python -m pip install --quiet -e ".[dev]"
-  if [[ ! -x /usr/bin/chromium ]] && command -v apt-get >/dev/null 2>&1; then
-    # Debian's Chromium for the Playwright tests (never `playwright install`: it downloads a browser).
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  fi
+# torch and torchvision first, at the lock's versions: a bare `pip install torch` would pull whatever CUDA
+# build is newest.
+if [ "$cpu_torch" = 1 ]; then
+  # The PyTorch CPU index (cannot be reached from the machines this project is built on: untested there).
+  # Its +cpu builds satisfy the lock's pins (a local version label matches ==X.Y.Z).
+  .venv/bin/python -m pip install --quiet --index-url https://download.pytorch.org/whl/cpu \
+    "$(locked torch)" "$(locked torchvision)"
 else
-  .venv/bin/python -m pip install --quiet -e .
+  .venv/bin/python -m pip install --quiet -c "$LOCK" "$(locked torch)" "$(locked torchvision)"
 fi
+extras=""
+[ "$dev" = 1 ] && extras="dev"
 if command -v nvidia-smi >/dev/null 2>&1; then
-  .venv/bin/python -m pip install --quiet -e ".[gpu]"  # bitsandbytes for 4-bit NF4
+  extras="${extras:+$extras,}gpu"  # bitsandbytes for 4-bit NF4
+fi
+.venv/bin/python -m pip install --quiet -c "$LOCK" -e ".${extras:+[$extras]}"
+if [ "$dev" = 1 ] && [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
+  # Debian's Chromium for the Playwright tests (never `playwright install`: it downloads a browser).
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 .venv/bin/python -c "import torch, torchvision, transformers, gradio; print('whichone installed:', 'torch', torch.__version__, 'transformers', transformers.__version__, 'gradio', gradio.__version__)"
