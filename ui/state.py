@@ -18,6 +18,7 @@ from assistant.pipeline import AssistantConfig
 from assistant.session import Session
 from models.stacks import ModelChoice
 from ui.privacy import forget_files
+from ui.upload_quota import LEDGER
 
 if TYPE_CHECKING:
     import gradio as gr
@@ -60,10 +61,11 @@ class UIState:
         self.conversation_id = None
 
     def release_files(self, keep: str | None = None) -> None:
-        """Delete this session's files but `keep`, except those another live session holds too (Gradio
-        names an upload by its bytes: two sessions with the same photo share its file)."""
+        """Delete this session's files but `keep`, except those another live session holds too, or that
+        were uploaded again and wait to be opened (Gradio names an upload by its bytes: two sessions with
+        the same photo share its file)."""
         others = {path for state in list(LIVE.values()) if state is not self for path in state.files}
-        forget_files([f for f in self.files if f != keep and f not in others])
+        forget_files([f for f in self.files if f != keep and f not in others and not LEDGER.awaited(f)])
         self.files = [keep] if keep is not None and keep in self.files else []
 
     def forget_photo(self) -> None:

@@ -54,9 +54,12 @@ class UploadLedger:
             entry.grants[client] -= 1
             return True
 
-    def knows(self, path: str) -> bool:
+    def awaited(self, path: str) -> bool:
+        """Whether an upload of `path` waits to be opened (a grant not yet spent): someone sent these bytes
+        again, so the file is theirs now too."""
         with self._lock:
-            return path in self._entries
+            entry = self._entries.get(path)
+            return entry is not None and any(n > 0 for n in entry.grants.values())
 
     def client_bytes(self, client: str) -> int:
         """Bytes of this client's uploads that are still on disk (forgetting the ones that are gone)."""
