@@ -182,8 +182,7 @@ def launch_chromium(playwright, user_data_dir: Path, **context_options):
         executable_path=str(CHROMIUM),
         args=CHROMIUM_ARGS,
         headless=True,
-        viewport={"width": 1280, "height": 1000},
-        **context_options,
+        **{"viewport": {"width": 1280, "height": 1000}, **context_options},
     )
 
 

@@ -15,7 +15,7 @@ import gradio as gr
 
 from ui.conversation_log import save_folder
 from ui.example_photos import example_photos, examples_markdown
-from ui.explain import NO_REPLY_YET
+from ui.explain import NO_REPLY_YET, OPTIONS_LABEL
 from ui.handlers import AskHandlers, status_html
 from ui.limits import decode_concurrency
 
@@ -55,6 +55,13 @@ FOCUS_REPLY_JS = """
   last.focus();
 }
 """
+# Once a photo is open the photos to try close (they sit last on the page; a click opens them again).
+CLOSE_EXAMPLES_JS = """
+() => {
+  const header = document.querySelector('#wh-examples button.label-wrap.open');  // Gradio 6's accordion
+  if (header) header.click();
+}
+"""
 FOCUS_QUESTION_JS = "() => { const q = document.querySelector('#wh-question textarea'); if (q) q.focus(); }"
 FOCUS_PHOTO_JS = "() => { const b = document.querySelector('#wh-photo button'); if (b) b.focus(); }"
 
@@ -81,6 +88,9 @@ class AskTab:
 
 def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> AskTab:
     gr.Markdown(INTRO)
+    # Page order is the keyboard's order: the candidates' list follows the reply (two Tab presses from it:
+    # the reply's Copy button, then the first candidate), the marked photo sits under the photo, and the
+    # photos to try come last (closed once a photo is open).
     with gr.Row(equal_height=False):
         with gr.Column(scale=1):
             photo = gr.Image(
@@ -105,29 +115,6 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
                     "Ask another question about this photo", elem_id="wh-another", scale=3
                 )
                 start_btn = gr.Button("Start over", variant="stop", elem_id="wh-start-over", scale=1)
-        with gr.Column(scale=1):
-            chat = gr.Chatbot(
-                label="Conversation",
-                elem_id="wh-chat",
-                height=420,
-                feedback_options=None,
-                buttons=["copy"],
-                placeholder="The conversation appears here.",
-            )
-            status = gr.HTML(status_html("Add a photo to begin."), js_on_load=None, elem_id="wh-status")
-    with gr.Accordion("Photos to try", open=True, elem_id="wh-examples"):
-        photos = example_photos()
-        gr.Examples(
-            examples=[[str(p.path), p.question] for p in photos],
-            inputs=[photo, question],
-            example_labels=[p.label() for p in photos],
-            label="Each shows one strategy. Pick one, then press Ask.",
-            elem_id="wh-example-list",
-        )
-        gr.Markdown(examples_markdown(), elem_id="wh-example-credits")
-    gr.Markdown("## Candidates")
-    with gr.Row(equal_height=False):
-        with gr.Column(scale=3):
             overlay = gr.Image(
                 label="Candidate regions, numbered (click the one you mean)",
                 interactive=False,
@@ -138,10 +125,19 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
                 visible=False,  # shown with the first candidates (an empty picture has no text twin)
                 height=420,
             )
-        with gr.Column(scale=2):
+        with gr.Column(scale=1):
+            chat = gr.Chatbot(
+                label="Conversation",
+                elem_id="wh-chat",
+                height=420,
+                feedback_options=None,
+                buttons=["copy"],
+                placeholder="The conversation appears here.",
+            )
+            status = gr.HTML(status_html("Add a photo to begin."), js_on_load=None, elem_id="wh-status")
             options = gr.Radio(
                 choices=[],
-                label="Which one do you mean?",
+                label=OPTIONS_LABEL,
                 info="Pick one (Tab to the list, arrow keys to move, Space to choose), then press "
                 "'Answer about this one'.",
                 elem_id="wh-options",
@@ -173,6 +169,17 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
                 elem_id="wh-save-photo",
             )
 
+    with gr.Accordion("Photos to try", open=True, elem_id="wh-examples"):
+        photos = example_photos()
+        gr.Examples(
+            examples=[[str(p.path), p.question] for p in photos],
+            inputs=[photo, question],
+            example_labels=[p.label() for p in photos],
+            label="Each shows one strategy. Pick one, then press Ask.",
+            elem_id="wh-example-list",
+        )
+        gr.Markdown(examples_markdown(), elem_id="wh-example-credits")
+
     outputs = [chat, overlay, options, explain, status, state]
     gpu: dict[str, Any] = {
         "concurrency_id": "gpu",
@@ -197,7 +204,7 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
         concurrency_limit=decode_concurrency(),
         trigger_mode="always_last",
         preprocess=False,
-    )
+    ).then(None, js=CLOSE_EXAMPLES_JS)
     gr.on(
         [question.submit, ask_btn.click],
         handlers.ask,

@@ -30,7 +30,14 @@ from models.errors import ModelError
 from ui import conversation_log
 from ui.client_address import request_client
 from ui.engine import ModelPool
-from ui.explain import NO_REPLY_YET, explain_markdown, option_choices, status_line
+from ui.explain import (
+    NO_REPLY_YET,
+    OPTIONS_LABEL,
+    explain_markdown,
+    option_choices,
+    options_label,
+    status_line,
+)
 from ui.overlay import alt_text, draw_overlay, overlay_scale
 from ui.privacy import cache_image
 from ui.state import UIState, track_session
@@ -246,7 +253,7 @@ class AskHandlers:
         return View(
             state,
             overlay=gr.update(value=None, visible=False),
-            options=gr.update(choices=[], value=None),
+            options=gr.update(choices=[], value=None, label=OPTIONS_LABEL),
             explain=NO_REPLY_YET,
             status=status_html("Ask another question about the same photo."),
         ).outputs()
@@ -284,7 +291,9 @@ class AskHandlers:
     def _candidates_view(self, state: UIState, reply: Reply) -> tuple[Any, Any]:
         image = state.session.image
         if image is None:
-            return gr.update(value=None, visible=False), gr.update(choices=[], value=None)
+            return gr.update(value=None, visible=False), gr.update(
+                choices=[], value=None, label=OPTIONS_LABEL
+            )
         candidates = reply.candidates
         state.overlay_scale = overlay_scale(image.size)
         picture: Image.Image = draw_overlay(image, candidates)
@@ -293,7 +302,9 @@ class AskHandlers:
         if path not in state.files:
             state.files.append(path)
         overlay = gr.update(value=path, alt_text=alt_text(candidates), visible=True)
-        options = gr.update(choices=option_choices(candidates), value=reply.resolved_region)
+        options = gr.update(
+            choices=option_choices(candidates), value=reply.resolved_region, label=options_label(candidates)
+        )
         return overlay, options
 
     def _blank(self, state: UIState, status: str) -> View:
@@ -301,7 +312,7 @@ class AskHandlers:
             state,
             chat=list(state.chat),
             overlay=gr.update(value=None, visible=False),
-            options=gr.update(choices=[], value=None),
+            options=gr.update(choices=[], value=None, label=OPTIONS_LABEL),
             explain=NO_REPLY_YET,
             status=status_html(status),
         )

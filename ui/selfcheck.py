@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import platform
-import re
 import resource
 import sys
 import time
@@ -41,6 +40,7 @@ from models.base import Pointer, Segmenter, VisionLanguageModel
 from models.spec import ModelKind
 from models.stacks import ModelChoice, resolve_choice
 from ui.example_photos import ExamplePhoto, example_photos
+from ui.explain import found_count as candidates_found
 from ui.overlay import draw_overlay
 
 Echo = Callable[[str], None]
@@ -263,12 +263,8 @@ def _model_load(role: str, model: object, source: str, seconds: float) -> ModelL
 
 
 def found_count(reply: Reply) -> int:
-    """Candidates found before the cap (the regions' note says "Kept the 12 ... of N")."""
-    for note in reply.candidates.notes:
-        found = re.search(r"Kept the \d+ highest-scoring of (\d+) candidates", note)
-        if found:
-            return int(found.group(1))
-    return len(reply.candidates.regions)
+    """Candidates found before the cap."""
+    return candidates_found(reply.candidates)
 
 
 def judge(run: ExampleRun, noise: bool) -> list[Check]:
