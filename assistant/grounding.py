@@ -265,7 +265,7 @@ class Grounder:
         new = Region(id=0, box=box, label=label, point=(x, y), mask=mask, score=score, source=CLICK_SOURCE)
         regions = number_regions(self._score([*candidates.regions, new], image.size), image.size)
         picked = next(r for r in regions if r.source == CLICK_SOURCE and r.point == (x, y))
-        return Candidates(regions, candidates.image_size, candidates.phrase, notes), picked
+        return Candidates(regions, candidates.image_size, candidates.phrase, notes, candidates.found), picked
 
 
 def select_masks(

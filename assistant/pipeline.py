@@ -307,7 +307,9 @@ class Assistant:
         probability = session.last_reply.ambiguity_probability if session.last_reply else None
         if region is None:
             if fitting:
-                text = "Your words fit more than one. " + _clarify_text(session.focus, candidates, fitting)
+                text = "Your words fit more than one. " + _clarify_text(
+                    session.focus, candidates, fitting, others_why="they do not fit your words"
+                )
                 numbers = ", ".join(str(r.id) for r in fitting)
                 why = f"Your hint fits numbers {numbers} equally, so I ask again."
             else:
@@ -423,7 +425,8 @@ class Assistant:
             convs = [self._region_conversation(image, question, r, candidates) for r in referents]
             answers = self.vlm.generate_batch(convs, self.config.answer_settings)
             calls["vlm"] += len(convs)
-            lines = [f"{count_phrase(len(referents), noun_for(focus, referents))} could be meant."]
+            opening = f"{count_phrase(len(referents), noun_for(focus, referents))} could be meant."
+            lines = [" ".join([opening, *_marked_beyond(candidates, referents)])]
             lines += [
                 f"{r.id}. {_capital(r.description)}: {_tidy(a)}"
                 for r, a in zip(referents, answers, strict=True)
@@ -499,16 +502,47 @@ def grounding_phrase(focus: QuestionFocus) -> str:
 
 
 def _clarify_text(
-    focus: QuestionFocus | None, candidates: Candidates, referents: list[Region] | None = None
+    focus: QuestionFocus | None,
+    candidates: Candidates,
+    referents: list[Region] | None = None,
+    others_why: str = "they seem less likely",
 ) -> str:
     regions = referents or candidates.regions
     noun = noun_for(focus, regions)
     if not regions:
         return f"Which {noun} do you mean? Please describe it, or click on it in the photo."
+    if len(regions) == len(candidates.regions) and candidates.found_count > len(regions):
+        opening = (
+            f"I see {count_phrase(candidates.found_count, noun).lower()}; the {len(regions)} most likely "
+            "are marked (describe another to find it)."
+        )
+    else:
+        beyond = _marked_beyond(candidates, regions, others_why)
+        opening = " ".join([f"I see {count_phrase(len(regions), noun).lower()}.", *beyond])
     return (
-        f"I see {count_phrase(len(regions), noun).lower()}. Which one do you mean? "
+        f"{opening} Which one do you mean? "
         f"Choose a number, click on it, or describe it.\n{_candidate_list(regions)}"
     )
+
+
+def _marked_beyond(
+    candidates: Candidates, meant: list[Region], why: str = "they seem less likely"
+) -> list[str]:
+    """What the reply says of the marked candidates it does not name, so that the count it says agrees
+    with the list: the others marked and why they are left out, and a list capped below what was found."""
+    named = {r.id for r in meant}
+    others = [r for r in candidates.regions if r.id not in named]
+    said: list[str] = []
+    if len(others) == 1:
+        it = why.replace("they seem", "it seems").replace("they do", "it does")
+        said.append(f"Number {others[0].id}, {others[0].description}, is also marked; {it}.")
+    elif others:
+        numbers = ", ".join(str(r.id) for r in others[:-1]) + f" and {others[-1].id}"
+        said.append(f"Numbers {numbers} are also marked; {why}.")
+    found, marked = candidates.found_count, len(candidates.regions)
+    if found > marked:
+        said.append(f"{found} were found; the {marked} most likely are marked (describe another to find it).")
+    return said
 
 
 def _candidate_list(regions: list[Region]) -> str:

@@ -215,11 +215,12 @@ def build_candidates(
     regions = dedupe(regions, dedupe_iou)
     if len(regions) < before:
         notes.append(f"{before - len(regions)} overlapping duplicates were merged.")
-    if len(regions) > max_regions:
-        notes.append(f"Kept the {max_regions} highest-scoring of {len(regions)} candidates.")
+    found = len(regions)
+    if found > max_regions:
+        notes.append(f"Kept the {max_regions} highest-scoring of {found} candidates.")
         regions = sorted(regions, key=lambda r: -r.score)[:max_regions]
     regions = number_regions(score_regions(regions, image_size, config), image_size)
-    return Candidates(regions=regions, image_size=image_size, phrase=phrase, notes=notes)
+    return Candidates(regions=regions, image_size=image_size, phrase=phrase, notes=notes, found=found)
 
 
 def dedupe(regions: Sequence[Region], threshold: float = 0.7) -> list[Region]:

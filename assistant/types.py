@@ -159,6 +159,12 @@ class Candidates:
     image_size: tuple[int, int]  # (width, height)
     phrase: str = ""  # what was grounded, e.g. "cup"
     notes: list[str] = field(default_factory=list)  # e.g. "capped at 12 of 40 points"
+    found: int | None = None  # how many were found before the cap (None: every one found is listed)
+
+    @property
+    def found_count(self) -> int:
+        """How many were found: at least the ones listed."""
+        return max(self.found or 0, len(self.regions))
 
     def __len__(self) -> int:
         return len(self.regions)

@@ -95,8 +95,8 @@ def test_it_asks_before_downloading_and_a_no_downloads_nothing(tmp_path: Path) -
 # ---------------------------------------------------------------- judging, on constructed replies
 
 
-def reply(strategy: Strategy, regions: int, text: str, notes: list[str] | None = None, chosen=None) -> Reply:
-    found = [
+def reply(strategy: Strategy, regions: int, text: str, found: int | None = None, chosen=None) -> Reply:
+    marked = [
         Region(id=i + 1, box=Box(10.0 * i, 0, 10.0 * i + 8, 8), description=f"coin {i + 1}")
         for i in range(regions)
     ]
@@ -104,7 +104,7 @@ def reply(strategy: Strategy, regions: int, text: str, notes: list[str] | None =
         text=text,
         strategy=strategy,
         level=Level(list(Strategy).index(strategy)),
-        candidates=Candidates(found, (640, 480), notes=notes or []),
+        candidates=Candidates(marked, (640, 480), found=found),
         explanation="",
         verdict=Verdict.AMBIGUOUS,
         resolved_region=chosen,
@@ -125,7 +125,7 @@ def test_expected_outcomes_are_met_or_not_with_what_was_seen() -> None:
     wrong = ExampleRun(photos["cat.jpg"], [Turn("first turn", reply(Strategy.CLARIFY, 2, "Blue."), None, 1)])
     assert [c.met for c in judge(wrong, noise=False)] == [True, False, False, False]
     assert [c.met for c in judge(wrong, noise=True)] == [True, None, None, None]
-    capped = reply(Strategy.CLARIFY, 12, "Which coin?", ["Kept the 12 highest-scoring of 24 candidates."])
+    capped = reply(Strategy.CLARIFY, 12, "Which coin?", found=24)
     assert found_count(capped) == 24
     coins = ExampleRun(
         photos["coins.jpg"],

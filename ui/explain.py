@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from assistant.types import Candidates, Level, Reply
 
 LEVEL_WORDS = {
@@ -54,24 +52,14 @@ OPTIONS_LABEL = "Which one do you mean?"
 def options_label(candidates: Candidates | None) -> str:
     """The candidates list's name, as a screen reader announces the group: how many, in which order, and
     when the list is capped, how many were found ("Which one do you mean? 12 of 24 candidates marked")."""
-    n = len(candidates.regions) if candidates is not None else 0
-    if not n:
+    if candidates is None or not candidates.regions:
         return OPTIONS_LABEL
-    found = found_count(candidates) if candidates is not None else n
+    n, found = len(candidates.regions), candidates.found_count
     if found > n:
         return (
             f"{OPTIONS_LABEL} {n} of {found} candidates marked, the most likely; describe another to find it"
         )
     return f"{OPTIONS_LABEL} {n} candidate{'s' if n != 1 else ''}, numbered left to right, top to bottom"
-
-
-def found_count(candidates: Candidates) -> int:
-    """Candidates found before the cap (assistant/regions.py notes "Kept the 12 ... of N candidates")."""
-    for note in candidates.notes:
-        found = re.search(r"Kept the \d+ highest-scoring of (\d+) candidates", note)
-        if found:
-            return int(found.group(1))
-    return len(candidates.regions)
 
 
 def option_choices(candidates: Candidates | None) -> list[tuple[str, int]]:

@@ -40,7 +40,6 @@ from models.base import Pointer, Segmenter, VisionLanguageModel
 from models.spec import ModelKind
 from models.stacks import ModelChoice, resolve_choice
 from ui.example_photos import ExamplePhoto, example_photos
-from ui.explain import found_count as candidates_found
 from ui.overlay import draw_overlay
 
 Echo = Callable[[str], None]
@@ -264,7 +263,7 @@ def _model_load(role: str, model: object, source: str, seconds: float) -> ModelL
 
 def found_count(reply: Reply) -> int:
     """Candidates found before the cap."""
-    return candidates_found(reply.candidates)
+    return reply.candidates.found_count
 
 
 def judge(run: ExampleRun, noise: bool) -> list[Check]:
