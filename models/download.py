@@ -119,8 +119,17 @@ def download(
 ) -> list[RepoFiles]:
     """Plan every repository, print the sizes, then (unless dry_run) fetch each; returns the plans."""
     plans = []
+    unasked: list[str] = []
     for repo_id in repo_ids:
-        found = plan(repo_id)
+        try:
+            found = plan(repo_id)
+        except DownloadFailed as exc:
+            if not dry_run or exc.kind not in ("offline", "other"):
+                raise
+            # Offline, or the Hub cannot be reached: what would be fetched, from the catalog.
+            echo(f"{repo_id}: its loader files ({', '.join(LOADER_FILES)}), {catalog_size(repo_id)}")
+            unasked.append(str(exc))
+            continue
         plans.append(found)
         cached = sum(1 for _, _, c in found.files if c)
         echo(
@@ -130,6 +139,9 @@ def download(
         if dry_run:
             for name, size, is_cached in found.files:
                 echo(f"  {name}  {size_text(size or 0)}{'  (cached)' if is_cached else ''}")
+    if unasked:
+        echo(f"sizes unknown offline: the Hub was not asked ({unasked[0]})")
+        return plans
     total = sum(p.total_bytes for p in plans)
     missing = sum(p.missing_bytes for p in plans)
     echo(f"total: {size_text(total)} in {len(plans)} repositories; {size_text(missing)} not yet here")
@@ -139,6 +151,17 @@ def download(
             fetch(found.repo_id)
         echo("done: start with HF_HUB_OFFLINE=1 to use only what is here")
     return plans
+
+
+def catalog_size(repo_id: str) -> str:
+    """About how big a repository's weights are, as the stacks' catalog says (models/stacks.py)."""
+    from models.stacks import STACKS
+
+    for stack in STACKS.values():
+        for weights in stack.downloads:
+            if weights.source == repo_id:
+                return f"about {weights.gigabytes:.2f} GB of weights"
+    return "size unknown"
 
 
 FetchPhase = Literal["checking", "downloading", "loading", "ready", "failed"]

@@ -127,7 +127,7 @@ def test_refusals_are_one_line(hub: Hub, tmp_path: Path, args: list[str], messag
 
 
 def test_a_mirror_that_is_down_is_one_line(tmp_path: Path) -> None:
-    out = _run("http://127.0.0.1:9", tmp_path / "hf", "--stack", "cpu", "--dry-run")
+    out = _run("http://127.0.0.1:9", tmp_path / "hf", "--stack", "cpu")
     assert out.returncode == 2
     assert (
         out.stderr.strip()
@@ -139,3 +139,28 @@ def test_a_mirror_that_is_down_is_one_line(tmp_path: Path) -> None:
 def test_local_stacks_need_no_download(tmp_path: Path) -> None:
     out = _run("http://127.0.0.1:9", tmp_path / "hf", "--stack", "cpu-tiny")
     assert out.returncode == 0 and "nothing to download" in out.stdout
+
+
+def test_a_dry_run_offline_lists_what_it_would_fetch_from_the_catalog(tmp_path: Path) -> None:
+    """Offline (HF_HUB_OFFLINE=1) or with the Hub out of reach, --dry-run still says what a stack needs
+    (it failed with exit 2 and 'Dry run cannot be performed')."""
+    for url, offline in (("http://127.0.0.1:9", "0"), ("https://huggingface.co", "1")):
+        env_home = tmp_path / f"hf-{offline}"
+        code = (
+            "import os, sys; os.environ['HF_HUB_OFFLINE'] = sys.argv[1]; "
+            "from assistant.cli import app; app(['download', '--stack', 'cpu', '--dry-run'])"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", code, offline],
+            cwd=Path(__file__).resolve().parents[1],
+            env={**os.environ, "HF_ENDPOINT": url, "HF_HOME": str(env_home)},
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert out.returncode == 0, out.stderr
+        lines = out.stdout.strip().splitlines()
+        assert lines[0] == (
+            "HuggingFaceTB/SmolVLM-256M-Instruct: its loader files (*.json, *.safetensors, *.txt, *.jinja, "
+            "*.model, *.tiktoken), about 0.51 GB of weights"
+        )
+        assert any(line.startswith("google/owlvit-base-patch32:") for line in lines)
+        assert lines[-1].startswith("sizes unknown offline: the Hub was not asked")
