@@ -2,7 +2,7 @@
 ahead of time, so an offline machine starts with `HF_HUB_OFFLINE=1`.
 
 huggingface_hub does the work (`snapshot_download`, which resumes an interrupted file and honours HF_HOME,
-HF_ENDPOINT for a mirror and HF_TOKEN / `huggingface-cli login` for gated models such as SAM 3); only the
+HF_ENDPOINT for a mirror and HF_TOKEN / `hf auth login` for gated models such as SAM 3); only the
 files the transformers loaders read are fetched (LOADER_FILES: configs, safetensors weights, tokenizer and
 processor files), never a repository's duplicate `.bin` / ONNX / TF weights. `dry_run` lists each
 repository's files and sizes (and what is already cached) without downloading.

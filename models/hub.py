@@ -55,7 +55,7 @@ def gated_help(repo: str, then: str = "download it") -> str:
     """What to do about a gated repository: ask for access, log in, then `then`."""
     return (
         f"{repo} is gated on the Hugging Face Hub: ask for access at https://huggingface.co/{repo}, then "
-        f"log in (`huggingface-cli login`, or set HF_TOKEN) and {then}"
+        f"log in (`hf auth login`, or set HF_TOKEN) and {then}"
     )
 
 
@@ -76,7 +76,8 @@ def load_pretrained(
             raise ModelUnavailable(gated_help(checkpoint)) from error
         raise ModelUnavailable(
             f"the {what} weights {checkpoint} are not downloaded here and could not be fetched: run "
-            f"`huggingface-cli download {checkpoint}` where there is internet ({hint})"
+            f"`hf download {checkpoint}` (or `whichone download --stack NAME`) where there is internet "
+            f"({hint})"
         ) from error
     except (ValueError, KeyError, RuntimeError) as error:
         raise ModelUnavailable(f"{checkpoint} is not a {what} checkpoint that loads here: {error}") from error

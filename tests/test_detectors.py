@@ -104,7 +104,7 @@ def test_empty_foreign_long_or_odd_phrases_never_crash(phrase, detector_dirs) ->
 
 def test_a_detector_that_is_not_downloaded_says_how_to_get_it(monkeypatch) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    with pytest.raises(ModelUnavailable, match="not downloaded here.*huggingface-cli download"):
+    with pytest.raises(ModelUnavailable, match="not downloaded here.*hf download"):
         DetectorPointer("google/owlvit-base-patch32")
 
 

@@ -337,7 +337,8 @@ def test_unknown_hub_id_offline_is_unavailable(monkeypatch: pytest.MonkeyPatch) 
     message = str(caught.value)
     assert "\n" not in message
     assert message.startswith(f"the model {model_id} is not downloaded here (HF_HUB_OFFLINE is set)")
-    assert f"huggingface-cli download {model_id}" in message and 'choose the model "tiny"' in message
+    assert f"hf download {model_id}" in message and "whichone download --stack NAME" in message
+    assert "use the cpu-tiny stack to try the app offline" in message
 
 
 def test_unknown_hub_id_without_network_fails_fast(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -355,7 +356,7 @@ def test_unknown_hub_id_without_network_fails_fast(monkeypatch: pytest.MonkeyPat
         HFVisionLanguageModel("whichone-tests/no-such-model", device="cpu")
     assert str(caught.value).startswith(
         f"the model whichone-tests/no-such-model is not downloaded here and {endpoint} is not reachable: "
-        "run `huggingface-cli download whichone-tests/no-such-model`"
+        "run `whichone download --stack NAME` (a whole stack) or `hf download whichone-tests/no-such-model`"
     )
     assert time.monotonic() - start < 10  # not huggingface_hub's minutes of retries
 

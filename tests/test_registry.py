@@ -86,5 +86,5 @@ def test_hub_models_offline_say_how_to_get_them(
     if isinstance(try_to_load_from_cache(hub_id, "config.json"), str):
         pytest.skip(f"{hub_id} is in the local cache; this test is about a machine without it")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    with pytest.raises(ModelUnavailable, match=f"huggingface-cli download {hub_id}"):
+    with pytest.raises(ModelUnavailable, match=f"hf download {hub_id}"):
         registry.create_vlm(name, device="cpu")

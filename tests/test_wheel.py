@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -36,6 +37,9 @@ def run(args: list[str], cwd: Path, **kwargs) -> subprocess.CompletedProcess[str
 @pytest.fixture(scope="module")
 def wheel_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("wheel")
+    # setuptools stages a wheel in the checkout's build/ (ignored by git) and reuses what it finds there:
+    # a stale copy would hide a missing package, so the wheel starts from nothing.
+    shutil.rmtree(REPO / "build", ignore_errors=True)
     built = run(
         [
             sys.executable,
