@@ -190,7 +190,7 @@ def test_keyboard_only_flow(page, scenes: dict[str, Path]) -> None:
     names = radios.evaluate_all("rs => new Set(rs.map(r => r.name)).size")
     assert names == 1
     group = page.locator("#wh-options").aria_snapshot()
-    assert group.startswith('- group "Which one do you mean?"')
+    assert group.startswith('- group "Which one do you mean? 4 candidates, numbered left to right')
     tab_to(page, "#wh-choose")
     page.keyboard.press("Enter")
     answer = wait_for_bot_text(page, r"\(number 2\)", count=2)

@@ -53,6 +53,7 @@ FOCUS_REPLY_JS = """
   if (!last) return;
   last.setAttribute('tabindex', '-1');
   last.focus();
+  if (window.whichoneRead) window.whichoneRead.onArrival();  // read aloud, when the user asked for it
 }
 """
 # Once a photo is open the photos to try close (they sit last on the page; a click opens them again).
@@ -150,6 +151,29 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
                 elem_id="wh-hint",
                 info="Press Enter to send.",
             )
+            # Read aloud, in the browser (ui/page_script.py): after the candidates, so they stay two Tab
+            # presses from the reply.
+            with gr.Row():
+                read_btn = gr.Button("Read the reply aloud", elem_id="wh-read", size="sm")
+                stop_btn = gr.Button("Stop reading", elem_id="wh-read-stop", size="sm")
+            gr.HTML('<div id="wh-read-status" role="status" aria-live="polite"></div>', js_on_load=None)
+            with gr.Accordion("Reading aloud", open=False, elem_id="wh-read-settings"):
+                # Read by the page's script only (no server event): interactive by hand.
+                gr.Checkbox(
+                    False,
+                    label="Read each reply aloud when it arrives",
+                    elem_id="wh-read-auto",
+                    interactive=True,
+                )
+                gr.Slider(
+                    0.5,
+                    2.0,
+                    value=1.0,
+                    step=0.1,
+                    label="Reading speed",
+                    elem_id="wh-read-rate",
+                    interactive=True,
+                )
     with gr.Accordion("Explain this reply", open=False, elem_id="wh-explain"):
         explain = gr.Markdown(NO_REPLY_YET, elem_id="wh-explain-text")
     save = save_photo = None
@@ -181,6 +205,8 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
         gr.Markdown(examples_markdown(), elem_id="wh-example-credits")
 
     outputs = [chat, overlay, options, explain, status, state]
+    read_btn.click(None, js="() => { window.whichoneRead && window.whichoneRead.newest(); }")
+    stop_btn.click(None, js="() => { window.whichoneRead && window.whichoneRead.stop(); }")
     gpu: dict[str, Any] = {
         "concurrency_id": "gpu",
         "concurrency_limit": gpu_limit,

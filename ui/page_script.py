@@ -11,6 +11,60 @@ writes a name that differs, so its own writes settle at once).
 
 from __future__ import annotations
 
+# Reading a reply aloud in the browser with the Web Speech API (speechSynthesis): no server, no download,
+# the system's own voices, offline. window.whichoneRead.newest() reads the newest reply at the rate the
+# page's "Reading speed" slider gives; stop() stops; a reply that arrives while "Read each reply aloud" is
+# ticked is read by the ask events' FOCUS_REPLY_JS (ui/ask_tab.py). Where the browser has no voices (or no
+# speechSynthesis), the status line under the buttons says so instead.
+READ_ALOUD_JS = """
+() => {
+  const status = (text) => {
+    const line = document.querySelector('#wh-read-status');
+    if (line) line.textContent = text;
+  };
+  const rate = () => {
+    const input = document.querySelector('#wh-read-rate input[type=number], #wh-read-rate input');
+    const value = parseFloat(input ? input.value : '1');
+    return Number.isFinite(value) ? Math.min(2, Math.max(0.5, value)) : 1;
+  };
+  const newestText = () => {
+    const bots = document.querySelectorAll('#wh-chat .message.bot');
+    return bots.length ? bots[bots.length - 1].innerText.trim() : '';
+  };
+  const speak = (text) => {
+    const synth = window.speechSynthesis;
+    if (!synth || typeof SpeechSynthesisUtterance === 'undefined') {
+      status('This browser cannot read aloud (no speech synthesis).');
+      return false;
+    }
+    if (!synth.getVoices().length) {
+      status('This browser has no voices to read aloud with: install a system voice, or use a screen reader.'
+      );
+      return false;
+    }
+    if (!text) { status('There is no reply to read yet.'); return false; }
+    synth.cancel();
+    const utterance = new SpeechSynthesisUtterance(text);
+    utterance.rate = rate();
+    utterance.onend = () => status('Finished reading.');
+    synth.speak(utterance);
+    status('Reading the reply aloud. Press Stop reading to stop.');
+    return true;
+  };
+  window.whichoneRead = {
+    newest: () => speak(newestText()),
+    onArrival: () => {
+      const auto = document.querySelector('#wh-read-auto input[type=checkbox]');
+      if (auto && auto.checked) speak(newestText());
+    },
+    stop: () => {
+      if (window.speechSynthesis) window.speechSynthesis.cancel();
+      status('Stopped reading.');
+    },
+  };
+}
+"""
+
 RADIO_GROUPS_JS = """
 () => {
   const repair = () => {
@@ -38,3 +92,6 @@ RADIO_GROUPS_JS = """
   });
 }
 """
+
+
+PAGE_JS = f"() => {{ ({RADIO_GROUPS_JS.strip()})(); ({READ_ALOUD_JS.strip()})(); }}"
