@@ -140,6 +140,22 @@ def test_private_events_are_no_api_endpoints_and_the_direct_routes_are_closed(se
     for route in ("/run/ask", "/run/ui_ask", "/api/ask", "/api/models", "/run/models/"):
         response = httpx.post(api(server) + route, json={"data": []})
         assert response.status_code == 404 and "queue" in response.json()["detail"], (route, response.text)
+    # /run/predict, by which the page runs its unqueued events (loading a photo to try), takes only those.
+    config = httpx.get(server.url + "config").json()
+    unqueued = [d["id"] for d in config["dependencies"] if d.get("queue") is False and d.get("backend_fn")]
+    assert unqueued, "the photos to try load through /run/predict"
+    predict = api(server) + "/run/predict"
+    body = {
+        "data": [0],
+        "fn_index": unqueued[0],
+        "session_hash": "p1",
+        "event_data": None,
+        "trigger_id": None,
+    }
+    assert httpx.post(predict, json=body).status_code == 200
+    queued = {**body, "fn_index": event_index(server.url, "ui_ask"), "data": [None, "q", None]}
+    assert httpx.post(predict, json=queued).status_code == 404
+    assert httpx.post(predict, json={**body, "data": [999]}).status_code == 400
     # The documented API still answers through /call.
     started = httpx.post(api(server) + "/call/models", json={"data": []})
     assert started.status_code == 200, started.text

@@ -25,7 +25,7 @@ from ui.endpoints import EndpointTable
 from ui.engine import ModelPool, choice_from_env
 from ui.gatekeeper import AppView, DoorLimits, Gatekeeper
 from ui.handlers import AskHandlers
-from ui.page_script import PAGE_JS
+from ui.page_script import page_js
 from ui.privacy import free_unopened, held_bytes, temp_root
 from ui.public import public_mode
 from ui.settings_tab import OFFLINE_STACK, SettingsHandlers, banner_html, build_settings_tab, models_label
@@ -235,7 +235,7 @@ def launch_kwargs(demo: gr.Blocks, host: str | None = None, port: int | None = N
         "server_port": port,
         "max_file_size": read_settings().max_upload,  # larger uploads are refused by Gradio
         "css": CSS,
-        "js": PAGE_JS,
+        "js": page_js(),
         "theme": theme(),
         "show_error": False,  # user-facing errors are shown by the handlers; no tracebacks to users
         "ssr_mode": False,  # server-side rendering needs Node.js, which a plain Python Space lacks

@@ -32,6 +32,7 @@ class Endpoint:
     example_count: tuple[int, ...]  # per input: how many examples a Dataset input holds (0 elsewhere)
     api_inputs: int  # inputs a client sends (State inputs are filled in by the server)
     parameters: tuple[tuple[str, bool], ...] = ()  # /call/v2's named inputs: (name, required), in order
+    queued: bool = True  # False: the page runs it at once through /run/predict (gr.Examples' loading)
 
     def check(self, data: object, by_name: bool) -> str | None:
         """None when `data` fits this event's inputs, else the one sentence a client gets.
@@ -144,6 +145,7 @@ class EndpointTable:
             inputs=kinds,
             example_count=tuple(_example_count(c) for c in inputs),
             api_inputs=sum(kind != "state" for kind in kinds),
+            queued=getattr(fn, "queue", True) is not False,
             parameters=tuple(
                 (str(p["parameter_name"]), not p.get("parameter_has_default"))
                 for p in info.get("parameters", [])

@@ -17,8 +17,10 @@ route that runs an event or takes a file goes through it:
   but a file in Gradio's upload folder a 400; text with lone surrogates or control characters is cleaned
   (U+FFFD) before Gradio reads it. In public mode more than `events_per_minute` from one client, or more
   than `waiting_per_client` of its events waiting in the queue, get 429.
-- `POST .../run/<name>` and `.../api/<name>` (Gradio's direct routes, which skip the queue) are closed
-  with 404: every event runs through the queue and its limits.
+- `POST .../run/predict` (how the page runs its few unqueued events, such as loading a photo to try) passes
+  the same door, by index, for unqueued events only; any other `.../run/<name>` and `.../api/<name>`
+  (Gradio's direct routes, which skip the queue) are closed with 404: every queued event runs through the
+  queue and its limits.
 
 A client is its address (ui.client_address). Nothing about a request is logged beyond one INFO line per
 refusal (status and route, never a body).
@@ -246,8 +248,9 @@ class Gatekeeper:
             raise Refused(404, DIRECT_CLOSED)
         client = scope_client(scope)
         table = self.view.endpoints()
-        endpoint = table.by_name.get(name) if kind != "join" else None
-        if kind != "join" and endpoint is None:
+        by_index = kind in ("join", "predict")
+        endpoint = None if by_index else table.by_name.get(name)
+        if not by_index and endpoint is None:
             raise Refused(404, NO_ENDPOINT)
         if self.limits.public:
             if not self.event_rate.allow(client):
@@ -256,13 +259,15 @@ class Gatekeeper:
                 raise Refused(429, "You have several requests waiting already; wait for their answers.")
         raw = await _read_body(receive, self.limits.max_event_bytes)
         parsed = _json_object(raw)
-        if kind == "join":
+        if by_index:
             fn_index = parsed.get("fn_index")
             if not isinstance(fn_index, int) or isinstance(fn_index, bool):
                 raise Refused(400, "The request must name its event by number (fn_index).")
             endpoint = table.by_index.get(fn_index)
             if endpoint is None:
                 raise Refused(400, "There is no such event on this page.")
+            if kind == "predict" and endpoint.queued:
+                raise Refused(404, DIRECT_CLOSED)  # a queued event runs through the queue and its limits
         assert endpoint is not None  # noqa: S101 - set on every branch above
         data: object = parsed  # /call/v2: the body is the named inputs themselves
         if kind == "call_v2":
@@ -293,6 +298,13 @@ def _event_route(path: str) -> tuple[str, str] | None:
     if path.endswith("/queue/join"):
         return "join", ""
     parts = path.split("/")
+    if (
+        len(parts) >= 3
+        and parts[-2] in ("run", "api")
+        and parts[-1] == "predict"
+        and _api_prefixed(parts[:-2])
+    ):
+        return "predict", ""  # the page's unqueued events, by index
     for marker, kind in (("call", "call"), ("run", "direct"), ("api", "direct")):
         if len(parts) >= 3 and parts[-2] == marker and _api_prefixed(parts[:-2]):
             return kind, parts[-1]

@@ -94,4 +94,46 @@ RADIO_GROUPS_JS = """
 """
 
 
-PAGE_JS = f"() => {{ ({RADIO_GROUPS_JS.strip()})(); ({READ_ALOUD_JS.strip()})(); }}"
+# Who said what, and what the photo is, in the accessibility tree. Gradio 6.31 puts an aria-label on each
+# chat message's div, which has no role, so a screen reader never hears it: each message becomes an article
+# named "Your message" or "whichone's reply" (its text is read as before). The photo input's picture has
+# alt="": an example photo gets its description (ui/examples/examples.json), any other "Your photo, W x H
+# pixels".
+NAMES_JS_TEMPLATE = """
+() => {
+  const examples = __EXAMPLES__;
+  const name = () => {
+    document.querySelectorAll('#wh-chat [data-testid="user"], #wh-chat [data-testid="bot"]').forEach((m) => {
+      const label = m.dataset.testid === 'user' ? 'Your message' : "whichone's reply";
+      if (m.getAttribute('role') !== 'article') m.setAttribute('role', 'article');
+      if (m.getAttribute('aria-label') !== label) m.setAttribute('aria-label', label);
+    });
+    const img = document.querySelector('#wh-photo img');
+    if (img && img.src) {
+      const file = decodeURIComponent(img.src.split('/').pop() || '');
+      const alt = examples[file] ||
+        (img.naturalWidth ? `Your photo, ${img.naturalWidth} x ${img.naturalHeight} pixels` : 'Your photo');
+      if (img.getAttribute('alt') !== alt) img.setAttribute('alt', alt);
+      if (!img.naturalWidth && !img.dataset.whAltOnLoad) {
+        img.dataset.whAltOnLoad = '1';
+        img.addEventListener('load', name);
+      }
+    }
+  };
+  name();
+  new MutationObserver(name).observe(document.body, {
+    childList: true, subtree: true, attributes: true, attributeFilter: ['aria-label', 'alt', 'src'],
+  });
+}
+"""
+
+
+def page_js() -> str:
+    """The script the page runs once it loads (`launch(js=...)`)."""
+    import json
+
+    from ui.example_photos import example_photos
+
+    alts = json.dumps({photo.file: photo.alt for photo in example_photos()})
+    names = NAMES_JS_TEMPLATE.replace("__EXAMPLES__", alts).strip()
+    return f"() => {{ ({RADIO_GROUPS_JS.strip()})(); ({READ_ALOUD_JS.strip()})(); ({names})(); }}"
