@@ -17,7 +17,7 @@ import pytest
 from tests.hub_server import Hub, serve_hub
 from tests.test_ui_a11y import wait_until_settled
 from tests.test_ui_browser import bot_messages, option_labels, shoot, wait_for_bot_text
-from tests.ui_support import CHROMIUM, AppServer, app_server, launch_chromium
+from tests.ui_support import CHROMIUM, AppServer, app_server, launch_chromium, open_examples
 
 pytestmark = [pytest.mark.slow]
 
@@ -115,6 +115,8 @@ def test_a_first_start_downloads_the_stack_with_progress_then_answers(
         assert f"whichone: fetching {SMOLVLM}" in log and "whichone: the cpu stack is loaded" in log
         assert re.search(r"Fetching \d+ files: 100%", log)  # huggingface_hub's own bars, in the terminal
 
+        # The photos to try closed once the first was open: open them again, as a user would.
+        open_examples(page)
         page.get_by_text("Twenty-four coins: Whose head is on the coin?").click()
         page.wait_for_function("() => /Photo ready/.test(document.querySelector('#wh-status')?.innerText)")
         page.locator("#wh-ask").click()

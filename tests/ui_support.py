@@ -186,6 +186,13 @@ def launch_chromium(playwright, user_data_dir: Path, **context_options):
     )
 
 
+def open_examples(page) -> None:
+    """Open the "Photos to try" (they close once a photo is open) if they are closed."""
+    header = page.locator("#wh-examples button.label-wrap")
+    if "open" not in (header.get_attribute("class") or ""):
+        header.click()
+
+
 def screenshot_dir() -> Path | None:
     """Where to save screenshots: $WHICHONE_SCREENSHOTS, if set."""
     folder = os.environ.get("WHICHONE_SCREENSHOTS")
