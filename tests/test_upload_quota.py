@@ -83,3 +83,19 @@ def test_start_over_keeps_a_file_that_was_uploaded_again_and_waits_to_be_opened(
     finally:
         LIVE.pop("first-session", None)
         LEDGER.forget(str(shared))
+
+
+def test_the_folder_is_measured_once_per_upload_not_once_per_chunk() -> None:
+    walks = []
+
+    def held() -> int:
+        walks.append(1)
+        return 0
+
+    budget = UploadBudget(client_cap=10**9, total_cap=10**9, held_total=held, held_by=lambda c: 0)
+    for _ in range(300):  # a 19 MB upload arrives in about 300 chunks of 64 KB
+        budget.reserve("a", 65536)
+    assert len(walks) == 1
+    budget.release("a", 300 * 65536)  # the upload ended: measured again on the next one
+    budget.reserve("b", 1)
+    assert len(walks) == 2

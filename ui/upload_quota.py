@@ -112,7 +112,9 @@ class UploadBudget:
     `held_total()` is what the upload folder holds now; `held_by(client)` what that client's finished
     uploads hold; `make_room(bytes)` may free uploads that nobody opened (returns the bytes freed).
     All reservations happen on the server's event loop between awaits, so parallel requests see each
-    other's reservations: none is accepted on room another has already taken."""
+    other's reservations: none is accepted on room another has already taken. `held_total()` walks the
+    folder, so it is measured at most once a second, and again after any upload ends (its bytes move from
+    in flight to held then): not once per arriving chunk."""
 
     def __init__(
         self,
@@ -128,6 +130,13 @@ class UploadBudget:
         self.held_by = held_by
         self.make_room = make_room
         self.in_flight: Counter[str] = Counter()
+        self._held: tuple[float, int] | None = None  # (when measured, bytes)
+
+    def _held_total(self) -> int:
+        now = time.monotonic()
+        if self._held is None or now - self._held[0] > 1.0:
+            self._held = (now, self.held_total())
+        return self._held[1]
 
     def reserve(self, client: str, size: int) -> None:
         """Reserve `size` more bytes for `client`, or raise OverBudget (nothing reserved)."""
@@ -135,12 +144,15 @@ class UploadBudget:
             return
         if self.held_by(client) + self.in_flight[client] + size > self.client_cap:
             raise OverBudget(413, CLIENT_FULL)
-        over = self.held_total() + sum(self.in_flight.values()) + size - self.total_cap
-        if over > 0 and self.make_room(over) < over:
-            raise OverBudget(413, SERVER_FULL)
+        over = self._held_total() + sum(self.in_flight.values()) + size - self.total_cap
+        if over > 0:
+            self._held = None  # measure again after making room
+            if self.make_room(over) < over:
+                raise OverBudget(413, SERVER_FULL)
         self.in_flight[client] += size
 
     def release(self, client: str, size: int) -> None:
+        self._held = None  # an upload ended: what the folder holds changed
         self.in_flight[client] -= size
         if self.in_flight[client] <= 0:
             del self.in_flight[client]
