@@ -185,6 +185,16 @@ class PhraseParser(ModifierParser):
                 run.pop()
                 k = run.pop()
                 continue
+            if (
+                mode == "be_yn"
+                and len(run) == 2
+                and self.w(run[-1] + 1) in PUNCT | {""}
+                and f"{prev} {last}" not in lx.COMPOUND_HEADS
+            ):
+                # "Is the square big?", "Is the glass full?": with nothing else between the article and
+                # the question mark, the first word is the noun even where it can be an adjective
+                k = run.pop()
+                break
             if prev in ADJECTIVES or f"{prev} {last}" in lx.COMPOUND_HEADS:
                 break
             k = run.pop()

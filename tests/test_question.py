@@ -89,6 +89,11 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("What color is the light blue shirt?", dict(head="shirt", desc=("light blue",))),
     # yes / no questions: the predicate is not a descriptor
     ("Is the dog asleep?", dict(focus="the dog", head="dog", desc=())),
+    # A noun that can be an adjective, then the predicate (the tiny stack's reply said "I see four bigs")
+    ("Is the square big?", dict(focus="the square", head="square", desc=())),
+    ("Is the glass full?", dict(focus="the glass", head="glass", desc=())),
+    ("Is the baby happy?", dict(focus="the baby", head="baby", desc=())),
+    ("Is the round table big?", dict(focus="the round table", head="table", desc=("round",))),
     ("Is the cat on the sofa?", dict(focus="the cat", head="cat", desc=(), spatial=())),
     ("Is the cup on the left full?", dict(head="cup", desc=("on the left",), spatial=("on the left",))),
     ("Is the shirt light blue?", dict(head="shirt", desc=())),

@@ -22,10 +22,25 @@ READ_ALOUD_JS = """
     const line = document.querySelector('#wh-read-status');
     if (line) line.textContent = text;
   };
+  // The speed the user last set, kept by the script: Gradio re-renders the slider (and may show its
+  // server value again for a moment), so the inputs alone are not a reliable record of the choice.
+  let chosenRate = null;
+  const clampRate = (text) => {
+    const value = parseFloat(text);
+    return Number.isFinite(value) ? Math.min(2, Math.max(0.5, value)) : null;
+  };
+  const remember = (event) => {
+    const target = event.target;
+    if (target && target.closest && target.closest('#wh-read-rate') && target.tagName === 'INPUT') {
+      const value = clampRate(target.value);
+      if (value !== null) chosenRate = value;
+    }
+  };
+  ['input', 'change', 'keyup'].forEach((type) => document.addEventListener(type, remember, true));
   const rate = () => {
-    const input = document.querySelector('#wh-read-rate input[type=number], #wh-read-rate input');
-    const value = parseFloat(input ? input.value : '1');
-    return Number.isFinite(value) ? Math.min(2, Math.max(0.5, value)) : 1;
+    if (chosenRate !== null) return chosenRate;
+    const input = document.querySelector('#wh-read-rate input[type=range], #wh-read-rate input');
+    return (input && clampRate(input.value)) || 1;
   };
   const newestText = () => {
     const bots = document.querySelectorAll('#wh-chat .message.bot');
