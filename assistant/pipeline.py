@@ -206,6 +206,11 @@ class Assistant:
         img = session.image
         assert img is not None
         calls: Counter[str] = Counter()
+        chosen = session.chosen()
+        if chosen is not None and points_back(focus):
+            yield from self._follow_up(session, question, focus, chosen, timer, calls, stream)
+            return
+        session.chosen_region = None  # a question that names a thing starts afresh
 
         with timer("recognition"):
             verdict, probability, raw = self._recognise(img, question)
@@ -240,6 +245,48 @@ class Assistant:
         )
         session.add("user", question)
         session.add("assistant", text)
+        yield ReplyText(reply.text)
+        yield TurnDone(reply, session)
+
+    def _follow_up(
+        self,
+        session: Session,
+        question: str,
+        focus: QuestionFocus,
+        region: Region,
+        timer: _Timer,
+        calls: Counter[str],
+        stream: bool,
+    ) -> Generator[TurnEvent, None, None]:
+        """A question that points back ("what is he holding?", "and its colour?") after a choice: about the
+        chosen region, saying so in one phrase; no recognition or grounding call (the candidates stay)."""
+        img, candidates = session.image, session.candidates
+        assert img is not None and candidates is not None
+        opening = f"About {region.description} (number {region.id}), the one you chose: "
+        with timer("response"):
+            answer = yield from self._answer_region(img, question, region, candidates, calls, stream, opening)
+        previous = session.last_reply
+        said = focus.pronoun_word or "the question"
+        reply = Reply(
+            text=opening + answer,
+            strategy=Strategy.ANSWER,
+            level=Level.UNAMBIGUOUS,
+            candidates=candidates,
+            explanation=(
+                f"Your question points back ('{said}') to number {region.id}, which you chose; "
+                "a question that names a thing starts afresh."
+            ),
+            verdict=previous.verdict if previous else Verdict.UNDECIDED,
+            ambiguity_probability=previous.ambiguity_probability if previous else None,
+            focus=focus,
+            referents=(region.id,),
+            timings=timer.finish(),
+            model_calls=dict(calls),
+            resolved_region=region.id,
+        )
+        session.question, session.focus, session.last_reply = question, focus, reply
+        session.add("user", question)
+        session.add("assistant", reply.text, region.id)
         yield ReplyText(reply.text)
         yield TurnDone(reply, session)
 
@@ -300,6 +347,7 @@ class Assistant:
                 else:
                     region = self._region_from_hint_vlm(question, candidates, hint, calls)
         session.candidates = candidates
+        session.chosen_region = region.id if region else None
         session.add("user", user_text, region.id if region else None)
         yield UserTurn(user_text)
         # The second turn makes no recognition call: it carries the first turn's verdict forward.
@@ -484,6 +532,12 @@ class Assistant:
                 so_far += piece
                 yield ReplyText(opening + " ".join(without_control_characters(so_far).split()))
         return _tidy(so_far)
+
+
+def points_back(focus: QuestionFocus) -> bool:
+    """Whether a question refers back instead of naming a thing: a pronoun ("he", "it", "its colour",
+    "that one") or no noun at all ("What colour?")."""
+    return focus.pronoun or not focus.head
 
 
 def grounding_phrase(focus: QuestionFocus) -> str:

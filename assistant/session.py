@@ -13,7 +13,7 @@ from typing import Literal
 from PIL import Image
 
 from assistant.images import image_digest
-from assistant.types import Candidates, QuestionFocus, Reply, Turn
+from assistant.types import Candidates, QuestionFocus, Region, Reply, Turn
 
 
 @dataclass
@@ -26,6 +26,9 @@ class Session:
     candidates: Candidates | None = None
     last_reply: Reply | None = None
     history: list[Turn] = field(default_factory=list)
+    # The candidate the user chose last (a region id of `candidates`): a next question that points back to
+    # it ("what is he holding?") is about it; a question that names a thing forgets it.
+    chosen_region: int | None = None
 
     def set_image(self, image: Image.Image) -> bool:
         """Use `image` from now on; returns True when it differs from the current one (state reset)."""
@@ -33,19 +36,25 @@ class Session:
         if key == self.image_key:
             return False
         self.image, self.image_key = image, key
-        self.question = self.focus = self.candidates = self.last_reply = None
+        self.question = self.focus = self.candidates = self.last_reply = self.chosen_region = None
         self.history = []
         return True
 
     def start_over(self) -> None:
         """Forget everything, the image included."""
         self.image = self.image_key = None
-        self.question = self.focus = self.candidates = self.last_reply = None
+        self.question = self.focus = self.candidates = self.last_reply = self.chosen_region = None
         self.history = []
 
     def copy(self) -> Session:
         """The same conversation as a new object (the photo and replies shared: they are not changed)."""
         return replace(self, history=list(self.history))
+
+    def chosen(self) -> Region | None:
+        """The region the user chose last, while it is among the candidates."""
+        if self.chosen_region is None or self.candidates is None:
+            return None
+        return self.candidates.by_id(self.chosen_region)
 
     def add(self, role: Literal["user", "assistant"], text: str, region_id: int | None = None) -> None:
         self.history.append(Turn(role=role, text=text, region_id=region_id))

@@ -17,7 +17,7 @@ import pytest
 from tests.hub_server import Hub, serve_hub
 from tests.test_ui_a11y import wait_until_settled
 from tests.test_ui_browser import bot_messages, option_labels, shoot, wait_for_bot_text
-from tests.ui_support import CHROMIUM, AppServer, app_server, launch_chromium, open_examples
+from tests.ui_support import CHROMIUM, AppServer, app_server, launch_chromium, open_examples, pick_radio
 
 pytestmark = [pytest.mark.slow]
 
@@ -156,10 +156,9 @@ def test_settings_fetch_a_stack_in_the_background_and_the_session_keeps_its_own_
 ) -> None:
     """Online, on the cpu-tiny stack (built here), Settings -> the cpu stack -> Apply: the banner shows the
     download while questions still get answers from cpu-tiny. A download that breaks off says so and the
-    session keeps cpu-tiny (the dropdowns go back to it); Apply again resumes it, and the session then uses
+    session keeps cpu-tiny (its model choices come back); Apply again resumes it, and the session then uses
     the cpu stack by itself."""
     sync_api = pytest.importorskip("playwright.sync_api")
-    from tests import bench_page
 
     hub = cpu_stack_hub(bytes_per_second=400_000)
     key = f"{SMOLVLM}/model.safetensors"
@@ -176,25 +175,26 @@ def test_settings_fetch_a_stack_in_the_background_and_the_session_keeps_its_own_
             page.goto(server.url)
             page.get_by_role("tab", name="Settings").click()
             page.locator("#wh-loaded").get_by_text("smolvlm-tiny").first.wait_for()
-            bench_page.choose(page, "wh-stack", "cpu: a laptop")
+            pick_radio(page, "wh-stack", "cpu: a laptop")
             page.locator("#wh-apply").click()
             page.get_by_text(
                 "This session keeps smolvlm-tiny / owlvit-random-tiny / sam2-random-tiny until"
             ).wait_for()
-            assert page.locator("#wh-vlm input").input_value().startswith("smolvlm-256m")  # what was applied
+            # what was applied
+            assert page.locator("#wh-vlm input:checked").input_value().startswith("smolvlm-256m")
 
-            # It breaks off: the banner says why, the session keeps cpu-tiny and the dropdowns say so.
+            # It breaks off: the banner says why, the session keeps cpu-tiny and the model choices say so.
             banner = page.locator("#wh-banner [role=alert]")
             banner.wait_for(timeout=120_000)
             assert "The download did not finish" in banner.inner_text()
             page.get_by_text("Not applied: The download did not finish").wait_for()
-            assert page.locator("#wh-stack input").input_value().startswith("cpu-tiny")
-            assert page.locator("#wh-vlm input").input_value().startswith("smolvlm-tiny")
+            assert page.locator("#wh-stack input:checked").input_value().startswith("cpu-tiny")
+            assert page.locator("#wh-vlm input:checked").input_value().startswith("smolvlm-tiny")
 
             # Apply again with the Hub mended: the download resumes, and a question asked meanwhile is
             # answered by cpu-tiny.
             hub.breaks[key] = 0
-            bench_page.choose(page, "wh-stack", "cpu: a laptop")
+            pick_radio(page, "wh-stack", "cpu: a laptop")
             page.locator("#wh-apply").click()
             page.wait_for_function(
                 "() => /Downloading the cpu stack|Loading the cpu stack/"
@@ -214,7 +214,7 @@ def test_settings_fetch_a_stack_in_the_background_and_the_session_keeps_its_own_
             )
             page.locator("#wh-loaded").get_by_text("owlvit-b32").first.wait_for()
             assert not page.locator("#wh-banner").inner_text().strip()
-            assert page.locator("#wh-stack input").input_value().startswith("cpu:")
+            assert page.locator("#wh-stack input:checked").input_value() == "cpu"
             context.close()
             log = server.log_text()
     assert "whichone: the cpu stack is loaded" in log and "Traceback" not in log

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests import bench_page
-from tests.ui_support import CHROMIUM, draw_scene, launch_chromium, running_app
+from tests.ui_support import CHROMIUM, draw_scene, launch_chromium, pick_radio, running_app
 
 pytestmark = [
     pytest.mark.browser,
@@ -119,7 +119,7 @@ def test_settings_tab(page) -> None:
 
 def test_settings_tab_with_the_unavailable_model_banner(page) -> None:
     open_tab(page, "Settings")
-    bench_page.choose(page, "wh-vlm", "smolvlm-256m")  # typed key by key, then the option clicked
+    pick_radio(page, "wh-vlm", "smolvlm-256m:")
     page.locator("#wh-apply").click()
     page.locator("#wh-banner [role=alert]").wait_for()
     page.wait_for_timeout(300)

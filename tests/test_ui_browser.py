@@ -16,8 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from tests import bench_page
-from tests.ui_support import CHROMIUM, TWO_SHAPES, draw_scene, launch_chromium, running_app, screenshot_dir
+from tests.ui_support import (
+    CHROMIUM,
+    TWO_SHAPES,
+    draw_scene,
+    launch_chromium,
+    pick_radio,
+    running_app,
+    screenshot_dir,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -243,7 +250,7 @@ def test_settings_list_loaded_models_and_raise_a_banner_for_an_unavailable_one(p
     assert "| vlm |" not in text and "cpu" in text and "blobs" in text  # a rendered table, with the device
     assert page.locator("#wh-banner [role=alert]").count() == 0
 
-    bench_page.choose(page, "wh-vlm", "smolvlm-256m")  # typed key by key, then the option clicked
+    pick_radio(page, "wh-vlm", "smolvlm-256m:")
     page.locator("#wh-apply").click()
     banner = page.locator("#wh-banner [role=alert]")
     banner.wait_for()
@@ -251,7 +258,7 @@ def test_settings_list_loaded_models_and_raise_a_banner_for_an_unavailable_one(p
     assert "What to do" in banner.inner_text()
     page.get_by_text("This session keeps tiny / blobs / no segmenter").wait_for()
     # the choice shown is the one still in use
-    assert page.locator("#wh-vlm input").input_value().startswith("tiny")
+    assert page.locator("#wh-vlm input:checked").input_value().startswith("tiny")
     shoot(page, "settings_unavailable_model.png")
 
     # The session still works on its previous models.

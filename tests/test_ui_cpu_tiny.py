@@ -107,7 +107,7 @@ def test_settings_name_the_stack_and_its_loaded_models(page) -> None:
     loaded.get_by_text("owlvit-random-tiny").first.wait_for()
     text = loaded.inner_text()
     assert "smolvlm-tiny" in text and "sam2-random-tiny" in text and "int8" in text
-    assert page.locator("#wh-stack input").input_value().startswith("cpu-tiny")
+    assert page.locator("#wh-stack input:checked").input_value().startswith("cpu-tiny")
 
 
 def test_an_unavailable_stack_offers_the_offline_one_in_one_click(tmp_path: Path) -> None:
@@ -141,9 +141,9 @@ def test_an_unavailable_stack_offers_the_offline_one_in_one_click(tmp_path: Path
         )
         # Settings name what the session now uses (they showed the cpu stack before the click).
         page.get_by_role("tab", name="Settings").click()
-        assert page.locator("#wh-stack input").input_value().startswith("cpu-tiny")
-        assert page.locator("#wh-vlm input").input_value().startswith("smolvlm-tiny")
-        assert page.locator("#wh-pointer input").input_value().startswith("owlvit-random-tiny")
+        assert page.locator("#wh-stack input:checked").input_value().startswith("cpu-tiny")
+        assert page.locator("#wh-vlm input:checked").input_value().startswith("smolvlm-tiny")
+        assert page.locator("#wh-pointer input:checked").input_value().startswith("owlvit-random-tiny")
         page.get_by_role("tab", name="Ask").click()
         upload(page, draw_scene(tmp_path / "four.png"))
         page.locator("#wh-question textarea, #wh-question input").first.fill(QUESTION)

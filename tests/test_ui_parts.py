@@ -152,7 +152,7 @@ def test_handlers_error_keeps_the_session_and_clicks_map_through_the_overlay_sca
     # A 2560 x 1920 scene: the overlay is half size, so a click at overlay pixels maps back x2.
     big = [(tuple(4 * c for c in box), colour) for box, colour in FOUR_SHAPES]
     path = draw_scene(tmp_path / "big.png", big, size=(2560, 1920))
-    chat, overlay, options, explain, status, state = final(
+    chat, overlay, options, explain, status, _undo, state = final(
         handlers.ask(str(path), "What colour is the square?", state)
     )
     assert "Which one do you mean" in chat[-1]["content"] and len(options["choices"]) == 4
@@ -213,7 +213,7 @@ def test_ask_and_choose_stream_the_reply_then_show_the_final_view(
     # One square: the answer strategy, one model call that streams.
     one = draw_scene(tmp_path / "one.png", FOUR_SHAPES[:1])
     outputs = list(handlers.ask(str(one), "What colour is the square?", state))
-    chat, overlay, options, explain, status, state = outputs[-1]
+    chat, overlay, options, explain, status, _undo, state = outputs[-1]
     reply = state.session.last_reply
     assert reply.strategy.value == "answer" and chat[-1]["content"] == reply.text
     assert overlay["visible"] and "**Strategy:** answer" in explain and "ready" in status
@@ -287,12 +287,13 @@ def test_a_reply_that_breaks_while_streaming_becomes_one_error_line(
     outputs = list(handlers.choose(2, state))
     shown = [o[0][-1]["content"] for o in outputs[:-1]]
     assert shown[0] == "…" and shown[-1].endswith("(number 2): It is red")  # it streamed, then broke
-    chat, *_rest, status, state = outputs[-1]
+    chat, *_rest, status, _undo, state = outputs[-1]
     assert chat == [
         *chat_before,
         {"role": "assistant", "content": "⚠️ the model server stopped sending its reply for 5 s"},
     ]
-    assert state.chat == chat and "Error:" in status
+    # The error shows under the conversation; the conversation itself is kept as it was.
+    assert state.chat == chat_before and "Error:" in status
     assert state.session.question == "What colour is the square?"  # the session is kept
     assert GAUGE.snapshot()["in_flight"] == 0
 

@@ -260,3 +260,13 @@ def raw_upload(url: str, name: str, data: bytes) -> tuple[int, object]:
         return response.status_code, response.json()
     except ValueError:
         return response.status_code, response.text
+
+
+def pick_radio(page, elem_id: str, text: str) -> None:
+    """Choose the option of the radio group `elem_id` whose label holds `text`, as a click does."""
+    page.locator(f"#{elem_id} label").filter(has_text=text).first.click()
+    page.wait_for_function(
+        "([id, t]) => (document.querySelector(`#${id} input:checked`)?.closest('label')?.innerText || '')"
+        ".includes(t)",
+        arg=[elem_id, text],
+    )

@@ -18,7 +18,7 @@ from assistant.settings import settings as read_settings
 from models.errors import ModelError
 from models.stacks import ModelChoice
 from ui.api import ApiHandlers, add_api
-from ui.ask_tab import build_ask_tab
+from ui.ask_tab import FOCUS_QUESTION_JS, build_ask_tab
 from ui.benchmark_tab import build_benchmark_tab
 from ui.client_address import scope_client
 from ui.endpoints import EndpointTable
@@ -28,7 +28,7 @@ from ui.handlers import AskHandlers
 from ui.page_script import page_js
 from ui.privacy import free_unopened, held_bytes, temp_root
 from ui.public import public_mode
-from ui.settings_tab import OFFLINE_STACK, SettingsHandlers, banner_html, build_settings_tab, models_label
+from ui.settings_tab import OFFLINE_BUTTON, SettingsHandlers, banner_html, build_settings_tab, models_label
 from ui.state import STATE_TTL_S, UIState, end_session, forget_state, live_files, release_closed_session
 from ui.upload_quota import LEDGER, UploadBudget
 
@@ -41,6 +41,7 @@ CSS = """
 .wh-banner p { margin: 0.25rem 0; color: #1a1a1a; }
 .wh-status { font-weight: 600; padding: 0.25rem 0; }
 .wh-fetching progress { width: 100%; height: 1rem; }
+button[role="tab"].selected { color: #1d4ed8; }  /* Gradio's blue-500 is 3.7:1 on white in the phone layout */
 #wh-chat .message:focus, #wh-chat [data-testid="bot"]:focus {
   outline: 3px solid #0050b3; outline-offset: 2px; }
 """
@@ -98,7 +99,7 @@ def build_app(
         pool = ModelPool()
         load_at_startup(pool, choice)
     gpu_limit = gpu_concurrency()
-    ask_handlers = AskHandlers(pool)
+    ask_handlers = AskHandlers(pool, offline_button=OFFLINE_BUTTON)
     settings_handlers = SettingsHandlers(pool)
 
     # analytics_enabled=False: Gradio would otherwise report each start to its makers (no photos, but a
@@ -114,7 +115,7 @@ def build_app(
         gr.Markdown("# whichone\nA visual question answering assistant that asks which one you mean.")
         banner = gr.HTML(banner_html(pool, choice), js_on_load=None, elem_id="wh-banner")
         offline = gr.Button(
-            f"Try the offline {OFFLINE_STACK} stack (built here, no download; its answers are noise)",
+            OFFLINE_BUTTON,
             visible=bool(pool.errors.get(choice)),
             elem_id="wh-try-offline",
             variant="secondary",
@@ -124,7 +125,7 @@ def build_app(
         fetch_timer = gr.Timer(2.0, active=pool.fetching(choice) is not None)
         with gr.Tabs():
             with gr.Tab("Ask", id="ask", elem_id="wh-tab-ask"):
-                build_ask_tab(ask_handlers, state, gpu_limit)
+                ask_tab = build_ask_tab(ask_handlers, state, gpu_limit)
             add_benchmark_tab(pool)
             with gr.Tab("Settings", id="settings", elem_id="wh-tab-settings") as settings_tab:
                 settings = build_settings_tab(
@@ -163,7 +164,15 @@ def build_app(
             api_visibility="private",
             concurrency_id="gpu",
             concurrency_limit=gpu_limit,
-        )
+        ).then(
+            # The Ask tab's error about the missing models goes with them; the button is gone, so focus
+            # moves to the question (a screen reader hears the new status line).
+            ask_handlers.after_switch,
+            [ask_tab.photo, state],
+            [ask_tab.chat, ask_tab.status, state],
+            api_visibility="private",
+            preprocess=False,  # the photo's upload path, checked by open_photo (as the ask events do)
+        ).then(None, js=FOCUS_QUESTION_JS)
         settings_tab.select(
             refresh,
             [state],

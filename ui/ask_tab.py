@@ -64,6 +64,9 @@ CLOSE_EXAMPLES_JS = """
 }
 """
 FOCUS_QUESTION_JS = "() => { const q = document.querySelector('#wh-question textarea'); if (q) q.focus(); }"
+FOCUS_OPTIONS_JS = (
+    "() => { const r = document.querySelector('#wh-options input[type=radio]'); if (r) r.focus(); }"
+)
 FOCUS_PHOTO_JS = "() => { const b = document.querySelector('#wh-photo button'); if (b) b.focus(); }"
 
 INTRO = (
@@ -117,7 +120,8 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
                 )
                 start_btn = gr.Button("Start over", variant="stop", elem_id="wh-start-over", scale=1)
             overlay = gr.Image(
-                label="Candidate regions, numbered (click the one you mean)",
+                label="Candidate regions, numbered: click one, or choose it in the list 'Which one do you "
+                "mean?'",
                 interactive=False,
                 type="pil",
                 format="png",  # crisp numbers and outlines
@@ -139,11 +143,16 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
             options = gr.Radio(
                 choices=[],
                 label=OPTIONS_LABEL,
-                info="Pick one (Tab to the list, arrow keys to move, Space to choose), then press "
-                "'Answer about this one'.",
+                info="The arrow keys move through the list and choose; then press 'Answer about this one'.",
                 elem_id="wh-options",
             )
-            choose_btn = gr.Button("Answer about this one", variant="primary", elem_id="wh-choose")
+            with gr.Row():
+                choose_btn = gr.Button(
+                    "Answer about this one", variant="primary", elem_id="wh-choose", scale=2
+                )
+                # Back to the candidates as they were before the last choice (disabled, so skipped by Tab,
+                # while there is none).
+                undo_btn = gr.Button("Undo my choice", elem_id="wh-undo", interactive=False, scale=1)
             hint = gr.Textbox(
                 label="Or describe which one",
                 placeholder="the one on the left",
@@ -156,6 +165,8 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
             with gr.Row():
                 read_btn = gr.Button("Read the reply aloud", elem_id="wh-read", size="sm")
                 stop_btn = gr.Button("Stop reading", elem_id="wh-read-stop", size="sm")
+                # Made in the browser (ui/page_script.py): the server writes nothing for it.
+                download_btn = gr.Button("Download the conversation", elem_id="wh-download-chat", size="sm")
             gr.HTML('<div id="wh-read-status" role="status" aria-live="polite"></div>', js_on_load=None)
             with gr.Accordion("Reading aloud", open=False, elem_id="wh-read-settings"):
                 # Read by the page's script only (no server event): interactive by hand.
@@ -204,8 +215,9 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
         )
         gr.Markdown(examples_markdown(), elem_id="wh-example-credits")
 
-    outputs = [chat, overlay, options, explain, status, state]
+    outputs = [chat, overlay, options, explain, status, undo_btn, state]
     read_btn.click(None, js="() => { window.whichoneRead && window.whichoneRead.newest(); }")
+    download_btn.click(None, js="() => { window.whichoneDownload && window.whichoneDownload(); }")
     stop_btn.click(None, js="() => { window.whichoneRead && window.whichoneRead.stop(); }")
     gpu: dict[str, Any] = {
         "concurrency_id": "gpu",
@@ -250,6 +262,9 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
     hint.submit(handlers.hint, [hint, state], outputs, api_name="ui_hint", js=BUSY_JS, **gpu).then(
         lambda: "", None, hint, api_visibility="private"
     ).then(None, js=FOCUS_REPLY_JS)
+    undo_btn.click(handlers.undo_choice, [state], outputs, api_name="ui_undo", api_visibility="private").then(
+        None, js=FOCUS_OPTIONS_JS
+    )
     another_btn.click(
         handlers.another_question, [state], outputs, api_name="ui_another", api_visibility="private"
     ).then(lambda: "", None, question, api_visibility="private").then(None, js=FOCUS_QUESTION_JS)

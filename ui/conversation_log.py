@@ -43,7 +43,7 @@ def save_folder() -> Path | None:
 def remember(
     state: UIState, kind: str, given: Any, reply: Reply | None = None, error: str | None = None
 ) -> None:
-    """Add one turn to the session's record (kind: ask, choose, click or hint); save if opted in.
+    """Add one turn to the session's record (kind: ask, choose, click, hint or undo); save if opted in.
 
     A failed save never fails the turn: the user asked a question, not for a file.
     """

@@ -26,7 +26,7 @@ from PIL import Image
 from assistant.errors import WhichoneError
 from assistant.pipeline import Choice, ReplyText, TurnDone, UserTurn
 from assistant.types import Reply
-from models.errors import ModelError
+from models.errors import ModelError, ModelUnavailable
 from ui import conversation_log
 from ui.client_address import request_client
 from ui.engine import ModelPool
@@ -40,6 +40,7 @@ from ui.explain import (
 )
 from ui.overlay import alt_text, draw_overlay, overlay_scale
 from ui.privacy import cache_image
+from ui.settings_tab import stack_of
 from ui.state import UIState, track_session
 from ui.turns import ask_stream, choice_json, resolve_stream
 from ui.uploads import UploadGate, upload_path
@@ -60,13 +61,18 @@ class View:
     options: Any = None
     explain: str | None = None
     status: str | None = None
+    undo: Any = None  # the "Undo my choice" button: interactive only while the last turn is a choice
 
     def outputs(self) -> tuple[Any, ...]:
-        """(chat, overlay, options, explain, status, state), the order ask_tab wires them."""
+        """(chat, overlay, options, explain, status, undo, state), the order ask_tab wires them."""
         return tuple(
             gr.skip() if v is None else v
-            for v in (self.chat, self.overlay, self.options, self.explain, self.status)
+            for v in (self.chat, self.overlay, self.options, self.explain, self.status, self.undo)
         ) + (self.state,)
+
+
+def undo_button(state: UIState) -> Any:
+    return gr.update(interactive=state.before_choice is not None)
 
 
 def status_html(text: str) -> str:
@@ -81,8 +87,11 @@ def turn_kind(choice: Choice) -> str:
     return "click" if isinstance(choice, tuple) else "choose"
 
 
-def user_message(exc: BaseException) -> str:
-    """The one line a user sees for an error."""
+def user_message(exc: BaseException, offline_button: str | None = None) -> str:
+    """The one line a user sees for an error. `offline_button`: the label of the page's one-click switch to
+    the offline stack, where it is offered (a model that is not here says so, and names it)."""
+    if isinstance(exc, ModelUnavailable) and offline_button:
+        return f'{exc}. Or press "{offline_button}" at the top of the page to try the app now.'
     if isinstance(exc, (WhichoneError, ModelError)):
         return str(exc)
     if isinstance(exc, MemoryError):
@@ -91,9 +100,12 @@ def user_message(exc: BaseException) -> str:
 
 
 class AskHandlers:
-    def __init__(self, pool: ModelPool, uploads: UploadGate | None = None) -> None:
+    def __init__(
+        self, pool: ModelPool, uploads: UploadGate | None = None, offline_button: str | None = None
+    ) -> None:
         self.pool = pool
         self.uploads = uploads or UploadGate()  # only files Gradio received as uploads are opened
+        self.offline_button = offline_button  # the label of the page's offline switch, if it has one
 
     # ---------------------------------------------------------------- photo
 
@@ -138,15 +150,23 @@ class AskHandlers:
     ) -> Iterator[tuple[Any, ...]]:
         track_session(state, request)
         path = upload_path(path)
+        question = question or ""
+        asked = {"role": "user", "content": question.strip()} if question.strip() else None
         try:
             # In case the question overtook the photo's upload event.
             self.open_photo(path, state, request_client(request))
         except Exception as exc:  # noqa: BLE001
-            yield self._error(state, exc).outputs()
+            yield self._error(state, exc, asked=asked).outputs()
             return
-        question = question or ""
-        shown = question.strip() or "(empty question)"
-        chat = [*state.chat, {"role": "user", "content": shown}]
+        if not question.strip():
+            # No bubble for nothing: the status line says what to do, the chat stays as it was.
+            if state.session.image is None:
+                text = "Add a photo, then type a question and press Enter."
+            else:
+                text = "Type a question first, then press Enter."
+            yield View(state, chat=self._shown_chat(state, clear=True), status=status_html(text)).outputs()
+            return
+        chat = [*state.chat, {"role": "user", "content": question.strip()}]
         yield View(
             state,
             chat=[*chat, {"role": "assistant", "content": THINKING}],
@@ -165,19 +185,24 @@ class AskHandlers:
             if done is None:
                 raise RuntimeError("the reply ended without a result")
         except Exception as exc:  # noqa: BLE001
-            state.chat = list(chat)
-            view = self._error(state, exc)
+            # The question and the error show under the conversation until the next try replaces them.
+            view = self._error(state, exc, asked=chat[-1])
             conversation_log.remember(state, "ask", question, error=user_message(exc))
             yield view.outputs()
             return
         state.session = done.session
+        state.before_choice = None  # a new question: the choice before it is no longer the last turn
         yield self._reply_view(state, chat, done.reply, turn=("ask", question)).outputs()
 
     # ---------------------------------------------------------------- turn 2
 
     def choose(self, region_id: int | None, state: UIState) -> Iterator[tuple[Any, ...]]:
         if region_id is None:
-            yield self._error(state, WhichoneError("Choose one of the options first.")).outputs()
+            if state.session.candidates is None or not state.session.candidates.regions:
+                text = "There are no candidates to choose from yet: ask a question about the photo first."
+            else:
+                text = "Choose one of the options first (arrow keys in the list), then press this button."
+            yield self._error(state, WhichoneError(text)).outputs()
             return
         yield from self._resolve(state, int(region_id))
 
@@ -230,6 +255,10 @@ class AskHandlers:
             conversation_log.remember(state, turn_kind(choice), choice_json(choice), error=user_message(exc))
             yield view.outputs()
             return
+        if done.reply.resolved_region is not None:
+            state.before_choice = (state.session, list(state.chat))  # what Undo goes back to
+        else:
+            state.before_choice = None
         state.session = done.session
         # A click may add a candidate: the overlay and options are redrawn.
         turn = (turn_kind(choice), choice_json(choice))
@@ -248,15 +277,45 @@ class AskHandlers:
     # ---------------------------------------------------------------- reset
 
     def another_question(self, state: UIState) -> tuple[Any, ...]:
-        """Keep the photo (and its segmentation embedding) and the chat; clear the candidates."""
-        state.session.candidates = None
+        """Keep the photo (and its segmentation embedding) and the chat; hide the candidates. The chosen
+        one stays in the session: a question that points back to it ("what is he holding?") is about it."""
+        session = state.session
+        if session.image is None:
+            text = "Add a photo first, then ask a question about it."
+        elif (chosen := session.chosen()) is not None:
+            text = (
+                f"Ask another question about this photo. A question about 'it', 'he' or 'she' is about "
+                f"number {chosen.id}, {chosen.description}; name a thing to start afresh."
+            )
+        else:
+            text = "Ask another question about this photo."
+        state.before_choice = None
         return View(
             state,
+            chat=self._shown_chat(state, clear=True),
             overlay=gr.update(value=None, visible=False),
             options=gr.update(choices=[], value=None, label=OPTIONS_LABEL),
             explain=NO_REPLY_YET,
-            status=status_html("Ask another question about the same photo."),
+            status=status_html(text),
+            undo=undo_button(state),
         ).outputs()
+
+    def undo_choice(self, state: UIState) -> tuple[Any, ...]:
+        """Back to the candidates as they were before the latest choice: its turn leaves the chat."""
+        if state.before_choice is None:
+            return View(state, status=status_html("There is no choice to undo.")).outputs()
+        session, chat = state.before_choice
+        state.session, state.chat, state.before_choice = session, list(chat), None
+        state.notice = []
+        reply = session.last_reply
+        view = View(state, chat=list(chat), undo=undo_button(state))
+        if reply is not None:
+            view.overlay, view.options = self._candidates_view(state, reply, selected=None)
+            count = len(reply.candidates)
+            view.explain = explain_markdown(reply, state.choice.label())
+            view.status = status_html(f"Choice undone. Choose again from the {count} candidates.")
+        conversation_log.remember(state, "undo", None)
+        return view.outputs()
 
     def clear_chat(self, state: UIState) -> UIState:
         """The chat's own Clear button: empty the shown chat; photo and candidates stay."""
@@ -277,18 +336,24 @@ class AskHandlers:
         right after it already holds this turn."""
         final = [*chat, {"role": "assistant", "content": reply.text}]
         state.chat = list(final)
+        state.notice = []  # the cause of any error shown is gone: this turn worked
         view = View(
             state,
             chat=final,
             explain=explain_markdown(reply, state.choice.label()),
             status=status_html(status_line(reply)),
+            undo=undo_button(state),
         )
         view.overlay, view.options = self._candidates_view(state, reply)
         if turn is not None:
             conversation_log.remember(state, *turn, reply)
         return view
 
-    def _candidates_view(self, state: UIState, reply: Reply) -> tuple[Any, Any]:
+    def _candidates_view(
+        self, state: UIState, reply: Reply, selected: int | None | bool = True
+    ) -> tuple[Any, Any]:
+        """(overlay, options) updates for `reply`'s candidates; `selected`: True selects the reply's chosen
+        one, else the value to select."""
         image = state.session.image
         if image is None:
             return gr.update(value=None, visible=False), gr.update(
@@ -303,26 +368,69 @@ class AskHandlers:
             state.files.append(path)
         overlay = gr.update(value=path, alt_text=alt_text(candidates), visible=True)
         options = gr.update(
-            choices=option_choices(candidates), value=reply.resolved_region, label=options_label(candidates)
+            choices=option_choices(candidates),
+            value=reply.resolved_region if selected is True else selected,
+            label=options_label(candidates),
         )
         return overlay, options
 
     def _blank(self, state: UIState, status: str) -> View:
+        state.notice = []
+        state.before_choice = None
         return View(
             state,
             chat=list(state.chat),
+            undo=undo_button(state),
             overlay=gr.update(value=None, visible=False),
             options=gr.update(choices=[], value=None, label=OPTIONS_LABEL),
             explain=NO_REPLY_YET,
             status=status_html(status),
         )
 
-    def _error(self, state: UIState, exc: BaseException) -> View:
-        message = user_message(exc)
+    def _error(self, state: UIState, exc: BaseException, asked: dict[str, str] | None = None) -> View:
+        """The error as the one line under the conversation (with the question it answers, if any),
+        replacing the error shown before: the conversation itself (state.chat) is unchanged."""
+        offline = self.offline_button if self.pool.errors.get(state.choice) else None
+        message = user_message(exc, offline)
+        stack = stack_of(state.choice)
+        if stack:  # the models do not know which stack they are in; this session does
+            message = message.replace("--stack NAME", f"--stack {stack}")
         if not isinstance(exc, (WhichoneError, ModelError, MemoryError)):
             log.exception("unexpected error in the ask tab")  # the traceback, never the photo
         # No gr.Warning toast: Gradio 6.31's toast nests interactive controls (axe: serious), and the chat
         # line plus the live status already say it, to sighted and screen-reader users alike.
-        chat = [*state.chat, {"role": "assistant", "content": f"⚠️ {message}"}]
-        state.chat = list(chat)
-        return View(state, chat=chat, status=status_html(f"Error: {message}"))
+        state.notice = [*([asked] if asked else []), {"role": "assistant", "content": f"⚠️ {message}"}]
+        return View(state, chat=self._shown_chat(state), status=status_html(f"Error: {message}"))
+
+    def after_switch(
+        self, path: object, state: UIState, request: gr.Request | None = None
+    ) -> tuple[Any, Any, UIState]:
+        """The session's stack changed (the offline switch): where its models are loaded now, the error
+        about the old ones goes, the photo on the page opens with them (it could not before), and the
+        status says what to do next. (chat, status, state)"""
+        if not self.pool.is_loaded(state.choice):
+            return gr.skip(), gr.skip(), state
+        had_error = bool(state.notice)
+        state.notice = []
+        now = f"Now using {state.choice.label()}."
+        path = upload_path(path)
+        if path and path != state.image_path:
+            try:
+                self.open_photo(path, state, request_client(request))
+            except Exception as exc:  # noqa: BLE001 - shown to the user, the session survives
+                view = self._error(state, exc)
+                return view.chat, view.status, state
+        if state.session.image is None:
+            text = f"{now} Add a photo to begin."
+        elif had_error:
+            text = f"{now} Photo ready: press Ask to ask your question again."
+        else:
+            text = now
+        return list(state.chat), status_html(text), state
+
+    @staticmethod
+    def _shown_chat(state: UIState, clear: bool = False) -> list[dict[str, str]]:
+        """The conversation as shown: with the current error under it, unless `clear`."""
+        if clear:
+            state.notice = []
+        return [*state.chat, *state.notice]

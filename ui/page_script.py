@@ -80,6 +80,75 @@ READ_ALOUD_JS = """
 }
 """
 
+# Downloading the conversation, in the browser: one HTML file (readable offline and by a screen reader)
+# with the messages, who said each, the candidates' list and the marked photo embedded with its alt text.
+# Built from the page itself, so the server writes nothing (the operator's saving is a separate opt-in).
+DOWNLOAD_JS = """
+() => {
+  const status = (text) => {
+    const line = document.querySelector('#wh-read-status');
+    if (line) line.textContent = text;
+  };
+  const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => ({
+    '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;',
+  })[c]);
+  const asDataUrl = async (img) => {
+    if (!img || !img.src) return null;
+    try {
+      const blob = await (await fetch(img.src)).blob();
+      return await new Promise((resolve) => {
+        const reader = new FileReader();
+        reader.onload = () => resolve(reader.result);
+        reader.onerror = () => resolve(null);
+        reader.readAsDataURL(blob);
+      });
+    } catch (e) { return null; }
+  };
+  window.whichoneDownload = async () => {
+    const nodes = document.querySelectorAll('#wh-chat [data-testid="user"], #wh-chat [data-testid="bot"]');
+    const messages = [...nodes]
+      .map((m) => ({ who: m.dataset.testid === 'user' ? 'You' : 'whichone', text: m.innerText.trim() }))
+      .filter((m) => m.text);
+    if (!messages.length) { status('There is no conversation to download yet.'); return; }
+    const overlay = document.querySelector('#wh-overlay img');
+    const picture = await asDataUrl(overlay);
+    const options = [...document.querySelectorAll('#wh-options label')].map((l) => l.innerText.trim())
+      .filter(Boolean);
+    const when = new Date();
+    const stamp = when.toISOString().slice(0, 16).replace('T', ' ');
+    const parts = [
+      '<!doctype html>', '<html lang="en"><head><meta charset="utf-8">',
+      `<title>whichone conversation, ${stamp}</title>`,
+      '<style>body{font-family:sans-serif;max-width:50rem;margin:2rem auto;line-height:1.5}' +
+      '.text{white-space:pre-wrap}img{max-width:100%}</style></head><body>',
+      `<h1>whichone conversation, ${stamp}</h1>`,
+    ];
+    if (picture) {
+      const alt = overlay.getAttribute('alt') || 'The photo with numbered candidates';
+      parts.push('<h2>The photo with the candidates</h2>', `<img src="${picture}" alt="${escapeHtml(alt)}">`);
+    }
+    if (options.length) {
+      const items = options.map((o) => `<li>${escapeHtml(o.replace(/^\\d+[.:]\\s*/, ''))}</li>`);
+      parts.push('<h2>Candidates</h2><ol>', ...items, '</ol>');
+    }
+    parts.push('<h2>Conversation</h2>');
+    messages.forEach((m) => parts.push(
+      `<section><h3>${m.who}</h3><p class="text">${escapeHtml(m.text)}</p></section>`));
+    parts.push('</body></html>');
+    const file = new Blob([parts.join('\\n')], { type: 'text/html' });
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(file);
+    link.download = `whichone-conversation-${stamp.replace(/[: ]/g, '-')}.html`;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+    const withPhoto = picture ? ', with the marked photo' : '';
+    status(`Downloaded the conversation (${messages.length} messages${withPhoto}).`);
+  };
+}
+"""
+
 RADIO_GROUPS_JS = """
 () => {
   const repair = () => {
@@ -151,4 +220,5 @@ def page_js() -> str:
 
     alts = json.dumps({photo.file: photo.alt for photo in example_photos()})
     names = NAMES_JS_TEMPLATE.replace("__EXAMPLES__", alts).strip()
-    return f"() => {{ ({RADIO_GROUPS_JS.strip()})(); ({READ_ALOUD_JS.strip()})(); ({names})(); }}"
+    parts = [RADIO_GROUPS_JS.strip(), READ_ALOUD_JS.strip(), DOWNLOAD_JS.strip(), names]
+    return "() => { " + " ".join(f"({part})();" for part in parts) + " }"

@@ -236,6 +236,7 @@ class SettingsHandlers:
 
 
 OFFLINE_STACK = "cpu-tiny"  # the stack the banner offers when the session's models are not here
+OFFLINE_BUTTON = f"Try the offline {OFFLINE_STACK} stack (built here, no download; its answers are noise)"
 
 
 def _models(choice: ModelChoice) -> tuple[str, str, str]:
@@ -301,30 +302,32 @@ def build_settings_tab(
         served = ", ".join(sorted(allowed - {NO_SEGMENTER}))
         intro += f" This public demo serves only these models: {served}."
     gr.Markdown(intro)
-    stack = gr.Dropdown(
+    # Radio groups, not dropdowns: Gradio 6.31's dropdown leaves its list open over the labels below when
+    # Tab moves on (focus then falls to the page body), and cuts long names off under its arrow; a radio
+    # group is one Tab stop whose arrow keys choose, and its labels wrap (ui/page_script.py names it).
+    stack = gr.Radio(
         [(f"{st.name}: {st.description}", st.name) for st in STACKS.values()],
         value=stack_of(initial),
         label="Stack (fills in the three models below; Apply loads them)",
         elem_id="wh-stack",
     )
+    vlm = gr.Radio(_names("vlm"), value=initial.vlm, label="Vision-language model", elem_id="wh-vlm")
+    pointer = gr.Radio(
+        _names("pointer"), value=initial.pointer, label="Pointer (finds candidates)", elem_id="wh-pointer"
+    )
+    segmenter = gr.Radio(
+        [("none: boxes only", NO_SEGMENTER), *_names("segmenter")],
+        value=initial.segmenter or NO_SEGMENTER,
+        label="Segmenter (one mask per candidate)",
+        elem_id="wh-segmenter",
+    )
+    prompt = gr.Radio(
+        list(RECOGNITION_PROMPTS),
+        value=AssistantConfig().recognition_prompt,
+        label="Ambiguity recognition prompt",
+        elem_id="wh-prompt",
+    )
     with gr.Row():
-        vlm = gr.Dropdown(_names("vlm"), value=initial.vlm, label="Vision-language model", elem_id="wh-vlm")
-        pointer = gr.Dropdown(
-            _names("pointer"), value=initial.pointer, label="Pointer (finds candidates)", elem_id="wh-pointer"
-        )
-        segmenter = gr.Dropdown(
-            [("none: boxes only", NO_SEGMENTER), *_names("segmenter")],
-            value=initial.segmenter or NO_SEGMENTER,
-            label="Segmenter (one mask per candidate)",
-            elem_id="wh-segmenter",
-        )
-    with gr.Row():
-        prompt = gr.Dropdown(
-            list(RECOGNITION_PROMPTS),
-            value=AssistantConfig().recognition_prompt,
-            label="Ambiguity recognition prompt",
-            elem_id="wh-prompt",
-        )
         ambiguity = gr.Slider(
             0.0,
             1.0,
@@ -333,7 +336,7 @@ def build_settings_tab(
             label="Ambiguity threshold: P(ambiguous) at or above it is 'ambiguous' (the yesno prompt)",
             elem_id="wh-ambiguity-threshold",
         )
-        marking = gr.Dropdown(
+        marking = gr.Radio(
             list(MARK_MODES),
             value=AssistantConfig().region_marking,
             label="How the chosen region is shown to the model",

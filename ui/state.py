@@ -37,7 +37,12 @@ class UIState:
     image_path: str | None = None  # the Gradio upload now open in `session` (in the RAM temp folder)
     overlay_scale: float = 1.0  # overlay pixels per working-image pixel, to map clicks back
     files: list[str] = field(default_factory=list)  # this session's uploads, deleted when forgotten
-    chat: list[dict[str, str]] = field(default_factory=list)  # the chat as shown, error lines included
+    chat: list[dict[str, str]] = field(default_factory=list)  # the conversation as shown, without errors
+    # The one error now shown under the conversation (not part of it): replaced by the next error, gone with
+    # the next success, so a repeated cause never piles up lines.
+    notice: list[dict[str, str]] = field(default_factory=list)
+    # The session and chat from before the latest choice, while that choice is the last turn (undo).
+    before_choice: tuple[Session, list[dict[str, str]]] | None = None
     record: list[dict[str, Any]] = field(default_factory=list)  # the turns as data (ui.conversation_log)
     save: bool = False  # the user opted in to saving this conversation (ui.conversation_log)
     save_photo: bool = False  # ... with the photo
@@ -57,6 +62,8 @@ class UIState:
     def new_conversation(self) -> None:
         """A new photo: a new chat and record (a saved copy, if any, stays as it was)."""
         self.chat = []
+        self.notice = []
+        self.before_choice = None
         self.record = []
         self.conversation_id = None
 
