@@ -328,3 +328,38 @@ def test_loaded_models_never_show_a_server_path(tmp_path: Path) -> None:
     assert shown_model_id("~/models/mine") == "local checkpoint mine"
     (tmp_path / "ckpt").mkdir()
     assert shown_model_id(str(tmp_path / "ckpt")) == "local checkpoint ckpt"
+
+
+def test_badges_are_legible_on_a_phone_and_never_cover_a_small_object_whole() -> None:
+    from ui.overlay import PHONE_WIDTH_CSS_PX, badge_font_px, badge_layout
+
+    # Twenty-four coins of 24 x 24 px in a 1280 x 960 photo, in a 6 x 4 grid with room between them.
+    size = (1280, 960)
+    regions = [
+        square_region(
+            i + 1,
+            (100 + 200 * (i % 6), 150 + 200 * (i // 6), 124 + 200 * (i % 6), 174 + 200 * (i // 6)),
+            size,
+        )
+        for i in range(24)
+    ]
+    candidates = Candidates(regions, size)
+    # The number is at least 18 CSS px tall where the page shows the overlay smallest (a phone's width).
+    assert badge_font_px(size) * PHONE_WIDTH_CSS_PX / size[0] >= 17.5
+    rects = badge_layout(candidates, size, 1.0)
+    for region, rect in zip(regions, rects, strict=True):
+        b = region.box
+        covered = rect[0] <= b.x0 and rect[1] <= b.y0 and rect[2] >= b.x1 and rect[3] >= b.y1
+        others = [r for r in rects if r is not rect]
+        assert not covered, (region.id, rect)
+        assert not any(o[0] <= b.x0 and o[1] <= b.y0 and o[2] >= b.x1 and o[3] >= b.y1 for o in others), (
+            region.id
+        )
+        assert rect[0] >= 0 and rect[2] <= size[0] and rect[1] >= 0 and rect[3] <= size[1]
+    # A big region keeps its number on it.
+    big = Candidates([square_region(1, (100, 100, 900, 800), size)], size)
+    ((x0, y0, x1, y1),) = badge_layout(big, size, 1.0)
+    assert 100 < x0 < x1 < 900 and 100 < y0 < y1 < 800
+    # The drawn picture has the badges and leader lines (white and black pixels beside each coin).
+    out = np.asarray(draw_overlay(Image.new("RGB", size, (128, 128, 128)), candidates))
+    assert (out == 255).all(axis=2).sum() > 24 * 500

@@ -61,10 +61,52 @@ def draw_overlay(
     for region, mask in outlines:
         _draw_outline(out, region, mask, scale, width)
     draw = ImageDraw.Draw(out)
-    font = ImageFont.load_default(size=max(16, round(min(size) / 16)))
-    for region in candidates.regions:
-        _draw_badge(draw, region, scale, font, size)
+    font = ImageFont.load_default(size=badge_font_px(size))
+    boxes = {r.id: _scaled_box(r, scale) for r in candidates.regions}
+    for region, rect in zip(candidates.regions, badge_layout(candidates, size, scale), strict=True):
+        _draw_badge(draw, region, rect, font, boxes[region.id])
     return out
+
+
+Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in overlay pixels
+
+
+def badge_layout(candidates: Candidates, size: tuple[int, int], scale: float) -> list[Rect]:
+    """Each region's badge rectangle on an overlay of `size` (w, h) drawn at `scale` overlay pixels per
+    working-image pixel, in the order of candidates.regions."""
+    font = ImageFont.load_default(size=badge_font_px(size))
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    boxes = {r.id: _scaled_box(r, scale) for r in candidates.regions}
+    placed: list[Rect] = []
+    for region in candidates.regions:
+        w, h = _badge_size(measure, str(region.id), font)[:2]
+        placed.append(_badge_place(region, scale, w, h, size, boxes, placed))
+    return placed
+
+
+def _badge_size(
+    draw: ImageDraw.ImageDraw, label: str, font: ImageFont.ImageFont | ImageFont.FreeTypeFont
+) -> tuple[float, float, float, int, int, float]:
+    """(width, height, text height, padding, border, colour strip) of a badge showing `label`."""
+    left, top, right, bottom = draw.textbbox((0, 0), label, font=font, anchor="lt")
+    tw, th = right - left, bottom - top
+    pad = max(4, int(th) // 3)
+    border = max(2, int(th) // 8)
+    strip = max(3, th // 4)
+    return tw + 2 * pad + 2 * border, th + 2 * pad + strip + 2 * border, th, pad, border, strip
+
+
+# The page shows the overlay about 360 CSS px wide on a phone and at most 420 px high: a number this many CSS
+# px tall there is legible (WCAG's large text is 18 pt); a bigger screen shows it bigger.
+BADGE_TEXT_CSS_PX = 18
+PHONE_WIDTH_CSS_PX, OVERLAY_HEIGHT_CSS_PX = 360, 420
+
+
+def badge_font_px(size: tuple[int, int]) -> int:
+    """The badge font size in overlay pixels for an overlay of `size` (w, h): BADGE_TEXT_CSS_PX tall where
+    the page shows the overlay smallest (a phone's width, or the overlay's fixed height)."""
+    shown = min(PHONE_WIDTH_CSS_PX / size[0], OVERLAY_HEIGHT_CSS_PX / size[1])  # CSS px per overlay px
+    return max(12, round(BADGE_TEXT_CSS_PX / shown))
 
 
 def alt_text(candidates: Candidates | None) -> str:
@@ -130,29 +172,77 @@ def _badge_anchor(region: Region, scale: float) -> tuple[float, float]:
     return x * scale, y * scale
 
 
+def _scaled_box(region: Region, scale: float) -> Rect:
+    b = region.box
+    return b.x0 * scale, b.y0 * scale, b.x1 * scale, b.y1 * scale
+
+
+def _overlap(a: Rect, b: Rect) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return max(0.0, w) * max(0.0, h)
+
+
+def _badge_place(
+    region: Region,
+    scale: float,
+    w: float,
+    h: float,
+    size: tuple[int, int],
+    boxes: dict[int, Rect],
+    placed: list[Rect],
+) -> Rect:
+    """Where a w x h badge goes: on the region's anchor when the region is big enough to show around it,
+    else beside the region (above, below, right, left), so a small object is never covered whole; among
+    the places inside the picture, the one that covers the fewest other badges and regions."""
+    cx, cy = _badge_anchor(region, scale)
+    x0, y0, x1, y1 = boxes[region.id]
+    gap = 3.0
+    spots = []
+    on_anchor = w <= 0.6 * (x1 - x0) and h <= 0.6 * (y1 - y0)  # the region still shows round it
+    if on_anchor:
+        spots.append((cx - w / 2, cy - h / 2))
+    mid_x, mid_y = (x0 + x1) / 2 - w / 2, (y0 + y1) / 2 - h / 2
+    spots += [(mid_x, y0 - h - gap), (mid_x, y1 + gap), (x1 + gap, mid_y), (x0 - w - gap, mid_y)]
+
+    def inside(x: float, y: float) -> tuple[float, float]:
+        return min(max(x, 1), size[0] - w - 2), min(max(y, 1), size[1] - h - 2)
+
+    def cost(spot: tuple[float, float]) -> float:
+        x, y = inside(*spot)
+        rect = (x, y, x + w, y + h)
+        moved = abs(x - spot[0]) + abs(y - spot[1])  # pushed back into the picture: over its region
+        return (
+            10 * sum(_overlap(rect, other) for other in placed)
+            + sum(_overlap(rect, box) for rid, box in boxes.items() if rid != region.id)
+            + (0 if on_anchor and spot == spots[0] else 3 * _overlap(rect, boxes[region.id]))
+            + moved
+        )
+
+    best = min(spots, key=cost)  # ties keep the first: on the anchor, then above
+    x, y = inside(*best)
+    return x, y, x + w, y + h
+
+
 def _draw_badge(
     draw: ImageDraw.ImageDraw,
     region: Region,
-    scale: float,
+    rect: Rect,
     font: ImageFont.ImageFont | ImageFont.FreeTypeFont,
-    size: tuple[int, int],
+    box: Rect,
 ) -> None:
-    """A white badge with a black border and the number in black; a strip of the region colour below."""
+    """A white badge with a black border and the number in black; a strip of the region colour below.
+    A badge beside its region (`box`) has a line to it."""
     label = str(region.id)
-    cx, cy = _badge_anchor(region, scale)
-    left, top, right, bottom = draw.textbbox((0, 0), label, font=font, anchor="lt")
-    tw, th = right - left, bottom - top
-    pad = max(4, int(th) // 3)
-    border = max(2, int(th) // 8)
-    strip = max(3, th // 4)
-    w, h = tw + 2 * pad + 2 * border, th + 2 * pad + strip + 2 * border
-    # Centre the badge on the anchor, kept inside the picture.
-    x0 = min(max(cx - w / 2, 1), size[0] - w - 2)
-    y0 = min(max(cy - h / 2, 1), size[1] - h - 2)
-    draw.rounded_rectangle(
-        (x0, y0, x0 + w, y0 + h), radius=pad, fill=(255, 255, 255), outline=(0, 0, 0), width=border
-    )
-    draw.rectangle(
-        (x0 + border, y0 + h - border - strip, x0 + w - border, y0 + h - border), fill=colour_for(region.id)
-    )
-    draw.text((x0 + w / 2, y0 + border + pad + th / 2), label, fill=(0, 0, 0), font=font, anchor="mm")
+    _, _, th, pad, border, strip = _badge_size(draw, label, font)
+    x0, y0, x1, y1 = rect
+    bx0, by0, bx1, by1 = box
+    if x1 < bx0 or x0 > bx1 or y1 < by0 or y0 > by1:  # beside the region: a leader line to its edge
+        ax, ay = min(max((x0 + x1) / 2, bx0), bx1), min(max((y0 + y1) / 2, by0), by1)
+        start = (min(max(ax, x0), x1), min(max(ay, y0), y1))
+        draw.line((start, (ax, ay)), fill=(0, 0, 0), width=border + 2)
+        draw.line((start, (ax, ay)), fill=(255, 255, 255), width=max(1, border - 1))
+    white, black = (255, 255, 255), (0, 0, 0)
+    draw.rounded_rectangle((x0, y0, x1, y1), radius=pad, fill=white, outline=black, width=border)
+    draw.rectangle((x0 + border, y1 - border - strip, x1 - border, y1 - border), fill=colour_for(region.id))
+    draw.text(((x0 + x1) / 2, y0 + border + pad + th / 2), label, fill=(0, 0, 0), font=font, anchor="mm")
