@@ -104,6 +104,7 @@ def test_must_show_racquet_general_rules_then_cached(bench_env, bench_data, tmp_
     assert _calls(out) == (57, 0)
     assert "examples: 20; items: 60; errors: 3" in out
     assert "model calls: 57 (cache hits: 0); 1 of 20 examples failed: image unavailable\n" in out
+    assert "Warning" not in out  # 3 of 60 items failed: 5%, under the 10% that warns
     assert "image unavailable" in err and "HTTP 404" in err
     code, again, err = _bench(*args)
     assert code == 0, err
@@ -134,11 +135,16 @@ def test_a_run_where_every_example_failed_says_so_beside_model_calls_0(
     args = ["racquet-general", "--model", "tiny", "--variant", "direct", "--data", str(data)]
     args += ["--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache.sqlite"), *FAST]
     code, out, err = _bench(*args)
-    assert code == 0, err
+    # a run with no result exits non-zero (a script must not read its table as one), with one line
+    assert code == 1, (out, err)
+    said = "error: every item failed; 5 of 5 examples failed: image unavailable. The run has no result."
+    assert said in err
     # not to be read as a fully cached rerun, which also makes 0 calls
     assert "model calls: 0 (cache hits: 0); 5 of 5 examples failed: image unavailable\n" in out
     assert "examples: 5; items: 5; errors: 5" in out
+    assert "**Warning: all 5 items failed**" in out
     assert (tmp_path / "out" / "summary.json").is_file()
+    assert "**Warning: all 5 items failed**" in (tmp_path / "out" / "table.md").read_text()
 
 
 @pytest.mark.parametrize(

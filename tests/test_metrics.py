@@ -504,6 +504,17 @@ def test_pass_rate_and_factual_consistency() -> None:
     assert f["rate"] == 0.75 and f["ungrounded"] == 0.25
 
 
+def test_a_share_nothing_rated_is_no_number_and_shows_as_a_dash() -> None:
+    from assistant.evaluation.table_format import pct
+
+    # Every factual-consistency judgement unknown (e.g. a judge that cannot see images): no "0.0" grounded.
+    f = factual_consistency(["unknown"] * 4)
+    assert math.isnan(f["rate"]) and math.isnan(f["grounded"]) and f["unknown"] == 1.0
+    assert pct(f["grounded"]) == "-" and pct(f["unknown"]) == "100.0"
+    assert math.isnan(class_distribution(["unknown"])["A"])
+    assert pass_rate(["FAIL", "unknown"])["rate"] == 0.0  # something rated: a real 0
+
+
 # ------------------------------------------------------------------ judge agreement
 
 

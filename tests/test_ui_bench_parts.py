@@ -238,3 +238,23 @@ def test_run_handler_progress_pool_reuse_cached_rerun_and_errors(bench_env: Path
     assert all(isinstance(o, dict) and o.get("__type__") == "update" for o in bad[1:])  # the rest kept
     unknown = handlers.run("no-such-task", *form[1:], request, progress)
     assert "there is no task &#x27;no-such-task&#x27;" in unknown[0]  # escaped HTML
+
+
+def test_a_tab_run_where_every_answer_failed_is_an_error_not_done(
+    bench_env: Path, bench_data, tmp_path
+) -> None:
+    import json
+
+    data = tmp_path / "racquet_general.jsonl"
+    lines = [
+        {"id": i, "image_url": f"{bench_data['base_url']}/img/gone_{i}.jpg", "question": "What is it?"}
+        for i in range(3)
+    ]
+    data.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    handlers = BenchmarkHandlers(ModelPool())
+    form = ("racquet-general", "tiny", "rules", 3, str(data), ["direct"], 4, 0, "none", "blobs")
+    out = handlers.run(*form, gr.Request(session_hash="all-failed"), lambda *a, **k: None)
+    status, table = out[0], out[1]
+    assert "Error: Every one of the 3 answers failed, so the run has no result" in status, status
+    assert "Done" not in status
+    assert "**Warning: all 3 items failed**" in table

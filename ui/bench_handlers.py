@@ -24,7 +24,7 @@ from assistant.errors import WhichoneError
 from assistant.evaluation.datasets import load_dataset
 from assistant.evaluation.fetch import default_cache_dir
 from assistant.evaluation.records import ResponseRecord
-from assistant.evaluation.report import markdown_table
+from assistant.evaluation.report import all_failed, failure_line, markdown_table
 from assistant.evaluation.runner import RunConfig, RunResult, get_task_or_fail, run_benchmark
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task
@@ -206,8 +206,9 @@ class BenchmarkHandlers:
                 *[gr.skip()] * 10,
             )
         served = served_copies(result.files, request)
+        failed = all_failed(result.records)
         return (
-            status_html(_done_line(result, config)),
+            status_html(_done_line(result, config), error=failed),
             markdown_table(result.task, result.summary),
             _plot_update(result, served),
             _plot_text(result),
@@ -279,6 +280,11 @@ def _examples(task: Task, config: RunConfig, records: list[ResponseRecord]) -> d
 
 def _done_line(result: RunResult, config: RunConfig) -> str:
     errors = [r.error for r in result.records if r.error]
+    if all_failed(result.records):  # no result: said first, as an error, never as "Done"
+        return (
+            f"Every one of the {len(errors)} answers failed, so the run has no result "
+            f"({failure_line(result.records, result.summary.n_examples)}), e.g. {errors[0]}"
+        )
     # The time of day tells one run from the next when both read the same (a rerun served from the cache).
     line = (
         f"Done: {result.task.name} with {', '.join(config.models)}, {len(result.records)} answers "

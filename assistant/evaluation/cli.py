@@ -133,7 +133,7 @@ def bench(
     finally:
         if main:
             signal.signal(signal.SIGTERM, previous)
-    from assistant.evaluation.report import failure_line, markdown_table
+    from assistant.evaluation.report import all_failed, failure_line, markdown_table
 
     typer.echo(markdown_table(result.task, result.summary))
     errors = sum(1 for r in result.records if r.error)
@@ -151,3 +151,7 @@ def bench(
     for name, path in result.files.items():
         typer.echo(f"{name}: {path}")
     sys.stdout.flush()
+    if all_failed(result.records):
+        # not a result: a script or CI must not read the table above as one
+        typer.echo(f"error: every item failed; {failed}. The run has no result.", err=True)
+        raise typer.Exit(1)

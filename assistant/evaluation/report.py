@@ -75,6 +75,9 @@ def markdown_table(task: Task, summary: RunSummary) -> str:
             else "Strategy: the pipeline's own stated strategy, as no judge was given; run with "
             "--judge rules or an LLM judge for the number comparable with the AQuA rows."
         )
+    warning = failed_share_warning(summary)
+    if warning:
+        notes.insert(0, warning)
     failed = summary.judge_errors
     if failed:
         notes.append(
@@ -83,6 +86,34 @@ def markdown_table(task: Task, summary: RunSummary) -> str:
             "(`<judging>_error` in responses.jsonl)."
         )
     return f"### {title}\n\n" + md(header, rows) + "\n\n" + "\n".join(notes) + "\n"
+
+
+# A run where more than this share of items failed (the model did not answer: image unavailable, model
+# error) gets a warning above its table: its numbers describe the rest only.
+FAILED_SHARE_WARNING = 0.10
+
+
+def failed_share_warning(summary: RunSummary) -> str | None:
+    """ "**Warning: 12 of 60 items (20.0%) failed** ..." when more than FAILED_SHARE_WARNING of the run's
+    items failed, else None."""
+    items = sum(row.n for row in summary.results)
+    failed = sum(row.errors for row in summary.results)
+    if not items or failed / items <= FAILED_SHARE_WARNING:
+        return None
+    if failed == items:
+        return (
+            f"**Warning: all {items} items failed**: the model answered none of them, so the table has no "
+            "result (see `error` in responses.jsonl)."
+        )
+    return (
+        f"**Warning: {failed} of {items} items ({100 * failed / items:.1f}%) failed**: the numbers above "
+        "describe the other items only (see `error` in responses.jsonl)."
+    )
+
+
+def all_failed(records: Sequence[ResponseRecord]) -> bool:
+    """Whether a run has items and the model answered none of them (a run with no result)."""
+    return bool(records) and all(r.error for r in records)
 
 
 def failure_line(records: Sequence[ResponseRecord], n_examples: int) -> str | None:
