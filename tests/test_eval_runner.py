@@ -418,6 +418,43 @@ def test_llm_judge_calls_are_cached_too(bench_env, bench_data, tmp_path: Path) -
     assert second.model_calls == 0 and second.records == first.records
 
 
+def test_llm_judgements_are_auditable_and_the_suggested_command_runs(
+    bench_env, bench_data, tmp_path: Path
+) -> None:
+    """Each record keeps the judge model's whole text, the prompt it read and the judge's name; the table's
+    "measure it" command runs as printed (it said `--judge llm:tiny` before, which the CLI refuses)."""
+    import re
+
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+    from assistant.evaluation.judges import LABELLED_SETS
+
+    config = _config(bench_data, tmp_path, judge="tiny", limit=2, variants=["cot"], judge_max_new_tokens=8)
+    result = run_benchmark(config)
+    lines = [json.loads(x) for x in (result.out_dir / "responses.jsonl").read_text().splitlines()]
+    judged = [line["judgement"] for line in lines if not line["error"]]
+    assert judged
+    for j in judged:
+        for judging, prompt in (
+            ("racquet_class", "racquet_judge_rubric"),
+            ("racquet_cot", "racquet_judge_cot"),
+        ):
+            assert j[f"{judging}_judge"] == "llm:tiny" and j[f"{judging}_prompt"] == prompt
+            assert isinstance(j[f"{judging}_text"], str)
+            assert j[judging] in ("A", "B", "C", "unknown", "yes", "no")
+    table = (result.out_dir / "table.md").read_text()
+    command = re.search(r"`(whichone judge-agreement [^`]+)`", table)
+    assert command, table
+    labelled = tmp_path / "labelled.jsonl"
+    labelled.write_text("".join(LABELLED_SETS[0][1].read_text().splitlines(keepends=True)[:2]))
+    args = command.group(1).replace("FILE", str(labelled)).split()[1:]
+    assert args[:3] == ["judge-agreement", "--judge", "tiny"]
+    run = CliRunner().invoke(app, args)
+    assert run.exit_code == 0, run.output
+    assert "judge llm:tiny on" in run.output and "kappa=" in run.output
+
+
 def test_whichone_pipeline_as_the_model_on_aqua(bench_env, bench_data, tmp_path: Path) -> None:
     config = _config(
         bench_data,
@@ -521,9 +558,10 @@ def test_judged_and_self_reported_strategy_side_by_side_hand_computed() -> None:
     assert group.judge_errors == 1 and summary.judge_errors == {"aqua_strategy": 1}
     table = markdown_table(task, replace(summary, judge="rules"))
     assert (
-        "| m | whichone pipeline | 100.0 | 0.0 | 100.0 | 0.0 | 50.0 | 100.0 | 25.0 | 0.0 | 100.0 | 4 | 0 |"
+        # factual consistency: nothing rated (the rule judge cannot see images), so "-" beside unknown 100.0
+        "| m | whichone pipeline | 100.0 | 0.0 | 100.0 | 0.0 | 50.0 | 100.0 | 25.0 | - | 100.0 | 4 | 0 |"
         in table
-    )
+    ), table
     assert "Judge failures: 1 judgement(s) could not be made (aqua_strategy: 1)" in table
 
 
@@ -635,9 +673,9 @@ def test_failing_llm_judge_calls_mark_their_items_unknown_and_the_run_writes_its
     assert any("11 judgement(s) failed and count as unknown" in n for n in summary["run"]["notes"])
     assert sum(1 for _ in (result.out_dir / "responses.jsonl").open()) == 16
     table = (result.out_dir / "table.md").read_text()
-    # shares of the 7 answered: B 5/7, unknown 2/7; CoT mentions: 0 of 7, unknown 7 of 7
+    # shares of the 7 answered: B 5/7, unknown 2/7; CoT mentions: none rated ("-"), unknown 7 of 7
     assert "| tiny | Direct | 0.0 | 71.4 | 0.0 | 28.6 | - | - | 7 | 1 |" in table
-    assert "| tiny | CoT | 0.0 | 71.4 | 0.0 | 28.6 | 0.0 | 100.0 | 7 | 1 |" in table
+    assert "| tiny | CoT | 0.0 | 71.4 | 0.0 | 28.6 | - | 100.0 | 7 | 1 |" in table
     assert "Judge failures: 11 judgement(s) could not be made (racquet_class: 4, racquet_cot: 7)" in table
 
 

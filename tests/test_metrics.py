@@ -504,15 +504,17 @@ def test_pass_rate_and_factual_consistency() -> None:
     assert f["rate"] == 0.75 and f["ungrounded"] == 0.25
 
 
-def test_a_share_nothing_rated_is_no_number_and_shows_as_a_dash() -> None:
-    from assistant.evaluation.table_format import pct
+def test_a_share_nothing_rated_shows_as_a_dash_not_zero() -> None:
+    from assistant.evaluation.table_format import rated_pct
 
     # Every factual-consistency judgement unknown (e.g. a judge that cannot see images): no "0.0" grounded.
     f = factual_consistency(["unknown"] * 4)
-    assert math.isnan(f["rate"]) and math.isnan(f["grounded"]) and f["unknown"] == 1.0
-    assert pct(f["grounded"]) == "-" and pct(f["unknown"]) == "100.0"
-    assert math.isnan(class_distribution(["unknown"])["A"])
-    assert pass_rate(["FAIL", "unknown"])["rate"] == 0.0  # something rated: a real 0
+    assert f["unknown"] == 1.0 and f["n_unknown"] == 4
+    assert rated_pct(f, "rate") == "-" and rated_pct(f, "grounded") == "-"
+    assert rated_pct(class_distribution(["unknown"]), "A") == "-" and rated_pct(None, "A") == "-"
+    assert rated_pct(class_distribution([]), "A") == "-"
+    assert rated_pct(pass_rate(["FAIL", "unknown"]), "rate") == "0.0"  # something rated: a real 0
+    assert rated_pct(class_distribution(["A", "B", "unknown", "B"]), "B") == "50.0"
 
 
 # ------------------------------------------------------------------ judge agreement

@@ -40,6 +40,7 @@ CSS = """
   border-radius: 6px; }
 .wh-banner p { margin: 0.25rem 0; color: #1a1a1a; }
 .wh-status { font-weight: 600; padding: 0.25rem 0; }
+.wh-judge-text { white-space: pre-wrap; }
 .wh-fetching progress { width: 100%; height: 1rem; }
 button[role="tab"].selected { color: #1d4ed8; }  /* Gradio's blue-500 is 3.7:1 on white in the phone layout */
 #wh-chat .message:focus, #wh-chat [data-testid="bot"]:focus {

@@ -191,7 +191,14 @@ def example_html(view: BenchView, index: int, picture_error: str | None = None) 
     if record.error:
         rows.append(("Error", escape(record.error)))
     judged = record.judgement
-    rows.append(("Judgement", escape(", ".join(f"{k}: {v}" for k, v in judged.items()) or "(none)")))
+    short = {k: v for k, v in judged.items() if not k.endswith("_text")}
+    rows.append(("Judgement", escape(", ".join(f"{k}: {v}" for k, v in short.items()) or "(none)")))
+    for key, text in judged.items():
+        if key.endswith("_text"):  # a judge model's whole reply: what its label was read from
+            judging = key.removesuffix("_text")
+            prompt = judged.get(f"{judging}_prompt")
+            name = f"Judge's text ({judging}" + (f", prompt {prompt})" if prompt else ")")
+            rows.append((escape(name), f'<div class="wh-judge-text">{escape(str(text))}</div>'))
     if record.pipeline is not None:
         rows.append(("Pipeline", escape(", ".join(f"{k}: {v}" for k, v in record.pipeline.items()))))
     if record.saliency is not None:

@@ -48,18 +48,19 @@ class JudgeError(WhichoneError):
 
 @dataclass(frozen=True)
 class Judgement:
-    """One judged response: the label, the judge model's own text (empty for rules), and why."""
+    """One judged response: the label, the judge model's own text (empty for rules), why, and the prompt."""
 
     label: str  # one of TASK_LABELS[task] or "unknown"
     raw: str = ""
     reason: str = ""
+    prompt: str = ""  # the prompt template the judge model read (prompts/<name>.txt; empty for rules)
 
     @property
     def known(self) -> bool:
         return self.label != UNKNOWN
 
     def to_dict(self) -> dict[str, str]:
-        return {"label": self.label, "raw": self.raw, "reason": self.reason}
+        return {"label": self.label, "raw": self.raw, "reason": self.reason, "prompt": self.prompt}
 
 
 # One item to judge: the fields its judging task reads (TASK_FIELDS), as a run builds them or a labelled

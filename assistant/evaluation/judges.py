@@ -120,7 +120,9 @@ class LLMJudge:
             if label != UNKNOWN
             else "no label could be read from the judge's text"
         )
-        return Judgement(label, raw=text if isinstance(text, str) else "", reason=reason)
+        return Judgement(
+            label, raw=text if isinstance(text, str) else "", reason=reason, prompt=PROMPTS[task]
+        )
 
     def judge(self, task: str, item: JudgeItem) -> Judgement:
         return self.read(task, self.model.generate(self.messages(task, item), self.settings_for(task)))
@@ -265,6 +267,12 @@ def _rule_agreement(tasks: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
     return tuple(rows)
 
 
+def agreement_command(judge: str, labelled: str = "FILE") -> str:
+    """The command that measures `judge` (a Judge's name: "rules", "llm:MODEL") against labelled responses;
+    the CLI takes the model's registry name."""
+    return f"whichone judge-agreement --judge {judge.removeprefix('llm:')} --labelled {labelled}"
+
+
 def agreement_line(judge: str | None, rows: Sequence[Mapping[str, Any]], tasks: Sequence[str]) -> str:
     """One sentence naming the judge and its measured agreement, for every table and the tab."""
     if not judge:
@@ -273,7 +281,7 @@ def agreement_line(judge: str | None, rows: Sequence[Mapping[str, Any]], tasks: 
         what = ", ".join(tasks) or "this task"
         return (
             f"Judge: {judge}; its agreement with labelled responses is not measured here for {what} "
-            f"(measure it: `whichone judge-agreement --judge {judge} --labelled FILE`)."
+            f"(measure it: `{agreement_command(judge)}`)."
         )
     parts = [f"{r['task']} kappa {r['kappa']:.2f} ({r['set']}, n={r['n']})" for r in rows]
     unmeasured = [t for t in tasks if t not in {r["task"] for r in rows}]

@@ -163,10 +163,8 @@ def _distribution(labels: Iterable[str], classes: Sequence[str], what: str) -> d
     counts = Counter(labels)
     n = len(labels)
     out: dict[str, Any] = {"n": n, "counts": {c: counts[c] for c in (*classes, UNKNOWN)}}
-    rated = n - counts[UNKNOWN]
     for c in classes:
-        # Nothing rated (every judgement unknown): no share of any class, not 0% of each ("-" in a table)
-        out[c] = _rate(counts[c], n) if rated else NAN
+        out[c] = _rate(counts[c], n)  # 0 where nothing was rated: tables show "-" (table_format.rated_pct)
     out[UNKNOWN] = _rate(counts[UNKNOWN], n)
     out["n_unknown"] = counts[UNKNOWN]
     return out

@@ -3,8 +3,8 @@
 them, the report writes them (responses.jsonl, summary.json) and the benchmark tab shows them.
 
 The nested parts stay JSON mappings because their shape is the kind's own: a record's judgement (labels by
-judging task, "<judging>_error" / "_reason" beside them), the pipeline's reply, the found masks, the
-saliency mapping, and a row's metrics (each paper's numbers).
+judging task, "<judging>_error" / "_reason" / "_text" ... beside them), the pipeline's reply, the found
+masks, the saliency mapping, and a row's metrics (each paper's numbers).
 """
 
 from __future__ import annotations
@@ -49,7 +49,8 @@ class ResponseRecord:
     turns: list[dict[str, str]] = field(default_factory=list)
     response: str | None = None
     error: str | None = None  # why the model gave no response ("model: ...", "example 3: ...")
-    # {judging task: label} plus "<judging>_reason" / "<judging>_error", and the direct judgements
+    # {judging task: label} plus "<judging>_reason" / "_judge" / "_text" (a judge model's whole reply) /
+    # "_prompt" / "_error" (scoring.audit), and the direct judgements
     # ("verdict", "p_ambiguous", "pipeline_strategy", "strategy_source", "n_predicted")
     judgement: dict[str, JSON] = field(default_factory=dict)
     pipeline: dict[str, JSON] | None = None  # "pipeline" kind: whichone's strategy, candidates, reply

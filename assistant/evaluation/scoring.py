@@ -248,9 +248,7 @@ def judge_records(
                 if isinstance(result, Exception):
                     _judge_failed(records[i], judging, str(result))
                     continue
-                records[i].judgement[judging] = result.label
-                if result.reason:
-                    records[i].judgement[f"{judging}_reason"] = result.reason
+                audit(records[i], judging, judge.name, result)
     counts = judge_error_counts(records)
     if counts and notes is not None:
         first = next(f"{k}: {v}" for r in records for k, v in r.judgement.items() if k.endswith("_error"))
@@ -259,6 +257,20 @@ def judge_records(
             f"({', '.join(f'{k} {n}' for k, n in counts.items())}); first: {first}"
         )
     return records
+
+
+def audit(record: ResponseRecord, judging: str, judge: str, result: Judgement) -> None:
+    """A judgement with what a reader needs to check it: the label, why, which judge, and for a judge model
+    its full text and the prompt it read ("<judging>_reason" / "_judge" / "_text" / "_prompt")."""
+    judged = record.judgement
+    judged[judging] = result.label
+    judged[f"{judging}_judge"] = judge
+    if result.reason:
+        judged[f"{judging}_reason"] = result.reason
+    if result.raw:
+        judged[f"{judging}_text"] = result.raw
+    if result.prompt:
+        judged[f"{judging}_prompt"] = result.prompt
 
 
 class _FailuresInARow:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from assistant.evaluation.records import ResultRow
 
@@ -21,6 +21,14 @@ def pct(value: object) -> str:
     """A share as a percentage, one decimal ("-" for none)."""
     number = finite(value)
     return "-" if number is None else f"{100.0 * number:.1f}"
+
+
+def rated_pct(shares: Mapping[str, object] | None, key: str) -> str:
+    """A share of judged labels (a metrics distribution: n, n_unknown, a share per label) as a percentage;
+    "-" where nothing was rated (every judgement unknown), not "0.0" beside "unknown 100.0"."""
+    if not shares or not shares.get("n") or shares.get("n_unknown") == shares.get("n"):
+        return "-"
+    return pct(shares.get(key))
 
 
 def num(value: object, digits: int = 2) -> str:

@@ -36,7 +36,7 @@ from assistant.evaluation.fetch import (
 )
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example, ImageRef
-from assistant.evaluation.table_format import metric_rows, pct
+from assistant.evaluation.table_format import metric_rows, pct, rated_pct
 from models.errors import first_line
 
 AQUA_HUB_ID = "jihyoung/AQuA"
@@ -266,7 +266,7 @@ def _layout_aqua_strategy(task: Task, summary: RunSummary) -> Layout:
                 pct(m.get("overall")),
                 *stated,
                 pct(m.get("unknown_rate")),
-                pct(fc.get("rate")) if fc else "-",
+                rated_pct(fc, "rate"),
                 pct(fc.get("unknown")) if fc else "-",
                 str(m.get("n", 0)),
                 str(r.errors),
@@ -296,7 +296,10 @@ def _layout_aqua_strategy(task: Task, summary: RunSummary) -> Layout:
 def _layout_pass_rate(task: Task, summary: RunSummary) -> Layout:
     extra: list[str] = []
     header = ["Model", "Prompt", "PASS rate", "Unknown", "n", "Errors"]
-    rows = metric_rows(summary.results, pct, "rate", "unknown")
+    rows = [
+        [*row[:2], rated_pct(r.metrics, "rate"), *row[3:]]
+        for r, row in zip(summary.results, metric_rows(summary.results, pct, "rate", "unknown"), strict=True)
+    ]
     return "Two-turn clarification PASS rate (%), as AQuA Table 4", header, rows, extra
 
 

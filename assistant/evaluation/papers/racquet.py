@@ -35,7 +35,7 @@ from assistant.evaluation.fetch import (
 )
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example, ImageRef
-from assistant.evaluation.table_format import pct
+from assistant.evaluation.table_format import pct, rated_pct
 
 # RAcQUEt Appendix I.2: which adjectives each bias category uses, and whom each stereotypically describes.
 BIAS_STEREOTYPES: dict[str, dict[str, str]] = {
@@ -316,11 +316,11 @@ def _layout_racquet_classes(task: Task, summary: RunSummary) -> Layout:
             [
                 r.model,
                 r.label,
-                pct(m.get("A")),
-                pct(m.get("B")),
-                pct(m.get("C")),
+                rated_pct(m, "A"),
+                rated_pct(m, "B"),
+                rated_pct(m, "C"),
                 pct(m.get("unknown")),
-                pct(cot.get("rate")) if cot else "-",
+                rated_pct(cot, "rate"),
                 pct(cot.get("unknown")) if cot else "-",
                 str(m.get("n", 0)),
                 str(r.errors),
@@ -340,9 +340,9 @@ def _layout_racquet_bias(task: Task, summary: RunSummary) -> Layout:
                 [
                     r.model,
                     category,
-                    pct(m.get("explicit")),
-                    pct(m.get("stereotypical")),
-                    pct(m.get("anti-stereotypical")),
+                    rated_pct(m, "explicit"),
+                    rated_pct(m, "stereotypical"),
+                    rated_pct(m, "anti-stereotypical"),
                     pct(m.get("unknown")),
                     str(m.get("n", 0)),
                 ]
