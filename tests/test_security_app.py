@@ -229,7 +229,10 @@ def test_twelve_huge_photos_at_once_stay_within_memory_and_it_comes_back(huge_pn
             f"\n12 concurrent 79-megapixel photos: RSS {baseline:.0f} -> peak {peak[0]:.0f} -> {after:.0f} MB"
         )
         assert len(results) == 12
-        assert all("Photo ready (2048 x 1618 pixels)" in r["output"]["data"][4] for r in results), results[0]
+        assert all(
+            "Photo ready (2048 x 1618 pixels)" in r.get("output", {}).get("data", [""] * 5)[4]
+            for r in results
+        ), [r for r in results if "output" not in r][:2]
         # Before the decode budget 12 at once peaked at 18 GB here and kept 12 GB.
         assert peak[0] - baseline < 3000, (baseline, peak[0])
         assert after - baseline < 600, (baseline, after)  # 12 working images of 10 MB and their overlays
