@@ -377,7 +377,8 @@ def test_two_turn_clarification_on_aqua_and_clearvqa(bench_env, bench_data, tmp_
     assert len(clear.records) == 6 and clear.model_calls == 12
     assert clear.records[0].turns[2]["text"] == "What color is the cup on the left?"
     table = (clear.out_dir / "table.md").read_text()
-    assert "| PASS rate | Unknown | VQA accuracy | Exact match |" in table
+    header = "| PASS rate | Unknown | VQA accuracy | Exact match | VQA accuracy, both normalised (ours) |"
+    assert header in table
     own = clear.summary.results[0].metrics["clearvqa"]
     assert (
         own["n"] == 6 and 0.0 <= own["vqa_accuracy"] <= own["exact_match"] <= 1.0 or own["exact_match"] == 0

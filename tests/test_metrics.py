@@ -558,10 +558,75 @@ def test_vqa_normalisation_as_the_vqa_evaluation() -> None:
 def test_vqa_accuracy_and_exact_match() -> None:
     from assistant.evaluation.vqa_accuracy import answer_metrics, score_answer
 
-    assert score_answer("red", ["red", "Red.", "dark red", "the red"]).vqa_accuracy == 1.0  # 3 match
+    # theirs compares the normalised prediction with the crowd answers as written: only "red" matches
+    mixed = score_answer("red", ["red", "Red.", "dark red", "the red"])
+    assert mixed.vqa_accuracy == pytest.approx(1 / 3) and mixed.exact_match
+    assert mixed.vqa_accuracy_both_normalised == 1.0  # ours, the extra column: 3 match
     one = score_answer("red", ["red", "maroon", "maroon"])
     assert one.vqa_accuracy == pytest.approx(1 / 3) and one.exact_match
     assert score_answer("It is red.", ["red"] * 10).vqa_accuracy == 0.0  # a sentence is not the answer
     m = answer_metrics(["two", None, "blue"], [["2", "2", "2"], ["red"], []])
     # item 1: 1.0 and a match; item 2: no reply, 0; item 3 has no crowd answers: left out
-    assert m == {"n": 2, "vqa_accuracy": 0.5, "exact_match": 0.5}
+    assert m == {"n": 2, "vqa_accuracy": 0.5, "exact_match": 0.5, "vqa_accuracy_both_normalised": 0.5}
+
+
+# (prediction, crowd answers, VQA accuracy, exact match) as ClearVQA's own eval/metrics.py computes them
+# (compute_vqa_score and compute_exact_match run on each case, jian0805/ClearVQA at 5c40d92): their
+# punctuation and period rules, the contraction table, and the crowd answers compared as written.
+AUTHORS_CASES = [
+    ("2.", ["2", "2", "2"], 1.0, 1),
+    ("2", ["2.", "2", "two"], 0.3333, 1),
+    ("Two", ["2", "2", "2", "3"], 1.0, 1),
+    ("dont know", ["don't know", "don't know", "don't know"], 1.0, 1),
+    ("don't know", ["dont know", "dont know", "dont know"], 0.0, 1),
+    ("Yes", ["yes", "Yes", "yes"], 0.6667, 1),
+    ("yes", ["Yes", "Yes", "yes"], 0.3333, 1),
+    ("The red one.", ["red one", "red", "red one", "red one"], 0.0, 1),
+    ("a dog", ["dog", "dog", "dogs"], 0.6667, 1),
+    ("1,000", ["1000", "1000", "1000"], 1.0, 1),
+    ("3.5", ["3.5", "3.5", "3.5"], 1.0, 1),
+    ("red, white", ["red white", "red white", "red and white"], 0.6667, 1),
+    ("red,white", ["red white", "red white", "red white"], 1.0, 1),
+    ("left-hand side", ["left hand side", "left hand side", "left hand side"], 1.0, 1),
+    ("left - hand", ["left hand", "left  hand", "lefthand"], 0.3333, 1),
+    ("none", ["0", "0", "none"], 0.6667, 1),
+    ("Ten", ["10", "10", "10", "10"], 1.0, 1),
+    ("it's", ["its", "it's", "it's"], 0.6667, 1),
+    ("  Yes\n", ["yes", "yes", "yes"], 1.0, 1),
+    ("yes\tno", ["yes no", "yes no", "yes no"], 1.0, 1),
+    ("e.g. apple", ["eg apple", "eg apple", "eg apple"], 1.0, 1),
+    ("youre right", ["you're right", "you're right", "you're right"], 1.0, 1),
+    ("couldnt've", ["couldn't've", "couldn't've", "couldn't've"], 1.0, 1),
+    ("St. Louis", ["st louis", "st louis", "st louis"], 1.0, 1),
+    ("Mr. Smith's hat", ["mr smith's hat", "mr smith's hat", "mr smith's hat"], 1.0, 1),
+    ("(blue)", ["blue", "blue", "blue"], 1.0, 1),
+    ("blue (navy)", ["blue navy", "blue navy", "blue navy"], 1.0, 1),
+    ("50%", ["50%", "50%", "50%"], 1.0, 1),
+    ("", ["", "", ""], 1.0, 1),
+    ("wasn't", ["wasnt", "wasnt", "wasnt"], 0.0, 1),
+    ("somebody'd", ["somebodyd", "somebodyd", "somebodyd"], 1.0, 1),
+    ("twas", ["'twas", "'twas", "'twas"], 1.0, 1),
+    ("y'allll", ["y'all'll", "y'all'll", "y'all'll"], 1.0, 1),
+    ("Im here", ["i'm here", "im here", "Im here"], 0.3333, 1),
+    ("..........................................x", ["x", "x", "x"], 0.0, 0),
+    (
+        "a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t.u.v.w.x.y.z.a.b.c.d.e.f.g.h.",
+        [
+            "abcdefghijklmnopqrstuvwxyzabcdefgh",
+            "abcdefghijklmnopqrstuvwxyzabcdefgh",
+            "abcdefghijklmnopqrstuvwxyzabcdefgh",
+        ],
+        0.0,
+        0,
+    ),
+]
+
+
+@pytest.mark.parametrize(("prediction", "answers", "vqa", "exact"), AUTHORS_CASES)
+def test_clearvqa_scores_equal_the_authors_function(
+    prediction: str, answers: list[str], vqa: float, exact: int
+) -> None:
+    from assistant.evaluation.vqa_accuracy import score_answer
+
+    score = score_answer(prediction, answers)
+    assert score.vqa_accuracy == pytest.approx(vqa, abs=1e-4) and score.exact_match == bool(exact)

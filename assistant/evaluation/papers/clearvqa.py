@@ -160,7 +160,17 @@ def _answers(task: Task, records: list[ResponseRecord], context: MetricsContext)
 
 def _layout_answers(task: Task, summary: RunSummary) -> Layout:
     extra: list[str] = []
-    header = ["Model", "Prompt", "PASS rate", "Unknown", "VQA accuracy", "Exact match", "n", "Errors"]
+    header = [
+        "Model",
+        "Prompt",
+        "PASS rate",
+        "Unknown",
+        "VQA accuracy",
+        "Exact match",
+        "VQA accuracy, both normalised (ours)",
+        "n",
+        "Errors",
+    ]
     rows = []
     for r in summary.results:
         m, own = r.metrics, r.metrics.get("clearvqa") or {}
@@ -172,13 +182,16 @@ def _layout_answers(task: Task, summary: RunSummary) -> Layout:
                 pct(m.get("unknown")),
                 pct(own.get("vqa_accuracy")),
                 pct(own.get("exact_match")),
+                pct(own.get("vqa_accuracy_both_normalised")),
                 str(m.get("n", 0)),
                 str(r.errors),
             ]
         )
     extra.append(
-        "VQA accuracy (min(1, matching crowd answers / 3)) and exact match are ClearVQA's own metrics, on "
-        "the answer after the clarification, normalised as the VQA evaluation does; PASS is AQuA's rule."
+        "VQA accuracy (min(1, matching crowd answers / 3)) and exact match are ClearVQA's own metrics on the "
+        "answer after the clarification, computed as their eval/metrics.py does (its VQA accuracy compares "
+        "the normalised answer with the crowd answers as written); the column marked (ours) normalises "
+        "both sides. PASS is AQuA's rule."
     )
     return (
         "ClearVQA two-turn clarification (%): AQuA's PASS rate and ClearVQA's own metrics",
