@@ -115,6 +115,11 @@ def test_must_show_racquet_general_rules_then_cached(bench_env, bench_data, tmp_
     line = next(x for x in again.splitlines() if x.startswith("Judge: rules; agreement"))
     assert "racquet_class kappa" in line and "(held-out, n=64)" in line and "(in-sample, n=18)" in line
     assert "racquet_cot kappa" in line and "(held-out, n=24)" in line
+    # beside it, the judge the paper used and its agreement with people
+    assert (
+        "The paper's own judge: Meta-Llama-3-70B-Instruct, Cohen's kappa with people 0.94 on the classes "
+        "and 0.76 on CoT mentions." in again
+    )
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     sets = {(r["task"], r["set"]): r for r in summary["judge_agreement"]}
     assert (

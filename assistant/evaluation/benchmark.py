@@ -139,3 +139,6 @@ class Paper:
     tasks: tuple[Task, ...]
     metrics: Mapping[str, MetricsFn]
     layouts: Mapping[str, LayoutFn]
+    # The judge the paper itself used and its measured agreement with people (printed with every table of
+    # a task that needs a judge, beside the judge of the run); "" where its metrics need no judge.
+    judge: str = ""

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from assistant.evaluation import plots
 from assistant.evaluation.judges import agreement_line
-from assistant.evaluation.papers import layout_for
+from assistant.evaluation.papers import layout_for, paper_of
 from assistant.evaluation.papers.aqua import judged_strategy
 from assistant.evaluation.records import JSON, ResponseRecord, RunSummary, json_safe
 from assistant.evaluation.scoring import judging_tasks
@@ -59,11 +59,13 @@ def markdown_table(task: Task, summary: RunSummary) -> str:
     """The summary as the paper lays its table out (percentages, one row per model and prompt)."""
     title, header, rows, extra = layout_for(task.metrics)(task, summary)
     judging = judging_tasks(task)
+    paper = paper_of(task.name)
     notes = [
         f"Task `{task.name}` — reproduces {task.reproduces}.",
         agreement_line(summary.judge, summary.judge_agreement, judging)
         if judging
         else "Judge: none needed (the metric reads the model's output directly).",
+        *([f"The paper's own judge: {paper.judge}."] if judging and paper.judge else []),
         f"Split {summary.split}; {summary.n_examples} examples (limit {summary.limit}, seed {summary.seed}).",
         *extra,
     ]

@@ -25,3 +25,11 @@ def layout_for(kind: str) -> LayoutFn:
         if kind in paper.layouts:
             return paper.layouts[kind]
     raise KeyError(f"no paper lays out metrics {kind!r}")
+
+
+def paper_of(task_name: str) -> Paper:
+    """The paper whose module holds task `task_name`."""
+    for paper in PAPERS:
+        if any(task.name == task_name for task in paper.tasks):
+            return paper
+    raise KeyError(f"no paper has task {task_name!r}")

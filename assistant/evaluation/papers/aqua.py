@@ -314,6 +314,7 @@ def judged_strategy(summary: RunSummary) -> bool:
 PAPER = Paper(
     name="aqua",
     title="AQuA (Jeong et al.)",
+    judge="GPT-5-mini, 98.5% agreement with people on 400 judgements",
     datasets=DATASETS,
     tasks=TASKS,
     metrics={"aqua-strategy": _strategy, "pass-rate": _pass_rate},

@@ -204,6 +204,8 @@ def _layout_answers(task: Task, summary: RunSummary) -> Layout:
 PAPER = Paper(
     name="clearvqa",
     title="ClearVQA (Jian et al.)",
+    judge="ClearVQA's own metrics need none; PASS is AQuA's, judged there by GPT-5-mini (98.5% agreement "
+    "with people on 400 judgements)",
     datasets=DATASETS,
     tasks=TASKS,
     metrics={"clearvqa-answers": _answers},

@@ -361,6 +361,7 @@ def _layout_racquet_saliency(task: Task, summary: RunSummary) -> Layout:
 PAPER = Paper(
     name="racquet",
     title="RAcQUEt (Testoni et al.)",
+    judge="Meta-Llama-3-70B-Instruct, Cohen's kappa with people 0.94 on the classes and 0.76 on CoT mentions",
     datasets=DATASETS,
     tasks=TASKS,
     metrics={"racquet-classes": _classes, "racquet-bias": _bias, "racquet-saliency": _saliency},
