@@ -258,3 +258,18 @@ def test_a_tab_run_where_every_answer_failed_is_an_error_not_done(
     assert "Error: Every one of the 3 answers failed, so the run has no result" in status, status
     assert "Done" not in status
     assert "**Warning: all 3 items failed**" in table
+
+
+def test_dataset_errors_name_the_data_field_not_a_command_line_option(monkeypatch) -> None:
+    from ui.bench_handlers import web_words
+
+    cli = "VQ-FocusAmbiguity is distributed from https://x (no fixed download link); download it there and "
+    said = web_words(cli + "pass --data FOLDER (or the archive's URL).")
+    assert "--data" not in said and "put a local copy's path (or URL) in the Data field above" in said
+    said = web_words("could not download AQuA (offline); pass --data PATH to a local copy.")
+    assert (
+        said == "could not download AQuA (offline); put a local copy's path (or URL) in the Data field above."
+    )
+    monkeypatch.setenv("WHICHONE_PUBLIC", "1")
+    said = web_words("could not download AQuA (offline); pass --data PATH to a local copy.")
+    assert said.endswith("; this public demo runs on the published data only.")

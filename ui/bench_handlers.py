@@ -197,7 +197,7 @@ class BenchmarkHandlers:
                 result.task, result.records, _examples(result.task, config, result.records), result.out_dir
             )
         except (WhichoneError, ModelError) as exc:
-            return (status_html(user_message(exc), error=True), *[gr.skip()] * 10)
+            return (status_html(web_words(user_message(exc)), error=True), *[gr.skip()] * 10)
         except Exception as exc:  # noqa: BLE001 - the app must stay up; the log has the traceback
             log.exception("benchmark run failed")
             first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else ""
@@ -276,6 +276,19 @@ def _examples(task: Task, config: RunConfig, records: list[ResponseRecord]) -> d
         log.warning("benchmark examples not reloaded: %s", exc)
         return {}
     return {e.key: e for e in loaded.examples if e.key in wanted}
+
+
+_CLI_DATA = re.compile(r"pass --data (?:PATH|FOLDER)( to a local copy)?")
+
+
+def web_words(message: str) -> str:
+    """A dataset error as the page says it: the Data field where the CLI's message names `--data` (on a
+    public demo, which runs the published data only, that there is no other)."""
+    if public_mode():
+        said = "this public demo runs on the published data only"
+    else:
+        said = "put a local copy's path (or URL) in the Data field above"
+    return _CLI_DATA.sub(said, message)
 
 
 def _done_line(result: RunResult, config: RunConfig) -> str:

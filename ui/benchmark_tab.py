@@ -178,9 +178,12 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
 
     gr.Markdown("## Examples")
     with gr.Row():
-        only_wrong = gr.Checkbox(value=False, label="Only wrong ones", elem_id="wh-bench-only-wrong")
-        prev_btn = gr.Button("Previous example", elem_id="wh-bench-prev", scale=0)
-        next_btn = gr.Button("Next example", elem_id="wh-bench-next", scale=0)
+        # Nothing to browse before a run: disabled (and skipped by Tab) until one has examples.
+        only_wrong = gr.Checkbox(
+            value=False, label="Only wrong ones", elem_id="wh-bench-only-wrong", interactive=False
+        )
+        prev_btn = gr.Button("Previous example", elem_id="wh-bench-prev", scale=0, interactive=False)
+        next_btn = gr.Button("Next example", elem_id="wh-bench-next", scale=0, interactive=False)
     position = gr.Slider(
         1, 2, value=1, step=1, label="Example number", interactive=False, elem_id="wh-bench-index"
     )
@@ -214,6 +217,11 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
         api_visibility="private",
         concurrency_id="benchmark",
         concurrency_limit=1,
+    ).then(
+        lambda v: (gr.update(interactive=v is not None),) * 3,
+        [view],
+        [only_wrong, prev_btn, next_btn],
+        api_visibility="private",
     )
     position.input(
         handlers.show,
