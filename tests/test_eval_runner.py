@@ -448,7 +448,7 @@ def test_llm_judgements_are_auditable_and_the_suggested_command_runs(
     command = re.search(r"`(whichone judge-agreement [^`]+)`", table)
     assert command, table
     labelled = tmp_path / "labelled.jsonl"
-    labelled.write_text("".join(LABELLED_SETS[0][1].read_text().splitlines(keepends=True)[:2]))
+    labelled.write_text("".join(LABELLED_SETS[0][1][0].read_text().splitlines(keepends=True)[:2]))
     args = command.group(1).replace("FILE", str(labelled)).split()[1:]
     assert args[:3] == ["judge-agreement", "--judge", "tiny"]
     run = CliRunner().invoke(app, args)

@@ -45,6 +45,7 @@ from assistant.lexicon import (
     PLACE_WORDS,
     word_set,
 )
+from assistant.question import analyse_question
 
 VERBS = lx.RESPONSE_VERBS
 QUESTION_WORDS = lx.QUESTION_FRAME_WORDS
@@ -170,6 +171,10 @@ def question_cues(question: str) -> QuestionCues:
     text = normalise(question)
     first = text.split("?")[0] + "?" if "?" in text else text  # "... ? Please explain ..." -> first part
     toks = re.findall(_WORD, first)
+    # The question analyser's head noun: "What time does the clock show?" -> clock (the run after "the"
+    # ends in the verb), "What kind of tree is it?" -> tree (no determiner before it)
+    analysed = analyse_question(first).head
+    analysed = analysed if analysed not in ("", "object", "person") else ""
     referents: set[str] = set()
     plural_in_q: set[str] = set()
     heads: list[str] = []
@@ -195,7 +200,7 @@ def question_cues(question: str) -> QuestionCues:
                     referents.add(w[:-2])
                     heads.append(w[:-2])
             if run:
-                head = run[-1].removesuffix("'s")
+                head = analysed if analysed in run else run[-1].removesuffix("'s")
                 if head not in PLACE_WORDS and head not in QUESTION_WORDS:
                     heads.append(head)
                     if is_plural(head):
@@ -211,6 +216,9 @@ def question_cues(question: str) -> QuestionCues:
         referents |= PRONOUN_PEOPLE[pronoun]
     if pronoun in {"it", "this", "that"}:
         vague = True
+    if analysed and analysed not in referents and analysed not in plural_in_q and not is_plural(analysed):
+        referents.add(analysed)
+        heads.append(analysed)
     if any(t in VAGUE_WORDS for t in toks) and not referents:
         vague = True
     referents.discard("people")
@@ -294,7 +302,27 @@ def multiple_referents(q: QuestionCues, response: str) -> str | None:
         return f"referents in places that exclude each other: {', '.join(dict.fromkeys(places))}"
     if quantified_mention(q, response):
         return "quantified mention (both / each / the other)"
+    text = normalise(response)
+    # "One plate has pasta, another has a salad": "one" before the question's referent (in "one is in
+    # the foreground, the other ..." about people, for a question about a hat, the referent is not named)
+    names = _alias_pattern(set(q.referents) | {plural_of(n) for n in q.referents}) if q.referents else None
+    if names and re.search(
+        r"\bone\s+(?:of (?:the|them)\s+)?" + names + r"[^.?!]*?\b(?:the other|another)\b", text
+    ):
+        return "one ... the other / another"
+    numbered = numbered_referents(q, text)
+    if numbered:
+        return f"numbered referents: {', '.join(numbered)}"
     return None
+
+
+def numbered_referents(q: QuestionCues, text: str) -> list[str]:
+    """Referents told apart by numbers ("child 1 ... child 2", "dog #1 and dog #2"): two or more, or []."""
+    for noun in sorted(q.referents):
+        found = re.findall(r"\b" + re.escape(noun) + r"\s*(?:#|no\.?\s*|number\s+)?(\d+)\b", text)
+        if len(set(found)) >= 2:
+            return [f"{noun} {n}" for n in dict.fromkeys(found)]
+    return []
 
 
 def the_nouns(text: str) -> set[str]:
@@ -389,18 +417,25 @@ _CLARIFY = re.compile(
 _ACKNOWLEDGE = re.compile(
     r"\b(?:not (?:possible|clear|sure) (?:to (?:know|tell|determine|say|identify) )?which|"
     r"(?:impossible|hard|difficult|unclear|not possible) to (?:know|tell|determine|say|identify)(?: which)?|"
-    r"(?:cannot|can't|can not|unable to|could not|couldn't) (?:tell|determine|know|identify|say) which|"
+    r"(?:cannot|can't|can not|unable to|could not|couldn't) (?:tell|determine|know|identify|say) "
+    r"(?:which|who)|"
     r"ambiguous|ambiguity|without (?:further|more|additional) (?:context|information)|more than one|"
     r"unclear which|it depends on which|multiple (?:possible )?(?:referents|candidates|options))"
 )
 
 
+_ASK_WHICH = re.compile(r"\b(?:please|kindly)?\s*(?:specify|clarify|tell me|let me know|indicate) which\b")
+
+
 def clarification_question(response: str) -> str | None:
-    """The first sentence that asks which referent is meant, or None."""
-    for sentence in re.findall(r"[^.?!]*\?", normalise(response)):
+    """The first sentence that asks which referent is meant ("Which one?", or "Please specify which
+    umbrella you mean."), or None."""
+    text = normalise(response)
+    for sentence in re.findall(r"[^.?!]*\?", text):
         if _CLARIFY.search(sentence) or re.search(r"\bwhich\b", sentence):
             return sentence.strip()
-    return None
+    asked = _ASK_WHICH.search(text)
+    return asked.group(0).strip() if asked else None
 
 
 def acknowledges_ambiguity(response: str) -> str | None:
