@@ -62,10 +62,14 @@ def _handler(hub: Hub) -> type[BaseHTTPRequestHandler]:
 
         def _route(self) -> tuple[str, str, str, str] | None:
             """(kind, repo, revision, rest) for /api/models/{repo}/revision/{rev},
-            /api/models/{repo}/tree/{rev} and /{repo}/resolve/{rev}/{file}."""
+            /api/models/{repo}/tree/{rev} and /{repo}/resolve/{rev}/{file}, and the same for a dataset
+            repository (/api/datasets/..., /datasets/{repo}/resolve/...)."""
             path = unquote(urlsplit(self.path).path).strip("/").split("/")
-            if path[:2] == ["api", "models"] and len(path) >= 6 and path[4] in ("revision", "tree"):
+            api = path[:2] in (["api", "models"], ["api", "datasets"])
+            if api and len(path) >= 6 and path[4] in ("revision", "tree"):
                 return path[4], "/".join(path[2:4]), path[5], "/".join(path[6:])
+            if path[:1] == ["datasets"]:  # a dataset repository's files: /datasets/{repo}/resolve/...
+                path = path[1:]
             if len(path) >= 5 and path[2] == "resolve":
                 return "resolve", "/".join(path[:2]), path[3], "/".join(path[4:])
             return None

@@ -307,3 +307,79 @@ def test_focus_ambiguity_files_it_cannot_read_name_the_keys_found_and_expected(
     (folder / "second.json").write_text("[]")
     with pytest.raises(DatasetUnavailable, match=r"no val annotation JSON .* found: other.json, second.json"):
         load_dataset("vq-focusambiguity", str(folder))
+
+
+def test_aqua_from_the_hub_in_its_published_layout(tmp_path: Path, cache_dir: Path, monkeypatch) -> None:
+    """The Hub repository jihyoung/AQuA holds one save_to_disk folder per split (`train/state.json`,
+    `dataset_info.json`, `data-00000-of-00003.arrow` ...). Served by a local server speaking the Hub's
+    file API, the loader downloads only the asked split's folder and reads it with load_from_disk."""
+    import datasets as hf
+
+    from tests.hub_server import Hub, serve_hub
+
+    disk = fx.make_aqua(tmp_path / "disk", n_per_level=2)
+    repo = tmp_path / "repo"
+    for split in ("train", "test"):
+        hf.load_from_disk(str(disk))[split].save_to_disk(str(repo / split), num_shards=3)
+    assert sorted(p.name for p in (repo / "train").iterdir()) == [
+        "data-00000-of-00003.arrow",
+        "data-00001-of-00003.arrow",
+        "data-00002-of-00003.arrow",
+        "dataset_info.json",
+        "state.json",
+    ]
+    hub = Hub.from_folders({"jihyoung/AQuA": repo})
+    with serve_hub(hub) as url:
+        monkeypatch.setenv("HF_ENDPOINT", url)
+        monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+        monkeypatch.delenv("WHICHONE_OFFLINE", raising=False)
+        import huggingface_hub.constants as hub_constants
+
+        # huggingface_hub reads HF_ENDPOINT when it is imported: point its constants at the server
+        monkeypatch.setattr(hub_constants, "ENDPOINT", url)
+        monkeypatch.setattr(
+            hub_constants, "HUGGINGFACE_CO_URL_TEMPLATE", url + "/{repo_id}/resolve/{revision}/{filename}"
+        )
+        monkeypatch.setattr(hub_constants, "HF_HUB_OFFLINE", False)
+        test = load_dataset("aqua", None, "test")
+        assert [e.gold["level"] for e in test.examples] == [0, 0, 1, 1, 2, 2, 3, 3]
+        assert test.examples[-1].gold["clarified_answer"] == "red"
+        assert not any("/train/" in path for path, _ in hub.gets)  # only the asked split was fetched
+        with pytest.raises(DatasetUnavailable, match="has the splits test, train; not 'validation'"):
+            load_dataset("aqua", None, "validation")
+
+
+def test_clearvqa_from_the_hub_in_its_published_layout(tmp_path: Path, cache_dir: Path, monkeypatch) -> None:
+    """jian0418/ClearVQA publishes `{split}_annotated.jsonl` (the fields a third-party loader of the release
+    reads: question_id, question, gold_answer, answers, dataset, caption, blurred_question,
+    clarification_question, prompt_type, image, ambiguity_category) and `images.zip` of `images/`. Served by
+    a local server speaking the Hub's file API, the loader downloads both and reads them."""
+    import zipfile
+
+    from tests.hub_server import Hub, serve_hub
+
+    made = fx.make_clearvqa(tmp_path / "made", n=4)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "val_annotated.jsonl").write_bytes((made / "val_annotated.jsonl").read_bytes())
+    with zipfile.ZipFile(repo / "images.zip", "w") as archive:
+        for image in sorted((made / "images").iterdir()):
+            archive.write(image, f"images/{image.name}")
+    hub = Hub.from_folders({"jian0418/ClearVQA": repo})
+    with serve_hub(hub) as url:
+        import huggingface_hub.constants as hub_constants
+
+        monkeypatch.setattr(hub_constants, "ENDPOINT", url)
+        monkeypatch.setattr(
+            hub_constants, "HUGGINGFACE_CO_URL_TEMPLATE", url + "/{repo_id}/resolve/{revision}/{filename}"
+        )
+        monkeypatch.setattr(hub_constants, "HF_HUB_OFFLINE", False)
+        monkeypatch.delenv("WHICHONE_OFFLINE", raising=False)
+        loaded = load_dataset("clearvqa", None, "val")
+    assert len(loaded.examples) == 4 and loaded.notes == []
+    ex = loaded.examples[0]
+    assert ex.question == "What color is it?" and ex.gold["answers"] == ["red", "red", "dark red"]
+    assert (
+        ex.gold["clear_question"] == "What color is the cup on the left?"
+        and Path(ex.image.location).is_file()
+    )

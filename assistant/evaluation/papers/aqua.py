@@ -1,9 +1,13 @@
 """AQuA (Jeong et al.): does a response's strategy fit the question's ambiguity level (0 answer, 1 infer,
 2 enumerate, 3 clarify; Table 2, Fig. 5), and does a hint turn get the right answer (Table 4)?
 
-Data: Hugging Face `jihyoung/AQuA` through `datasets` (train / validation / test), or a local
-`save_to_disk` folder / parquet files of the same features. Tasks: aqua-strategy, aqua-clarification, and
-whichone-strategy (whichone's own pipeline as one more row of Table 2).
+Data: Hugging Face `jihyoung/AQuA`, published as one `datasets` save_to_disk folder per split (`train/` with
+`state.json`, `dataset_info.json` and `data-0000N-of-00003.arrow`: read with `load_from_disk`), or a local
+copy: that layout, one save_to_disk folder or DatasetDict, or parquet / arrow / jsonl files of the same
+features. The columns read (image, question, level; answer, hint, clarified_answer) are the ones the paper
+describes; the repository's dataset_info.json was not readable from here to confirm them. Tasks:
+aqua-strategy, aqua-clarification, and whichone-strategy (whichone's own pipeline as one more row of
+Table 2).
 """
 
 from __future__ import annotations
@@ -53,6 +57,8 @@ def _hf_dataset_from_path(path: Path, split: str) -> Any:
         return dd[split]
     if (path / "state.json").is_file():  # one Dataset written by save_to_disk
         return hf.load_from_disk(str(path))
+    if (path / split / "state.json").is_file():  # the Hub's layout: one save_to_disk folder per split
+        return hf.load_from_disk(str(path / split))
     if path.is_file():
         files = [path]
     else:
@@ -68,6 +74,30 @@ def _hf_dataset_from_path(path: Path, split: str) -> Any:
     return hf.load_dataset(
         builder, data_files=[str(f) for f in files], split="train", cache_dir=str(default_cache_dir() / "hf")
     )
+
+
+def _from_the_hub(split: str) -> Any:
+    """The published split. The Hub repository holds one `save_to_disk` folder per split
+    (`{split}/state.json`, `dataset_info.json`, `data-0000N-of-0000M.arrow`); only that folder is downloaded
+    (huggingface_hub, resumable, into the cache) and read with `datasets.load_from_disk`, as it was written.
+    A repository without such folders is read by `datasets.load_dataset`, in case it is republished as
+    parquet."""
+    import datasets as hf
+    from huggingface_hub import HfApi, snapshot_download
+
+    cache = default_cache_dir() / "hf"
+    root = Path(
+        snapshot_download(
+            AQUA_HUB_ID, repo_type="dataset", allow_patterns=[f"{split}/*"], cache_dir=str(cache)
+        )
+    )
+    if (root / split / "state.json").is_file():
+        return hf.load_from_disk(str(root / split))
+    files = HfApi().list_repo_files(AQUA_HUB_ID, repo_type="dataset")
+    folders = sorted({f.split("/")[0] for f in files if f.endswith("/state.json")})
+    if folders:
+        raise DatasetUnavailable(f"AQuA on the Hub has the splits {', '.join(folders)}; not {split!r}")
+    return hf.load_dataset(AQUA_HUB_ID, split=split, cache_dir=str(cache))
 
 
 def _image_ref_from_hf(value: Any, label: str, base: Path | None) -> ImageRef | None:
@@ -96,7 +126,7 @@ def load_aqua(data: str | Path | None = None, split: str = "test") -> DatasetLoa
         )
     try:
         if data is None:
-            ds = hf.load_dataset(AQUA_HUB_ID, split=split, cache_dir=str(default_cache_dir() / "hf"))
+            ds = _from_the_hub(split)
         else:
             base = materialise(data, "AQuA data")
             ds = _hf_dataset_from_path(base, split)
