@@ -189,3 +189,45 @@ def test_a_damaged_cache_is_one_line_and_stays_as_it_was(bench_env, bench_data, 
     assert "response cache" in err and "cannot be read" in err and "move it aside" in err, err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert damaged.read_bytes() == before  # nothing already cached is lost by trying
+
+
+def test_bench_fetch_downloads_a_tasks_images_ahead_then_the_run_works_offline(
+    bench_env, bench_data, tmp_path: Path, monkeypatch
+) -> None:
+    import shutil
+
+    from assistant.evaluation.fetch import ImageFetcher
+
+    shutil.rmtree(ImageFetcher().cache_dir, ignore_errors=True)  # a first fetch, from nothing
+    args = ["fetch", "racquet-general", "--data", str(bench_data["general"]), "--limit", "6", "--no-progress"]
+    code, out, err = _bench(*args)
+    # 6 examples of the seeded sample: each image fetched once (two questions may share one image: the
+    # second finds it cached), the fixture's one 404 image failing if it is among them
+    line = next(x for x in out.splitlines() if x.startswith("racquet-general: 6 examples"))
+    cached, fetched = (
+        int(n) for n in re.search(r"; (\d+) images already cached; (\d+) fetched", line).groups()
+    )
+    failed = (
+        int(m.group(1)) if (m := re.search(r"; (\d+) failed \(first: could not download image", line)) else 0
+    )
+    assert fetched >= 1 and cached + fetched + failed == 6
+    assert code == (1 if failed else 0) and (failed or "runs of it work offline" in out)
+    # a rerun resumes: everything fetched before is cached, nothing is fetched again
+    code2, again, _ = _bench(*args)
+    line = next(x for x in again.splitlines() if x.startswith("racquet-general: 6 examples"))
+    assert f"{cached + fetched} images already cached; 0 fetched" in line and code2 == code
+    # offline, a run of those examples asks the model for every fetched one
+    monkeypatch.setenv("WHICHONE_OFFLINE", "1")
+    run = ["racquet-general", "--model", "tiny", "--judge", "rules", "--variant", "direct", "--limit", "6"]
+    run += ["--data", str(bench_data["general"]), "--out", str(tmp_path / "out")]
+    run += ["--cache", str(tmp_path / "cache.sqlite"), *FAST]
+    code3, table, err3 = _bench(*run)
+    assert code3 == 0, err3
+    assert f"examples: 6; items: 6; errors: {failed}" in table
+
+
+def test_bench_fetch_without_a_task_or_with_an_unknown_one_is_one_line() -> None:
+    code, _, err = _bench("fetch")
+    assert code == 2 and err.strip() == "error: name the task to fetch: whichone bench fetch TASK"
+    code, _, err = _bench("fetch", "nope", "--no-progress")
+    assert code == 2 and "there is no task 'nope'" in err

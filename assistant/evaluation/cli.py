@@ -1,4 +1,5 @@
-"""`whichone bench TASK --model NAME [--judge NAME] [--limit N] [--out DIR]` and `whichone bench list`.
+"""`whichone bench TASK --model NAME [--judge NAME] [--limit N] [--out DIR]`, `whichone bench list` and
+`whichone bench fetch TASK` (its dataset and images, downloaded ahead of an offline run).
 
 Prints the paper-style table and where the files went, and how many calls reached a model: a rerun of the
 same command is served from the response cache and says "model calls: 0"; a run whose examples failed
@@ -46,6 +47,43 @@ def _list_tasks() -> None:
         )
 
 
+def _fetch(
+    target: str | None, *, data: str | None, split: str | None, limit: int | None, seed: int, progress: bool
+) -> None:
+    """`whichone bench fetch TASK`: download the task's dataset and images ahead of an offline run."""
+    if not target:
+        typer.echo("error: name the task to fetch: whichone bench fetch TASK", err=True)
+        raise typer.Exit(2)
+    from tqdm import tqdm
+
+    from assistant.evaluation.prefetch import fetch_task
+    from assistant.evaluation.runner import RunConfig
+
+    config = RunConfig(task=target, models=[], data=data, split=split, limit=limit, seed=seed)
+    bar = tqdm(desc=f"fetching {target}", unit="images", disable=not progress)
+
+    def advance(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+
+    try:
+        report = fetch_task(config, advance)
+    except KeyboardInterrupt:
+        typer.echo("interrupted: what was fetched is cached; run the same command again to go on.", err=True)
+        raise typer.Exit(130) from None
+    except WhichoneError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    finally:
+        bar.close()
+    for note in report.notes:
+        typer.echo(f"note: {note}")
+    typer.echo(report.line())
+    if not report.complete:
+        raise typer.Exit(1)
+    typer.echo("Everything this task reads is here: runs of it work offline (WHICHONE_OFFLINE=1).")
+
+
 def _terminate(signum: int, frame: FrameType | None) -> None:
     # SIGTERM -> the same clean stop as Ctrl-C: the sqlite transaction in flight rolls back, nothing else
     # is lost, and the user is told how to resume.
@@ -54,7 +92,12 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 
 @bench_app.callback()
 def bench(
-    task: Annotated[str, typer.Argument(help="Task name, or `list` to list the tasks.")],
+    task: Annotated[
+        str, typer.Argument(help="Task name; `list` to list the tasks; `fetch` to download a task's data.")
+    ],
+    target: Annotated[
+        str | None, typer.Argument(help="With `fetch`: the task whose dataset and images to download.")
+    ] = None,
     model: Annotated[
         list[str] | None,
         typer.Option(
@@ -96,6 +139,12 @@ def bench(
     if task == "list":
         _list_tasks()
         return
+    if task == "fetch":
+        _fetch(target, data=data, split=split, limit=limit, seed=seed, progress=progress)
+        return
+    if target is not None:
+        typer.echo(f"error: unexpected argument {target!r} (only `bench fetch TASK` takes two)", err=True)
+        raise typer.Exit(2)
     from assistant.evaluation.runner import RunConfig, run_benchmark
 
     config = RunConfig(
