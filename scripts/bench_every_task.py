@@ -6,12 +6,17 @@ local HTTP as the real ones are), the model is the tiny random SmolVLM ("tiny": 
 most judgements are "unknown"), the judge the rule judge, localisation the blobs pointer. Nothing here is a
 result about a real model: run `whichone bench TASK --model NAME` on the published data for that.
 
-Run: .venv/bin/python scripts/bench_every_task.py [--limit 6] [--out runs/every-task]
+With --sample, each task runs on the bundled sample instead (`--data sample`: 5 photos in each released
+layout, assistant/evaluation/samples.py), with no server and WHICHONE_OFFLINE=1, as the Benchmark tab does
+without the published data.
+
+Run: .venv/bin/python scripts/bench_every_task.py [--limit 6] [--out runs/every-task] [--sample]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -29,7 +34,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=int, default=6)
     parser.add_argument("--out", type=Path, default=Path("runs/every-task"))
+    parser.add_argument("--sample", action="store_true", help="run on the bundled samples, offline")
     args = parser.parse_args()
+    if args.sample:
+        os.environ["WHICHONE_OFFLINE"] = "1"
+        run_all({task: "sample" for task in TASKS}, args)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         (root / "racquet").mkdir()
@@ -44,28 +54,34 @@ def main() -> None:
                 "aqua": fx.make_aqua(root / "aqua", n_per_level=5),
                 "clearvqa": fx.make_clearvqa(root / "clearvqa", n=6),
             }
-            for task in TASKS.values():
-                key = task.name if task.name in data else task.dataset
-                options: dict[str, Any] = {"judge": "rules" if task.default_judge != "none" else None}
-                if task.kind == "localise":
-                    options.update(models=["blobs"], segmenter="none")
-                elif task.kind == "probability":
-                    options.update(models=["smolvlm-tiny"])
-                else:
-                    options.update(models=["tiny"], pointer="blobs")
-                config = RunConfig(
-                    task=task.name,
-                    data=str(data[key]),
-                    limit=args.limit,
-                    out_dir=args.out / task.name,
-                    cache_path=args.out / "cache.sqlite",
-                    max_new_tokens=16,
-                    progress=False,
-                    **options,
-                )
-                result = run_benchmark(config)
-                print(f"## {task.name} ({', '.join(config.models)})\n")
-                print(markdown_table(result.task, result.summary))
+            run_all(
+                {t.name: str(data[t.name if t.name in data else t.dataset]) for t in TASKS.values()}, args
+            )
+
+
+def run_all(data: dict[str, str], args: argparse.Namespace) -> None:
+    """One run of every task on data[task], each printed as its paper's table."""
+    for task in TASKS.values():
+        options: dict[str, Any] = {"judge": "rules" if task.default_judge != "none" else None}
+        if task.kind == "localise":
+            options.update(models=["blobs"], segmenter="none")
+        elif task.kind == "probability":
+            options.update(models=["smolvlm-tiny"])
+        else:
+            options.update(models=["tiny"], pointer="blobs")
+        config = RunConfig(
+            task=task.name,
+            data=data[task.name],
+            limit=args.limit,
+            out_dir=args.out / task.name,
+            cache_path=args.out / "cache.sqlite",
+            max_new_tokens=16,
+            progress=False,
+            **options,
+        )
+        result = run_benchmark(config)
+        print(f"## {task.name} ({', '.join(config.models)})\n")
+        print(markdown_table(result.task, result.summary))
 
 
 if __name__ == "__main__":

@@ -273,3 +273,24 @@ def test_dataset_errors_name_the_data_field_not_a_command_line_option(monkeypatc
     monkeypatch.setenv("WHICHONE_PUBLIC", "1")
     said = web_words("could not download AQuA (offline); pass --data PATH to a local copy.")
     assert said.endswith("; this public demo runs on the published data only.")
+
+
+def test_without_the_published_data_the_tab_runs_the_bundled_sample_and_says_so(
+    bench_env: Path, monkeypatch
+) -> None:
+    monkeypatch.setenv("WHICHONE_OFFLINE", "1")  # AQuA's published data cannot be had
+    handlers = BenchmarkHandlers(ModelPool())
+    form = ("aqua-strategy", "tiny", "rules", 5, "", ["base"], 4, 0, "none", "blobs")
+    out = handlers.run(*form, gr.Request(session_hash="offline-sample"), lambda *a, **k: None)
+    status, table, view = out[0], out[1], out[5]
+    assert "The published data could not be had (AQuA comes from Hugging Face" in status, status
+    assert "so this ran on the bundled sample (5 photos), not the paper&#x27;s data" in status
+    assert "Done: aqua-strategy with tiny, 5 answers" in status and "Error" not in status
+    assert "**Data: the bundled sample (5 photos), not the paper's data" in table
+    assert len(view.records) == 5
+    # typed by hand, and on a public demo too (it is bundled, not a server file)
+    monkeypatch.setenv("WHICHONE_PUBLIC", "1")
+    monkeypatch.setenv("WHICHONE_ALLOWED_MODELS", "tiny,blobs")
+    form = ("clearvqa-clarification", "tiny", "rules", 4, "sample", ["base"], 4, 0, "none", "blobs")
+    out = handlers.run(*form, gr.Request(session_hash="public-sample"), lambda *a, **k: None)
+    assert out[0].count("Done: clearvqa-clarification") == 1 and "could not be had" not in out[0], out[0]

@@ -14,6 +14,7 @@ import secrets
 import shutil
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -21,11 +22,12 @@ from typing import Any
 import gradio as gr
 
 from assistant.errors import WhichoneError
-from assistant.evaluation.datasets import load_dataset
+from assistant.evaluation.datasets import DatasetUnavailable, load_dataset
 from assistant.evaluation.fetch import default_cache_dir
 from assistant.evaluation.records import ResponseRecord
 from assistant.evaluation.report import all_failed, failure_line, markdown_table
 from assistant.evaluation.runner import RunConfig, RunResult, get_task_or_fail, run_benchmark
+from assistant.evaluation.samples import SAMPLE, SAMPLE_NOTE
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task
 from assistant.validation import finite_number
@@ -192,7 +194,18 @@ class BenchmarkHandlers:
                 request,
                 report,
             )
-            result = run_benchmark(config, echo=lambda line: log.info("benchmark: %s", line))
+            echo = lambda line: log.info("benchmark: %s", line)  # noqa: E731
+            fallback = None
+            try:
+                result = run_benchmark(config, echo=echo)
+            except DatasetUnavailable as exc:
+                if config.data is not None:
+                    raise
+                # The published data cannot be had (offline, not downloaded, by request only): run the
+                # bundled sample, and say so first.
+                fallback = web_words(str(exc))
+                config = replace(config, data=SAMPLE)
+                result = run_benchmark(config, echo=echo)
             new_view = BenchView(
                 result.task, result.records, _examples(result.task, config, result.records), result.out_dir
             )
@@ -207,8 +220,11 @@ class BenchmarkHandlers:
             )
         served = served_copies(result.files, request)
         failed = all_failed(result.records)
+        line = _done_line(result, config)
+        if fallback is not None:
+            line = f"The published data could not be had ({fallback}), so this ran on {SAMPLE_NOTE}. " + line
         return (
-            status_html(_done_line(result, config), error=failed),
+            status_html(line, error=failed),
             markdown_table(result.task, result.summary),
             _plot_update(result, served),
             _plot_text(result),

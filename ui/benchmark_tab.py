@@ -24,8 +24,10 @@ from ui.state import STATE_TTL_S
 
 INTRO = (
     "Run one of the papers' benchmarks on a model and see the paper's table. Runs are cached: running the "
-    "same again asks no model. Give a local copy of the dataset in *Data* (a file or folder), or leave it "
-    "empty to use the published one (downloaded once into the cache, where the authors publish a link)."
+    "same again asks no model. Give a local copy of the dataset in *Data* (a file or folder), leave it "
+    "empty to use the published one (downloaded once into the cache, where the authors publish a link), or "
+    "type *sample* for the bundled sample: 5 photos in each dataset's layout, not the paper's data, which "
+    "is also what runs when the published data cannot be had (offline)."
 )
 
 
@@ -109,8 +111,8 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
     task_info = gr.Markdown(_task_info(first), elem_id="wh-bench-task-info")
     with gr.Row():
         data = gr.Textbox(
-            label="Data: a local dataset file or folder (or a URL)",
-            placeholder="empty: the published dataset",
+            label="Data: a local dataset file or folder (or a URL), or sample",
+            placeholder="empty: the published dataset (the bundled sample when it cannot be had)",
             max_lines=1,
             elem_id="wh-bench-data",
         )

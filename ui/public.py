@@ -64,10 +64,10 @@ def check_bench_request(data: str | None, limit: int | None) -> int | None:
     """In public mode: no Data (published datasets only) and the limit capped; returns the limit to use."""
     if not public_mode():
         return limit
-    if data and str(data).strip():
+    if data and str(data).strip() and str(data).strip() != "sample":  # the bundled sample is no server file
         raise WhichoneError(
-            "this public demo runs benchmarks on the published datasets only: leave Data empty "
-            "(run whichone on your own machine to use your own files)"
+            "this public demo runs benchmarks on the published datasets only: leave Data empty or type "
+            "sample (run whichone on your own machine to use your own files)"
         )
     cap = public_bench_limit()
     return min(limit, cap) if limit else cap

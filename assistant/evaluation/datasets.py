@@ -25,6 +25,7 @@ from assistant.evaluation.fetch import (
     download_file,
     extract_zip,
 )
+from assistant.evaluation.samples import SAMPLE, SAMPLE_NOTE, sample_folder
 from assistant.evaluation.schema import Example
 
 
@@ -47,6 +48,8 @@ class DatasetSpec:
     default_split: str
     homepage: str
     loader: Callable[[str | Path | None, str], DatasetLoad]
+    # writes a small sample in the released layout into a folder (assistant/evaluation/samples.py)
+    sample: Callable[[Path], None] | None = None
 
 
 # ----------------------------------------------------------------------------------------------- helpers
@@ -132,9 +135,17 @@ def load_dataset(name: str, data: str | Path | None = None, split: str | None = 
     split = split or spec.default_split
     if split not in spec.splits:
         raise DatasetUnavailable(f"{name} has splits {', '.join(spec.splits)}; not {split!r}")
+    notes: list[str] = []
+    if data == SAMPLE:
+        if spec.sample is None:
+            raise DatasetUnavailable(f"{name} has no bundled sample")
+        data = sample_folder(spec.name, spec.sample)
+        notes.append(f"data: {SAMPLE_NOTE}")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # `datasets` warns about cache layouts; not the user's concern
         try:
-            return spec.loader(data, split)
+            loaded = spec.loader(data, split)
         except DownloadError as exc:
             raise DatasetUnavailable(str(exc)) from exc
+    loaded.notes[:0] = notes
+    return loaded

@@ -24,6 +24,7 @@ from assistant.evaluation.judges import agreement_line
 from assistant.evaluation.papers import layout_for, paper_of
 from assistant.evaluation.papers.aqua import judged_strategy
 from assistant.evaluation.records import JSON, ResponseRecord, RunSummary, json_safe
+from assistant.evaluation.samples import SAMPLE, SAMPLE_NOTE
 from assistant.evaluation.scoring import judging_tasks
 from assistant.evaluation.table_format import md
 from assistant.evaluation.tasks import Task
@@ -80,6 +81,8 @@ def markdown_table(task: Task, summary: RunSummary) -> str:
     warning = failed_share_warning(summary)
     if warning:
         notes.insert(0, warning)
+    if summary.data == SAMPLE:
+        notes.insert(0, f"**Data: {SAMPLE_NOTE}.**")
     failed = summary.judge_errors
     if failed:
         notes.append(

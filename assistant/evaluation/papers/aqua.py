@@ -39,6 +39,7 @@ from assistant.evaluation.fetch import (
     offline,
 )
 from assistant.evaluation.records import ResponseRecord, RunSummary
+from assistant.evaluation.samples import PHOTO_SET, PHOTOS
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import metric_rows, pct, rated_pct
 from models.errors import first_line
@@ -172,6 +173,38 @@ def load_aqua(data: str | Path | None = None, split: str = "test") -> DatasetLoa
     return DatasetLoad("aqua", split, examples, notes)
 
 
+def _sample(root: Path) -> None:
+    """The bundled sample in the Hub's layout (assistant/evaluation/samples.py): one save_to_disk folder
+    per split, the photo embedded, level from the strategy each example photo shows."""
+    import datasets as hf
+
+    names = ("image", "filename", "level", "question", "answer", "hint", "clarified_answer")
+    columns: dict[str, list[object]] = {k: [] for k in names}
+    for photo in PHOTO_SET:
+        columns["image"].append({"bytes": (PHOTOS / photo.file).read_bytes(), "path": None})
+        columns["filename"].append(photo.file)
+        columns["level"].append(photo.level)
+        columns["question"].append(photo.question)
+        columns["answer"].append(photo.answer)
+        columns["hint"].append(photo.hint)
+        columns["clarified_answer"].append(photo.clarified_answer)
+    text = hf.Value("string")
+    features = hf.Features(
+        {
+            "image": hf.Image(),
+            "filename": text,
+            "level": hf.Value("int64"),
+            "question": text,
+            "answer": text,
+            "hint": text,
+            "clarified_answer": text,
+        }
+    )
+    dataset = hf.Dataset.from_dict(columns, features=features)
+    for split in ("train", "validation", "test"):
+        dataset.save_to_disk(str(root / split))
+
+
 DATASETS: tuple[DatasetSpec, ...] = (
     DatasetSpec(
         "aqua",
@@ -179,6 +212,7 @@ DATASETS: tuple[DatasetSpec, ...] = (
         "test",
         f"https://huggingface.co/datasets/{AQUA_HUB_ID}",
         lambda d, s: load_aqua(d, s),
+        sample=_sample,
     ),
 )
 

@@ -33,6 +33,7 @@ from assistant.evaluation.fetch import (
     offline,
 )
 from assistant.evaluation.records import ResponseRecord, RunSummary
+from assistant.evaluation.samples import PHOTO_SET, copy_photos, write_jsonl
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import pct
 from models.base import GenerationSettings
@@ -118,6 +119,33 @@ def load_clearvqa(data: str | Path | None = None, split: str = "val") -> Dataset
     return DatasetLoad("clearvqa", split, examples, notes)
 
 
+def _sample(root: Path) -> None:
+    """The bundled sample in the release's layout (assistant/evaluation/samples.py): {split}_annotated.jsonl
+    and images/, for the photos whose question is ambiguous."""
+    copy_photos(root / "images")
+    rows: list[dict[str, object]] = []
+    for n, photo in enumerate(PHOTO_SET):
+        if not photo.clear_question:
+            continue
+        rows.append(
+            {
+                "question_id": f"sample_{n}",
+                "image": photo.file,
+                "question": photo.clear_question,
+                "blurred_question": photo.question,
+                "clarification_question": "Which one do you mean?",
+                "gold_answer": photo.crowd[0],
+                "answers": list(photo.crowd),
+                "dataset": "whichone sample",
+                "caption": "",
+                "prompt_type": "referential",
+                "ambiguity_category": "referential",
+            }
+        )
+    for split in ("train", "val"):
+        write_jsonl(root / f"{split}_annotated.jsonl", rows)
+
+
 DATASETS: tuple[DatasetSpec, ...] = (
     DatasetSpec(
         "clearvqa",
@@ -125,6 +153,7 @@ DATASETS: tuple[DatasetSpec, ...] = (
         "val",
         f"https://huggingface.co/datasets/{CLEARVQA_HUB_ID}",
         lambda d, s: load_clearvqa(d, s),
+        sample=_sample,
     ),
 )
 

@@ -35,6 +35,7 @@ from assistant.evaluation.datasets import (
     plain_value,
 )
 from assistant.evaluation.records import ResponseRecord, RunSummary
+from assistant.evaluation.samples import PHOTO_SET, copy_photos, photo_regions
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import metric_rows, num, pct, plain
 from models.base import GenerationSettings
@@ -200,6 +201,28 @@ def _vqfa_example(
     )
 
 
+def _sample(root: Path) -> None:
+    """The bundled sample in the release's layout (assistant/evaluation/samples.py): {split}.json and
+    images/; the focus regions are the demo pointer's boxes as polygons (one for the photos whose question
+    has one referent), not annotations."""
+    copy_photos(root / "images")
+    records = []
+    for n, photo in enumerate(PHOTO_SET):
+        boxes = photo_regions(photo.file, limit=3 if photo.level >= 2 else 1)
+        polygons = [[[x0, y0, x1, y0, x1, y1, x0, y1]] for x0, y0, x1, y1 in boxes]
+        records.append(
+            {
+                "question_id": f"sample{n}",
+                "image": photo.file,
+                "question": photo.question,
+                "focus_regions": polygons,
+                "source": "whichone sample",
+            }
+        )
+    for split in ("train", "val"):
+        (root / f"{split}.json").write_text(json.dumps(records), encoding="utf-8")
+
+
 DATASETS: tuple[DatasetSpec, ...] = (
     DatasetSpec(
         "vq-focusambiguity",
@@ -207,6 +230,7 @@ DATASETS: tuple[DatasetSpec, ...] = (
         "val",  # the test split's labels are behind the authors' evaluation server
         VQFA_HOMEPAGE,
         lambda d, s: load_focus_ambiguity(d, s),
+        sample=_sample,
     ),
 )
 
