@@ -84,6 +84,65 @@ def _fetch(
     typer.echo("Everything this task reads is here: runs of it work offline (WHICHONE_OFFLINE=1).")
 
 
+def _row_line(row: dict[str, object]) -> str:
+    reply = str(row["response"] or row["error"]).replace("\n", " ")
+    reply = reply if len(reply) <= 70 else reply[:67] + "..."
+    return (
+        f"  {row['id']} [{row['model']} / {row['variant']}] gold {row['gold'] or '-'}, judged "
+        f"{row['judged'] or '-'}, {row['outcome']}: {reply}"
+    )
+
+
+def _show(folder: str | None, chosen: object, export_to: Path | None, rows: int) -> None:
+    """`whichone bench show RUN [slice options]`: a finished run's slice, its counts and its records."""
+    from assistant.evaluation.runs import Run, Slice, export
+
+    if not folder:
+        raise WhichoneError("name the run folder: whichone bench show RUN")
+    assert isinstance(chosen, Slice)
+    run = Run.open(folder)
+    indices = run.slice(chosen)
+    typer.echo(
+        f"{run.task.name} run in {run.folder}: {len(run.records)} records; "
+        f"{chosen.describe()}: {len(indices)}"
+    )
+    for name, counter in run.counts(indices).items():
+        if counter:
+            typer.echo(f"{name}: " + ", ".join(f"{k} {n}" for k, n in counter.most_common()))
+    shown = run.rows(indices)
+    for row in shown[:rows]:
+        typer.echo(_row_line(row))
+    if len(shown) > rows:
+        typer.echo(f"  ... and {len(shown) - rows} more (--rows N, or --export FILE)")
+    if export_to is not None:
+        typer.echo(f"exported {len(shown)} records to {export(shown, export_to)}")
+
+
+def _compare(first: str | None, second: str | None, export_to: Path | None, rows: int) -> None:
+    """`whichone bench compare RUN_A RUN_B`: agreement of two runs' judgements on the same items."""
+    from assistant.evaluation.runs import Run, compare, export
+
+    if not first or not second:
+        raise WhichoneError("name two run folders: whichone bench compare RUN_A RUN_B")
+    a, b = Run.open(first), Run.open(second)
+    result = compare(a, b)
+    for line in result.lines():
+        typer.echo(line)
+    differ = result.disagreements()
+    paired = []
+    for i, j in differ:
+        ra, rb = a.rows([i])[0], b.rows([j])[0]
+        paired.append({**{f"a_{k}": v for k, v in ra.items()}, **{f"b_{k}": v for k, v in rb.items()}})
+    for i, j in differ[:rows]:
+        typer.echo(f"differ: {a.records[i].id} [{a.records[i].variant}]")
+        typer.echo("  A " + _row_line(a.rows([i])[0]).strip())
+        typer.echo("  B " + _row_line(b.rows([j])[0]).strip())
+    if len(differ) > rows:
+        typer.echo(f"... and {len(differ) - rows} more (--rows N, or --export FILE)")
+    if export_to is not None:
+        typer.echo(f"exported {len(paired)} disagreements to {export(paired, export_to)}")
+
+
 def _terminate(signum: int, frame: FrameType | None) -> None:
     # SIGTERM -> the same clean stop as Ctrl-C: the sqlite transaction in flight rolls back, nothing else
     # is lost, and the user is told how to resume.
@@ -96,8 +155,10 @@ def bench(
         str, typer.Argument(help="Task name; `list` to list the tasks; `fetch` to download a task's data.")
     ],
     target: Annotated[
-        str | None, typer.Argument(help="With `fetch`: the task whose dataset and images to download.")
+        str | None,
+        typer.Argument(help="`fetch TASK`; `show RUN` (a run folder); `compare RUN_A RUN_B`."),
     ] = None,
+    other: Annotated[str | None, typer.Argument(help="With `compare`: the second run folder.")] = None,
     model: Annotated[
         list[str] | None,
         typer.Option(
@@ -134,6 +195,17 @@ def bench(
         ),
     ] = "vlm-boxes",
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    gold: Annotated[str | None, typer.Option(help="show: only records with this gold label.")] = None,
+    judged: Annotated[
+        str | None, typer.Option(help="show: only records judged so (with --gold: a confusion cell).")
+    ] = None,
+    outcome: Annotated[str | None, typer.Option(help="show: right, wrong or error.")] = None,
+    unknown: Annotated[bool, typer.Option(help="show: only records a judging left unknown.")] = False,
+    word: Annotated[str | None, typer.Option(help="show: a word in the question or the reply.")] = None,
+    export: Annotated[
+        Path | None, typer.Option(help="show / compare: write the records shown to a .csv or .jsonl file.")
+    ] = None,
+    rows: Annotated[int, typer.Option(help="show / compare: how many records to print.")] = 20,
 ) -> None:
     """Run benchmark TASK on a model and write responses.jsonl, summary.json, table.md and plots."""
     if task == "list":
@@ -141,6 +213,27 @@ def bench(
         return
     if task == "fetch":
         _fetch(target, data=data, split=split, limit=limit, seed=seed, progress=progress)
+        return
+    if task in ("show", "compare"):
+        from assistant.evaluation.runs import Slice
+
+        chosen = Slice(
+            model=model[0] if model else None,
+            variant=variant[0] if variant else None,
+            gold=gold,
+            judged=judged,
+            outcome=outcome,
+            unknown=unknown,
+            word=word,
+        )
+        try:
+            if task == "show":
+                _show(target, chosen, export, rows)
+            else:
+                _compare(target, other, export, rows)
+        except WhichoneError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
         return
     if target is not None:
         typer.echo(f"error: unexpected argument {target!r} (only `bench fetch TASK` takes two)", err=True)

@@ -1,0 +1,207 @@
+"""A finished run, opened again: any folder with `responses.jsonl` and `summary.json` (from the CLI, the tab,
+another machine, a server model), read without rerunning anything, sliced, exported and compared.
+
+`Run.open(folder)` reads it once; `Run.slice(Slice(...))` gives the indices of the records that match;
+`Run.counts()` says how many each slice value has; `compare(a, b)` pairs two runs' records on the same
+example and prompt and says where their judgements agree. `whichone bench show` and `whichone bench
+compare` print these (assistant/evaluation/cli.py).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from assistant.errors import WhichoneError
+from assistant.evaluation.outcomes import ERROR, gold_label, judged_label, outcome
+from assistant.evaluation.records import UNKNOWN, ResponseRecord
+from assistant.evaluation.tasks import Task, get_task
+
+
+class RunNotReadable(WhichoneError):
+    """The folder is not a finished run (no responses.jsonl / summary.json, or they cannot be read)."""
+
+
+@dataclass(frozen=True)
+class Slice:
+    """Which records to keep; a field left None keeps all. `word` matches the question or the reply, case
+    insensitive. `unknown`: only records some judging left "unknown"."""
+
+    model: str | None = None
+    variant: str | None = None
+    gold: str | None = None
+    judged: str | None = None
+    outcome: str | None = None
+    unknown: bool = False
+    word: str | None = None
+
+    def describe(self) -> str:
+        parts = [f"{k} {v}" for k, v in vars(self).items() if v not in (None, False)]
+        return ", ".join(parts) or "all records"
+
+
+@dataclass
+class Run:
+    folder: Path
+    task: Task
+    summary: dict[str, Any]
+    records: list[ResponseRecord]
+    outcomes: list[str] = field(default_factory=list)
+    golds: list[str | None] = field(default_factory=list)
+    judged: list[str | None] = field(default_factory=list)
+
+    @classmethod
+    def open(cls, folder: str | Path) -> Run:
+        """The run in `folder` (its responses.jsonl and summary.json); RunNotReadable says what is wrong."""
+        root = Path(folder)
+        responses, summary_file = root / "responses.jsonl", root / "summary.json"
+        if not responses.is_file() or not summary_file.is_file():
+            raise RunNotReadable(f"{root} is not a finished run: it needs responses.jsonl and summary.json")
+        try:
+            summary = json.loads(summary_file.read_text(encoding="utf-8"))
+            lines = responses.read_text(encoding="utf-8").splitlines()
+            records = [ResponseRecord.from_json(json.loads(line)) for line in lines if line.strip()]
+        except (OSError, ValueError, TypeError) as exc:
+            raise RunNotReadable(f"{root}: cannot read the run ({exc})") from exc
+        try:
+            task = get_task(str(summary.get("task")))
+        except KeyError as exc:
+            raise RunNotReadable(f"{root}: summary.json names no known task ({exc.args[0]})") from None
+        return cls(root, task, summary, records)
+
+    def __post_init__(self) -> None:
+        # localisation outcomes need the gold masks, which only the dataset has: by judgement only here
+        self.outcomes = [outcome(self.task, r) for r in self.records]
+        self.golds = [gold_label(self.task, r) for r in self.records]
+        self.judged = [judged_label(self.task, r) for r in self.records]
+
+    def slice(self, chosen: Slice) -> list[int]:
+        """Indices of the records in `chosen`, in file order."""
+        word = chosen.word.lower() if chosen.word else None
+        keep = []
+        for i, r in enumerate(self.records):
+            if chosen.model is not None and r.model != chosen.model:
+                continue
+            if chosen.variant is not None and r.variant != chosen.variant:
+                continue
+            if chosen.gold is not None and self.golds[i] != chosen.gold:
+                continue
+            if chosen.judged is not None and self.judged[i] != chosen.judged:
+                continue
+            if chosen.outcome is not None and self.outcomes[i] != chosen.outcome:
+                continue
+            if chosen.unknown and not any(v == UNKNOWN for v in r.judgement.values()):
+                continue
+            if word is not None and word not in f"{r.question}\n{r.response or ''}".lower():
+                continue
+            keep.append(i)
+        return keep
+
+    def counts(self, indices: Sequence[int] | None = None) -> dict[str, Counter[str]]:
+        """How many of the records (all, or `indices`) have each outcome, judged label, gold label, prompt
+        and model: the size of every slice one step from here."""
+        chosen = range(len(self.records)) if indices is None else indices
+        out: dict[str, Counter[str]] = {
+            k: Counter() for k in ("outcome", "judged", "gold", "variant", "model")
+        }
+        for i in chosen:
+            out["outcome"][self.outcomes[i]] += 1
+            out["judged"][self.judged[i] or "-"] += 1
+            out["gold"][self.golds[i] or "-"] += 1
+            out["variant"][self.records[i].variant] += 1
+            out["model"][self.records[i].model] += 1
+        return out
+
+    def rows(self, indices: Sequence[int]) -> list[dict[str, Any]]:
+        """The records `indices` as flat rows for a table or an export (with the image's source)."""
+        rows = []
+        for i in indices:
+            r = self.records[i]
+            rows.append(
+                {
+                    "id": r.id,
+                    "model": r.model,
+                    "variant": r.variant,
+                    "question": r.question,
+                    "response": r.response or "",
+                    "error": r.error or "",
+                    "gold": self.golds[i] or "",
+                    "judged": self.judged[i] or "",
+                    "outcome": self.outcomes[i],
+                    "image": r.image,
+                }
+            )
+        return rows
+
+
+def export(rows: Sequence[dict[str, Any]], path: str | Path) -> Path:
+    """Write rows as CSV (`.csv`) or JSON lines (`.jsonl`)."""
+    target = Path(path)
+    if target.suffix not in (".csv", ".jsonl"):
+        raise WhichoneError(f"export to a .csv or .jsonl file, not {target.name}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.suffix == ".jsonl":
+        target.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+        return target
+    with target.open("w", newline="", encoding="utf-8") as handle:
+        fields = list(rows[0]) if rows else ["id"]
+        writer = csv.DictWriter(handle, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
+    return target
+
+
+@dataclass
+class Comparison:
+    """Two runs on the same items: the pairs (index in a, index in b) and where their judgements differ."""
+
+    a: Run
+    b: Run
+    pairs: list[tuple[int, int]]
+    only_a: int
+    only_b: int
+
+    def disagreements(self) -> list[tuple[int, int]]:
+        return [(i, j) for i, j in self.pairs if self.a.judged[i] != self.b.judged[j]]
+
+    def outcome_changes(self) -> Counter[str]:
+        """ "right -> wrong" and the like, over the paired records."""
+        return Counter(f"{self.a.outcomes[i]} -> {self.b.outcomes[j]}" for i, j in self.pairs)
+
+    def lines(self) -> list[str]:
+        agree = len(self.pairs) - len(self.disagreements())
+        out = [
+            f"{len(self.pairs)} records on the same example and prompt ({self.only_a} only in A, "
+            f"{self.only_b} only in B); judged labels agree on {agree}, differ on {len(self.pairs) - agree}",
+            "outcomes: " + ", ".join(f"{k} {n}" for k, n in sorted(self.outcome_changes().items())),
+        ]
+        return out
+
+
+def compare(a: Run, b: Run) -> Comparison:
+    """Pair the records of two runs of the same task by example and prompt (by example alone when the
+    prompts differ, e.g. two prompts compared), each record used once, in file order."""
+    if a.task.name != b.task.name:
+        raise WhichoneError(f"the runs are of different tasks ({a.task.name}, {b.task.name})")
+    same_prompts = {r.variant for r in a.records} == {r.variant for r in b.records}
+
+    def key(r: ResponseRecord) -> tuple[str, ...]:
+        return (r.key, r.variant) if same_prompts else (r.key,)
+
+    waiting: dict[tuple[str, ...], list[int]] = {}
+    for j, r in enumerate(b.records):
+        waiting.setdefault(key(r), []).append(j)
+    pairs = []
+    for i, r in enumerate(a.records):
+        candidates = waiting.get(key(r))
+        if candidates:
+            pairs.append((i, candidates.pop(0)))
+    return Comparison(a, b, pairs, len(a.records) - len(pairs), sum(len(v) for v in waiting.values()))
+
+
+__all__ = ["ERROR", "Comparison", "Run", "RunNotReadable", "Slice", "compare", "export"]

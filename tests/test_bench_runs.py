@@ -1,0 +1,111 @@
+"""Opening finished runs again (issue 24, the CLI part): `whichone bench show RUN` slices a run made by the
+CLI by gold label, judged label (a confusion cell), outcome, prompt and word, and exports the slice;
+`whichone bench compare RUN_A RUN_B` pairs two runs' records on the same examples. Nothing is rerun."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from assistant.cli import app
+from assistant.evaluation.records import ResponseRecord
+from assistant.evaluation.runs import Run, Slice, compare
+
+FAST = ["--max-new-tokens", "8", "--no-progress"]
+
+
+def bench(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, ["bench", *args])
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Two runs of aqua-strategy made by the CLI on the bundled sample: the Base and the CoT prompt."""
+    root = tmp_path_factory.mktemp("runs")
+    out = {}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("WHICHONE_CACHE_DIR", str(root / "cache"))
+        mp.setenv("WHICHONE_OFFLINE", "1")
+        for variant in ("base", "cot"):
+            args = ["aqua-strategy", "--model", "tiny", "--variant", variant, "--data", "sample"]
+            args += ["--out", str(root / variant), "--cache", str(root / "cache.sqlite"), *FAST]
+            code, _, err = bench(*args)
+            assert code == 0, err
+            out[variant] = root / variant
+    return out
+
+
+def test_show_slices_a_run_made_by_the_cli_and_exports_the_slice(
+    runs: dict[str, Path], tmp_path: Path
+) -> None:
+    code, out, err = bench("show", str(runs["base"]))
+    assert code == 0, err
+    assert out.startswith(f"aqua-strategy run in {runs['base']}: 5 records; all records: 5")
+    assert "gold: clarify 2, answer 1, infer 1, enumerate 1" in out
+    # a confusion cell: gold clarify, judged as whatever the rule judge made of the first clarify record
+    run = Run.open(runs["base"])
+    cell = next(run.judged[i] for i, g in enumerate(run.golds) if g == "clarify")
+    export = tmp_path / "cell.jsonl"
+    code, out, err = bench(
+        "show", str(runs["base"]), "--gold", "clarify", "--judged", str(cell), "--export", str(export)
+    )
+    assert code == 0, err
+    count = int(re.search(r"gold clarify, judged \S+: (\d+)", out).group(1))
+    lines = [json.loads(x) for x in export.read_text().splitlines()]
+    assert count == len(lines) >= 1 and all(r["gold"] == "clarify" and r["judged"] == cell for r in lines)
+    assert {"question", "response", "image", "outcome"} <= set(lines[0])
+    csv_file = tmp_path / "all.csv"
+    code, out, _ = bench("show", str(runs["base"]), "--word", "coin", "--export", str(csv_file))
+    rows = list(csv.DictReader(csv_file.open()))
+    assert code == 0 and len(rows) == 2 and all("coin" in r["question"].lower() for r in rows)
+
+
+def test_compare_pairs_two_prompts_on_the_same_examples(runs: dict[str, Path], tmp_path: Path) -> None:
+    code, out, err = bench(
+        "compare", str(runs["base"]), str(runs["cot"]), "--export", str(tmp_path / "d.csv")
+    )
+    assert code == 0, err
+    assert out.startswith(
+        "5 records on the same example and prompt (0 only in A, 0 only in B); judged labels"
+    )
+    a, b = Run.open(runs["base"]), Run.open(runs["cot"])
+    result = compare(a, b)
+    differ = len(result.disagreements())
+    assert f"differ on {differ}" in out
+    assert len(list(csv.DictReader((tmp_path / "d.csv").open()))) == differ
+
+
+def test_bad_run_folders_are_one_line(tmp_path: Path) -> None:
+    code, _, err = bench("show", str(tmp_path))
+    assert (
+        code == 2
+        and err.strip()
+        == f"error: {tmp_path} is not a finished run: it needs responses.jsonl and summary.json"
+    )
+    code, _, err = bench("show")
+    assert code == 2 and "name the run folder" in err
+    code, _, err = bench("compare", str(tmp_path))
+    assert code == 2 and "name two run folders" in err
+
+
+def test_a_generated_run_of_5000_items_slices_by_every_field(tmp_path: Path) -> None:
+    """The counts of each slice on a generated run (its speed: scripts/runs_speed.py)."""
+    from scripts.runs_speed import generated_run
+
+    folder = generated_run(tmp_path / "big", 5000)
+    run = Run.open(folder)
+    assert len(run.records) == 5000
+    assert len(run.slice(Slice(gold="clarify"))) == 1250
+    # every other clarify item judged right, less the 25 of them that are errors (no judged label)
+    assert len(run.slice(Slice(gold="clarify", judged="clarify"))) == 625 - 25
+    assert len(run.slice(Slice(outcome="error"))) == 50
+    assert len(run.slice(Slice(word="umbrella"))) == 2500
+    assert isinstance(run.records[0], ResponseRecord)
