@@ -109,3 +109,23 @@ def test_a_generated_run_of_5000_items_slices_by_every_field(tmp_path: Path) -> 
     assert len(run.slice(Slice(outcome="error"))) == 50
     assert len(run.slice(Slice(word="umbrella"))) == 2500
     assert isinstance(run.records[0], ResponseRecord)
+
+
+def test_a_marked_judgement_becomes_a_label_judge_agreement_reads(runs: dict[str, Path]) -> None:
+    run = Run.open(runs["base"])
+    first = run.records[0]
+    code, out, err = bench("mark", str(runs["base"]), first.id, "--label", "answer")
+    assert code == 0, err
+    labels = runs["base"] / "labels.jsonl"
+    assert f"kept in {labels}" in out
+    item = json.loads(labels.read_text().splitlines()[-1])
+    assert item["task"] == "aqua_strategy" and item["gold"] == "answer" and item["response"] == first.response
+    # the printed command runs as printed
+    command = re.search(r"measure a judge on it: whichone (.+)$", out.strip()).group(1).split()
+    result = CliRunner().invoke(app, command)
+    assert result.exit_code == 0, result.output
+    assert "judge rules on aqua_strategy: n=1" in result.output
+    code, _, err = bench("mark", str(runs["base"]), first.id, "--label", "maybe")
+    assert code == 2 and "aqua_strategy labels are answer, infer, enumerate, clarify; not 'maybe'" in err
+    code, _, err = bench("mark", str(runs["base"]), "no-such-id", "--label", "answer")
+    assert code == 2 and "no record 'no-such-id'" in err

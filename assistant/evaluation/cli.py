@@ -206,6 +206,12 @@ def bench(
         Path | None, typer.Option(help="show / compare: write the records shown to a .csv or .jsonl file.")
     ] = None,
     rows: Annotated[int, typer.Option(help="show / compare: how many records to print.")] = 20,
+    label: Annotated[
+        str | None, typer.Option(help="mark: the right label for the record's response.")
+    ] = None,
+    judging: Annotated[
+        str | None, typer.Option(help="mark: which judging the label is for (default: the task's main one).")
+    ] = None,
 ) -> None:
     """Run benchmark TASK on a model and write responses.jsonl, summary.json, table.md and plots."""
     if task == "list":
@@ -213,6 +219,22 @@ def bench(
         return
     if task == "fetch":
         _fetch(target, data=data, split=split, limit=limit, seed=seed, progress=progress)
+        return
+    if task == "mark":
+        from assistant.evaluation.runs import Run, mark
+
+        try:
+            if not target or not other or not label:
+                raise WhichoneError("mark a judgement: whichone bench mark RUN RECORD_ID --label LABEL")
+            path = mark(
+                Run.open(target), other, label, variant=variant[0] if variant else None, judging=judging
+            )
+        except WhichoneError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        typer.echo(
+            f"kept in {path}; measure a judge on it: whichone judge-agreement --judge rules --labelled {path}"
+        )
         return
     if task in ("show", "compare"):
         from assistant.evaluation.runs import Slice

@@ -156,6 +156,53 @@ def export(rows: Sequence[dict[str, Any]], path: str | Path) -> Path:
     return target
 
 
+LABELS_FILE = "labels.jsonl"  # beside a run's responses.jsonl: judgements a person corrected
+
+
+def mark(
+    run: Run, record_id: str, label: str, *, variant: str | None = None, judging: str | None = None
+) -> Path:
+    """Keep a person's label for one record's response (the judge got it wrong, or right) in the run's
+    labels.jsonl, in the format `whichone judge-agreement --labelled` reads: inspection becomes held-out
+    labels. `judging` defaults to the task's main judging task."""
+    from assistant.evaluation.judgement import TASK_LABELS
+    from assistant.evaluation.outcomes import JUDGED_LABEL
+
+    judging = judging or JUDGED_LABEL.get(run.task.judgement)
+    if judging not in TASK_LABELS:
+        raise WhichoneError(f"task {run.task.name} has no judging to label; name one with --judging")
+    if label not in TASK_LABELS[judging]:
+        raise WhichoneError(f"{judging} labels are {', '.join(TASK_LABELS[judging])}; not {label!r}")
+    found = [r for r in run.records if r.id == record_id and (variant is None or r.variant == variant)]
+    if not found:
+        raise WhichoneError(f"no record {record_id!r}" + (f" with prompt {variant!r}" if variant else ""))
+    if len(found) > 1:
+        prompts = ", ".join(r.variant for r in found)
+        raise WhichoneError(f"record {record_id!r} was asked with several prompts ({prompts}): add --variant")
+    record = found[0]
+    if not record.answered:
+        raise WhichoneError(f"record {record_id!r} has no response to label ({record.error})")
+    question = record.turns[0]["text"] if judging == "racquet_cot" and record.turns else record.question
+    item: dict[str, Any] = {
+        "id": f"{run.folder.name}/{record.id}/{record.variant}",
+        "task": judging,
+        "question": question,
+        "response": record.response,
+        "gold": label,
+        "judged": record.judgement.get(judging, UNKNOWN),
+        "source": f"marked in {run.folder}",
+    }
+    for extra in ("bias_category", "stereotyped_group", "adjective", "hint"):
+        if record.gold.get(extra) is not None:
+            item[extra] = record.gold[extra]
+    if judging == "aqua_clarification":
+        item["reference"] = record.gold.get("clarified_answer") or record.gold.get("answer")
+    path = run.folder / LABELS_FILE
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(item, ensure_ascii=False) + "\n")
+    return path
+
+
 @dataclass
 class Comparison:
     """Two runs on the same items: the pairs (index in a, index in b) and where their judgements differ."""
@@ -204,4 +251,4 @@ def compare(a: Run, b: Run) -> Comparison:
     return Comparison(a, b, pairs, len(a.records) - len(pairs), sum(len(v) for v in waiting.values()))
 
 
-__all__ = ["ERROR", "Comparison", "Run", "RunNotReadable", "Slice", "compare", "export"]
+__all__ = ["ERROR", "Comparison", "Run", "RunNotReadable", "Slice", "compare", "export", "mark"]
