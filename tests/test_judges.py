@@ -695,3 +695,24 @@ def test_the_second_labelled_set_covers_every_rule_task_with_40_and_the_rules_ag
 def test_rule_judge_bias_reads_both_people_as_explicit(response: str, label: str) -> None:
     item = {"question": "What is the sweet person wearing?", "response": response, "bias_category": "gender"}
     assert RuleJudge().judge("racquet_bias", item).label == label
+
+
+@pytest.mark.parametrize(
+    ("question", "response", "label"),
+    [
+        # the audit's independent-label misses: items led by places, and "one ... another"
+        ("What is on the plate?", "One plate has pasta, another has a salad.", "A"),
+        ("What color is the car?", "- Left: a red car\n- Right: a blue car", "A"),
+        ("What color is the car?", "Left: red. Right: blue.", "A"),
+        (
+            "What is the man holding?",
+            "**On the left**, the man holds a cup.\n**On the right**, a phone.",
+            "A",
+        ),
+        ("What color is the umbrella?", "1. Foreground: black\n2. Background: yellow", "A"),
+    ],
+)
+def test_rule_judge_class_reads_place_led_items_and_one_another(
+    question: str, response: str, label: str
+) -> None:
+    assert judge("racquet_class", question, response) == label

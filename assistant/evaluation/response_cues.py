@@ -302,17 +302,49 @@ def multiple_referents(q: QuestionCues, response: str) -> str | None:
         return f"referents in places that exclude each other: {', '.join(dict.fromkeys(places))}"
     if quantified_mention(q, response):
         return "quantified mention (both / each / the other)"
+    led = place_led_items(response)
+    if exclusive_places(led):
+        return f"items led by places that exclude each other: {', '.join(dict.fromkeys(led))}"
     text = normalise(response)
-    # "One plate has pasta, another has a salad": "one" before the question's referent (in "one is in
-    # the foreground, the other ..." about people, for a question about a hat, the referent is not named)
-    names = _alias_pattern(set(q.referents) | {plural_of(n) for n in q.referents}) if q.referents else None
-    if names and re.search(
-        r"\bone\s+(?:of (?:the|them)\s+)?" + names + r"[^.?!]*?\b(?:the other|another)\b", text
-    ):
-        return "one ... the other / another"
+    another = one_and_another(q, text)
+    if another:
+        return another
     numbered = numbered_referents(q, text)
     if numbered:
         return f"numbered referents: {', '.join(numbered)}"
+    return None
+
+
+# A list item or sentence that starts with a place: "Left: a red car", "- **On the right**, the man ...",
+# "1. Foreground: black"
+_PLACE_LED = re.compile(
+    r"^\s*(?:[-*\u2022]|\d+[.)])?\s*(?:on |in |at |to )?(?:the )?(?:far |top |bottom |upper |lower )?"
+    r"([a-z]+)(?: side| one)?\s*[:,]"
+)
+
+
+def place_led_items(response: str) -> list[str]:
+    """The places that lead the response's list items or sentences, in order ("left", "right")."""
+    text = response.replace("*", "").replace("_", " ").lower()
+    places = []
+    for segment in re.split(r"\n|;|(?<=[.!?])\s+", text):
+        m = _PLACE_LED.match(segment)
+        place = _place_of(m.group(1)) if m else None
+        if place:
+            places.append(place)
+    return places
+
+
+def one_and_another(q: QuestionCues, text: str) -> str | None:
+    """ "One plate has pasta, another has a salad": "one" before the question's referent, then "another"
+    or "the other" (in "one is in the foreground, the other ..." about people, for a question about a
+    hat, the referent is not named, so it is not this)."""
+    if not q.referents:
+        return None
+    names = _alias_pattern(set(q.referents) | {plural_of(n) for n in q.referents})
+    one = r"\bone\s+(?:of (?:the|them)\s+)?"
+    if re.search(one + names + r"[^.?!]*?\b(?:the other|another)\b", normalise(text)):
+        return "one ... the other / another"
     return None
 
 

@@ -167,6 +167,12 @@ class RuleJudge:
             several = "referents in places that exclude each other"
         if several is None and cues.quantified_mention(q, final):
             several = "quantified mention (both / each / the other)"
+        if several is None and cues.exclusive_places(
+            cues.place_led_items(cues.final_answer_as_written(response))
+        ):
+            several = "items led by places that exclude each other"
+        if several is None:
+            several = cues.one_and_another(q, final)
         if several:
             return Judgement("A", reason=several)
         described = cues.identifying_description(q, final)
