@@ -190,14 +190,17 @@ def huge_png(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_twelve_huge_photos_at_once_stay_within_memory_and_it_comes_back(huge_png: Path) -> None:
-    with app_server(WHICHONE_PUBLIC="1") as server:
+    # Twelve visitors (twelve addresses, through a proxy the operator trusts): one client may have only
+    # 4 events waiting in public mode, so twelve events from one address would be refused by design.
+    with app_server(WHICHONE_PUBLIC="1", WHICHONE_TRUSTED_PROXIES="127.0.0.1") as server:
         assert server.proc is not None
         pid = server.proc.pid
-        # Twelve visitors, each uploading the photo (an upload opens once, in the session of its client).
-        uploads = [raw_upload(server.url, "huge.png", huge_png.read_bytes()) for _ in range(12)]
+        visitors = [{"X-Forwarded-For": f"10.0.0.{k + 1}"} for k in range(12)]
+        # Each visitor uploads the photo (an upload opens in the sessions of the client that sent it).
+        uploads = [raw_upload(server.url, "huge.png", huge_png.read_bytes(), headers=h) for h in visitors]
         assert all(status == 200 for status, _ in uploads), uploads
-        paths = uploads[0][1]
-        assert isinstance(paths, list)
+        paths = [upload[1] for upload in uploads]
+        assert all(isinstance(p, list) for p in paths)
         baseline = rss_mb(pid)
         peak = [baseline]
         done = threading.Event()
@@ -213,9 +216,11 @@ def test_twelve_huge_photos_at_once_stay_within_memory_and_it_comes_back(huge_pn
         results: list[dict] = []
         threads = [
             threading.Thread(
-                target=lambda: results.append(raw_event(server.url, photo_event, [{"path": paths[0]}, None]))
+                target=lambda path=path[0], header=header: results.append(
+                    raw_event(server.url, photo_event, [{"path": path}, None], headers=header)
+                )
             )
-            for _ in range(12)
+            for path, header in zip(paths, visitors, strict=True)
         ]
         for thread in threads:
             thread.start()

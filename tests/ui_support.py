@@ -218,7 +218,14 @@ def event_index(url: str, api_name: str) -> int:
     raise KeyError(api_name)
 
 
-def raw_event(url: str, fn_index: int, data: list, session: str | None = None, timeout: float = 120) -> dict:
+def raw_event(
+    url: str,
+    fn_index: int,
+    data: list,
+    session: str | None = None,
+    timeout: float = 120,
+    headers: dict[str, str] | None = None,
+) -> dict:
     """Join Gradio's queue with `data` for event `fn_index`, as any HTTP client can, and read the event
     stream to its end. Returns {"status": code, "detail": text} when the join is refused, else the
     process_completed message (its "output"["data"] are the event's outputs)."""
@@ -236,7 +243,7 @@ def raw_event(url: str, fn_index: int, data: list, session: str | None = None, t
         "event_data": None,
         "trigger_id": None,
     }
-    with httpx.Client(timeout=timeout) as client:
+    with httpx.Client(timeout=timeout, headers=headers) as client:
         joined = client.post(f"{base}/gradio_api/queue/join", json=body)
         if joined.status_code != 200:
             return {"status": joined.status_code, "detail": joined.text}
@@ -251,11 +258,13 @@ def raw_event(url: str, fn_index: int, data: list, session: str | None = None, t
     raise RuntimeError("the event stream ended without a result")
 
 
-def raw_upload(url: str, name: str, data: bytes) -> tuple[int, object]:
+def raw_upload(url: str, name: str, data: bytes, headers: dict[str, str] | None = None) -> tuple[int, object]:
     """POST one file to Gradio's /upload as a browser does; (status, JSON or text)."""
     import httpx
 
-    response = httpx.post(url.rstrip("/") + "/gradio_api/upload", files={"files": (name, data)}, timeout=60)
+    response = httpx.post(
+        url.rstrip("/") + "/gradio_api/upload", files={"files": (name, data)}, timeout=60, headers=headers
+    )
     try:
         return response.status_code, response.json()
     except ValueError:
