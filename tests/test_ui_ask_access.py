@@ -19,7 +19,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui_support import CHROMIUM, FOUR_SHAPES, draw_scene, launch_chromium, running_app, screenshot_dir
+from tests.ui_support import (
+    CHROMIUM,
+    FOUR_SHAPES,
+    draw_scene,
+    launch_chromium,
+    open_app,
+    running_app,
+    screenshot_dir,
+)
 from ui.example_photos import example_photos
 
 pytestmark = [
@@ -78,13 +86,9 @@ def test_the_first_candidate_is_at_most_three_tabs_from_the_reply(
 ) -> None:
     photo = draw_scene(tmp_path / "four.png", FOUR_SHAPES)
     with sync_api.sync_playwright() as p:
-        context = launch_chromium(
-            p, tmp_path / "profile", viewport={"width": viewport[0], "height": viewport[1]}
+        context, page = open_app(
+            p, server, tmp_path / "profile", viewport={"width": viewport[0], "height": viewport[1]}
         )
-        page = context.new_page()
-        page.set_default_timeout(30_000)
-        page.goto(server)
-        page.wait_for_selector("#wh-photo")
         ask_by_keyboard(page, photo)
         presses = tabs_to(page, "#wh-options")
         print(f"\nTab presses from the reply to the first candidate ({viewport[0]} px): {presses}")
@@ -110,11 +114,7 @@ def test_the_first_candidate_is_at_most_three_tabs_from_the_reply(
 def test_messages_name_their_speaker_and_the_photo_has_alt_text(server: str, tmp_path: Path) -> None:
     photo = draw_scene(tmp_path / "four.png", FOUR_SHAPES)
     with sync_api.sync_playwright() as p:
-        context = launch_chromium(p, tmp_path / "profile")
-        page = context.new_page()
-        page.set_default_timeout(30_000)
-        page.goto(server)
-        page.wait_for_selector("#wh-photo")
+        context, page = open_app(p, server, tmp_path / "profile")
         page.locator("#wh-photo input[type=file]").set_input_files(str(photo))
         page.wait_for_function(
             "() => /Photo ready/.test(document.querySelector('#wh-status')?.innerText || '')"

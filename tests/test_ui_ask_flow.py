@@ -30,6 +30,7 @@ from tests.ui_support import (
     app_server,
     draw_scene,
     launch_chromium,
+    open_app,
     running_app,
     screenshot_dir,
 )
@@ -54,11 +55,7 @@ def server() -> Iterator[str]:
 @pytest.fixture
 def page(server: str, tmp_path: Path):
     with sync_api.sync_playwright() as p:
-        context = launch_chromium(p, tmp_path / "profile", accept_downloads=True)
-        page = context.new_page()
-        page.set_default_timeout(30_000)
-        page.goto(server)
-        page.wait_for_selector("#wh-photo")
+        context, page = open_app(p, server, tmp_path / "profile", accept_downloads=True)
         yield page
         context.close()
 
@@ -219,13 +216,9 @@ def test_screenshots_of_the_clarify_and_enumerate_states(
     server: str, tmp_path: Path, viewport: tuple[int, int]
 ) -> None:
     with sync_api.sync_playwright() as p:
-        context = launch_chromium(
-            p, tmp_path / "profile", viewport={"width": viewport[0], "height": viewport[1]}
+        context, page = open_app(
+            p, server, tmp_path / "profile", viewport={"width": viewport[0], "height": viewport[1]}
         )
-        page = context.new_page()
-        page.set_default_timeout(30_000)
-        page.goto(server)
-        page.wait_for_selector("#wh-photo")
         folder = screenshot_dir()
         open_photo(page, draw_scene(tmp_path / "four.png", FOUR_SHAPES))
         assert "Which one do you mean" in ask(page, "What colour is the square?")

@@ -186,6 +186,16 @@ def launch_chromium(playwright, user_data_dir: Path, **context_options):
     )
 
 
+def open_app(playwright, url: str, user_data_dir: Path, timeout_ms: int = 30_000, **context_options):
+    """(context, page): Chromium on a fresh profile, the app's page open and its photo input drawn."""
+    context = launch_chromium(playwright, user_data_dir, **context_options)
+    page = context.new_page()
+    page.set_default_timeout(timeout_ms)
+    page.goto(url)
+    page.wait_for_selector("#wh-photo")
+    return context, page
+
+
 def open_examples(page) -> None:
     """Open the "Photos to try" (they close once a photo is open) if they are closed."""
     header = page.locator("#wh-examples button.label-wrap")
