@@ -74,7 +74,7 @@ def test_compare_pairs_two_prompts_on_the_same_examples(runs: dict[str, Path], t
     )
     assert code == 0, err
     assert out.startswith(
-        "5 records on the same example and prompt (0 only in A, 0 only in B); judged labels"
+        "5 records on the same example and prompt (0 only in A, 0 only in B); judged alike on"
     )
     a, b = Run.open(runs["base"]), Run.open(runs["cot"])
     result = compare(a, b)

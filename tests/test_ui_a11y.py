@@ -2,7 +2,7 @@
 
 The Ask tab is scanned empty and again with a reply and candidates shown (chat, overlay, options, the
 Explain panel open); the Benchmark tab empty, after a run (table, plot, files, example browser) and after
-a failed run with "only wrong ones" on. Moderate and minor findings are printed (run with -s to see
+a failed run with the outcome "wrong" chosen. Moderate and minor findings are printed (run with -s to see
 them) and, if WHICHONE_A11Y_REPORT is set, written there as JSON.
 """
 
@@ -139,7 +139,7 @@ def test_benchmark_tab_after_a_run(page, bench_data) -> None:
     assert line.startswith("Done:"), line
     page.locator("#wh-bench-image img").wait_for()
     assert scan(page, "benchmark (after a run)") == []
-    page.locator("#wh-bench-only-wrong input[type=checkbox]").check()
-    bench_page.wait_position(page, "wrong ones")
+    page.locator("#wh-bench-outcome label").filter(has_text="wrong").click()
+    bench_page.wait_position(page, "outcome wrong")
     assert bench_page.run(page, "racquet-general", "/nonexistent/data.jsonl").startswith("Error:")
-    assert scan(page, "benchmark (only wrong ones, after an error)") == []
+    assert scan(page, "benchmark (outcome wrong, after an error)") == []

@@ -14,6 +14,7 @@ from assistant.evaluation import masks as mask_codec
 from assistant.evaluation.datasets import load_dataset
 from assistant.evaluation.records import ResponseRecord, ResultRow, RunSummary
 from assistant.evaluation.runner import RunConfig, RunResult
+from assistant.evaluation.runs import Slice
 from assistant.evaluation.tasks import get_task
 from tests import eval_fixtures as fx
 from ui.bench_browser import BenchView, example_html, example_picture, position_line
@@ -169,11 +170,13 @@ def test_position_line_and_filter_count_wrong_only() -> None:
         _record({}, {}, id="3", response=None, error="image unavailable"),
     ]
     view = BenchView(task, records, {}, Path("."))
-    assert view.shown(False) == [0, 1, 2] and view.shown(True) == [1]
+    wrong = Slice(outcome="wrong")
+    assert view.shown() == [0, 1, 2] and view.shown(wrong) == [1]
     assert (
-        position_line(view, 1, True)
-        == "Example 1 of 1 (wrong ones). 3 example-prompt pairs: 1 right, 1 wrong, 1 errors."
+        position_line(view, 1, wrong)
+        == "Example 1 of 1 (outcome wrong). 3 example-prompt pairs: 1 right, 1 wrong, 1 errors."
     )
+    assert position_line(view, 1, Slice(judged="C")).startswith("No examples in this slice (judged C).")
     details = example_html(view, 2, picture_error="cannot be shown: image unavailable")
     assert "<strong>error</strong>" in details and "image unavailable" in details
 

@@ -3,7 +3,7 @@ small datasets in the published formats (tests/eval_fixtures.py; RAcQUEt's image
 of them missing).
 
 - racquet-general, judge rules, limit 4: the paper-style table with one row per prompt, the bar plot
-  with alt text, paging to example 2, "only wrong ones" showing exactly the wrong records of
+  with alt text, paging to example 2, the outcome "wrong" showing exactly the wrong records of
   responses.jsonl (errors are not wrong), and a rerun that makes 0 model calls;
 - whichone-strategy on AQuA: the confusion-matrix picture's alt text lists every cell of summary.json;
 - a missing dataset and an unknown model give one error line and the app goes on working.
@@ -108,12 +108,12 @@ def test_racquet_run_table_plot_browser_filter_and_cached_rerun(page, bench_data
     wrong = [r for r in got if not r["error"] and r["judgement"].get("racquet_class") != "A"]
     errors = [r for r in got if r["error"]]
     assert errors and len(wrong) == 12 - len(errors)  # the tiny model never says "ambiguous"
-    page.locator("#wh-bench-only-wrong input[type=checkbox]").check()
-    shown = wait_position(page, f"of {len(wrong)} \\(wrong ones\\)")
-    assert shown.startswith(f"Example 1 of {len(wrong)} (wrong ones).")
+    page.locator("#wh-bench-outcome label").filter(has_text=f"wrong ({len(wrong)})").click()
+    shown = wait_position(page, f"of {len(wrong)} \\(outcome wrong\\)")
+    assert shown.startswith(f"Example 1 of {len(wrong)} (outcome wrong).")
     assert f"{len(wrong)} wrong, {len(errors)} errors" in shown
     assert "Result\twrong (right means:" in page.locator("#wh-bench-details").inner_text()
-    page.locator("#wh-bench-only-wrong input[type=checkbox]").uncheck()
+    page.locator("#wh-bench-outcome label").filter(has_text="all (12)").click()
     wait_position(page, "Example 1 of 12 \\(all\\)")
 
     again = run(page, "racquet-general", bench_data["general"], seed=seed)
@@ -139,9 +139,9 @@ def test_pipeline_run_confusion_alt_text_lists_every_cell(page, bench_data) -> N
     levels = {"answer": 0, "infer": 1, "enumerate": 2, "clarify": 3}
     right = [r for r in got if levels.get(r["judgement"].get("aqua_strategy")) == r["gold"]["level"]]
     assert 0 < len(right) < len(got)  # this fixture gives both, so the filter has something to drop
-    page.locator("#wh-bench-only-wrong input[type=checkbox]").check()
-    wait_position(page, f"Example 1 of {len(got) - len(right)} \\(wrong ones\\)")
-    page.locator("#wh-bench-only-wrong input[type=checkbox]").uncheck()
+    page.locator("#wh-bench-outcome label").filter(has_text=f"wrong ({len(got) - len(right)})").click()
+    wait_position(page, f"Example 1 of {len(got) - len(right)} \\(outcome wrong\\)")
+    page.locator("#wh-bench-outcome label").filter(has_text=f"all ({len(got)})").click()
     wait_position(page, f"Example 1 of {len(got)} \\(all\\)")
 
 

@@ -1,5 +1,6 @@
 """One benchmark example at a time: its image (gold and predicted regions drawn), question, response,
-judgement, gold and whether it is right, plus the "only wrong ones" filter over a run's records.
+judgement, gold and whether it is right, in the slice a researcher chose (assistant/evaluation/runs.Slice),
+beside the same example in a second run when two are compared.
 
 `BenchView` is what a browser session keeps of its last run (in gr.State). Nothing here writes a file:
 pictures are drawn in memory. Benchmark images are dataset images, not users' photos.
@@ -19,12 +20,13 @@ from assistant.errors import WhichoneError
 from assistant.evaluation import masks as mask_codec
 from assistant.evaluation.fetch import ImageFetcher
 from assistant.evaluation.records import ResponseRecord
+from assistant.evaluation.runs import Run, Slice, compare
 from assistant.evaluation.saliency import describe_mapping
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task
 from assistant.images import load_image
 from assistant.types import Box, Candidates, Region
-from ui.bench_results import ERROR, RIGHT, RIGHT_MEANS, WRONG, localisation_iou, outcome
+from ui.bench_results import ERROR, RIGHT, RIGHT_MEANS, WRONG, localisation_iou
 from ui.overlay import draw_overlay
 
 DISPLAY_SIDE = 640  # small dataset images are enlarged to this longer side, so drawn labels stay legible
@@ -32,47 +34,93 @@ DISPLAY_SIDE = 640  # small dataset images are enlarged to this longer side, so 
 
 @dataclass
 class BenchView:
-    """A finished run as the browser pages through it."""
+    """A run as the browser pages through it: the run just made, or a finished one opened again, and
+    optionally a second run of the same task to compare with (`other`, paired by example and prompt)."""
 
     task: Task
     records: list[ResponseRecord]
     examples: dict[str, Example]  # by Example.key, the run's examples only
     out_dir: Path
-    outcomes: list[str] = field(default_factory=list)
+    summary: dict[str, Any] = field(default_factory=dict)  # summary.json
+    other: Run | None = None
+    partner: dict[int, int] = field(default_factory=dict)  # index here -> index in `other`
+    run: Run = field(init=False)
 
     def __post_init__(self) -> None:
-        if not self.outcomes:
-            self.outcomes = [outcome(self.task, r, self.gold_masks(r)) for r in self.records]
+        self.run = Run(self.out_dir, self.task, self.summary, self.records)
+        self.run.with_gold_masks({key: self.gold_masks_of(key) for key in self.examples})
+
+    @classmethod
+    def of_run(cls, run: Run, examples: dict[str, Example]) -> BenchView:
+        return cls(run.task, run.records, examples, run.folder, run.summary)
+
+    def compared_with(self, other: Run) -> BenchView:
+        """This view, paired with `other` (a run of the same task; raises WhichoneError otherwise)."""
+        other.with_gold_masks({key: self.gold_masks_of(key) for key in self.examples})
+        pairs = compare(self.run, other)
+        view = BenchView(self.task, self.records, self.examples, self.out_dir, self.summary)
+        view.other, view.partner = other, dict(pairs.pairs)
+        return view
+
+    @property
+    def outcomes(self) -> list[str]:
+        return self.run.outcomes
 
     def example_of(self, record: ResponseRecord) -> Example | None:
         return self.examples.get(record.key)
 
-    def gold_masks(self, record: ResponseRecord) -> list[dict[str, Any]]:
-        example = self.example_of(record)
+    def gold_masks_of(self, key: str) -> list[dict[str, Any]]:
+        example = self.examples.get(key)
         return list(example.gold.get("focus_regions", [])) if example is not None else []
 
-    def shown(self, only_wrong: bool) -> list[int]:
-        """Indices of the records the browser shows: all, or only the wrong ones (errors are not wrong:
-        they have no response to be wrong about)."""
-        return [i for i, o in enumerate(self.outcomes) if not only_wrong or o == WRONG]
+    def gold_masks(self, record: ResponseRecord) -> list[dict[str, Any]]:
+        return self.gold_masks_of(record.key)
+
+    def disagrees(self, index: int) -> bool:
+        """Whether the compared run judged record `index`'s partner differently (label or outcome)."""
+        if self.other is None or index not in self.partner:
+            return False
+        mine, theirs, j = self.run, self.other, self.partner[index]
+        return mine.judged[index] != theirs.judged[j] or mine.outcomes[index] != theirs.outcomes[j]
+
+    def shown(self, chosen: Slice | None = None, disagree: bool = False) -> list[int]:
+        """Indices of the records the browser shows: those in the slice `chosen` (all when None); when
+        comparing, only records the other run has too (with `disagree`, only where the two differ)."""
+        indices = self.run.slice(chosen or Slice())
+        if self.other is not None:
+            indices = [i for i in indices if i in self.partner and (not disagree or self.disagrees(i))]
+        return indices
 
     def tally(self) -> str:
         """Right / wrong / error counts over the records. A record is one example asked with one prompt
         (and model), so a run of 4 examples and 3 prompts has 12: they are not called examples here."""
         counts = {k: self.outcomes.count(k) for k in (RIGHT, WRONG, ERROR)}
-        return (
+        line = (
             f"{len(self.records)} example-prompt pairs: {counts[RIGHT]} right, {counts[WRONG]} wrong, "
             f"{counts[ERROR]} errors."
         )
+        if self.other is not None:
+            differ = sum(1 for i in self.partner if self.disagrees(i))
+            line += (
+                f" Compared with {self.other.folder.name} ({', '.join(sorted(_models(self.other)))}): "
+                f"{len(self.partner)} on the same example and prompt, {differ} judged differently."
+            )
+        return line
 
 
-def position_line(view: BenchView, position: int, only_wrong: bool) -> str:
-    """ "Example 2 of 12" (or "of 9 wrong ones"), then the run's tally."""
-    shown = view.shown(only_wrong)
+def _models(run: Run) -> set[str]:
+    return {r.model for r in run.records}
+
+
+def position_line(view: BenchView, position: int, chosen: Slice | None = None, disagree: bool = False) -> str:
+    """ "Example 2 of 12 (all)" (or "of 9 in the slice outcome wrong"), then the run's tally."""
+    chosen = chosen or Slice()
+    shown = view.shown(chosen, disagree)
+    which = chosen.describe() if chosen != Slice() else "all"
+    if disagree and view.other is not None:
+        which = "judged differently" + ("" if which == "all" else f", {which}")
     if not shown:
-        which = "wrong examples" if only_wrong else "examples"
-        return f"No {which} to show. {view.tally()}"
-    which = "wrong ones" if only_wrong else "all"
+        return f"No examples in this slice ({which}). {view.tally()}"
     return f"Example {position} of {len(shown)} ({which}). {view.tally()}"
 
 
@@ -169,9 +217,46 @@ def _alt(
 
 def example_html(view: BenchView, index: int, picture_error: str | None = None) -> str:
     """Question, response(s), judgement, gold and the outcome of record `index`, as an escaped HTML table
-    (one row per field, its name as the row header)."""
+    (one row per field, its name as the row header); when comparing, a column per run, the fields the two
+    share (example, question, gold) once."""
     record = view.records[index]
-    result = view.outcomes[index]
+    shared: list[tuple[str, str]] = [
+        ("Example id", escape(record.id)),
+        ("Question", escape(record.question)),
+        (
+            "Gold",
+            escape(", ".join(f"{k}: {v}" for k, v in record.gold.items()) or "(none: not in this dataset)"),
+        ),
+    ]
+    if picture_error:
+        shared.append(("Image", escape(picture_error)))
+    mine = _record_rows(view, record, view.outcomes[index])
+    if view.other is None or index not in view.partner:
+        rows = mine[:3] + shared[:2] + mine[3:] + shared[2:]
+        body = "".join(f'<tr><th scope="row">{name}</th><td>{value}</td></tr>' for name, value in rows)
+        return f'<table class="wh-example"><caption>This example</caption><tbody>{body}</tbody></table>'
+    j = view.partner[index]
+    theirs = dict(_record_rows(view, view.other.records[j], view.other.outcomes[j]))
+    names = [n for n, _ in mine] + [n for n in theirs if n not in dict(mine)]
+    ours = dict(mine)
+    head = (
+        f'<tr><td></td><th scope="col">This run ({escape(record.model)})</th>'
+        f'<th scope="col">Compared run ({escape(view.other.records[j].model)})</th></tr>'
+    )
+    body = "".join(f'<tr><th scope="row">{n}</th><td colspan="2">{v}</td></tr>' for n, v in shared)
+    body += "".join(
+        f'<tr><th scope="row">{n}</th><td>{ours.get(n, "-")}</td><td>{theirs.get(n, "-")}</td></tr>'
+        for n in names
+    )
+    return (
+        '<table class="wh-example wh-compare"><caption>This example in both runs</caption>'
+        f"<thead>{head}</thead><tbody>{body}</tbody></table>"
+    )
+
+
+def _record_rows(view: BenchView, record: ResponseRecord, result: str) -> list[tuple[str, str]]:
+    """The rows one record has of its own: result, model, prompt, reply, error, judgement, the judge's
+    reasons and texts, and the kind's own parts."""
     rows: list[tuple[str, str]] = [
         (
             "Result",
@@ -179,8 +264,6 @@ def example_html(view: BenchView, index: int, picture_error: str | None = None) 
         ),
         ("Model", escape(record.model)),
         ("Prompt", escape(record.variant)),
-        ("Example id", escape(record.id)),
-        ("Question", escape(record.question)),
     ]
     turns = record.turns
     if len(turns) > 2:  # two-turn tasks: the whole exchange
@@ -191,9 +274,12 @@ def example_html(view: BenchView, index: int, picture_error: str | None = None) 
     if record.error:
         rows.append(("Error", escape(record.error)))
     judged = record.judgement
-    short = {k: v for k, v in judged.items() if not k.endswith("_text")}
+    own = ("_text", "_reason", "_prompt")
+    short = {k: v for k, v in judged.items() if not k.endswith(own)}
     rows.append(("Judgement", escape(", ".join(f"{k}: {v}" for k, v in short.items()) or "(none)")))
     for key, text in judged.items():
+        if key.endswith("_reason"):  # the rule judge's reason: which cue decided
+            rows.append((escape(f"Judge's reason ({key.removesuffix('_reason')})"), escape(str(text))))
         if key.endswith("_text"):  # a judge model's whole reply: what its label was read from
             judging = key.removesuffix("_text")
             prompt = judged.get(f"{judging}_prompt")
@@ -208,11 +294,4 @@ def example_html(view: BenchView, index: int, picture_error: str | None = None) 
         found = record.localisation
         text = f"phrase {found.get('phrase')!r}, {len(found.get('masks', []))} region(s)"
         rows.append(("Localisation", escape(text + (f", union IoU {iou:.2f}" if iou is not None else ""))))
-    gold = record.gold
-    rows.append(
-        ("Gold", escape(", ".join(f"{k}: {v}" for k, v in gold.items()) or "(none: not in this dataset)"))
-    )
-    if picture_error:
-        rows.append(("Image", escape(picture_error)))
-    body = "".join(f'<tr><th scope="row">{name}</th><td>{value}</td></tr>' for name, value in rows)
-    return f'<table class="wh-example"><caption>This example</caption><tbody>{body}</tbody></table>'
+    return rows

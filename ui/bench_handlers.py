@@ -10,53 +10,38 @@ from __future__ import annotations
 
 import logging
 import re
-import secrets
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from html import escape
 from pathlib import Path
 from typing import Any
 
 import gradio as gr
 
 from assistant.errors import WhichoneError
-from assistant.evaluation.datasets import DatasetUnavailable, load_dataset
+from assistant.evaluation.datasets import DatasetUnavailable
 from assistant.evaluation.fetch import default_cache_dir
-from assistant.evaluation.records import ResponseRecord
-from assistant.evaluation.report import all_failed, failure_line, markdown_table
+from assistant.evaluation.report import all_failed, failure_line
 from assistant.evaluation.runner import RunConfig, RunResult, get_task_or_fail, run_benchmark
+from assistant.evaluation.runs import Run
 from assistant.evaluation.samples import SAMPLE, SAMPLE_NOTE
-from assistant.evaluation.schema import Example
-from assistant.evaluation.tasks import Task
 from assistant.validation import finite_number
 from models.errors import ModelError
 from models.stacks import NO_SEGMENTER
-from ui.bench_browser import BenchView, example_html, example_picture, position_line
-from ui.bench_results import confusion_markdown, plot_alt_text
+from ui.bench_browser import BenchView
+from ui.bench_inspect import N_VIEW_OUTPUTS, examples_of, results_outputs, status_html, view_outputs
 from ui.engine import ModelPool
 from ui.handlers import user_message
 from ui.privacy import temp_root
 from ui.public import check_bench_request, check_models_allowed, check_new_tokens, public_mode
-from ui.state import drop_folders, own_folder
+from ui.state import own_folder
 
 log = logging.getLogger(__name__)
 
 # Small batches: the pooled model serves one generate at a time, so an Ask request waits for at most one
 # benchmark batch of this many conversations.
 UI_BATCH_SIZE = 4
-SERVED_PREFIX = "bench-files-"  # a session's served copies of its last run's files, in Gradio's temp folder
-PLOT_LABELS = {
-    "classes_plot": "Response classes per model and prompt",
-    "confusion_plot": "Confusion matrices",
-}
-
-
-def status_html(text: str, error: bool = False) -> str:
-    """A polite live region (screen readers announce it); errors start with "Error:"."""
-    line = f"Error: {text}" if error else text
-    return f'<div role="status" aria-live="polite" class="wh-status">{escape(line)}</div>'
+SKIPPED = 5 + N_VIEW_OUTPUTS  # the run's outputs after its status
 
 
 def session_dir(request: gr.Request | None) -> Path:
@@ -69,23 +54,6 @@ def session_dir(request: gr.Request | None) -> Path:
         own_folder(request, folder)
         return folder
     return default_cache_dir() / "bench" / "ui" / session
-
-
-def served_copies(files: dict[str, Path], request: gr.Request | None) -> dict[str, Path]:
-    """Copies of a run's files in Gradio's temp folder, which Gradio serves on every install (it refuses
-    files under ~/.cache). The session's previous copies are deleted; these go when the session ends."""
-    drop_folders(request, prefix=SERVED_PREFIX)
-    folder = temp_root() / f"{SERVED_PREFIX}{secrets.token_hex(8)}"
-    folder.mkdir(parents=True)
-    own_folder(request, folder)
-    out = {}
-    for key, path in files.items():
-        target = folder / path.name
-        if target.exists():  # two files of one name: the key tells them apart
-            target = folder / f"{_safe_name(key)}-{path.name}"
-        shutil.copyfile(path, target)
-        out[key] = target
-    return out
 
 
 def _safe_name(text: str) -> str:
@@ -173,7 +141,7 @@ class BenchmarkHandlers:
         request: gr.Request,
         progress: gr.Progress = gr.Progress(),  # noqa: B008 - Gradio's way to ask for a progress bar
     ) -> tuple[Any, ...]:
-        """(status, table, plot, plot text, files, view, only-wrong, slider, position, picture, details)."""
+        """(status, table, plot, plot text, files, view, *bench_inspect.view_outputs)."""
 
         def report(model_name: str, done: int, total: int) -> None:
             progress((done, total), desc=f"{model_name}: {done} of {total} answered", unit="answers")
@@ -206,92 +174,30 @@ class BenchmarkHandlers:
                 fallback = web_words(str(exc))
                 config = replace(config, data=SAMPLE)
                 result = run_benchmark(config, echo=echo)
-            new_view = BenchView(
-                result.task, result.records, _examples(result.task, config, result.records), result.out_dir
-            )
+            made = Run(result.out_dir, result.task, result.summary.to_json(), result.records)
+            new_view = BenchView.of_run(made, examples_of(made)[0])
         except (WhichoneError, ModelError) as exc:
-            return (status_html(web_words(user_message(exc)), error=True), *[gr.skip()] * 10)
+            return (status_html(web_words(user_message(exc)), error=True), *[gr.skip()] * SKIPPED)
         except Exception as exc:  # noqa: BLE001 - the app must stay up; the log has the traceback
             log.exception("benchmark run failed")
             first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else ""
             return (
                 status_html(f"the run failed ({type(exc).__name__}: {first})", error=True),
-                *[gr.skip()] * 10,
+                *[gr.skip()] * SKIPPED,
             )
-        served = served_copies(result.files, request)
         failed = all_failed(result.records)
         line = _done_line(result, config)
         if fallback is not None:
             line = f"The published data could not be had ({fallback}), so this ran on {SAMPLE_NOTE}. " + line
         return (
             status_html(line, error=failed),
-            markdown_table(result.task, result.summary),
-            _plot_update(result, served),
-            _plot_text(result),
-            gr.update(value=[str(p) for p in served.values()], visible=True),
+            *results_outputs(new_view, request),
             new_view,
-            False,
-            *self._page(new_view, 1, False),
+            *view_outputs(new_view),
         )
-
-    # ---------------------------------------------------------------- browsing
-
-    def show(self, position: object, only_wrong: bool, view: BenchView | None) -> tuple[Any, ...]:
-        """(slider, position line, picture, details) for the position-th shown example (1-based)."""
-        if view is None:
-            return (
-                gr.skip(),
-                status_html("Run a task to see its examples."),
-                gr.update(value=None, visible=False),
-                "",
-            )
-        return self._page(view, position, only_wrong)
-
-    def step(self, position: object, only_wrong: bool, view: BenchView | None, delta: int) -> tuple[Any, ...]:
-        """Previous (-1) or next (+1) example, stopping at the ends."""
-        if view is None:
-            return self.show(position, only_wrong, view)
-        return self._page(view, int(finite_number(position) or 1) + delta, only_wrong)
-
-    def filter(self, only_wrong: bool, view: BenchView | None) -> tuple[Any, ...]:
-        """The "only wrong ones" box changed: back to the first shown example."""
-        if view is None:
-            return self.show(1, only_wrong, view)
-        return self._page(view, 1, only_wrong)
-
-    def _page(self, view: BenchView, position: object, only_wrong: bool) -> tuple[Any, ...]:
-        shown = view.shown(bool(only_wrong))
-        count = len(shown)
-        number = min(max(int(finite_number(position) or 1), 1), max(count, 1))
-        # Gradio needs minimum < maximum: one example is shown on a 1-2 scale that cannot be moved
-        slider = gr.update(value=number, maximum=max(count, 2), interactive=count > 1)
-        line = status_html(position_line(view, number, bool(only_wrong)))
-        if not shown:
-            return slider, line, gr.update(value=None, visible=False), ""
-        index = shown[number - 1]
-        try:
-            picture, alt = example_picture(view, view.records[index])
-        except (WhichoneError, OSError) as exc:
-            image = gr.update(value=None, visible=False)
-            details = example_html(view, index, picture_error=f"cannot be shown: {exc}")
-        else:
-            image = gr.update(value=picture, alt_text=alt, visible=True)
-            details = example_html(view, index)
-        return slider, line, image, details
 
 
 # ------------------------------------------------------------------------------------------ helpers
-
-
-def _examples(task: Task, config: RunConfig, records: list[ResponseRecord]) -> dict[str, Example]:
-    """The run's examples by key, loaded again from the dataset (for their images and gold regions)."""
-    wanted = {r.key for r in records}
-    try:
-        loaded = load_dataset(task.dataset, config.data, config.split or task.split)
-    except WhichoneError as exc:  # the run had it a moment ago; without it the browser shows text only
-        log.warning("benchmark examples not reloaded: %s", exc)
-        return {}
-    return {e.key: e for e in loaded.examples if e.key in wanted}
 
 
 _CLI_DATA = re.compile(r"pass --data (?:PATH|FOLDER)( to a local copy)?")
@@ -329,22 +235,3 @@ def _done_line(result: RunResult, config: RunConfig) -> str:
     if judge_errors:  # the judge, not the model, failed: those answers count as unknown in the table
         line += f" {judge_errors} judgement(s) failed and count as unknown."
     return line
-
-
-def _plot_update(result: RunResult, served: dict[str, Path]) -> Any:
-    for key, label in PLOT_LABELS.items():
-        if key in served:
-            alt = plot_alt_text(result.task, result.summary, key)
-            return gr.update(value=str(served[key]), alt_text=alt, label=label, visible=True)
-    return gr.update(value=None, visible=False)
-
-
-def _plot_text(result: RunResult) -> Any:
-    if "confusion_plot" in result.files:
-        return gr.update(
-            value="#### Confusion matrices as text\n\n" + confusion_markdown(result.task, result.summary),
-            visible=True,
-        )
-    if "classes_plot" in result.files:
-        return gr.update(value="The table above gives the plot's numbers.", visible=True)
-    return gr.update(value="", visible=False)

@@ -18,8 +18,12 @@ from assistant.evaluation.tasks import TASKS, Task
 from models.registry import list_models
 from models.spec import ModelKind
 from models.stacks import NO_SEGMENTER
-from ui.bench_handlers import BenchmarkHandlers, status_html
+from ui import bench_inspect as inspect
+from ui.bench_handlers import BenchmarkHandlers, session_dir
+from ui.bench_inspect import N_VIEW_OUTPUTS, status_html
+from ui.bench_slices import ALL
 from ui.engine import ModelPool, choice_from_env
+from ui.public import public_mode
 from ui.state import STATE_TTL_S
 
 INTRO = (
@@ -82,6 +86,8 @@ def on_task(name: str) -> tuple[Any, ...]:
 def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
     """Lay out the tab (inside the gr.Tab the app opens) and wire its events."""
     handlers = BenchmarkHandlers(pool)
+    browse = inspect.InspectHandlers(session_dir)
+    public = public_mode()
     first = TASKS["focus-recognition"] if "focus-recognition" in TASKS else next(iter(TASKS.values()))
     env = choice_from_env()
     view = gr.State(None, time_to_live=STATE_TTL_S)  # the last run's records, freed with the session
@@ -178,19 +184,68 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
         label="Run files", file_count="multiple", interactive=False, visible=False, elem_id="wh-bench-files"
     )
 
-    gr.Markdown("## Examples")
-    with gr.Row():
-        # Nothing to browse before a run: disabled (and skipped by Tab) until one has examples.
-        only_wrong = gr.Checkbox(
-            value=False, label="Only wrong ones", elem_id="wh-bench-only-wrong", interactive=False
+    gr.Markdown("## Open a finished run")
+    with gr.Row(equal_height=False):
+        recent = gr.Radio(
+            inspect.recent_choices(inspect.run_roots(session_dir(None))) if not public else [],
+            label="Recent runs (choosing one puts its folder in Run folder)",
+            elem_id="wh-bench-recent",
         )
+    with gr.Row():
+        folder = gr.Textbox(
+            label="Run folder (with responses.jsonl and summary.json)",
+            max_lines=1,
+            elem_id="wh-bench-folder",
+        )
+        open_btn = gr.Button("Open run", elem_id="wh-bench-open", scale=0)
+        refresh_btn = gr.Button("Refresh recent runs", elem_id="wh-bench-refresh", scale=0)
+    with gr.Row():
+        other = gr.Textbox(
+            label="Compare with: another run folder of the same task",
+            max_lines=1,
+            elem_id="wh-bench-other",
+        )
+        compare_btn = gr.Button("Compare", elem_id="wh-bench-compare", scale=0)
+
+    gr.Markdown("## Examples")
+    # Nothing to browse before a run: the controls are disabled (and skipped by Tab) until one has examples.
+    slices = gr.HTML("", js_on_load=None, elem_id="wh-bench-slices")
+    pick = gr.Textbox(visible="hidden", elem_id="wh-bench-pick", label="Slice picked")
+    with gr.Row(equal_height=False):
+        outcome = gr.Radio([ALL], value=ALL, label="Outcome", elem_id="wh-bench-outcome", interactive=False)
+        gold = gr.Radio([ALL], value=ALL, label="Gold label", elem_id="wh-bench-gold", interactive=False)
+        judged = gr.Radio(
+            [ALL], value=ALL, label="Judged label", elem_id="wh-bench-judged", interactive=False
+        )
+    with gr.Row(equal_height=False):
+        variant = gr.Radio([ALL], value=ALL, label="Prompt", elem_id="wh-bench-prompt", interactive=False)
+        model_slice = gr.Radio(
+            [ALL], value=ALL, label="Model", elem_id="wh-bench-model-slice", interactive=False
+        )
+    with gr.Row():
+        word = gr.Textbox(
+            label="Word in the question or the reply",
+            max_lines=1,
+            elem_id="wh-bench-word",
+            interactive=False,
+        )
+        unknown = gr.Checkbox(
+            value=False, label="Only a judgement unknown", elem_id="wh-bench-unknown", interactive=False
+        )
+        disagree = gr.Checkbox(
+            value=False, label="Only where the runs differ", elem_id="wh-bench-differ", visible=False
+        )
+    with gr.Row():
         prev_btn = gr.Button("Previous example", elem_id="wh-bench-prev", scale=0, interactive=False)
         next_btn = gr.Button("Next example", elem_id="wh-bench-next", scale=0, interactive=False)
+        export_btn = gr.Button("Export this slice", elem_id="wh-bench-export", scale=0, interactive=False)
     position = gr.Slider(
         1, 2, value=1, step=1, label="Example number", interactive=False, elem_id="wh-bench-index"
     )
     where = gr.HTML(
-        status_html("Run a task to see its examples."), js_on_load=None, elem_id="wh-bench-position"
+        status_html("Run a task or open a run to see its examples."),
+        js_on_load=None,
+        elem_id="wh-bench-position",
     )
     with gr.Row(equal_height=False):
         picture = gr.Image(
@@ -201,9 +256,32 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
             format="png",
             elem_id="wh-bench-image",
         )
-        details = gr.HTML("", js_on_load=None, elem_id="wh-bench-details")
+        picture_b = gr.Image(
+            label="Regions of the compared run",
+            type="pil",
+            interactive=False,
+            visible=False,
+            format="png",
+            elem_id="wh-bench-image-b",
+        )
+    details = gr.HTML("", js_on_load=None, elem_id="wh-bench-details")
+    with gr.Row(equal_height=False):
+        label = gr.Radio([], label="Your label", elem_id="wh-bench-label", interactive=False)
+        mark_btn = gr.Button("Keep my label", elem_id="wh-bench-mark", scale=0, interactive=False)
+    kept = gr.HTML("", js_on_load=None, elem_id="wh-bench-kept")
+    slice_files = gr.File(
+        label="Slice files",
+        file_count="multiple",
+        interactive=False,
+        visible=False,
+        elem_id="wh-bench-slice-files",
+    )
 
-    page = [position, where, picture, details]
+    controls = [outcome, gold, judged, variant, model_slice, unknown, word, disagree]
+    page = [position, where, picture, picture_b, details, label]
+    below = [*controls, slices, prev_btn, next_btn, mark_btn, export_btn, *page]
+    assert len(below) == N_VIEW_OUTPUTS
+    head = [status, table, plot, plot_text, files, view]
     task.change(
         on_task,
         [task],
@@ -214,40 +292,80 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
     run_btn.click(
         handlers.run,
         [task, model, judge, limit, data, variants, max_new, seed, segmenter, pointer],
-        [status, table, plot, plot_text, files, view, only_wrong, *page],
+        [*head, *below],
         api_name="ui_bench_run",
         api_visibility="private",
         concurrency_id="benchmark",
         concurrency_limit=1,
-    ).then(
-        lambda v: (gr.update(interactive=v is not None),) * 3,
-        [view],
-        [only_wrong, prev_btn, next_btn],
+    ).then(browse.recent, None, [recent], api_visibility="private")
+    recent.input(lambda path: path or gr.skip(), [recent], [folder], api_visibility="private")
+    refresh_btn.click(browse.recent, None, [recent], api_visibility="private")
+    gr.on(
+        [open_btn.click, folder.submit],
+        browse.open_run,
+        [folder],
+        [*head, *below],
+        api_name="ui_bench_open",
         api_visibility="private",
     )
+    gr.on(
+        [compare_btn.click, other.submit],
+        browse.compare,
+        [other, view],
+        [status, view, *below],
+        api_name="ui_bench_compare",
+        api_visibility="private",
+    )
+    sliced = [*controls, view]
     position.input(
-        handlers.show,
-        [position, only_wrong, view],
+        browse.show,
+        [position, *sliced],
         page,
         api_name="ui_bench_show",
         api_visibility="private",
         trigger_mode="always_last",
     )
-    only_wrong.input(
-        handlers.filter, [only_wrong, view], page, api_name="ui_bench_filter", api_visibility="private"
+    gr.on(
+        [
+            *(r.input for r in (outcome, gold, judged, variant, model_slice)),
+            unknown.input,
+            disagree.input,
+            word.submit,
+        ],
+        browse.reslice,
+        sliced,
+        page,
+        api_name="ui_bench_slice",
+        api_visibility="private",
+        trigger_mode="always_last",
     )
+    pick.change(browse.pick, [pick, view], below, api_name="ui_bench_pick", api_visibility="private")
     prev_btn.click(
-        lambda p, w, v: handlers.step(p, w, v, -1),
-        [position, only_wrong, view],
+        lambda *v: browse.step(-1, *v),
+        [position, *sliced],
         page,
         api_name="ui_bench_prev",
         api_visibility="private",
     )
     next_btn.click(
-        lambda p, w, v: handlers.step(p, w, v, 1),
-        [position, only_wrong, view],
+        lambda *v: browse.step(1, *v),
+        [position, *sliced],
         page,
         api_name="ui_bench_next",
+        api_visibility="private",
+    )
+    mark_btn.click(
+        browse.keep_label,
+        [label, position, *sliced],
+        [kept],
+        api_name="ui_bench_mark",
+        api_visibility="private",
+    )
+    export_btn.click(
+        browse.export_slice,
+        sliced,
+        [slice_files, kept],
+        api_name="ui_bench_export",
         api_visibility="private",
     )
     return {"status": status, "table": table, "view": view}

@@ -178,6 +178,24 @@ RADIO_GROUPS_JS = """
 """
 
 
+# The Benchmark tab's slice buttons (ui/bench_slices.py): a press writes the button's slice (and a nonce,
+# so the same button twice is still a change) into the hidden #wh-bench-pick box, whose change event sets
+# the slice controls and shows the slice's first example (the position line, a live region, says which).
+SLICE_PICK_JS = """
+() => {
+  document.addEventListener('click', (event) => {
+    const button = event.target && event.target.closest && event.target.closest('[data-wh-slice]');
+    if (!button) return;
+    const box = document.querySelector('#wh-bench-pick textarea, #wh-bench-pick input');
+    if (!box) return;
+    event.preventDefault();
+    box.value = `${button.dataset.whSlice}#${Date.now()}`;
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    box.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+}
+"""
+
 # Who said what, and what the photo is, in the accessibility tree. Gradio 6.31 puts an aria-label on each
 # chat message's div, which has no role, so a screen reader never hears it: each message becomes an article
 # named "Your message" or "whichone's reply" (its text is read as before). The photo input's picture has
@@ -220,5 +238,11 @@ def page_js() -> str:
 
     alts = json.dumps({photo.file: photo.alt for photo in example_photos()})
     names = NAMES_JS_TEMPLATE.replace("__EXAMPLES__", alts).strip()
-    parts = [RADIO_GROUPS_JS.strip(), READ_ALOUD_JS.strip(), DOWNLOAD_JS.strip(), names]
+    parts = [
+        RADIO_GROUPS_JS.strip(),
+        READ_ALOUD_JS.strip(),
+        DOWNLOAD_JS.strip(),
+        SLICE_PICK_JS.strip(),
+        names,
+    ]
     return "() => { " + " ".join(f"({part})();" for part in parts) + " }"

@@ -101,6 +101,9 @@ def _show(folder: str | None, chosen: object, export_to: Path | None, rows: int)
         raise WhichoneError("name the run folder: whichone bench show RUN")
     assert isinstance(chosen, Slice)
     run = Run.open(folder)
+    note = run.with_gold_from_dataset()
+    if note:
+        typer.echo(f"note: {note}")
     indices = run.slice(chosen)
     typer.echo(
         f"{run.task.name} run in {run.folder}: {len(run.records)} records; "
@@ -125,6 +128,10 @@ def _compare(first: str | None, second: str | None, export_to: Path | None, rows
     if not first or not second:
         raise WhichoneError("name two run folders: whichone bench compare RUN_A RUN_B")
     a, b = Run.open(first), Run.open(second)
+    for run in (a, b):
+        note = run.with_gold_from_dataset()
+        if note:
+            typer.echo(f"note: {run.folder}: {note}")
     result = compare(a, b)
     for line in result.lines():
         typer.echo(line)

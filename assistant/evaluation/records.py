@@ -133,3 +133,13 @@ class RunSummary:
         if self.pointer is None:
             del out["pointer"]
         return json_safe(out)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> RunSummary:
+        """summary.json back as a summary (its "run" facts and unknown keys are ignored)."""
+        known = {f.name for f in fields(cls)} - {"results"}
+        row_fields = {f.name for f in fields(ResultRow)}
+        rows = [ResultRow(**{k: v for k, v in r.items() if k in row_fields}) for r in data.get("results", [])]
+        values = {k: v for k, v in data.items() if k in known}
+        values.setdefault("judge_errors", {})
+        return cls(results=rows, **values)

@@ -12,14 +12,17 @@ from __future__ import annotations
 import csv
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from assistant.errors import WhichoneError
-from assistant.evaluation.outcomes import ERROR, gold_label, judged_label, outcome
-from assistant.evaluation.records import UNKNOWN, ResponseRecord
+from assistant.evaluation.datasets import load_dataset
+from assistant.evaluation.judgement import TASK_LABELS
+from assistant.evaluation.outcomes import ERROR, JUDGED_LABEL, gold_label, judged_label, outcome
+from assistant.evaluation.records import UNKNOWN, ResponseRecord, RunSummary
+from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task, get_task
 
 
@@ -75,10 +78,61 @@ class Run:
         return cls(root, task, summary, records)
 
     def __post_init__(self) -> None:
-        # localisation outcomes need the gold masks, which only the dataset has: by judgement only here
+        # localisation outcomes need the gold masks, which only the dataset has: with_gold_masks adds them
         self.outcomes = [outcome(self.task, r) for r in self.records]
         self.golds = [gold_label(self.task, r) for r in self.records]
         self.judged = [judged_label(self.task, r) for r in self.records]
+
+    def with_gold_masks(self, masks: Mapping[str, Sequence[dict[str, Any]]]) -> None:
+        """Outcomes again with the examples' gold masks (COCO RLE, by Example.key): localisation records
+        are right or wrong by their overlap with them."""
+        if self.task.judgement == "masks":
+            self.outcomes = [outcome(self.task, r, masks.get(r.key, [])) for r in self.records]
+
+    def examples(self, keys: set[str] | None = None) -> tuple[dict[str, Example], str]:
+        """The run's examples by key (or those of `keys`), loaded again from the dataset its summary names
+        (their images and gold regions), and a note saying why when they cannot be had ({} then)."""
+        wanted = keys if keys is not None else {r.key for r in self.records}
+        data = self.summary.get("data")
+        try:
+            loaded = load_dataset(
+                str(self.summary.get("dataset") or self.task.dataset),
+                None if data in (None, "", "published") else str(data),
+                self.summary.get("split") or self.task.split,
+            )
+        except WhichoneError as exc:
+            return {}, f"its examples cannot be loaded again ({exc}), so images and gold regions are missing"
+        return {e.key: e for e in loaded.examples if e.key in wanted}, ""
+
+    def with_gold_from_dataset(self) -> str:
+        """For a localisation run, its outcomes by overlap with the dataset's gold masks; "" or a note
+        saying why they could not be had (the outcomes then count every record wrong)."""
+        if self.task.judgement != "masks":
+            return ""
+        examples, note = self.examples()
+        self.with_gold_masks({k: list(e.gold.get("focus_regions", [])) for k, e in examples.items()})
+        return note
+
+    def summary_of_results(self) -> RunSummary:
+        """summary.json as the report's RunSummary (for the paper-style table and the plots' text)."""
+        return RunSummary.from_json(self.summary)
+
+    @property
+    def judging(self) -> str | None:
+        """The judging task whose labels a person can correct (mark), or None where the task has none."""
+        return JUDGED_LABEL.get(self.task.judgement)
+
+    def labels(self) -> tuple[str, ...]:
+        """The labels a person can give this run's responses (the judging's own vocabulary)."""
+        return TASK_LABELS.get(self.judging or "", ())
+
+    def crosstab(self, indices: Sequence[int] | None = None) -> Counter[tuple[str, str]]:
+        """(gold label, judged label) -> how many records: the confusion matrix of the run's judged labels
+        against gold, over answered records that have both."""
+        chosen = range(len(self.records)) if indices is None else indices
+        return Counter(
+            (g, j) for i in chosen if (g := self.golds[i]) is not None and (j := self.judged[i]) is not None
+        )
 
     def slice(self, chosen: Slice) -> list[int]:
         """Indices of the records in `chosen`, in file order."""
@@ -139,6 +193,22 @@ class Run:
         return rows
 
 
+def find_runs(roots: Sequence[Path], limit: int = 12) -> list[Path]:
+    """Finished run folders (responses.jsonl + summary.json) under `roots`, newest first, at most `limit`."""
+    found: dict[Path, float] = {}
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for summary in root.rglob("summary.json"):
+            folder = summary.parent
+            if (folder / "responses.jsonl").is_file():
+                try:
+                    found[folder.resolve()] = summary.stat().st_mtime
+                except OSError:  # deleted while looking
+                    continue
+    return sorted(found, key=lambda f: found[f], reverse=True)[:limit]
+
+
 def export(rows: Sequence[dict[str, Any]], path: str | Path) -> Path:
     """Write rows as CSV (`.csv`) or JSON lines (`.jsonl`)."""
     target = Path(path)
@@ -165,10 +235,7 @@ def mark(
     """Keep a person's label for one record's response (the judge got it wrong, or right) in the run's
     labels.jsonl, in the format `whichone judge-agreement --labelled` reads: inspection becomes held-out
     labels. `judging` defaults to the task's main judging task."""
-    from assistant.evaluation.judgement import TASK_LABELS
-    from assistant.evaluation.outcomes import JUDGED_LABEL
-
-    judging = judging or JUDGED_LABEL.get(run.task.judgement)
+    judging = judging or run.judging
     if judging not in TASK_LABELS:
         raise WhichoneError(f"task {run.task.name} has no judging to label; name one with --judging")
     if label not in TASK_LABELS[judging]:
@@ -214,7 +281,9 @@ class Comparison:
     only_b: int
 
     def disagreements(self) -> list[tuple[int, int]]:
-        return [(i, j) for i, j in self.pairs if self.a.judged[i] != self.b.judged[j]]
+        """Pairs whose judged labels or outcomes differ (localisation has no label: its outcome)."""
+        a, b = self.a, self.b
+        return [(i, j) for i, j in self.pairs if a.judged[i] != b.judged[j] or a.outcomes[i] != b.outcomes[j]]
 
     def outcome_changes(self) -> Counter[str]:
         """ "right -> wrong" and the like, over the paired records."""
@@ -224,7 +293,7 @@ class Comparison:
         agree = len(self.pairs) - len(self.disagreements())
         out = [
             f"{len(self.pairs)} records on the same example and prompt ({self.only_a} only in A, "
-            f"{self.only_b} only in B); judged labels agree on {agree}, differ on {len(self.pairs) - agree}",
+            f"{self.only_b} only in B); judged alike on {agree}, differ on {len(self.pairs) - agree}",
             "outcomes: " + ", ".join(f"{k} {n}" for k, n in sorted(self.outcome_changes().items())),
         ]
         return out
@@ -251,4 +320,14 @@ def compare(a: Run, b: Run) -> Comparison:
     return Comparison(a, b, pairs, len(a.records) - len(pairs), sum(len(v) for v in waiting.values()))
 
 
-__all__ = ["ERROR", "Comparison", "Run", "RunNotReadable", "Slice", "compare", "export", "mark"]
+__all__ = [
+    "ERROR",
+    "Comparison",
+    "Run",
+    "RunNotReadable",
+    "Slice",
+    "compare",
+    "export",
+    "find_runs",
+    "mark",
+]
