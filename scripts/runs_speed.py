@@ -1,8 +1,11 @@
 """How long opening a finished run and changing its slice take: a generated aqua-strategy run of N items
 (responses.jsonl + summary.json as the runner writes them), opened with assistant.evaluation.runs.Run and
-sliced by a confusion cell, a word and an outcome.
+sliced by a confusion cell, a word and an outcome; then the Benchmark tab's own work on it (the view, the
+slice radios' counts, the Slices panel, a page of a slice); with --url, the whole round trip in a browser
+(Debian's Chromium) against a running app: Open run until the status says so, and a slice radio until
+the position line shows the slice.
 
-Run: .venv/bin/python scripts/runs_speed.py [--items 5000]
+Run: .venv/bin/python scripts/runs_speed.py [--items 5000] [--url http://127.0.0.1:7860]
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--items", type=int, default=5000)
+    parser.add_argument("--url", help="a running app: time the tab in Chromium too")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = generated_run(Path(tmp) / "run", args.items)
@@ -70,9 +74,67 @@ def main() -> None:
             found = run.slice(chosen)
             run.counts(found)
             timings.append((chosen.describe(), len(found), time.perf_counter() - start))
-    print(f"open a {args.items}-item run: {opened * 1000:.0f} ms")
-    for what, n, seconds in timings:
-        print(f"slice {what} ({n} records) and count its slices: {seconds * 1000:.0f} ms")
+        print(f"open a {args.items}-item run: {opened * 1000:.0f} ms")
+        for what, n, seconds in timings:
+            print(f"slice {what} ({n} records) and count its slices: {seconds * 1000:.0f} ms")
+        tab_timings(run)
+        if args.url:
+            browser_timings(args.url, folder, args.items)
+
+
+def tab_timings(run) -> None:  # noqa: ANN001 - a Run
+    """The tab's server-side work: the view, the radios' counts and the Slices panel, then one page."""
+    from assistant.evaluation.runs import Slice
+    from ui.bench_browser import BenchView
+    from ui.bench_inspect import page
+    from ui.bench_slices import choices, slices_html
+
+    start = time.perf_counter()
+    view = BenchView.of_run(run, {})
+    choices(view)
+    panel = slices_html(view)
+    built = time.perf_counter() - start
+    print(
+        f"tab: view, slice counts and Slices panel ({len(panel) // 1024} KiB of HTML): {built * 1000:.0f} ms"
+    )
+    start = time.perf_counter()
+    page(view, 3, Slice(gold="clarify", judged="answer"), False)
+    print(
+        f"tab: page 3 of the slice gold clarify, judged answer: {(time.perf_counter() - start) * 1000:.0f} ms"
+    )
+
+
+def browser_timings(url: str, folder: Path, items: int) -> None:
+    """Open the run in the tab and change a slice, in Chromium, as a person does (Enter, a radio)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        page = browser.new_page()
+        page.set_default_timeout(120_000)
+        page.goto(url)
+        page.get_by_role("tab", name="Benchmark").click()
+        box = page.locator("#wh-bench-folder input, #wh-bench-folder textarea").first
+        box.fill(str(folder))
+        start = time.perf_counter()
+        box.press("Enter")
+        page.wait_for_function(
+            "n => (document.querySelector('#wh-bench-position .wh-status')?.innerText || '')"
+            ".startsWith(`Example 1 of ${n} (all)`)",
+            arg=items,
+        )
+        print(
+            f"browser: Open run until the first example shows: {(time.perf_counter() - start) * 1000:.0f} ms"
+        )
+        start = time.perf_counter()
+        page.locator("#wh-bench-outcome label").filter(has_text="wrong").click()
+        page.wait_for_function(
+            "() => (document.querySelector('#wh-bench-position .wh-status')?.innerText || '')"
+            ".includes('(outcome wrong)')"
+        )
+        took = (time.perf_counter() - start) * 1000
+        print(f"browser: outcome wrong until its first example shows: {took:.0f} ms")
+        browser.close()
 
 
 if __name__ == "__main__":
