@@ -129,3 +129,28 @@ def test_a_marked_judgement_becomes_a_label_judge_agreement_reads(runs: dict[str
     assert code == 2 and "aqua_strategy labels are answer, infer, enumerate, clarify; not 'maybe'" in err
     code, _, err = bench("mark", str(runs["base"]), "no-such-id", "--label", "answer")
     assert code == 2 and "no record 'no-such-id'" in err
+
+
+def test_a_localisation_run_is_right_or_wrong_by_its_overlap_with_the_datasets_gold(tmp_path: Path) -> None:
+    """Localisation records carry no gold masks: `show` reads them from the dataset the run names, and
+    counts a record right by union IoU >= 0.5 (as the tab and the paper's metric do)."""
+    from assistant.evaluation.datasets import load_dataset
+    from assistant.evaluation.outcomes import localisation_iou
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("WHICHONE_CACHE_DIR", str(tmp_path / "cache"))
+        mp.setenv("WHICHONE_OFFLINE", "1")
+        folder = tmp_path / "loc"
+        args = ["focus-localisation", "--model", "blobs", "--segmenter", "none", "--variant", "focus-phrase"]
+        code, _, err = bench(*args, "--data", "sample", "--out", str(folder), "--no-progress")
+        assert code == 0, err
+        examples = {e.key: e for e in load_dataset("vq-focusambiguity", "sample").examples}
+        run = Run.open(folder)
+        ious = [localisation_iou(r, examples[r.key].gold["focus_regions"]) for r in run.records]
+        right = sum(1 for v in ious if v is not None and v >= 0.5)
+        code, out, err = bench("show", str(folder))
+    assert code == 0, err
+    counted = re.search(r"^outcome: (.+)$", out, re.M).group(1)
+    assert (f"right {right}" in counted or right == 0) and (
+        f"wrong {len(ious) - right}" in counted or right == len(ious)
+    ), (counted, ious)
