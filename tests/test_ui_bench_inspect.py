@@ -3,7 +3,8 @@ runs made by the CLI (`whichone bench ...`, a subprocess, on the bundled samples
 folder without asking a model; a cell of the gold-by-judged table is pressed from the keyboard and shows
 exactly its records; two models' runs are compared (both replies and judgements side by side, and for
 localisation both models' regions drawn over the gold ones, each with alt text); a person's label is kept
-and read back by `whichone judge-agreement`; a slice is exported as CSV.
+and read back by `whichone judge-agreement`; a slice is exported as CSV. axe finds nothing serious or
+critical in the slice and side-by-side views.
 
 Expected values are read from the runs' own responses.jsonl, not from the code under test.
 Set WHICHONE_SCREENSHOTS=<folder> to save the slice and side-by-side views (bench_slice.png,
@@ -25,6 +26,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.test_ui_a11y import scan
 from tests.ui_support import CHROMIUM, REPO, launch_chromium, pick_radio, running_app, screenshot_dir
 
 pytestmark = [
@@ -171,6 +173,7 @@ def test_open_a_cli_run_and_press_a_confusion_cell_by_keyboard(page, cli_runs) -
         if k < n:
             page.locator("#wh-bench-next").click()
     assert sorted(seen) == sorted(f"{r['id']}/{r['variant']}" for r in wanted)
+    assert scan(page, "benchmark (an opened run, a confusion cell chosen)") == []
     folder_screens = screenshot_dir()
     if folder_screens is not None:
         page.locator("#wh-bench-slices").scroll_into_view_if_needed()
@@ -232,6 +235,7 @@ def test_compare_two_models_side_by_side(page, cli_runs) -> None:
     assert alt_b.startswith("Regions of the compared run (owlvit-random-tiny). Benchmark image of example")
     assert "gold focus region(s) outlined" in alt_a and "gold focus region(s) outlined" in alt_b
     assert "union IoU" in details(page)
+    assert scan(page, "benchmark (two localisation runs compared)") == []
     if folder_screens is not None:
         page.locator("#wh-bench-image-b").scroll_into_view_if_needed()
         page.screenshot(path=str(folder_screens / "bench_compare_regions.png"))
