@@ -1,6 +1,7 @@
 """The Benchmark tab: pick a task, model, judge and limit; run it with a progress bar; read the paper-style
-table and plot; page through the examples (image with regions, question, response, judgement, gold),
-optionally only the wrong ones.
+table and plot; or open a finished run from its folder. Then slice it (ui/bench_slices.py), page through
+the slice's examples (image with regions, question, response, judgement, gold), compare it with a second
+run, keep a label, export the slice (ui/bench_inspect.py).
 
 Runs go through their own queue group ("benchmark", one run at a time), so a long run does not take the
 Ask tab's GPU slots; the pooled model still serves one generate at a time, so an Ask request waits for at
