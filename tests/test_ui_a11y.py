@@ -137,6 +137,8 @@ def test_benchmark_tab_after_a_run(page, bench_data) -> None:
     open_tab(page, "Benchmark")
     line = bench_page.run(page, "racquet-general", bench_data["general"], limit="2")
     assert line.startswith("Done:"), line
+    # the picture sits below the slice controls: a lazy image loads (and has a size) once scrolled to
+    page.locator("#wh-bench-image").scroll_into_view_if_needed()
     page.locator("#wh-bench-image img").wait_for()
     assert scan(page, "benchmark (after a run)") == []
     page.locator("#wh-bench-outcome label").filter(has_text="wrong").click()
