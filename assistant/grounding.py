@@ -39,9 +39,10 @@ from assistant.regions import (
     region_at,
     score_regions,
 )
-from assistant.types import Box, Candidates, Grounding, Region
+from assistant.types import Candidates, Region
 from models.base import InstancePointer, MultimaskSegmenter, Pointer, Segmenter
 from models.errors import ModelError
+from models.types import Box, Grounding
 
 log = logging.getLogger(__name__)
 

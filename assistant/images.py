@@ -9,7 +9,6 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import functools
-import hashlib
 import io
 import threading
 import warnings
@@ -149,14 +148,6 @@ def _working_image(image: Image.Image, max_side: int) -> Image.Image:
         new_size = (max(1, round(width * scale)), max(1, round(height * scale)))
         rgb = rgb.resize(new_size, Image.Resampling.LANCZOS)
     return rgb
-
-
-def image_digest(image: Image.Image) -> str:
-    """A content hash of the decoded pixels (mode, size and bytes), stable across file formats."""
-    h = hashlib.sha256()
-    h.update(f"{image.mode}:{image.size[0]}x{image.size[1]}:".encode())
-    h.update(image.tobytes())
-    return h.hexdigest()
 
 
 def _open_header(source: ImageSource) -> Image.Image:

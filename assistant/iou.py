@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from assistant.types import Box
+from models.types import Box
 
 
 def _sv():

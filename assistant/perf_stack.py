@@ -31,7 +31,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from assistant.errors import WhichoneError
-from assistant.perf import cups_scene
+from assistant.perf_scene import cups_scene
 from models.base import Describing
 
 if TYPE_CHECKING:

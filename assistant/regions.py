@@ -21,7 +21,8 @@ from typing import Literal
 import numpy as np
 
 from assistant.iou import box_iou, mask_iou
-from assistant.types import Box, Candidates, Grounding, Region
+from assistant.types import Candidates, Region
+from models.types import Box, Grounding
 
 AREA_WEIGHT = 0.7
 CENTRE_WEIGHT = 0.3

@@ -12,8 +12,8 @@ from typing import Literal
 
 from PIL import Image
 
-from assistant.images import image_digest
 from assistant.types import Candidates, QuestionFocus, Region, Reply, Turn
+from models.pixels import image_digest
 
 
 @dataclass

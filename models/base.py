@@ -14,8 +14,8 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import numpy as np
 from PIL import Image
 
-from assistant.types import Grounding
 from models.errors import ModelError as ModelError  # re-exported for adapters
+from models.types import Grounding
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import re
 import numpy as np
 from PIL import Image
 
-from assistant.types import Box, Grounding
+from models.types import Box, Grounding
 
 COLOUR_WORDS = {
     "red": "red", "orange": "orange", "yellow": "yellow", "green": "green", "blue": "blue",

@@ -30,11 +30,11 @@ from typing import Any, Literal, get_args
 import numpy as np
 from PIL import Image
 
-from assistant.types import Box, Grounding
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable, first_line
 from models.hub import load_pretrained
 from models.quantise import CPU_QUANTISATIONS, CpuQuantisation, int8_dynamic
 from models.segment_common import check_image, torch_device
+from models.types import Box, Grounding
 
 DetectorFamily = Literal["owlvit", "owlv2", "grounding-dino"]
 DETECTOR_FAMILIES: tuple[DetectorFamily, ...] = get_args(DetectorFamily)

@@ -13,16 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-SMOLVLM_256M_TEXT = dict(
-    model_type="llama", vocab_size=49280, hidden_size=576, intermediate_size=1536, num_hidden_layers=30,
-    num_attention_heads=9, num_key_value_heads=3, max_position_embeddings=8192, rms_norm_eps=1e-5,
-    tie_word_embeddings=True,
-)  # fmt: skip
-SMOLVLM_256M_VISION = dict(
-    hidden_size=768, intermediate_size=3072, num_hidden_layers=12, num_attention_heads=12, image_size=512,
-    patch_size=16,
-)  # fmt: skip
-SMOLVLM_SCALE_FACTOR, SMOLVLM_TILE, SMOLVLM_IMAGE_SEQ_LEN = 4, 512, 64
+from models.smolvlm_architecture import (
+    SMOLVLM_256M_TEXT,
+    SMOLVLM_256M_VISION,
+    SMOLVLM_IMAGE_SEQ_LEN,
+    SMOLVLM_SCALE_FACTOR,
+    SMOLVLM_TILE,
+)
+from models.tiny_smolvlm import smolvlm_processor, smolvlm_tokenizer
 
 
 def random_smolvlm_256m(longest_edge: int = SMOLVLM_TILE, seed: int = 0) -> tuple[Any, Any]:
@@ -33,8 +31,6 @@ def random_smolvlm_256m(longest_edge: int = SMOLVLM_TILE, seed: int = 0) -> tupl
     exactly max_new_tokens long."""
     import torch
     from transformers import Idefics3Config, Idefics3ForConditionalGeneration
-
-    from models.tiny_smolvlm import smolvlm_processor, smolvlm_tokenizer
 
     raw, tokenizer = smolvlm_tokenizer(_prompt_lines(), vocab_size=8192)
     config = Idefics3Config(

@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
-from assistant.types import Box, Grounding
+from models.types import Box, Grounding
 
 log = logging.getLogger(__name__)
 

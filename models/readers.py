@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from assistant.types import Box, Grounding
 from models.parsing import MAX_HITS, MAX_TEXT_CHARS, parse_molmo, parse_qwen
+from models.types import Box, Grounding
 
 Size = tuple[float, float]  # (width, height)
 

@@ -19,10 +19,10 @@ from typing import Any, cast
 import numpy as np
 from PIL import Image
 
-from assistant.types import Box, Grounding
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
 from models.hub import gated_help, load_pretrained
 from models.segment_common import check_image, torch_device
+from models.types import Box, Grounding
 
 SAM3_ID = "facebook/sam3"
 

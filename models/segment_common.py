@@ -18,9 +18,9 @@ from typing import Generic, TypeVar
 import numpy as np
 from PIL import Image
 
-from assistant.images import image_digest
 from models.device import pick_device
 from models.errors import ModelError
+from models.pixels import image_digest
 
 T = TypeVar("T")
 E = TypeVar("E")

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from models.full_size import SMOLVLM_256M_TEXT
+from models.smolvlm_architecture import SMOLVLM_256M_TEXT
 from models.tiny import default_cache_dir
 from models.tiny_common import (
     build_atomically,

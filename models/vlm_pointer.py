@@ -16,7 +16,6 @@ from typing import Any, Literal
 
 from PIL import Image
 
-from assistant.types import Grounding
 from models.base import (
     ChatMessage,
     Describing,
@@ -27,6 +26,7 @@ from models.base import (
 )
 from models.errors import ModelUnavailable
 from models.parsing import Coords, parse_molmo, parse_qwen
+from models.types import Grounding
 from prompts import render_prompt
 
 OUTPUTS = {"qwen": "grounding_boxes", "molmo": "point_molmo"}

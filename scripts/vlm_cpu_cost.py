@@ -21,8 +21,8 @@ import time
 import torch
 from PIL import Image
 
-from models.full_size import SMOLVLM_TILE as TILE
 from models.full_size import random_smolvlm_256m
+from models.smolvlm_architecture import SMOLVLM_TILE as TILE
 
 
 def build(longest_edge: int):

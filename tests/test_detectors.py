@@ -13,12 +13,13 @@ from PIL import Image
 from assistant.grounding import Grounder, select_masks
 from assistant.iou import box_iou
 from assistant.pipeline import Assistant, AssistantConfig
-from assistant.types import Box, Grounding, Strategy
+from assistant.types import Strategy
 from models.detectors import DetectorPointer, detector_query
 from models.errors import ModelError, ModelUnavailable
 from models.sam2 import Sam2Segmenter
 from models.tiny_detectors import TINY_DETECTORS, build_tiny_detector
 from models.tiny_sam2 import build_tiny_sam2
+from models.types import Box, Grounding
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 

@@ -18,11 +18,12 @@ from PIL import Image
 
 from assistant.errors import SessionError
 from assistant.grounding import Grounder, select_masks
-from assistant.perf import cup_centres
+from assistant.perf_scene import cup_centres
 from assistant.policy import strategy_for
-from assistant.types import Box, Candidates, Grounding, QuestionFocus, Region, Strategy, Verdict
+from assistant.types import Candidates, QuestionFocus, Region, Strategy, Verdict
 from models.base import ChatMessage, GenerationSettings
 from models.blob_pointer import BlobPointer
+from models.types import Box, Grounding
 from models.vlm_pointer import VLMPointer
 
 

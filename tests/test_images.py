@@ -7,8 +7,9 @@ import pytest
 from PIL import Image, ImageDraw
 
 from assistant.errors import InputError
-from assistant.images import MAX_SIDE, image_digest, load_image
+from assistant.images import MAX_SIDE, load_image
 from assistant.validation import clean_question
+from models.pixels import image_digest
 from tests.corpus import BAD_QUESTIONS, corpus
 
 CASES = corpus()

@@ -38,7 +38,8 @@ from assistant.evaluation.saliency import (
     saliency_metrics,
     table1_layout,
 )
-from assistant.types import Box, Grounding, Strategy, Verdict
+from assistant.types import Strategy, Verdict
+from models.types import Box, Grounding
 
 A, U, N = Verdict.AMBIGUOUS, Verdict.UNDECIDED, Verdict.UNAMBIGUOUS
 

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from assistant.grounding import Grounder
-from assistant.perf import cups_scene
+from assistant.perf_scene import cups_scene
 from assistant.pipeline import Assistant, AssistantConfig
 from assistant.types import Level, Strategy
 from models import registry

@@ -6,7 +6,8 @@ import pytest
 
 from assistant.policy import PolicyConfig, strategy_for
 from assistant.regions import SaliencyConfig, build_candidates
-from assistant.types import Box, Candidates, Grounding, Level, QuestionFocus, Strategy, Verdict
+from assistant.types import Candidates, Level, QuestionFocus, Strategy, Verdict
+from models.types import Box, Grounding
 
 W, H = 640, 480
 

@@ -14,7 +14,7 @@ from assistant.regions import (
     region_at,
     region_for_hint,
 )
-from assistant.types import Box, Grounding
+from models.types import Box, Grounding
 
 W, H = 640, 480
 

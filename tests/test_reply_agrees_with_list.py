@@ -6,7 +6,8 @@ from __future__ import annotations
 from assistant.pipeline import _clarify_text, _marked_beyond
 from assistant.question import analyse_question
 from assistant.regions import build_candidates
-from assistant.types import Box, Candidates, Grounding, Region
+from assistant.types import Candidates, Region
+from models.types import Box, Grounding
 from ui.explain import OPTIONS_LABEL, options_label
 
 

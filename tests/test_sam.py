@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from assistant.perf import cup_centres
+from assistant.perf_scene import cup_centres
 from models.errors import ModelError, ModelUnavailable
 from models.segment_common import EmbeddingCache, pick_best
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from assistant.types import Box, Candidates, Level, Region, Reply, Strategy, Verdict
+from assistant.types import Candidates, Level, Region, Reply, Strategy, Verdict
+from models.types import Box
 from tests.hub_server import Hub, serve_hub
 from ui.example_photos import example_photos
 from ui.selfcheck import ExampleRun, Turn, found_count, judge

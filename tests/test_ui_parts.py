@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from assistant.types import Box, Candidates, Region
+from assistant.types import Candidates, Region
 from models.errors import ModelUnavailable
+from models.types import Box
 from tests.ui_support import FOUR_SHAPES, REPO, box_centre, draw_scene
 from ui.engine import ModelChoice, ModelPool
 from ui.handlers import AskHandlers

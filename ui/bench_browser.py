@@ -25,7 +25,8 @@ from assistant.evaluation.saliency import describe_mapping
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task
 from assistant.images import load_image
-from assistant.types import Box, Candidates, Region
+from assistant.types import Candidates, Region
+from models.types import Box
 from ui.bench_results import ERROR, RIGHT, RIGHT_MEANS, WRONG, localisation_iou
 from ui.overlay import draw_overlay
 

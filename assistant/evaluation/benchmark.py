@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from assistant.evaluation.datasets import DatasetSpec
+from assistant.evaluation.dataset_base import DatasetSpec
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example
 from models.base import GenerationSettings

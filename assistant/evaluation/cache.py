@@ -30,8 +30,6 @@ from typing import Any, TypeVar
 from PIL import Image
 
 from assistant.errors import WhichoneError
-from assistant.images import image_digest
-from assistant.types import Box, Grounding
 from models.base import (
     AnswerProbabilities,
     Conversation,
@@ -45,6 +43,8 @@ from models.base import (
     VisionLanguageModel,
     answer_probabilities,
 )
+from models.pixels import image_digest
+from models.types import Box, Grounding
 
 # describe() keys that say how a model was loaded or how it runs now, not what it answers.
 VOLATILE_IDENTITY_KEYS = frozenset(

@@ -49,9 +49,9 @@ from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task, Variant, get_task
 from assistant.images import load_image
-from assistant.types import Grounding
 from models.base import ChatMessage, GenerationSettings, Pointer, VisionLanguageModel
 from models.errors import ModelError
+from models.types import Grounding
 from models.vlm_pointer import VLMPointer
 from prompts import render_prompt
 

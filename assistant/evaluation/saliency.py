@@ -46,7 +46,7 @@ from statsmodels.stats.contingency_tables import mcnemar
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.table_format import finite, pct
 from assistant.iou import box_iou, mask_iou
-from assistant.types import Box, Grounding
+from models.types import Box, Grounding
 
 NAN = float("nan")
 EXACT_BELOW = 25  # discordant pairs under which McNemar's exact binomial form is used

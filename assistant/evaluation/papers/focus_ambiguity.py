@@ -27,7 +27,7 @@ from assistant.evaluation.benchmark import (
     Task,
     Variant,
 )
-from assistant.evaluation.datasets import (
+from assistant.evaluation.dataset_base import (
     DatasetLoad,
     DatasetSpec,
     DatasetUnavailable,
