@@ -18,6 +18,7 @@ import typer
 
 from assistant.errors import WhichoneError
 from models.errors import ModelError
+from models.types import GroundingFamily
 
 if TYPE_CHECKING:
     from assistant.types import Reply
@@ -32,8 +33,7 @@ app = typer.Typer(
 
 P = ParamSpec("P")
 R = TypeVar("R")
-# The families models.readers reads (kept here as plain names so the CLI starts without importing torch).
-FAMILY_NAMES = ("qwen2.5-vl", "qwen2-vl", "qwen3-vl", "molmo", "molmo2", "paligemma", "florence-2")
+FAMILY_NAMES = tuple(f.value for f in GroundingFamily)  # models/types.py: the one list of families
 MAX_REPLY_CHARS = 10_000_000  # standard input beyond this is not read
 
 

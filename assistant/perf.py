@@ -37,6 +37,7 @@ from models.errors import ModelError
 if TYPE_CHECKING:
     from models.base import Segmenter
 
+
 def _time(fn: Callable[[], object]) -> float:
     start = time.perf_counter()
     fn()

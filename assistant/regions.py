@@ -279,13 +279,6 @@ SPATIAL_TIE = 0.1
 SIZE_TIE = 0.1
 
 
-def region_for_hint(candidates: Candidates, hint: str) -> Region | None:
-    """The one region a typed hint names; None when the words do not decide, or fit several equally
-    (`regions_for_hint` says which)."""
-    matches = regions_for_hint(candidates, hint)
-    return matches[0] if len(matches) == 1 else None
-
-
 def regions_for_hint(candidates: Candidates, hint: str) -> list[Region]:
     """The regions a typed hint or a question's descriptor fits, by numbers and spatial words; [] when
     the words do not decide. Several when they fit equally well ("on the left" in a 2 x 2 grid).

@@ -15,7 +15,7 @@ import numpy as np
 from PIL import Image
 
 from models.errors import ModelError as ModelError  # re-exported for adapters
-from models.types import Grounding
+from models.types import Grounding, GroundingFamily
 
 
 @dataclass(frozen=True)
@@ -114,9 +114,9 @@ class FrameSizingModel(Protocol):
 
 @runtime_checkable
 class GroundingFamilyModel(Protocol):
-    """A VLM that knows its grounding convention (a models.readers family name, or None)."""
+    """A VLM that knows its grounding convention (None: its replies have none)."""
 
-    def grounding_family(self) -> str | None: ...
+    def grounding_family(self) -> GroundingFamily | None: ...
 
 
 def stream_generate(

@@ -22,6 +22,7 @@ from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable, first_
 from models.hf_loading import load_checkpoint
 from models.hf_streaming import streaming_classes
 from models.prefix_cache import IMAGE_END_TOKENS, PREFIX_MODEL_TYPES, ImagePrefixCache
+from models.types import GroundingFamily
 
 if TYPE_CHECKING:
     import torch
@@ -56,7 +57,11 @@ def fit_size(width: int, height: int, max_side: int) -> tuple[int, int]:
 
 # config.model_type -> models.readers family: Qwen2.5-VL answers in its resized frame's pixels, Qwen2-VL
 # and Qwen3-VL on 0-1000.
-_GROUNDING_FAMILIES = {"qwen2_5_vl": "qwen2.5-vl", "qwen2_vl": "qwen2-vl", "qwen3_vl": "qwen3-vl"}
+_GROUNDING_FAMILIES = {
+    "qwen2_5_vl": GroundingFamily.QWEN2_5_VL,
+    "qwen2_vl": GroundingFamily.QWEN2_VL,
+    "qwen3_vl": GroundingFamily.QWEN3_VL,
+}  # a checkpoint config's model_type -> how its replies write coordinates
 
 
 class HFVisionLanguageModel:
@@ -165,9 +170,9 @@ class HFVisionLanguageModel:
         size = fit_size(*rgb.size, self.max_image_side)
         return rgb.resize(size, Image.Resampling.BICUBIC) if size != rgb.size else rgb
 
-    def grounding_family(self) -> str | None:
-        """The grounding convention of this checkpoint's architecture (a models.readers family name), from
-        its config's model_type; None for an architecture without grounding output (SmolVLM)."""
+    def grounding_family(self) -> GroundingFamily | None:
+        """The grounding convention of this checkpoint's architecture, from its config's model_type; None
+        for an architecture without grounding output (SmolVLM)."""
         model_type = str(getattr(getattr(self._model, "config", None), "model_type", "") or "")
         return _GROUNDING_FAMILIES.get(model_type)
 

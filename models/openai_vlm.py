@@ -35,6 +35,7 @@ from models.base import (
     strip_pieces,
 )
 from models.errors import ModelError, ModelTimeout, ModelUnavailable
+from models.types import GroundingFamily
 
 TOP_LOGPROBS = 20  # the most OpenAI's API returns; vLLM and SGLang accept it too
 ANSWER_TOKENS = 4  # a one-word answer's reply, read when a server gives no logprobs
@@ -106,16 +107,30 @@ def image_data_url(image: Image.Image, image_format: str = "PNG") -> str:
     return f"data:{_FORMATS[fmt]};base64,{base64.b64encode(buffer.getvalue()).decode('ascii')}"
 
 
-# Model ids -> grounding family (models.readers), most specific first.
+# Model ids -> grounding family, most specific first.
 _FAMILY_PATTERNS = (
-    (r"qwen2\.5-vl|qwen2\.5vl", "qwen2.5-vl"),
-    (r"qwen3-vl|qwen3vl", "qwen3-vl"),
-    (r"qwen2-vl|qwen2vl", "qwen2-vl"),
-    (r"molmo2", "molmo2"),
-    (r"molmo", "molmo"),
-    (r"paligemma", "paligemma"),
-    (r"florence-2|florence2", "florence-2"),
+    (r"qwen2\.5-vl|qwen2\.5vl", GroundingFamily.QWEN2_5_VL),
+    (r"qwen3-vl|qwen3vl", GroundingFamily.QWEN3_VL),
+    (r"qwen2-vl|qwen2vl", GroundingFamily.QWEN2_VL),
+    (r"molmo2", GroundingFamily.MOLMO2),
+    (r"molmo", GroundingFamily.MOLMO),
+    (r"paligemma", GroundingFamily.PALIGEMMA),
+    (r"florence-2|florence2", GroundingFamily.FLORENCE_2),
 )
+
+
+def _family(name: GroundingFamily | str | None) -> GroundingFamily | None:
+    """The grounding family a setting names (None when unset); an unknown name is one line naming them."""
+    text = (name.value if isinstance(name, GroundingFamily) else name or "").strip().lower()
+    if not text:
+        return None
+    try:
+        return GroundingFamily(text)
+    except ValueError:
+        known = ", ".join(f.value for f in GroundingFamily)
+        raise ModelUnavailable(
+            f"unknown grounding family {text!r} (WHICHONE_OPENAI_GROUNDING); known: {known}"
+        ) from None
 
 
 class OpenAICompatibleVLM:
@@ -142,7 +157,7 @@ class OpenAICompatibleVLM:
         image_format: str = "PNG",
         max_image_side: int | None = 2048,
         name: str | None = None,
-        grounding: str | None = None,
+        grounding: GroundingFamily | str | None = None,
         min_pixels: int | None = None,
         max_pixels: int | None = None,
     ) -> None:
@@ -160,7 +175,7 @@ class OpenAICompatibleVLM:
         self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
         key = api_key or "EMPTY"
         self._model_id = model or None
-        self.grounding = (grounding or "").strip().lower() or None
+        self.grounding = _family(grounding)
         self.min_pixels, self.max_pixels = min_pixels, max_pixels
         self.timeout = float(timeout)
         self.max_retries = int(max_retries)
@@ -204,8 +219,8 @@ class OpenAICompatibleVLM:
         size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
         return image.resize(size, Image.Resampling.BICUBIC)
 
-    def grounding_family(self) -> str | None:
-        """The served model's grounding convention (a models.readers family name): WHICHONE_OPENAI_GROUNDING
+    def grounding_family(self) -> GroundingFamily | None:
+        """The served model's grounding convention: WHICHONE_OPENAI_GROUNDING
         where set (a served model whose name says nothing), else read from the model id
         ("Qwen/Qwen2.5-VL-7B-Instruct" -> qwen2.5-vl); None when the id names no known family."""
         if self.grounding:
@@ -222,7 +237,7 @@ class OpenAICompatibleVLM:
         min/max pixels: WHICHONE_OPENAI_MIN_PIXELS / WHICHONE_OPENAI_MAX_PIXELS, else the processor's
         defaults); otherwise the image as sent."""
         sent = self.fit_image(image).size
-        if self.grounding_family() != "qwen2.5-vl":
+        if self.grounding_family() is not GroundingFamily.QWEN2_5_VL:
             return sent
         from models.readers import QWEN2_5_VL_MAX_PIXELS, QWEN2_5_VL_MIN_PIXELS, qwen2_5_vl_frame
 

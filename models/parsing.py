@@ -345,22 +345,6 @@ def _loads(fragment: str) -> object:
         return None
 
 
-# ------------------------------------------------------------------------------------------------ any
-
-
-def parse_grounding(
-    text: str,
-    image_size: Size,
-    input_size: Size | None = None,
-    *,
-    coords: Coords = "pixels",
-    default_label: str = "",
-) -> list[Grounding]:
-    """Whichever format the text is in: Molmo point tags if there are any, else Qwen-style JSON."""
-    hits = parse_molmo(text, image_size, default_label)
-    return hits or parse_qwen(text, image_size, input_size, coords=coords, default_label=default_label)
-
-
 # ------------------------------------------------------------------------------------------------ helpers
 
 

@@ -25,11 +25,10 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 from models.parsing import MAX_HITS, MAX_TEXT_CHARS, parse_molmo, parse_qwen
-from models.types import Box, Grounding
+from models.types import Box, Grounding, GroundingFamily
 
 Size = tuple[float, float]  # (width, height)
 
@@ -38,16 +37,6 @@ Size = tuple[float, float]  # (width, height)
 QWEN2_5_VL_FACTOR = 28
 QWEN2_5_VL_MIN_PIXELS = 56 * 56
 QWEN2_5_VL_MAX_PIXELS = 28 * 28 * 16384
-
-
-class GroundingFamily(str, Enum):
-    QWEN2_5_VL = "qwen2.5-vl"
-    QWEN2_VL = "qwen2-vl"
-    QWEN3_VL = "qwen3-vl"
-    MOLMO = "molmo"
-    MOLMO2 = "molmo2"
-    PALIGEMMA = "paligemma"
-    FLORENCE_2 = "florence-2"
 
 
 @dataclass
@@ -85,10 +74,16 @@ def qwen2_5_vl_frame(
 
 
 def read_grounding(
-    text: Any, family: GroundingFamily | str, image_size: Size, input_size: Size | None = None
+    text: Any,
+    family: GroundingFamily | str,
+    image_size: Size,
+    input_size: Size | None = None,
+    default_label: str = "",
 ) -> GroundingReading:
-    """Read a grounding reply of `family` into original-image pixels. `input_size` (Qwen2.5-VL only): the
+    """Read a grounding reply of `family` into original-image pixels: the one reader the app's VLM
+    pointer, the benchmark and `whichone parse-grounding` use. `input_size` (Qwen2.5-VL only): the
     processor-resized frame the coordinates are in; computed with the model's resize rule when None.
+    `default_label`: the label of a hit the reply names nothing for (the phrase asked about).
     Raises ValueError only for an unknown family name or an unusable image size."""
     family = GroundingFamily(family)
     width, height = _size(image_size)
@@ -99,6 +94,8 @@ def read_grounding(
         notes.append(f"the reply is {len(text):,} characters; only the first {MAX_TEXT_CHARS:,} were read")
         text = text[:MAX_TEXT_CHARS]
     hits = READERS[family](text, (width, height), input_size, notes)
+    if default_label:
+        hits = [h if h.label else Grounding(default_label, h.point, h.box, h.score, h.source) for h in hits]
     if len(hits) >= MAX_HITS:
         notes.append(f"only the first {MAX_HITS} objects were read")
     kept = [h for h in hits if _finite(h)]

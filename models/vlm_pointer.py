@@ -1,13 +1,12 @@
 """A pointer that asks a VisionLanguageModel to ground a phrase, so one model can serve where memory is short.
 
-output="qwen" (default): prompts/grounding_boxes.txt asks for Qwen2.5-VL's grounding JSON
-(`[{"bbox_2d": [x1, y1, x2, y2], "label": ...}]`); the coordinates are absolute pixels of the image as the
-model's processor resized it, so they are rescaled by original size / `vlm.model_input_size(image)` when the
-VLM has that method (models.hf_vlm and models.openai_vlm do), else read as original-image pixels. Qwen2-VL and
-Qwen3-VL answer on a 0-1000 scale instead: pass coords="norm1000".
-output="molmo": prompts/point_molmo.txt and Molmo's point tags (v1 percentages or Molmo2 0-1000 coords), for
-a Molmo served through any VLM adapter (e.g. vLLM behind models.openai_vlm; see models/molmo.py for Molmo2 in
-transformers).
+output="qwen" (default): prompts/grounding_boxes.txt asks for Qwen's grounding JSON
+(`[{"bbox_2d": [x1, y1, x2, y2], "label": ...}]`); output="molmo": prompts/point_molmo.txt and Molmo's point
+tags, for a Molmo served through any VLM adapter (e.g. vLLM behind models.openai_vlm; models/molmo.py runs
+Molmo2 in transformers). The reply is read by models/readers.py, the reader `whichone parse-grounding` uses,
+in the family the VLM reports (models.types.GroundingFamily); a VLM that reports none is read as configured
+(coords="pixels": Qwen2.5-VL, in the frame the VLM's processor resized the photo to where it knows it, else
+original pixels; coords="norm1000": 0-1000 as Qwen2-VL and Qwen3-VL answer).
 """
 
 from __future__ import annotations
@@ -25,8 +24,9 @@ from models.base import (
     VisionLanguageModel,
 )
 from models.errors import ModelUnavailable
-from models.parsing import Coords, parse_molmo, parse_qwen
-from models.types import Grounding
+from models.parsing import Coords
+from models.readers import read_grounding
+from models.types import Grounding, GroundingFamily
 from prompts import render_prompt
 
 OUTPUTS = {"qwen": "grounding_boxes", "molmo": "point_molmo"}
@@ -38,7 +38,8 @@ def clean_phrase(phrase: str) -> str:
     return " ".join(str(phrase).split())[:MAX_PHRASE_CHARS]
 
 
-NORM1000_FAMILIES = frozenset({"qwen3-vl", "qwen2-vl"})
+QWEN_FAMILIES = (GroundingFamily.QWEN2_5_VL, GroundingFamily.QWEN2_VL, GroundingFamily.QWEN3_VL)
+MOLMO_FAMILIES = (GroundingFamily.MOLMO2, GroundingFamily.MOLMO)
 
 
 class VLMPointer:
@@ -68,6 +69,7 @@ class VLMPointer:
         self.settings = settings or GenerationSettings(max_new_tokens=512, temperature=0.0)
         self.name = name or f"vlm-{'boxes' if output == 'qwen' else 'points'}:{getattr(vlm, 'name', 'vlm')}"
         self.last_output = ""
+        self.last_notes: list[str] = []
 
     def prompt_text(self, phrase: str) -> str:
         return render_prompt(self.prompt, phrase=clean_phrase(phrase))
@@ -81,21 +83,28 @@ class VLMPointer:
         return self.parse(raw, image, phrase)
 
     def parse(self, raw: str, image: Image.Image, phrase: str = "") -> list[Grounding]:
-        """The model's text -> Groundings in original-image pixels (never raises)."""
+        """The model's text -> Groundings in original-image pixels (never raises), read by the one grounding
+        reader (models/readers.py) in the family the VLM reports, else the one this pointer was configured
+        for; what could not be read is in `last_notes`."""
+        reported = self.vlm.grounding_family() if isinstance(self.vlm, GroundingFamilyModel) else None
         if self.output == "molmo":
-            hits = parse_molmo(raw, image.size, default_label=phrase)
+            # A Molmo served through any adapter: v1 percent tags or Molmo2 coords, as the reply has them.
+            readings = [
+                read_grounding(raw, family, image.size, default_label=phrase)
+                for family in ((reported,) if reported in MOLMO_FAMILIES else MOLMO_FAMILIES)
+            ]
+            reading = max(readings, key=lambda r: len(r.groundings))
         else:
-            coords = self.coords
-            if (
-                isinstance(self.vlm, GroundingFamilyModel)
-                and self.vlm.grounding_family() in NORM1000_FAMILIES
-            ):
-                coords = "norm1000"  # a served Qwen3-VL / Qwen2-VL answers on 0-1000 whatever we configured
-            input_size = None
-            if coords == "pixels" and isinstance(self.vlm, FrameSizingModel):
-                input_size = self.vlm.model_input_size(image)
-            hits = parse_qwen(raw, image.size, input_size, coords=coords, default_label=phrase)
-        return [Grounding(h.label, h.point, h.box, h.score, self.name) for h in hits]
+            if reported in QWEN_FAMILIES:  # a served Qwen3-VL answers on 0-1000 whatever we configured
+                family = reported
+            else:
+                family = GroundingFamily.QWEN3_VL if self.coords == "norm1000" else GroundingFamily.QWEN2_5_VL
+            # Qwen2.5-VL's pixels are of the frame its processor resized the photo to, where the VLM knows
+            # it; a VLM that does not is read in original-image pixels.
+            frame = self.vlm.model_input_size(image) if isinstance(self.vlm, FrameSizingModel) else image.size
+            reading = read_grounding(raw, family, image.size, frame, default_label=phrase)
+        self.last_notes = list(reading.notes)
+        return [Grounding(h.label, h.point, h.box, h.score, self.name) for h in reading.groundings]
 
     def describe(self) -> dict[str, Any]:
         vlm = (

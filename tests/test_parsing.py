@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from models.parsing import MAX_HITS, parse_grounding, parse_molmo, parse_qwen
+from models.parsing import MAX_HITS, parse_molmo, parse_qwen
 
 SIZE = (640, 480)  # original image (width, height)
 INPUT = (320, 240)  # the Qwen processor's resized input: coordinates scale by 2
@@ -145,13 +145,6 @@ def test_qwen_norm1000_and_qwen2_box_tokens() -> None:
     assert boxes(parse_qwen(tokens, SIZE)) == [("the cup", [64.0, 96.0, 192.0, 192.0])]
 
 
-def test_parse_grounding_picks_the_format() -> None:
-    molmo = '<points coords="1 1 500 500">cup</points>'
-    qwen = '[{"bbox_2d": [10, 20, 30, 40], "label": "cup"}]'
-    assert points(parse_grounding(molmo, SIZE, INPUT)) == [("cup", 320.0, 240.0)]
-    assert boxes(parse_grounding(qwen, SIZE, INPUT)) == [("cup", [20.0, 40.0, 60.0, 80.0])]
-
-
 @pytest.mark.parametrize(
     "text",
     [
@@ -167,7 +160,6 @@ def test_parse_grounding_picks_the_format() -> None:
 def test_never_raises_on_garbage(text, caplog: pytest.LogCaptureFixture) -> None:
     assert parse_molmo(text, SIZE) == []
     assert parse_qwen(text, SIZE, INPUT) == []
-    assert parse_grounding(text, SIZE) == []
     assert "unexpected failure" not in caplog.text  # handled as bad input, not by the last-resort guard
 
 

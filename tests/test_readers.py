@@ -130,3 +130,29 @@ def test_bad_command_lines_print_one_line() -> None:
     assert code == 2 and "unknown family 'gemini'" in err and len(err.strip().splitlines()) == 1
     code, _, err = run_cli("[]", "--family", "molmo", "--image-size", "0", "10")
     assert code == 2 and "image size" in err
+
+
+def test_the_apps_vlm_pointer_reads_every_qwen_and_molmo_reply_as_parse_grounding_does() -> None:
+    """One reader: the pointer the app asks (a served model behind the real OpenAI-compatible adapter,
+    whose family the setting gives) gets the same boxes and points as `whichone parse-grounding`."""
+    from PIL import Image
+
+    from models.openai_vlm import OpenAICompatibleVLM
+    from models.vlm_pointer import VLMPointer
+
+    checked = 0
+    for case in corpus():
+        family = GroundingFamily(case["family"])
+        if family in (GroundingFamily.PALIGEMMA, GroundingFamily.FLORENCE_2):
+            continue  # not grounding output a VLM pointer asks for
+        served = {"base_url": "http://127.0.0.1:9/v1", "api_key": "-", "max_image_side": None}
+        vlm = OpenAICompatibleVLM(case["model"], grounding=family, **served)
+        output = "molmo" if family in (GroundingFamily.MOLMO, GroundingFamily.MOLMO2) else "qwen"
+        image = Image.new("RGB", tuple(case["image_size"]))
+        hits = VLMPointer(vlm, output=output).parse(case["raw"], image)
+        reading = read_grounding(case["raw"], family, case["image_size"], vlm.model_input_size(image))
+        assert [(h.label, h.point, h.box) for h in hits] == [
+            (g.label, g.point, g.box) for g in reading.groundings
+        ], case["id"]
+        checked += 1
+    assert checked == 21

@@ -12,11 +12,17 @@ from assistant.regions import (
     centre_term,
     position_words,
     region_at,
-    region_for_hint,
+    regions_for_hint,
 )
 from models.types import Box, Grounding
 
 W, H = 640, 480
+
+
+def one_region_for_hint(candidates, hint: str):
+    """The one region a hint names, or None when it names none or several equally."""
+    matches = regions_for_hint(candidates, hint)
+    return matches[0] if len(matches) == 1 else None
 
 
 def test_centre_term_hand_computed() -> None:
@@ -158,8 +164,8 @@ def three_in_a_row():
         ("7", None),
     ],
 )
-def test_region_for_hint(hint: str, expected: int | None) -> None:
-    region = region_for_hint(three_in_a_row(), hint)
+def test_one_region_for_hint(hint: str, expected: int | None) -> None:
+    region = one_region_for_hint(three_in_a_row(), hint)
     assert (region.id if region else None) == expected
 
 
@@ -171,10 +177,10 @@ def test_region_for_hint_sizes_and_corners() -> None:
     ]
     cands = build_candidates(hits, (W, H))
     by_x0 = {r.box.x0: r.id for r in cands.regions}
-    assert region_for_hint(cands, "the biggest").id == by_x0[500]
-    assert region_for_hint(cands, "the smallest one").id == by_x0[280]
-    assert region_for_hint(cands, "top left").id == by_x0[10]
-    assert region_for_hint(cands, "bottom right").id == by_x0[500]
+    assert one_region_for_hint(cands, "the biggest").id == by_x0[500]
+    assert one_region_for_hint(cands, "the smallest one").id == by_x0[280]
+    assert one_region_for_hint(cands, "top left").id == by_x0[10]
+    assert one_region_for_hint(cands, "bottom right").id == by_x0[500]
 
 
 def test_click_selects_smallest_containing_region() -> None:

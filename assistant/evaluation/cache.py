@@ -44,7 +44,7 @@ from models.base import (
     answer_probabilities,
 )
 from models.pixels import image_digest
-from models.types import Box, Grounding
+from models.types import Box, Grounding, GroundingFamily
 
 # describe() keys that say how a model was loaded or how it runs now, not what it answers.
 VOLATILE_IDENTITY_KEYS = frozenset(
@@ -294,7 +294,7 @@ class _ForwardsFrameSize:
 
 
 class _ForwardsGroundingFamily:
-    def grounding_family(self) -> str | None:
+    def grounding_family(self) -> GroundingFamily | None:
         return _wrapped(self).grounding_family()
 
 
