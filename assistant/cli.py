@@ -17,8 +17,22 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 import typer
 
 from assistant.errors import WhichoneError
+from assistant.evaluation.cli import bench_app
+from assistant.images import load_image
+from assistant.perf import perf
+from assistant.pipeline import Assistant, AssistantConfig
+from assistant.question import analyse_question
+from assistant.settings import markdown_table, settings
+from assistant.validation import clean_question
+from models.download import download, repos_for
 from models.errors import ModelError
+from models.readers import read_grounding
+from models.registry import default_vlm_name, get_spec, list_models
+from models.spec import ModelKind
+from models.stacks import STACKS, default_stack_name, get_stack, resolve_choice
 from models.types import GroundingFamily
+from ui.selfcheck import selfcheck
+from ui.serve import main as serve_app
 
 if TYPE_CHECKING:
     from assistant.types import Reply
@@ -101,11 +115,6 @@ def ask(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Ask a question about a photo; optionally answer the follow-up in the same run."""
-    from assistant.images import load_image
-    from assistant.pipeline import Assistant, AssistantConfig
-    from assistant.settings import settings
-    from assistant.validation import clean_question
-    from models.stacks import resolve_choice
 
     choice = _parse_choice(choose, click, hint)
     current = settings()
@@ -163,8 +172,6 @@ def focus(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """What a question is about, from its words alone."""
-    from assistant.question import analyse_question
-    from assistant.validation import clean_question
 
     result = analyse_question(clean_question(question)).to_dict()
     if as_json:
@@ -185,7 +192,6 @@ def parse_grounding_command(
     ] = None,
 ) -> None:
     """Read a model's grounding reply (standard input) into original-image pixels, as JSON."""
-    from models.readers import read_grounding
 
     if family not in FAMILY_NAMES:
         raise WhichoneError(f"unknown family {family!r}; choose one of: {', '.join(FAMILY_NAMES)}")
@@ -201,7 +207,6 @@ def parse_grounding_command(
 @app.command("models")
 def list_models_command() -> None:
     """List the registered models (VLMs, pointers, segmenters)."""
-    from models.registry import default_vlm_name, list_models
 
     default = default_vlm_name()
     for spec in list_models():
@@ -213,9 +218,6 @@ def list_models_command() -> None:
 @app.command("stacks")
 def list_stacks_command() -> None:
     """List the stacks (VLM + pointer + segmenter presets) with their model ids and download sizes."""
-    from models.registry import get_spec
-    from models.spec import ModelKind
-    from models.stacks import STACKS, default_stack_name
 
     default = default_stack_name()
     for stack in STACKS.values():
@@ -255,8 +257,6 @@ def download_command(
 ) -> None:
     """Download every file a stack's or a model's loaders read into the Hugging Face cache (a rerun fetches
     only what is missing)."""
-    from models.download import download, repos_for
-    from models.stacks import default_stack_name
 
     names = list(models or [])
     repos = repos_for(names, stack or (None if names else default_stack_name()))
@@ -269,7 +269,6 @@ def download_command(
 @app.command("settings")
 def list_settings_command() -> None:
     """Print every WHICHONE_* environment variable as a Markdown table (the README's "Environment")."""
-    from assistant.settings import markdown_table
 
     typer.echo(markdown_table())
 
@@ -310,14 +309,11 @@ def serve(
 ) -> None:
     """Start the Gradio app."""
     if stack:
-        from models.stacks import get_stack
-
         os.environ["WHICHONE_STACK"] = get_stack(stack).name
     if model:
         os.environ["WHICHONE_MODEL"] = model
-    from ui.serve import main
 
-    main(host=host, port=port)
+    serve_app(host=host, port=port)
 
 
 @app.command("selfcheck")
@@ -340,7 +336,6 @@ def selfcheck_command(
 ) -> None:
     """Whether whichone works here: load a stack, run every example photo through both turns, and write a
     report (markdown and overlays) that says what was expected, what happened and how long it took."""
-    from ui.selfcheck import selfcheck
 
     report = selfcheck(
         stack, out, yes=yes, random_weights=random_weights, echo=typer.echo, ask=lambda q: typer.confirm(q)
@@ -358,8 +353,6 @@ def selfcheck_command(
 
 def _register_subcommands() -> None:
     """Sub-commands that live in their own modules (imports stay light: no torch at start-up)."""
-    from assistant.evaluation.cli import bench_app
-    from assistant.perf import perf
 
     app.add_typer(bench_app, name="bench")
     app.command("perf")(perf)

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from models.sv import supervision
 from models.types import Box
 
 
 def _sv():
-    from models.sv import supervision
 
     return supervision()
 

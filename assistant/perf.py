@@ -30,9 +30,13 @@ import typer
 from PIL import Image
 
 from assistant.errors import WhichoneError
+from assistant.grounding import Grounder
 from assistant.perf_scene import cups_scene
 from assistant.perf_stack import format_stack_report, stack_cost
+from models.base import ChatMessage, Describing, GenerationSettings
 from models.errors import ModelError
+from models.registry import create_pointer, create_segmenter, create_vlm
+from prompts import render_prompt
 
 if TYPE_CHECKING:
     from models.base import Segmenter
@@ -68,7 +72,6 @@ def run_perf(
     log: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     """Measure (a)-(d) and peak memory; returns the figures as a dict (seconds, ratios, MiB)."""
-    from models.registry import create_segmenter
 
     tracemalloc.start()
     width, height = size
@@ -114,7 +117,6 @@ def _batched_vs_singles(
     seg: Segmenter, image: Image.Image, k: int, repeats: int, log: Callable[[str], None]
 ) -> dict[str, Any]:
     """(c) K points batched against K single calls, on the same embedded image."""
-    from models.base import Describing
 
     width, height = image.size
     points = np.array([[width * (i + 1) / (k + 1), height * 0.55] for i in range(k)])
@@ -147,10 +149,6 @@ def _first_turn(
 ) -> dict[str, Any]:
     """(b) a first turn: upload -> typing -> recognition (VLM) -> pointer -> masks, the embedding in the
     background; its parts one at a time, then as they run in the turn."""
-    from assistant.grounding import Grounder
-    from models.base import ChatMessage, GenerationSettings
-    from models.registry import create_pointer, create_vlm
-    from prompts import render_prompt
 
     width, height = image.size
     model = create_vlm(vlm) if vlm else None
@@ -224,7 +222,6 @@ def _lighter_segmenter(
     log: Callable[[str], None],
 ) -> dict[str, Any]:
     """(d) the lighter segmenter's embedding and click against the main one's from (a)."""
-    from models.registry import create_segmenter
 
     log(f"(d) lighter segmenter {light} ...")
     width, height = size

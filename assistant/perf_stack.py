@@ -31,8 +31,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from assistant.errors import WhichoneError
+from assistant.grounding import Grounder
 from assistant.perf_scene import cups_scene
-from models.base import Describing
+from assistant.pipeline import Assistant, AssistantConfig
+from models.base import Describing, GenerationSettings
+from models.detectors import DetectorPointer
+from models.full_size import random_smolvlm_256m
+from models.hf_vlm import HFVisionLanguageModel
+from models.registry import create_pointer, create_segmenter, create_vlm
+from models.sam2 import Sam2Segmenter
+from models.stacks import get_stack
 
 if TYPE_CHECKING:
     from models.base import Pointer, Segmenter, VisionLanguageModel
@@ -51,11 +59,6 @@ def _peak_rss_gib() -> float:
 def build_stack(name: str) -> tuple[VisionLanguageModel, Pointer, Segmenter]:
     """(vlm, pointer, segmenter) of the stack `name`: full size with random weights for "cpu"."""
     if name == "cpu":
-        from models.detectors import DetectorPointer
-        from models.full_size import random_smolvlm_256m
-        from models.hf_vlm import HFVisionLanguageModel
-        from models.sam2 import Sam2Segmenter
-
         model, processor = random_smolvlm_256m()
         vlm = HFVisionLanguageModel.from_model(
             model, processor, name="smolvlm-256m (random)", quantise="int8"
@@ -66,9 +69,6 @@ def build_stack(name: str) -> tuple[VisionLanguageModel, Pointer, Segmenter]:
             Sam2Segmenter("random"),
         )
     if name == "cpu-tiny":
-        from models.registry import create_pointer, create_segmenter, create_vlm
-        from models.stacks import get_stack
-
         choice = get_stack(name).choice
         tiny = create_vlm(choice.vlm, device="cpu")
         return tiny, create_pointer(choice.pointer, vlm=tiny), create_segmenter(choice.segmenter or "")
@@ -86,10 +86,6 @@ def stack_cost(
     log: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     """Run the scenario of the module doc; returns the figures (seconds, GiB)."""
-    from assistant.grounding import Grounder
-    from assistant.pipeline import Assistant, AssistantConfig
-    from models.base import GenerationSettings
-    from models.hf_vlm import HFVisionLanguageModel
 
     log(f"building the {stack} stack ({'full size, random weights' if stack == 'cpu' else 'tiny'}) ...")
     start = time.perf_counter()

@@ -60,6 +60,7 @@ from models.base import (
     stream_generate,
 )
 from models.errors import ModelError
+from models.registry import create_pointer, create_segmenter, create_vlm
 from prompts import render_prompt
 
 ONE_PASS_RECOGNITION = "focus_recognition_yesno"  # P(ambiguous) from one forward pass: Yes against No
@@ -156,7 +157,6 @@ class Assistant:
         **vlm_kwargs,
     ) -> Assistant:
         """Build from registry names (see `whichone models`)."""
-        from models.registry import create_pointer, create_segmenter, create_vlm
 
         model = create_vlm(vlm, **vlm_kwargs)
         point = create_pointer(pointer, vlm=model)

@@ -10,9 +10,25 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from models.detectors import DetectorFamily  # data only at import (no torch)
+from models.blob_pointer import BlobPointer
+from models.detectors import (
+    DetectorFamily,  # data only at import (no torch)
+    DetectorPointer,
+)
+from models.device import choose_device, device_kind
+from models.errors import ModelUnavailable
+from models.hf_vlm import HFVisionLanguageModel
+from models.molmo import Molmo2Pointer
+from models.openai_vlm import OpenAICompatibleVLM
+from models.sam import SamSegmenter
+from models.sam2 import SAM2_HIERA_TINY, Sam2Segmenter
+from models.sam3 import SAM3_ID, Sam3Pointer
 from models.spec import ModelSpec
-from models.tiny_detectors import TINY_DETECTORS, TinyDetector
+from models.tiny_detectors import TINY_DETECTORS, TinyDetector, build_tiny_detector
+from models.tiny_molmo import build_tiny_molmo2
+from models.tiny_sam2 import build_tiny_sam2
+from models.tiny_sam3 import build_tiny_sam3
+from models.vlm_pointer import VLMPointer
 
 if TYPE_CHECKING:
     from models.base import Pointer, Segmenter, VisionLanguageModel
@@ -31,7 +47,6 @@ SMOLVLM_256M = "HuggingFaceTB/SmolVLM-256M-Instruct"
 
 def _hf_factory(hub_id: str, name: str):
     def factory(**kwargs: Any) -> VisionLanguageModel:
-        from models.hf_vlm import HFVisionLanguageModel
 
         kwargs.setdefault("name", name)
         return HFVisionLanguageModel(hub_id, **kwargs)
@@ -69,7 +84,6 @@ def _cuda_available() -> bool:
 def _runs_on_cpu(kwargs: dict[str, Any]) -> bool:
     """Whether a factory's model will run on the CPU: its `device`, else
     cuda > mps > cpu as models/device.py chooses (the registry passes WHICHONE_DEVICE's as `device`)."""
-    from models.device import choose_device, device_kind
 
     requested = kwargs.get("device")
     if requested:
@@ -94,8 +108,6 @@ def _local_tiny_factory(module: str, builder: str, name: str, int8_on_cpu: bool 
     def factory(*, target_dir: Path | None = None, **kwargs: Any) -> VisionLanguageModel:
         import importlib
 
-        from models.hf_vlm import HFVisionLanguageModel
-
         build = getattr(importlib.import_module(module), builder)
         kwargs.setdefault("name", name)
         kwargs.setdefault("quantise", "int8" if int8_on_cpu and _runs_on_cpu(kwargs) else "none")
@@ -109,7 +121,6 @@ def openai_options() -> dict[str, Any]:
     a bad number is ModelUnavailable naming the variable."""
     from assistant.errors import ConfigError
     from assistant.settings import settings
-    from models.errors import ModelUnavailable
 
     try:
         current = settings()
@@ -129,7 +140,6 @@ def openai_options() -> dict[str, Any]:
 
 
 def _openai_factory(**kwargs: Any) -> VisionLanguageModel:
-    from models.openai_vlm import OpenAICompatibleVLM
 
     return OpenAICompatibleVLM(**{**openai_options(), **kwargs})
 
@@ -232,7 +242,6 @@ MOLMO2_IDS = {
 
 def _molmo2_factory(hub_id: str, name: str):
     def factory(*, vlm: VisionLanguageModel | None = None, **kwargs: Any) -> Pointer:
-        from models.molmo import Molmo2Pointer
 
         kwargs.setdefault("name", name)
         return Molmo2Pointer(hub_id, **kwargs)
@@ -243,8 +252,6 @@ def _molmo2_factory(hub_id: str, name: str):
 def _tiny_molmo2_factory(
     *, vlm: VisionLanguageModel | None = None, target_dir: Path | None = None, **kwargs: Any
 ) -> Pointer:
-    from models.molmo import Molmo2Pointer
-    from models.tiny_molmo import build_tiny_molmo2
 
     kwargs.setdefault("name", "molmo2-tiny")
     kwargs.setdefault("quantise", "none")
@@ -253,8 +260,6 @@ def _tiny_molmo2_factory(
 
 def _vlm_pointer_factory(output: Literal["qwen", "molmo"]):
     def factory(*, vlm: VisionLanguageModel | None = None, **kwargs: Any) -> Pointer:
-        from models.errors import ModelUnavailable
-        from models.vlm_pointer import VLMPointer
 
         if vlm is None:
             raise ModelUnavailable("this pointer asks the answering vision-language model: pass vlm=")
@@ -264,7 +269,6 @@ def _vlm_pointer_factory(output: Literal["qwen", "molmo"]):
 
 
 def _sam3_factory(*, vlm: VisionLanguageModel | None = None, **kwargs: Any) -> Pointer:
-    from models.sam3 import SAM3_ID, Sam3Pointer
 
     return Sam3Pointer(kwargs.pop("checkpoint", None) or SAM3_ID, **kwargs)
 
@@ -272,8 +276,6 @@ def _sam3_factory(*, vlm: VisionLanguageModel | None = None, **kwargs: Any) -> P
 def _tiny_sam3_factory(
     *, vlm: VisionLanguageModel | None = None, target_dir: Path | None = None, **kwargs: Any
 ) -> Pointer:
-    from models.sam3 import Sam3Pointer
-    from models.tiny_sam3 import build_tiny_sam3
 
     kwargs.setdefault("name", "sam3-tiny")
     return Sam3Pointer(str(build_tiny_sam3(target_dir)), **kwargs)
@@ -281,7 +283,6 @@ def _tiny_sam3_factory(
 
 def _detector_factory(checkpoint: str, name: str, family: DetectorFamily | None = None):
     def factory(*, vlm: VisionLanguageModel | None = None, **kwargs: Any) -> Pointer:
-        from models.detectors import DetectorPointer
 
         kwargs.setdefault("name", name)
         return DetectorPointer(kwargs.pop("checkpoint", None) or checkpoint, family=family, **kwargs)
@@ -293,8 +294,6 @@ def _tiny_detector_factory(kind: TinyDetector, name: str):
     def factory(
         *, vlm: VisionLanguageModel | None = None, target_dir: Path | None = None, **kwargs: Any
     ) -> Pointer:
-        from models.detectors import DetectorPointer
-        from models.tiny_detectors import build_tiny_detector
 
         kwargs.setdefault("name", name)
         # Random tiny weights score every box alike and low: keep them all, so tests see the whole path.
@@ -305,7 +304,6 @@ def _tiny_detector_factory(kind: TinyDetector, name: str):
 
 
 def _blob_factory(*, vlm: VisionLanguageModel | None = None, **kwargs: Any) -> Pointer:
-    from models.blob_pointer import BlobPointer
 
     return BlobPointer(**kwargs)
 
@@ -418,7 +416,6 @@ register(
 def _sam_factory(variant: str):
     def factory(**kwargs: Any) -> Segmenter:
         from assistant.settings import settings
-        from models.sam import SamSegmenter
 
         kwargs.setdefault("checkpoint", settings().sam_checkpoint)  # None: <cache>/sam/<official file>
         return SamSegmenter(variant, **kwargs)
@@ -427,14 +424,11 @@ def _sam_factory(variant: str):
 
 
 def _sam2_factory(**kwargs: Any) -> Segmenter:
-    from models.sam2 import SAM2_HIERA_TINY, Sam2Segmenter
 
     return Sam2Segmenter(kwargs.pop("checkpoint", None) or SAM2_HIERA_TINY, **kwargs)
 
 
 def _tiny_sam2_factory(*, target_dir: Path | None = None, **kwargs: Any) -> Segmenter:
-    from models.sam2 import Sam2Segmenter
-    from models.tiny_sam2 import build_tiny_sam2
 
     kwargs.setdefault("name", "sam2-random-tiny")
     return Sam2Segmenter(str(build_tiny_sam2(target_dir)), **kwargs)

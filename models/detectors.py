@@ -34,6 +34,8 @@ from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable, first_
 from models.hub import load_pretrained
 from models.quantise import CPU_QUANTISATIONS, CpuQuantisation, int8_dynamic
 from models.segment_common import check_image, torch_device
+from models.sv import supervision
+from models.tiny_detectors import bert_tokenizer, clip_tokenizer
 from models.types import Box, Grounding
 
 DetectorFamily = Literal["owlvit", "owlv2", "grounding-dino"]
@@ -141,7 +143,6 @@ class DetectorPointer:
     def detect(self, image: Image.Image, phrase: str) -> Any:
         """Every instance of `phrase` as `sv.Detections` (xyxy in original-image pixels, confidence), after
         the threshold and class-agnostic NMS, best first. Raises ModelError on a model failure."""
-        from models.sv import supervision
 
         sv = supervision()
 
@@ -226,8 +227,6 @@ def _random_detector(family: DetectorFamily) -> tuple[Any, Any]:
     post-processing, NMS and the segmenter get boxes to work on. The compute is the same."""
     import torch
     import transformers as tf
-
-    from models.tiny_detectors import bert_tokenizer, clip_tokenizer
 
     model: Any
     processor: Any

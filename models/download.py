@@ -23,6 +23,8 @@ from typing import Literal
 
 from models.errors import ModelError, error_chain, first_line
 from models.hub import gated_help
+from models.registry import list_models
+from models.stacks import STACKS, get_stack
 
 # What transformers' from_pretrained reads for the models whichone registers.
 LOADER_FILES = ("*.json", "*.safetensors", "*.txt", "*.jinja", "*.model", "*.tiktoken")
@@ -60,8 +62,6 @@ def repos_for(names: Sequence[str], stack: str | None) -> list[str]:
     """The Hub repositories of a stack's models and of the named models (any kind), without repeats.
     Models built locally (tiny, blobs) and served ones (openai) have none; a segment-anything checkpoint
     is a plain file, not a repository: ModelError says so."""
-    from models.registry import list_models
-    from models.stacks import get_stack
 
     wanted = (get_stack(stack).choice.models() if stack else []) + list(names)
     by_name = {spec.name: spec for spec in list_models()}
@@ -79,7 +79,6 @@ def repos_for(names: Sequence[str], stack: str | None) -> list[str]:
 def hub_repos(names: Sequence[str]) -> list[str]:
     """The Hub repositories among these models' weights, without repeats; unknown names, models built
     here or served elsewhere, and plain-file checkpoints have none."""
-    from models.registry import list_models
 
     by_name = {spec.name: spec for spec in list_models()}
     repos: list[str] = []
@@ -155,7 +154,6 @@ def download(
 
 def catalog_size(repo_id: str) -> str:
     """About how big a repository's weights are, as the stacks' catalog says (models/stacks.py)."""
-    from models.stacks import STACKS
 
     for stack in STACKS.values():
         for weights in stack.downloads:

@@ -22,6 +22,7 @@ from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable, first_
 from models.hf_loading import load_checkpoint
 from models.hf_streaming import streaming_classes
 from models.prefix_cache import IMAGE_END_TOKENS, PREFIX_MODEL_TYPES, ImagePrefixCache
+from models.quantise import int8_dynamic
 from models.types import GroundingFamily
 
 if TYPE_CHECKING:
@@ -139,8 +140,6 @@ class HFVisionLanguageModel:
         self._model = model.eval()
         self._parameters = self._parameter_count()  # counted before int8 turns weights into packed buffers
         if self.quantisation == "int8":
-            from models.quantise import int8_dynamic
-
             self._model = int8_dynamic(self._model)
         tokenizer = getattr(self._processor, "tokenizer", None)
         if tokenizer is not None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from models.base import GenerationSettings
+from models.hf_vlm import HFVisionLanguageModel
 from models.vlm_pointer import VLMPointer
 
 MOLMO2_4B = "allenai/Molmo2-4B"
@@ -38,7 +39,6 @@ class Molmo2Pointer(VLMPointer):
         settings: GenerationSettings | None = None,
         name: str | None = None,
     ) -> None:
-        from models.hf_vlm import HFVisionLanguageModel
 
         vlm = HFVisionLanguageModel(
             model_id, device=device, quantise=quantise, dtype=dtype, max_image_side=max_image_side, name=name

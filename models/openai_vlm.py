@@ -35,6 +35,7 @@ from models.base import (
     strip_pieces,
 )
 from models.errors import ModelError, ModelTimeout, ModelUnavailable
+from models.readers import QWEN2_5_VL_MAX_PIXELS, QWEN2_5_VL_MIN_PIXELS, qwen2_5_vl_frame
 from models.types import GroundingFamily
 
 TOP_LOGPROBS = 20  # the most OpenAI's API returns; vLLM and SGLang accept it too
@@ -239,7 +240,6 @@ class OpenAICompatibleVLM:
         sent = self.fit_image(image).size
         if self.grounding_family() is not GroundingFamily.QWEN2_5_VL:
             return sent
-        from models.readers import QWEN2_5_VL_MAX_PIXELS, QWEN2_5_VL_MIN_PIXELS, qwen2_5_vl_frame
 
         min_pixels = self.min_pixels or QWEN2_5_VL_MIN_PIXELS
         max_pixels = self.max_pixels or QWEN2_5_VL_MAX_PIXELS

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from models.parsing import MAX_HITS, MAX_TEXT_CHARS, parse_molmo, parse_qwen
+from models.sv import supervision
 from models.types import Box, Grounding, GroundingFamily
 
 Size = tuple[float, float]  # (width, height)
@@ -144,7 +145,6 @@ def _molmo_reader(source: str, scale: str, other: str):
 
 
 def _paligemma(text: str, size: Size, input_size: Size | None, notes: list[str]) -> list[Grounding]:
-    from models.sv import supervision
 
     sv = supervision()
 

@@ -13,6 +13,7 @@ from models.base import Pointer, Segmenter, VisionLanguageModel
 from models.catalog import SPECS
 from models.errors import ModelUnavailable
 from models.spec import KINDS, ModelKind, ModelSpec
+from models.stacks import resolve_choice
 
 __all__ = ["KINDS", "ModelSpec", "create", "create_pointer", "create_segmenter", "create_vlm", "get_spec"]
 
@@ -60,7 +61,6 @@ def default_vlm_name() -> str:
     """$WHICHONE_MODEL if set, else the VLM of $WHICHONE_STACK, else of the default stack ("gpu" with a
     CUDA GPU: qwen2.5-vl-3b; "cpu" without: smolvlm-256m)."""
     from assistant.settings import settings
-    from models.stacks import resolve_choice
 
     current = settings()
     return resolve_choice(current.stack, vlm=current.model)[1].vlm

@@ -33,6 +33,7 @@ from models.segment_common import (
     prompt_chunk,
     torch_device,
 )
+from models.tiny import default_cache_dir
 
 CHECKPOINT_ENV = "WHICHONE_SAM_CHECKPOINT"
 CHECKPOINT_FILES = {
@@ -56,7 +57,6 @@ class SamEmbedding:
 
 
 def default_checkpoint(variant: str) -> Path:
-    from models.tiny import default_cache_dir
 
     return default_cache_dir() / "sam" / CHECKPOINT_FILES[variant]
 

@@ -19,9 +19,10 @@ from assistant.grounding import Grounder
 from assistant.pipeline import Assistant, AssistantConfig
 from assistant.settings import settings
 from models.base import Describing, Pointer, Segmenter, VisionLanguageModel
-from models.download import StackFetch
+from models.download import DownloadFailed, StackFetch, fetch_with_progress, hub_repos
 from models.errors import ModelError, ModelUnavailable
 from models.hub import hub_offline
+from models.registry import create_pointer, create_segmenter, create_vlm
 from models.stacks import ModelChoice, resolve_choice
 
 
@@ -82,7 +83,6 @@ class ModelPool:
         """Whether `choice` is to be fetched and loaded in the background (`fetch_then_load`) rather than
         loaded at once: it is not loaded, the Hub may be used, and some of its weights live there (whether
         they are cached is only known once the Hub has been asked: the fetch's first phase)."""
-        from models.download import hub_repos
 
         return not self.is_loaded(choice) and not hub_offline() and bool(hub_repos(choice.models()))
 
@@ -94,7 +94,6 @@ class ModelPool:
         (`fetching`). A download that fails (offline, a gated model) still tries what is cached; what
         fails is in `errors`, as for a start-up load. None when `choice` is already being fetched (two
         sessions asking for the same models share one download)."""
-        from models.download import DownloadFailed, fetch_with_progress, hub_repos
 
         with self._fetch_lock:  # not the build lock: a click must not wait for another stack's load
             if self.fetching(choice) is not None:
@@ -159,7 +158,6 @@ class ModelPool:
     def vlm(self, name: str) -> VisionLanguageModel:
         """The VLM `name`, built the first time it is asked for and kept (the benchmark tab runs its
         models through here, so a model the Ask tab already uses is not loaded a second time)."""
-        from models.registry import create_vlm
 
         with self._lock:
             if name not in self._vlms:
@@ -191,7 +189,6 @@ class ModelPool:
     # ---------------------------------------------------------------- building (under the lock)
 
     def _grounder(self, choice: ModelChoice) -> Grounder:
-        from models.registry import create_pointer, create_segmenter, create_vlm
 
         key = (choice.vlm, choice.pointer, choice.segmenter)
         if key in self._grounders:

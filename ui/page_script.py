@@ -11,6 +11,8 @@ writes a name that differs, so its own writes settle at once).
 
 from __future__ import annotations
 
+from ui.example_photos import example_photos
+
 # Reading a reply aloud in the browser with the Web Speech API (speechSynthesis): no server, no download,
 # the system's own voices, offline. window.whichoneRead.newest() reads the newest reply at the rate the
 # page's "Reading speed" slider gives; stop() stops; a reply that arrives while "Read each reply aloud" is
@@ -233,8 +235,6 @@ NAMES_JS_TEMPLATE = """
 def page_js() -> str:
     """The script the page runs once it loads (`launch(js=...)`)."""
     import json
-
-    from ui.example_photos import example_photos
 
     alts = json.dumps({photo.file: photo.alt for photo in example_photos()})
     names = NAMES_JS_TEMPLATE.replace("__EXAMPLES__", alts).strip()

@@ -33,10 +33,16 @@ from typing import Any
 from assistant.errors import WhichoneError
 from assistant.grounding import Grounder
 from assistant.images import load_image
+from assistant.perf_stack import build_stack
 from assistant.pipeline import Assistant, AssistantConfig
 from assistant.session import Session
+from assistant.settings import settings
 from assistant.types import Reply, Strategy
 from models.base import Pointer, Segmenter, VisionLanguageModel
+from models.download import DownloadFailed, download, hub_repos, plan, size_text
+from models.errors import first_line
+from models.hub import hub_offline
+from models.registry import create_pointer, create_segmenter, create_vlm, get_spec
 from models.spec import ModelKind
 from models.stacks import ModelChoice, resolve_choice
 from ui.example_photos import ExamplePhoto, example_photos
@@ -172,7 +178,6 @@ def _peak_memory() -> str:
 
 def is_noise(choice: ModelChoice, random_weights: bool) -> bool:
     """Whether the answers of these models mean nothing: random weights, built here (tiny, demo)."""
-    from models.download import hub_repos
 
     served = choice.vlm == "openai"
     return random_weights or (not served and not hub_repos([choice.vlm]))
@@ -181,8 +186,6 @@ def is_noise(choice: ModelChoice, random_weights: bool) -> bool:
 def plan_downloads(choice: ModelChoice, yes: bool, echo: Echo, ask: Callable[[str], bool]) -> list[str]:
     """Say what the stack's models need from the Hub and fetch it after a yes; returns what could not be
     checked (one line each). Raises WhichoneError when the user says no."""
-    from models.download import DownloadFailed, download, hub_repos, plan, size_text
-    from models.hub import hub_offline
 
     repos = hub_repos(choice.models())
     if not repos:
@@ -208,12 +211,9 @@ def plan_downloads(choice: ModelChoice, yes: bool, echo: Echo, ask: Callable[[st
 
 def load_models(choice: ModelChoice, random_weights: bool, stack: str) -> tuple[Assistant, list[ModelLoad]]:
     """Build the stack's models one by one, timing each; ModelError / WhichoneError say why one cannot."""
-    from models.registry import create_pointer, create_segmenter, create_vlm, get_spec
 
     loads: list[ModelLoad] = []
     if random_weights:
-        from assistant.perf_stack import build_stack
-
         start = time.perf_counter()
         vlm, pointer, segmenter = build_stack(stack)
         seconds = time.perf_counter() - start
@@ -333,7 +333,6 @@ def run_example(assistant: Assistant, photo: ExamplePhoto, number: int, out: Pat
 
 
 def _one_line(exc: BaseException) -> str:
-    from models.errors import first_line
 
     return f"{type(exc).__name__}: {first_line(exc)}"
 
@@ -367,8 +366,6 @@ def selfcheck(
     """Load the stack, run every example, write `out`/report.md and the overlays; returns the report.
     Raises WhichoneError / ModelError (one line) when the stack cannot load."""
     from tqdm import tqdm
-
-    from assistant.settings import settings
 
     began = time.perf_counter()
     current = settings()

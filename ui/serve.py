@@ -6,14 +6,15 @@ package so the console script works from any folder.
 
 from __future__ import annotations
 
+from ui.client_address import trust_named_proxies
+from ui.privacy import STOPPING, start_sweeper, stop_on_sigterm, temp_root
+from ui.state import live_files
+from ui.upload_quota import LEDGER
+
 
 def main(host: str | None = None, port: int | None = None) -> None:
     # ui first: it points Gradio's upload folder at RAM before gradio is imported.
     from ui.app import build_app, launch_kwargs
-    from ui.client_address import trust_named_proxies
-    from ui.privacy import STOPPING, start_sweeper, stop_on_sigterm, temp_root
-    from ui.state import live_files
-    from ui.upload_quota import LEDGER
 
     demo = build_app()
     trust_named_proxies()  # before the server starts: uvicorn reads it then

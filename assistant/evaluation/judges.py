@@ -36,6 +36,7 @@ from assistant.evaluation.metrics import agreement
 from assistant.evaluation.response_cues import final_answer_as_written
 from assistant.evaluation.rule_judge import OPPOSITE_GROUP, RuleJudge, stereotyped_group
 from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
+from models.registry import create_vlm
 from prompts import render_prompt
 
 __all__ = [
@@ -100,7 +101,6 @@ class LLMJudge:
         cls, model_name: str, settings: GenerationSettings | None = None, **kwargs: Any
     ) -> LLMJudge:
         """Build the judge around a registered VLM (models.registry); ModelUnavailable when it cannot load."""
-        from models.registry import create_vlm  # the registry imports adapters lazily
 
         return cls(create_vlm(model_name, **kwargs), settings)
 

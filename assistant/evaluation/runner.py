@@ -40,17 +40,21 @@ from assistant.evaluation.cache import (
     cache_key,
     cached_pointer,
     cached_vlm,
+    image_bytes_digest,
     model_identity,
 )
 from assistant.evaluation.datasets import DatasetUnavailable, load_dataset
 from assistant.evaluation.fetch import ImageFetcher, ImageUnavailable, default_cache_dir
 from assistant.evaluation.judges import measured_agreement
 from assistant.evaluation.records import ResponseRecord, RunSummary
+from assistant.evaluation.report import write_report
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task, Variant, get_task
+from assistant.grounding import Grounder
 from assistant.images import load_image
 from models.base import ChatMessage, GenerationSettings, Pointer, VisionLanguageModel
 from models.errors import ModelError
+from models.registry import create_pointer, create_segmenter, create_vlm
 from models.types import Grounding
 from models.vlm_pointer import VLMPointer
 from prompts import render_prompt
@@ -264,7 +268,6 @@ class Runner:
     # ---------------------------------------------------------------- public
 
     def run(self) -> RunResult:
-        from assistant.evaluation.report import write_report
 
         started = time.perf_counter()
         notes: list[str] = []
@@ -346,7 +349,6 @@ class Runner:
         )
 
     def _cached_vlm(self, name: str, role: str = "") -> CachedVLM:
-        from models.registry import create_vlm
 
         label = f"{role}{name}"
         if label not in self.counters:
@@ -475,7 +477,6 @@ class Runner:
     # ---------------------------------------------------------------- kind: pipeline (whichone itself)
 
     def _run_pipeline(self, model_name: str, items: list[RunItem], bar: _Progress) -> None:
-        from models.registry import create_pointer
 
         vlm = self._cached_vlm(model_name)
         pointer = create_pointer(self.config.pointer, vlm=vlm)
@@ -506,7 +507,6 @@ class Runner:
     # ---------------------------------------------------------------- kind: localise
 
     def _localise_pointer(self, model_name: str) -> Pointer:
-        from models.registry import create_pointer
 
         if model_name not in self._pointers:
             self._pointers[model_name] = create_pointer(model_name)
@@ -534,9 +534,6 @@ class Runner:
         self.variants = kept
 
     def _run_localise(self, model_name: str, items: list[RunItem], bar: _Progress) -> None:
-        from assistant.evaluation.cache import image_bytes_digest
-        from assistant.grounding import Grounder
-        from models.registry import create_segmenter
 
         pointer = self._localise_pointer(model_name)
         segmenter = None if self.config.segmenter == "none" else create_segmenter(self.config.segmenter)
@@ -587,7 +584,6 @@ class Runner:
     # ---------------------------------------------------------------- kind: saliency (after judging)
 
     def _saliency_pointer(self, model_name: str) -> Pointer:
-        from models.registry import create_pointer
 
         name = self.config.pointer
         if name.startswith("vlm-"):

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.evaluation.fetch import default_cache_dir
+from models.registry import create_pointer
 
 SAMPLE = "sample"  # the --data value (and the tab's fallback) that selects the bundled sample
 SAMPLE_VERSION = 1  # bump when what the builder writes changes
@@ -102,8 +103,6 @@ def photo_regions(file: str, limit: int = 3) -> list[list[int]]:
     """Boxes [x0, y0, x1, y1] of what the offline demo pointer finds on a bundled photo (the largest few),
     or the middle half of the photo when it finds nothing."""
     from PIL import Image
-
-    from models.registry import create_pointer
 
     with Image.open(PHOTOS / file) as opened:
         image = opened.convert("RGB")

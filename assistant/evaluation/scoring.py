@@ -25,13 +25,18 @@ import numpy as np
 from PIL import Image
 
 from assistant.errors import WhichoneError
+from assistant.evaluation import judges, metrics
 from assistant.evaluation import masks as mask_codec
-from assistant.evaluation import metrics
 from assistant.evaluation.benchmark import JUDGED, SELF_REPORTED, MetricsContext, RunItem
-from assistant.evaluation.judgement import Judge, Judgement
+from assistant.evaluation.judgement import Judge, JudgeError, Judgement
+from assistant.evaluation.papers import metrics_for
 from assistant.evaluation.records import ResponseRecord, ResultRow, RunSummary
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task, Variant
+from assistant.grounding import Grounder
+from assistant.pipeline import Assistant, AssistantConfig, grounding_phrase
+from assistant.question import analyse_question
+from assistant.verdict import parse_verdict
 from models.base import GenerationSettings, Pointer, VisionLanguageModel
 from models.errors import ModelError
 
@@ -95,7 +100,6 @@ def make_judge(
         if task.judgement == "pipeline-strategy":
             return None  # scored on the pipeline's own strategy, which the report labels as self-reported
         raise ScoringError(f"task {task.name} needs a judge: --judge rules or --judge MODEL")
-    from assistant.evaluation import judges
 
     if name == "rules":
         return judges.RuleJudge()
@@ -113,9 +117,6 @@ def make_assistant(
     overrides the pipeline's reply lengths (recognition and answers) as --max-new-tokens does a task's."""
     from dataclasses import replace
 
-    from assistant.grounding import Grounder
-    from assistant.pipeline import Assistant, AssistantConfig
-
     config = AssistantConfig()
     if max_new_tokens is not None:
         config = replace(
@@ -128,8 +129,6 @@ def make_assistant(
 
 def focus_phrase(question: str) -> str:
     """What whichone points at for a question ("red cup"), as its pipeline does."""
-    from assistant.pipeline import grounding_phrase
-    from assistant.question import analyse_question
 
     return grounding_phrase(analyse_question(question))
 
@@ -201,7 +200,6 @@ def judge_records(
     """One record per item with its judgement; judges see items in batches (an LLM judge batches them,
     and each batch's judge calls are cached before the next starts). A failing judge call marks its
     items "unknown" with "<judging>_error" (see the module docstring) and the run goes on."""
-    from assistant.evaluation.judgement import JudgeError
 
     records = [record_of(it) for it in items]
     ok = [i for i, it in enumerate(items) if it.error is None and it.response is not None]
@@ -298,7 +296,6 @@ def _judge_chunk(
     judge cannot do that task at all. Once JUDGE_FAILURE_LIMIT calls in a row have failed, the judge is
     not asked again and each item gets that as its error.
     """
-    from assistant.evaluation.judgement import JudgeError
 
     if not fields:
         return []
@@ -335,8 +332,6 @@ def _direct_judgement(task: Task, item: RunItem) -> dict[str, Any]:
     items: the caller passes only those)."""
     response = item.response or ""
     if task.judgement == "verdict":
-        from assistant.verdict import parse_verdict
-
         return {"verdict": parse_verdict(response).value}
     if task.judgement == "probability":
         return {"p_ambiguous": json.loads(response)["p_ambiguous"]}
@@ -361,7 +356,6 @@ def summarise(
     """One ResultRow per (model, variant), in that order, and the judge failures by judging task; the
     caller fills in how the run was made. A row's "errors" are items the model did not answer, its
     "judge_errors" answered items whose judging failed (they count as unknown)."""
-    from assistant.evaluation.papers import metrics_for
 
     compute = metrics_for(task.metrics)  # the task's paper turns judgements into its numbers
     context = MetricsContext(gold_masks or {}, seed)

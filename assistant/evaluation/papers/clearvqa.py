@@ -36,6 +36,7 @@ from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.samples import PHOTO_SET, copy_photos, write_jsonl
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import pct
+from assistant.evaluation.vqa_accuracy import answer_metrics
 from models.base import GenerationSettings
 from models.errors import first_line
 
@@ -179,7 +180,6 @@ TASKS: tuple[Task, ...] = (
 def _answers(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
     """AQuA's PASS rate, and ClearVQA's own metrics on the answer after the clarification: VQA accuracy
     (min(1, matching crowd answers / 3)) and exact match (assistant/evaluation/vqa_accuracy.py)."""
-    from assistant.evaluation.vqa_accuracy import answer_metrics
 
     out = metrics.pass_rate([r.judged("aqua_clarification") for r in records])
     crowd = [list(r.gold.get("answers") or []) for r in records]

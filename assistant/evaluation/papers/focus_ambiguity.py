@@ -27,6 +27,7 @@ from assistant.evaluation.benchmark import (
     Task,
     Variant,
 )
+from assistant.evaluation.calibration import calibration_metrics
 from assistant.evaluation.dataset_base import (
     DatasetLoad,
     DatasetSpec,
@@ -316,7 +317,6 @@ def _recognition(task: Task, records: list[ResponseRecord], context: MetricsCont
 
 def _calibration(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
     """whichone's one-pass P(ambiguous): calibration and Table 2's metrics per threshold."""
-    from assistant.evaluation.calibration import calibration_metrics
 
     labels = [bool(r.gold["ambiguous"]) for r in records]
     return calibration_metrics(labels, [r.judgement["p_ambiguous"] for r in records])

@@ -34,6 +34,7 @@ from assistant.evaluation.fetch import (
     download_file,
 )
 from assistant.evaluation.records import ResponseRecord, RunSummary
+from assistant.evaluation.saliency import saliency_metrics, table1_layout
 from assistant.evaluation.samples import PHOTO_SET, copy_photos, photo_regions, write_jsonl
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import pct, rated_pct
@@ -329,7 +330,6 @@ def _bias(task: Task, records: list[ResponseRecord], context: MetricsContext) ->
 
 def _saliency(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
     """Table 1: largest / centre-most referent against a random pick (McNemar)."""
-    from assistant.evaluation.saliency import saliency_metrics
 
     return saliency_metrics(records, context.seed)
 
@@ -392,7 +392,6 @@ def _layout_racquet_bias(task: Task, summary: RunSummary) -> Layout:
 
 
 def _layout_racquet_saliency(task: Task, summary: RunSummary) -> Layout:
-    from assistant.evaluation.saliency import table1_layout
 
     title, header, rows, extra = table1_layout(summary)
     return title, header, rows, extra
