@@ -11,8 +11,10 @@ output layer, which keeps the real model's 49,280 rows.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import prompts
 from models.smolvlm_architecture import (
     SMOLVLM_256M_TEXT,
     SMOLVLM_256M_VISION,
@@ -52,9 +54,5 @@ def random_smolvlm_256m(longest_edge: int = SMOLVLM_TILE, seed: int = 0) -> tupl
 
 def _prompt_lines() -> list[str]:
     """Every line of whichone's prompt files (prompts/*.txt)."""
-    from pathlib import Path
-
-    import prompts
-
     folder = Path(prompts.__file__).parent
     return [line for path in sorted(folder.glob("*.txt")) for line in path.read_text().splitlines() if line]

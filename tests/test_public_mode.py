@@ -101,7 +101,8 @@ def test_public_benchmark_caps_max_new_tokens_and_runs_in_a_session_folder(
 ) -> None:
     from types import SimpleNamespace
 
-    from ui.bench_handlers import BenchmarkHandlers, served_copies
+    from ui.bench_handlers import BenchmarkHandlers
+    from ui.bench_inspect import SERVED_PREFIX, served_copies
     from ui.state import end_session
 
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "gradio"))
@@ -121,9 +122,9 @@ def test_public_benchmark_caps_max_new_tokens_and_runs_in_a_session_folder(
     assert (tmp_path / "gradio").resolve() in run_dir.resolve().parents  # Gradio's folder, not ~/.cache
     run_dir.mkdir(parents=True)
     (run_dir / "summary.json").write_text("{}")
-    served = served_copies({"summary": run_dir / "summary.json"}, request)
+    served = served_copies({"summary": run_dir / "summary.json"}, request, prefix=SERVED_PREFIX)
     assert served["summary"].read_text() == "{}"
-    again = served_copies({"summary": run_dir / "summary.json"}, request)
+    again = served_copies({"summary": run_dir / "summary.json"}, request, prefix=SERVED_PREFIX)
     assert not served["summary"].exists() and again["summary"].exists()  # the previous copies went
     end_session(request)  # the visitor closed the tab: nothing of the run stays
     assert not again["summary"].exists() and not (tmp_path / "gradio" / "bench-run-visitor1").exists()

@@ -43,6 +43,7 @@ PLOT_LABELS = {
 PLOT_FILES = {"classes_plot": "classes.png", "confusion_plot": "confusion.png"}
 RUN_FILES = ("responses.jsonl", "summary.json", "table.md", "classes.png", "confusion.png", "labels.jsonl")
 EXPORT_PREFIX = "bench-slice-"  # a session's exported slices, in Gradio's temp folder
+SERVED_PREFIX = "bench-files-"  # a session's served copies of its run's files, in the same
 N_VIEW_OUTPUTS = 19  # view_outputs' length: the tab wires the same components in the same order
 
 
@@ -110,7 +111,7 @@ def results_outputs(view: BenchView, request: gr.Request | None) -> tuple[Any, .
     run = view.run
     summary = run.summary_of_results()
     present = {name: run.folder / name for name in RUN_FILES if (run.folder / name).is_file()}
-    served = served_copies(present, request, prefix="bench-files-")
+    served = served_copies(present, request, prefix=SERVED_PREFIX)
     plot: Any = gr.update(value=None, visible=False)
     plot_text: Any = gr.update(value="", visible=False)
     for key, name in PLOT_FILES.items():
@@ -352,6 +353,7 @@ class InspectHandlers:
             for row, i in zip(rows, view.shown(chosen, bool(disagree)), strict=True):
                 theirs = view.other.rows([view.partner[i]])[0]
                 row.update({f"other_{k}": theirs[k] for k in ("model", "response", "judged", "outcome")})
+        drop_folders(request, prefix=EXPORT_PREFIX)  # the session's previous export goes
         folder = temp_root() / f"{EXPORT_PREFIX}{secrets.token_hex(8)}"
         folder.mkdir(parents=True)
         own_folder(request, folder)

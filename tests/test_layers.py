@@ -1,0 +1,56 @@
+"""The import graph's contract (read from the source by scripts/import_graph.py): layers point down
+(prompts <- models <- assistant <- assistant.evaluation <- ui <- the CLI and app.py), no two modules import
+each other, and imports sit at the top of modules except where a heavy module is deferred on purpose.
+
+The four arrows from models/ up to assistant.settings / assistant.errors are the settings reads still to
+move to the edge (issue 22): listed here so that no new one can come in unseen.
+"""
+
+from __future__ import annotations
+
+from scripts.import_graph import read_graph
+
+GRAPH = read_graph()
+
+KNOWN_UPWARD = {
+    ("models.catalog", "assistant.errors"),
+    ("models.catalog", "assistant.settings"),
+    ("models.registry", "assistant.settings"),
+    ("models.tiny", "assistant.settings"),
+}
+
+# module -> why it imports some of the project's modules inside functions
+DEFERRED = {
+    "assistant.cli": "the judge-agreement command alone loads the benchmark (sklearn, statsmodels)",
+    "assistant.evaluation.cli": "`whichone bench list` and --help stay quick without sklearn and pycocotools",
+    "ui.serve": "gradio and the whole app load only when the server starts, after the settings are checked",
+    "models.catalog": "assistant.settings, read at model creation (to move to the edge)",
+    "models.registry": "assistant.settings, read at model creation (to move to the edge)",
+    "models.tiny": "assistant.settings, read at model creation (to move to the edge)",
+}
+
+
+def test_no_module_imports_one_that_imports_it_back() -> None:
+    assert GRAPH.circles() == []
+
+
+def test_layers_point_down() -> None:
+    assert GRAPH.upward() <= KNOWN_UPWARD, sorted(GRAPH.upward() - KNOWN_UPWARD)
+
+
+def test_imports_sit_at_the_top_unless_deferred_on_purpose() -> None:
+    assert set(GRAPH.local) <= set(DEFERRED), sorted(set(GRAPH.local) - set(DEFERRED))
+
+
+def test_the_graph_reader_sees_local_and_upward_imports(tmp_path) -> None:
+    """The reader itself, on a made-up tree: a function-local upward import and a circle are found."""
+    for package in ("prompts", "models", "assistant", "ui"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("")
+    (tmp_path / "app.py").write_text("import ui\n")
+    (tmp_path / "models" / "a.py").write_text("def f():\n    from assistant.b import x\n")
+    (tmp_path / "assistant" / "b.py").write_text("from models.a import f\nx = 1\n")
+    graph = read_graph(tmp_path)
+    assert graph.upward() == {("models.a", "assistant.b")}
+    assert graph.local == {"models.a": [("assistant.b", 2)]}
+    assert graph.circles() == [["assistant.b", "models.a"]]
