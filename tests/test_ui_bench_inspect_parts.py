@@ -45,6 +45,7 @@ def record(i: str, level: int, judged: str | None, model: str = "m", variant: st
 def a_run(folder: Path, records: list[ResponseRecord]) -> Path:
     summary = RunSummary([ResultRow("m", "base", "Base", len(records), 0, 0, {"n": len(records)})], {})
     summary.task, summary.dataset, summary.data = TASK.name, "aqua", "/nonexistent/aqua"
+    summary.models = sorted({r.model for r in records})  # as the runner writes it
     write_report(folder, TASK, records, summary, {"model_calls": 0})
     return folder
 

@@ -45,6 +45,7 @@ class BenchView:
     summary: dict[str, Any] = field(default_factory=dict)  # summary.json
     other: Run | None = None
     partner: dict[int, int] = field(default_factory=dict)  # index here -> index in `other`
+    differ: frozenset[int] = frozenset()  # indices here whose partner was judged differently
     run: Run = field(init=False)
 
     def __post_init__(self) -> None:
@@ -61,6 +62,7 @@ class BenchView:
         pairs = compare(self.run, other)
         view = BenchView(self.task, self.records, self.examples, self.out_dir, self.summary)
         view.other, view.partner = other, dict(pairs.pairs)
+        view.differ = frozenset(i for i, _ in pairs.disagreements())
         return view
 
     @property
@@ -78,11 +80,8 @@ class BenchView:
         return self.gold_masks_of(record.key)
 
     def disagrees(self, index: int) -> bool:
-        """Whether the compared run judged record `index`'s partner differently (label or outcome)."""
-        if self.other is None or index not in self.partner:
-            return False
-        mine, theirs, j = self.run, self.other, self.partner[index]
-        return mine.judged[index] != theirs.judged[j] or mine.outcomes[index] != theirs.outcomes[j]
+        """Whether the compared run judged record `index`'s partner differently (runs.Comparison's rule)."""
+        return index in self.differ
 
     def shown(self, chosen: Slice | None = None, disagree: bool = False) -> list[int]:
         """Indices of the records the browser shows: those in the slice `chosen` (all when None); when
@@ -101,7 +100,7 @@ class BenchView:
             f"{counts[ERROR]} errors."
         )
         if self.other is not None:
-            differ = sum(1 for i in self.partner if self.disagrees(i))
+            differ = len(self.differ)
             line += (
                 f" Compared with {self.other.folder.name} ({', '.join(sorted(_models(self.other)))}): "
                 f"{len(self.partner)} on the same example and prompt, {differ} judged differently."

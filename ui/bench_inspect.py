@@ -10,6 +10,7 @@ own session, and keeps no labels (the demo's disk is not theirs).
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import shutil
@@ -24,8 +25,9 @@ import gradio as gr
 from assistant.errors import WhichoneError
 from assistant.evaluation.fetch import default_cache_dir
 from assistant.evaluation.report import markdown_table
-from assistant.evaluation.runs import Run, RunNotReadable, Slice, export, find_runs, mark
+from assistant.evaluation.runs import Run, Slice, export, find_runs, mark
 from assistant.evaluation.schema import Example
+from assistant.evaluation.tasks import get_task
 from assistant.validation import finite_number
 from ui.bench_browser import BenchView, example_html, example_picture, position_line
 from ui.bench_results import confusion_markdown, plot_alt_text
@@ -65,17 +67,22 @@ def run_roots(session_folder: Path) -> list[Path]:
 
 
 def recent_choices(roots: Sequence[Path]) -> list[tuple[str, str]]:
-    """The finished runs under `roots`, newest first, as ("task, models, N records, when (folder)", path)."""
+    """The finished runs under `roots`, newest first, as ("task, models, N records, when (folder)", path):
+    read from each summary.json and a count of responses.jsonl's lines, not from every record (the list is
+    made when the page is built)."""
     out = []
     for folder in find_runs(roots):
         try:
-            run = Run.open(folder)
-        except RunNotReadable:
+            summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+            with (folder / "responses.jsonl").open("rb") as handle:
+                n_records = sum(1 for line in handle if line.strip())
+            task = get_task(str(summary.get("task"))).name
+        except (OSError, ValueError, KeyError, AttributeError):  # unreadable, or no known task: not listed
             continue
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime((folder / "summary.json").stat().st_mtime))
-        models = ", ".join(sorted({r.model for r in run.records})) or "no model"
+        models = ", ".join(sorted(summary.get("models") or [])) or "no model"
         shown = folder.name if public_mode() else folder
-        out.append((f"{run.task.name}, {models}, {len(run.records)} records, {when} ({shown})", str(folder)))
+        out.append((f"{task}, {models}, {n_records} records, {when} ({shown})", str(folder)))
     return out
 
 
@@ -268,7 +275,7 @@ class InspectHandlers:
             compared = view.compared_with(other)
         except WhichoneError as exc:
             return (status_html(str(exc), error=True), *skip)
-        differ = sum(1 for i in compared.partner if compared.disagrees(i))
+        differ = len(compared.differ)
         line = (
             f"Compared with {other.folder if not public_mode() else other.folder.name}: "
             f"{len(compared.partner)} records on the same example and prompt, judged differently on "
@@ -348,9 +355,10 @@ class InspectHandlers:
         if view is None:
             return gr.skip(), status_html("open a run first", error=True)
         chosen = slice_of(*controls)
-        rows = view.run.rows(view.shown(chosen, bool(disagree)))
+        shown = view.shown(chosen, bool(disagree))
+        rows = view.run.rows(shown)
         if view.other is not None:  # both runs' replies and labels, side by side
-            for row, i in zip(rows, view.shown(chosen, bool(disagree)), strict=True):
+            for row, i in zip(rows, shown, strict=True):
                 theirs = view.other.rows([view.partner[i]])[0]
                 row.update({f"other_{k}": theirs[k] for k in ("model", "response", "judged", "outcome")})
         drop_folders(request, prefix=EXPORT_PREFIX)  # the session's previous export goes
