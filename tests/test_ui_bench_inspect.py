@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.bench_page import wait_position
 from tests.test_ui_a11y import scan
 from tests.ui_support import CHROMIUM, REPO, launch_chromium, pick_radio, running_app, screenshot_dir
 
@@ -109,15 +110,6 @@ def compare_with(page, folder: Path) -> str:
     box.fill(str(folder))
     page.locator("#wh-bench-compare").click()
     return status_line(page, "Compared with " + str(folder))
-
-
-def wait_position(page, pattern: str) -> str:
-    """The position line's own text (without Gradio's progress note) once it matches regex `pattern`."""
-    page.wait_for_function(
-        "p => new RegExp(p).test(document.querySelector('#wh-bench-position .wh-status')?.innerText || '')",
-        arg=pattern,
-    )
-    return page.locator("#wh-bench-position .wh-status").inner_text().strip()
 
 
 def details(page) -> str:

@@ -78,6 +78,8 @@ def test_racquet_run_table_plot_browser_filter_and_cached_rerun(page, bench_data
     folder = run_files(line)
     got = records(folder)
     assert len(got) == 12  # 4 examples x 3 prompts
+    # the form's reply length reached the run (else the rerun below is a different run, not a cached one)
+    assert json.loads((folder / "summary.json").read_text())["settings"]["max_new_tokens"] == 8
     calls, hits = map(int, re.search(r"(\d+) model calls, (\d+) answers from the cache", line).groups())
     assert calls + hits == sum(1 for r in got if not r["error"])  # the rule judge calls no model
 
@@ -117,7 +119,8 @@ def test_racquet_run_table_plot_browser_filter_and_cached_rerun(page, bench_data
     wait_position(page, "Example 1 of 12 \\(all\\)")
 
     again = run(page, "racquet-general", bench_data["general"], seed=seed)
-    assert "Done:" in again and " 0 model calls," in again, again
+    # (the first line too: a rerun that missed the cache and a stale line read the same)
+    assert "Done:" in again and " 0 model calls," in again, f"first: {line}\nagain: {again}"
     assert run_files(again) == folder
     assert records(folder) == got
 
