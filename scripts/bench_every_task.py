@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assistant.evaluation.report import markdown_table  # noqa: E402
 from assistant.evaluation.runner import RunConfig, run_benchmark  # noqa: E402
-from assistant.evaluation.tasks import TASKS  # noqa: E402
+from assistant.evaluation.tasks import all_tasks  # noqa: E402
 from tests import eval_fixtures as fx  # noqa: E402
 
 
@@ -38,7 +38,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.sample:
         os.environ["WHICHONE_OFFLINE"] = "1"
-        run_all({task: "sample" for task in TASKS}, args)
+        run_all({task: "sample" for task in all_tasks()}, args)
         return
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -55,13 +55,14 @@ def main() -> None:
                 "clearvqa": fx.make_clearvqa(root / "clearvqa", n=6),
             }
             run_all(
-                {t.name: str(data[t.name if t.name in data else t.dataset]) for t in TASKS.values()}, args
+                {t.name: str(data[t.name if t.name in data else t.dataset]) for t in all_tasks().values()},
+                args,
             )
 
 
 def run_all(data: dict[str, str], args: argparse.Namespace) -> None:
     """One run of every task on data[task], each printed as its paper's table."""
-    for task in TASKS.values():
+    for task in all_tasks().values():
         options: dict[str, Any] = {"judge": "rules" if task.default_judge != "none" else None}
         if task.kind == "localise":
             options.update(models=["blobs"], segmenter="none")

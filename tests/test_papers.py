@@ -1,23 +1,35 @@
-"""One module per paper (assistant/evaluation/papers/): each paper owns its datasets, its tasks, the
-metrics of its tasks' kinds and their tables, and nothing is owned twice."""
+"""One module per paper (assistant/evaluation/papers/): each paper owns its datasets, its tasks and what
+they carry (scoring, aggregation, table, bars), and nothing is owned twice."""
 
 from __future__ import annotations
 
+import inspect
 from collections import Counter
 
+from assistant.evaluation import benchmark
 from assistant.evaluation.datasets import dataset_specs
-from assistant.evaluation.papers import PAPERS, layout_for, metrics_for
-from assistant.evaluation.tasks import TASKS
+from assistant.evaluation.papers import PAPERS, aqua, clearvqa
+from assistant.evaluation.tasks import all_tasks
+
+
+def _home(fn: object) -> str:
+    return inspect.getmodule(fn).__name__  # type: ignore[union-attr]
 
 
 def test_every_task_is_served_whole_by_its_own_paper() -> None:
     for paper in PAPERS:
         own = {spec.name for spec in paper.datasets}
+        module = _home(paper.tasks[0].aggregate)
+        assert module.startswith("assistant.evaluation.papers."), module
         for task in paper.tasks:
             assert task.dataset in own, (paper.name, task.name)
-            assert task.metrics in paper.metrics and task.metrics in paper.layouts, (paper.name, task.name)
-            assert metrics_for(task.metrics) is paper.metrics[task.metrics]
-            assert layout_for(task.metrics) is paper.layouts[task.metrics]
+            for fn in (task.aggregate, task.layout, *([task.bars] if task.bars else [])):
+                assert _home(fn) == module, (paper.name, task.name, fn)
+            scoring = task.scoring
+            if scoring is aqua.PASS_AFTER_HINT and module == clearvqa.__name__:
+                continue  # ClearVQA is scored by AQuA's Table 4 rule, imported from AQuA's module by name
+            for fn in (scoring.is_right, scoring.direct, scoring.judge_input, scoring.gold_label):
+                assert _home(fn) in (module, benchmark.__name__), (paper.name, task.name, fn)
 
 
 def test_nothing_is_owned_by_two_papers() -> None:
@@ -26,8 +38,7 @@ def test_nothing_is_owned_by_two_papers() -> None:
 
     assert not twice([t.name for p in PAPERS for t in p.tasks])
     assert not twice([s.name for p in PAPERS for s in p.datasets])
-    assert not twice([k for p in PAPERS for k in p.metrics])
-    assert len(TASKS) == sum(len(p.tasks) for p in PAPERS) == 10
+    assert len(all_tasks()) == sum(len(p.tasks) for p in PAPERS) == 10
     assert set(dataset_specs()) == {
         "racquet-general",
         "racquet-bias",
@@ -36,3 +47,11 @@ def test_nothing_is_owned_by_two_papers() -> None:
         "clearvqa",
     }
     assert [p.name for p in PAPERS] == ["racquet", "vq-focusambiguity", "aqua", "clearvqa"]
+
+
+def test_a_scoring_asks_its_prompts_questions_once_each() -> None:
+    racquet_general = all_tasks()["racquet-general"]
+    assert racquet_general.judge_questions == ("racquet_class", "racquet_cot")  # CoT prompt: G.3's question
+    direct_only = racquet_general.scoring.questions([racquet_general.variant("direct")])
+    assert direct_only == ("racquet_class",)
+    assert all_tasks()["focus-recognition"].judge_questions == ()  # the verdict is parsed, no judge

@@ -27,7 +27,7 @@ from assistant.evaluation.tasks import Task
 from assistant.images import load_image
 from assistant.types import Candidates, Region
 from models.types import Box
-from ui.bench_results import ERROR, RIGHT, RIGHT_MEANS, WRONG, localisation_iou
+from ui.bench_results import ERROR, RIGHT, WRONG, localisation_iou
 from ui.overlay import draw_overlay
 
 DISPLAY_SIDE = 640  # small dataset images are enlarged to this longer side, so drawn labels stay legible
@@ -74,7 +74,7 @@ class BenchView:
 
     def gold_masks_of(self, key: str) -> list[dict[str, Any]]:
         example = self.examples.get(key)
-        return list(example.gold.get("focus_regions", [])) if example is not None else []
+        return self.task.scoring.gold_masks(example) if example is not None else []
 
     def gold_masks(self, record: ResponseRecord) -> list[dict[str, Any]]:
         return self.gold_masks_of(record.key)
@@ -260,7 +260,7 @@ def _record_rows(view: BenchView, record: ResponseRecord, result: str) -> list[t
     rows: list[tuple[str, str]] = [
         (
             "Result",
-            f"<strong>{escape(result)}</strong> (right means: {escape(RIGHT_MEANS[view.task.judgement])})",
+            f"<strong>{escape(result)}</strong> (right means: {escape(view.task.scoring.right_means)})",
         ),
         ("Model", escape(record.model)),
         ("Prompt", escape(record.variant)),

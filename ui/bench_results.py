@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from assistant.evaluation.outcomes import (  # noqa: F401 - the browser and its tests read them from here
     ERROR,
-    LOCALISATION_IOU,
     RIGHT,
-    RIGHT_MEANS,
     WRONG,
     localisation_iou,
     outcome,

@@ -15,7 +15,7 @@ from typing import Any
 import gradio as gr
 
 from assistant.evaluation.datasets import dataset_specs
-from assistant.evaluation.tasks import TASKS, Task
+from assistant.evaluation.tasks import Task, all_tasks
 from models.registry import list_models
 from models.spec import ModelKind
 from models.stacks import NO_SEGMENTER
@@ -72,7 +72,8 @@ def _task_info(task: Task) -> str:
 
 def on_task(name: str) -> tuple[Any, ...]:
     """The task changed: its models, default judge, prompts and options."""
-    task = TASKS.get(name) or next(iter(TASKS.values()))
+    tasks = all_tasks()
+    task = tasks.get(name) or next(iter(tasks.values()))
     needs_judge = task.default_judge != "none"
     return (
         _task_info(task),
@@ -89,13 +90,15 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
     handlers = BenchmarkHandlers(pool)
     browse = inspect.InspectHandlers(session_dir)
     public = public_mode()
-    first = TASKS["focus-recognition"] if "focus-recognition" in TASKS else next(iter(TASKS.values()))
+    tasks = all_tasks()
+    # shown first: the first task that needs no judge (the quickest to try)
+    first = next((t for t in tasks.values() if t.default_judge == "none"), next(iter(tasks.values())))
     env = choice_from_env()
     view = gr.State(None, time_to_live=STATE_TTL_S)  # the last run's records, freed with the session
     gr.Markdown(INTRO)
     with gr.Row():
         task = gr.Dropdown(
-            [(f"{t.name} ({t.reproduces})", t.name) for t in TASKS.values()],
+            [(f"{t.name} ({t.reproduces})", t.name) for t in tasks.values()],
             value=first.name,
             label="Task",
             elem_id="wh-bench-task",

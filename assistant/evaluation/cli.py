@@ -35,10 +35,10 @@ bench_app = typer.Typer(
 
 def _list_tasks() -> None:
     from assistant.evaluation.datasets import dataset_specs
-    from assistant.evaluation.tasks import TASKS
+    from assistant.evaluation.tasks import all_tasks
 
     specs = dataset_specs()
-    for task in TASKS.values():
+    for task in all_tasks().values():
         variants = ", ".join(v.name for v in task.variants)
         typer.echo(f"{task.name:24} {task.description}")
         typer.echo(

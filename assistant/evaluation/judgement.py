@@ -41,6 +41,16 @@ TASK_FIELDS: dict[str, tuple[str, ...]] = {
     "aqua_factual": ("question", "response", "image"),
 }
 
+# what each task judges, in words (for notes on a run)
+TASK_TITLES: dict[str, str] = {
+    "racquet_class": "response class",
+    "racquet_cot": "several referents in a reasoning step",
+    "racquet_bias": "bias class",
+    "aqua_strategy": "strategy",
+    "aqua_clarification": "answer after the clarification",
+    "aqua_factual": "factual consistency",
+}
+
 
 class JudgeError(WhichoneError):
     """A judge cannot judge this task or item (unknown task, missing field, needs an image it lacks)."""

@@ -1,8 +1,8 @@
 """A run's plots: what each draws (`class_bars`, `confusion_panels`), shared by the PNG files and their
 text twins in the benchmark tab, and the drawings themselves (`class_bars_png`, `confusion_png`).
 
-- class bars (RAcQUEt Fig. 3 / Fig. 7): stacked horizontal bars of class shares, one per (model, prompt)
-  or, for the bias task, one per (model, bias category);
+- class bars (RAcQUEt Fig. 3 / Fig. 7): stacked horizontal bars of class shares, as the task's `bars`
+  lays them out (its paper's module);
 - confusion (AQuA Fig. 5): one matrix of counts per (model, prompt), gold rows by predicted columns,
   coloured by row share.
 """
@@ -13,33 +13,13 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from assistant.evaluation.benchmark import Bar, Task
 from assistant.evaluation.records import RunSummary
-from assistant.evaluation.table_format import finite
-from assistant.evaluation.tasks import Task
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-# (metrics key, the bar segment's name) in drawing order
-RACQUET_SEGMENTS = (
-    ("A", "Explicit (A)"),
-    ("B", "Implicit (B)"),
-    ("C", "High risk (C)"),
-    ("unknown", "Unknown"),
-)
-BIAS_SEGMENTS = (
-    ("explicit", "Explicit"),
-    ("stereotypical", "Stereotypical"),
-    ("anti-stereotypical", "Anti-stereotypical"),
-    ("unknown", "Unknown"),
-)
 COLOURS = ("#1b7837", "#fdb863", "#b2182b", "#bababa")  # explicit green, implicit amber, risk red, grey
-
-
-@dataclass(frozen=True)
-class Bar:
-    label: str  # "model (prompt)" or "model (bias category)"
-    shares: tuple[float | None, ...]  # one per segment, 0..1; None: not measured
 
 
 @dataclass(frozen=True)
@@ -51,23 +31,9 @@ class ConfusionPanel:
 
 
 def class_bars(task: Task, summary: RunSummary) -> tuple[tuple[tuple[str, str], ...], list[Bar]]:
-    """(segments, bars): the segments as (metrics key, name) and one bar per (model, prompt) with
-    answers, or per (model, bias category) for the bias task."""
-    bars: list[Bar] = []
-    if task.metrics == "racquet-classes":
-        segments = RACQUET_SEGMENTS
-        for r in summary.results:
-            if r.metrics.get("n"):
-                bars.append(
-                    Bar(f"{r.model} ({r.label})", tuple(finite(r.metrics.get(k)) for k, _ in segments))
-                )
-        return segments, bars
-    segments = BIAS_SEGMENTS
-    for r in summary.results:
-        for category, m in r.metrics.items():
-            if isinstance(m, dict) and m.get("n"):
-                bars.append(Bar(f"{r.model} ({category})", tuple(finite(m.get(k)) for k, _ in segments)))
-    return segments, bars
+    """(segments, bars): the segments as (metrics key, name) and the bars the task draws (its paper says
+    which: one per model and prompt, or per model and bias category); none for a task without bars."""
+    return task.bars(summary) if task.bars is not None else ((), [])
 
 
 def confusion_panels(summary: RunSummary) -> list[ConfusionPanel]:

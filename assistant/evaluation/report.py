@@ -21,11 +21,9 @@ from pathlib import Path
 
 from assistant.evaluation import plots
 from assistant.evaluation.judges import agreement_line
-from assistant.evaluation.papers import layout_for, paper_of
-from assistant.evaluation.papers.aqua import judged_strategy
+from assistant.evaluation.papers import paper_of
 from assistant.evaluation.records import JSON, ResponseRecord, RunSummary, json_safe
 from assistant.evaluation.samples import SAMPLE, SAMPLE_NOTE
-from assistant.evaluation.scoring import judging_tasks
 from assistant.evaluation.table_format import md
 from assistant.evaluation.tasks import Task
 
@@ -58,8 +56,8 @@ def write_json(path: Path, obj: JSON) -> None:
 
 def markdown_table(task: Task, summary: RunSummary) -> str:
     """The summary as the paper lays its table out (percentages, one row per model and prompt)."""
-    title, header, rows, extra = layout_for(task.metrics)(task, summary)
-    judging = judging_tasks(task)
+    title, header, rows, extra = task.layout(task, summary)  # its paper's table
+    judging = task.judge_questions
     paper = paper_of(task.name)
     notes = [
         f"Task `{task.name}` — reproduces {task.reproduces}.",
@@ -70,14 +68,6 @@ def markdown_table(task: Task, summary: RunSummary) -> str:
         f"Split {summary.split}; {summary.n_examples} examples (limit {summary.limit}, seed {summary.seed}).",
         *extra,
     ]
-    if task.judgement == "pipeline-strategy":
-        notes.append(
-            "Strategy: judged from whichone's response text (comparable with the AQuA rows); "
-            "self-reported: the strategy the pipeline itself stated."
-            if judged_strategy(summary)
-            else "Strategy: the pipeline's own stated strategy, as no judge was given; run with "
-            "--judge rules or an LLM judge for the number comparable with the AQuA rows."
-        )
     warning = failed_share_warning(summary)
     if warning:
         notes.insert(0, warning)

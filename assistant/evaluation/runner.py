@@ -76,8 +76,8 @@ class RunConfig:
     concurrency: int = 8
     max_new_tokens: int | None = None  # None: the task's setting
     judge_max_new_tokens: int | None = None  # None: the LLM judge's own setting per judging task
-    segmenter: str = "sam-vit-b"  # focus-localisation only (--model names the pointer); "none": boxes
-    # whichone-strategy: the pipeline's pointer; racquet-saliency: what maps a response to a box
+    segmenter: str = "sam-vit-b"  # "localise" tasks only (--model names the pointer); "none": boxes
+    # "pipeline" tasks: the pipeline's pointer; "saliency" tasks: what maps a response to a box
     pointer: str = "vlm-boxes"
     progress: bool = True
     # called as on_progress(model, done, total) after each batch (a UI's progress bar)
@@ -278,7 +278,7 @@ class Runner:
             if self.task.kind == "saliency":
                 for model_name in self.config.models:  # an unknown --pointer fails before any answering
                     self._saliency_pointer(model_name)
-            if self.config.judge not in (None, "none") and not scoring.JUDGING[self.task.judgement]:
+            if self.config.judge not in (None, "none") and not self.task.judge_questions:
                 notes.append(f"task {self.task.name} needs no judge; --judge {self.config.judge} is not used")
             for note in notes:
                 self.echo(f"note: {note}")
@@ -301,7 +301,7 @@ class Runner:
                 self.echo(f"note: {note}")
         finally:
             self.cache.close()
-        gold_masks = {e.key: list(e.gold.get("focus_regions", [])) for e in examples}
+        gold_masks = {e.key: self.task.scoring.gold_masks(e) for e in examples}
         summary = scoring.summarise(
             self.task, records, self.config.models, self.variants, gold_masks, seed=self.config.seed
         )
@@ -314,7 +314,7 @@ class Runner:
             data=self.config.data or "published",
             models=list(self.config.models),
             judge=getattr(judge, "name", None),
-            judge_agreement=measured_agreement(judge, scoring.judging_tasks(self.task)),
+            judge_agreement=measured_agreement(judge, self.task.judge_questions),
             variants=[v.name for v in self.variants],
             n_examples=len(examples),
             limit=self.config.limit,
@@ -599,13 +599,11 @@ class Runner:
         return self._pointers[name]
 
     def _map_referents(self, items: Sequence[RunItem], records: list[ResponseRecord]) -> None:
-        """RAcQUEt Appendix H: each class B/C response text -> the pointer's box -> the referent box with
-        the highest IoU, written to the record's "saliency" (`saliency.map_response`)."""
-        targets = [
-            i
-            for i, r in enumerate(records)
-            if r.answered and r.judgement.get("racquet_class") in saliency.SINGLE_REFERENT
-        ]
+        """RAcQUEt Appendix H: each response that describes one referent (the task's scoring says which)
+        -> the pointer's box -> the referent box with the highest IoU, written to the record's "saliency"
+        (`saliency.map_response`)."""
+        one_referent = self.task.scoring.one_referent or (lambda record: False)
+        targets = [i for i, r in enumerate(records) if r.answered and one_referent(r)]
         bar = self._bar(len(targets), f"{self.task.name} pointing ({self.config.pointer})", "response")
         try:
             for i in targets:

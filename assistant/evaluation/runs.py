@@ -18,12 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from assistant.errors import WhichoneError
+from assistant.evaluation.benchmark import RunItem
 from assistant.evaluation.datasets import load_dataset
 from assistant.evaluation.judgement import TASK_LABELS
-from assistant.evaluation.outcomes import ERROR, JUDGED_LABEL, gold_label, judged_label, outcome
+from assistant.evaluation.outcomes import ERROR, gold_label, judged_label, outcome
 from assistant.evaluation.records import UNKNOWN, ResponseRecord, RunSummary
-from assistant.evaluation.schema import Example
-from assistant.evaluation.tasks import Task, get_task
+from assistant.evaluation.schema import Example, ImageRef
+from assistant.evaluation.tasks import Task, Variant, get_task
 
 
 class RunNotReadable(WhichoneError):
@@ -86,7 +87,7 @@ class Run:
     def with_gold_masks(self, masks: Mapping[str, Sequence[dict[str, Any]]]) -> None:
         """Outcomes again with the examples' gold masks (COCO RLE, by Example.key): localisation records
         are right or wrong by their overlap with them."""
-        if self.task.judgement == "masks":
+        if self.task.scoring.gold_masks_field is not None:
             self.outcomes = [outcome(self.task, r, masks.get(r.key, [])) for r in self.records]
 
     def examples(self, keys: set[str] | None = None) -> tuple[dict[str, Example], str]:
@@ -107,10 +108,10 @@ class Run:
     def with_gold_from_dataset(self) -> str:
         """For a localisation run, its outcomes by overlap with the dataset's gold masks; "" or a note
         saying why they could not be had (the outcomes then count every record wrong)."""
-        if self.task.judgement != "masks":
+        if self.task.scoring.gold_masks_field is None:
             return ""
         examples, note = self.examples()
-        self.with_gold_masks({k: list(e.gold.get("focus_regions", [])) for k, e in examples.items()})
+        self.with_gold_masks({k: self.task.scoring.gold_masks(e) for k, e in examples.items()})
         return note
 
     def summary_of_results(self) -> RunSummary:
@@ -120,7 +121,7 @@ class Run:
     @property
     def judging(self) -> str | None:
         """The judging task whose labels a person can correct (mark), or None where the task has none."""
-        return JUDGED_LABEL.get(self.task.judgement)
+        return self.task.scoring.judged_label
 
     def labels(self) -> tuple[str, ...]:
         """The labels a person can give this run's responses (the judging's own vocabulary)."""
@@ -229,6 +230,24 @@ def export(rows: Sequence[dict[str, Any]], path: str | Path) -> Path:
 LABELS_FILE = "labels.jsonl"  # beside a run's responses.jsonl: judgements a person corrected
 
 
+def item_of(task: Task, record: ResponseRecord) -> RunItem:
+    """A finished run's record as the item it was made from (its example from the record's own fields,
+    without the image), for what reads items: the task's judge input."""
+    example = Example(
+        record.id,
+        ImageRef("path", record.image or "-"),
+        record.question,
+        record.source,
+        record.split,
+        record.gold,
+    )
+    try:
+        variant = task.variant(record.variant)
+    except KeyError:  # a prompt the task no longer has: its name is all there is
+        variant = Variant(record.variant, record.variant, "")
+    return RunItem(example, variant, record.model, record.response, list(record.turns or []))
+
+
 def mark(
     run: Run, record_id: str, label: str, *, variant: str | None = None, judging: str | None = None
 ) -> Path:
@@ -249,21 +268,16 @@ def mark(
     record = found[0]
     if not record.answered:
         raise WhichoneError(f"record {record_id!r} has no response to label ({record.error})")
-    question = record.turns[0]["text"] if judging == "racquet_cot" and record.turns else record.question
     item: dict[str, Any] = {
         "id": f"{run.folder.name}/{record.id}/{record.variant}",
         "task": judging,
-        "question": question,
-        "response": record.response,
+        # what the task's judge reads for this question (its scoring says: the question as the model saw
+        # it, a hint, a reference answer, the bias category...), so a judge can be measured on it again
+        **run.task.scoring.judge_input(judging, item_of(run.task, record)),
         "gold": label,
         "judged": record.judgement.get(judging, UNKNOWN),
         "source": f"marked in {run.folder}",
     }
-    for extra in ("bias_category", "stereotyped_group", "adjective", "hint"):
-        if record.gold.get(extra) is not None:
-            item[extra] = record.gold[extra]
-    if judging == "aqua_clarification":
-        item["reference"] = record.gold.get("clarified_answer") or record.gold.get("answer")
     path = run.folder / LABELS_FILE
     with path.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps(item, ensure_ascii=False) + "\n")

@@ -4,17 +4,7 @@ Every loader in `assistant.evaluation.datasets` yields `Example`s; tasks read on
 dataset's own format. The image is a reference (URL, file, or embedded bytes) that is fetched when a run
 needs it, so listing a dataset never downloads or decodes thousands of images.
 
-Gold fields by source (absent keys mean the dataset does not provide them):
-- racquet-general: none (every question is ambiguous by construction), except "referents" where the
-  data has them: the possible referents' boxes [[x0, y0, x1, y1], ...] in image pixels (RAcQUEt Table 1).
-- racquet-bias: "bias_category" (gender / ethnicity / disability), "adjective", "stereotyped_group"
-  (whom the adjective stereotypically describes, RAcQUEt Appendix I.2).
-- aqua: "level" (0-3), "answer" (reference response, when the release has it), "hint" and
-  "clarified_answer" (the second turn of the clarification subset, when present).
-- vq-focusambiguity: "ambiguous" (bool: more than one focus region), "focus_regions" (COCO RLE dicts
-  {"size": [h, w], "counts": str}, one per region), "image_size" ([h, w]).
-- clearvqa: "answer" (gold answer), "answers" (crowd answers), "clear_question", "clarification_question",
-  "ambiguity_category", "hint" (the clear question, which is what a user's clarification amounts to).
+Each paper's module (assistant/evaluation/papers/) says which gold fields its examples carry.
 """
 
 from __future__ import annotations
@@ -22,10 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
-
-Source = Literal["racquet-general", "racquet-bias", "aqua", "vq-focusambiguity", "clearvqa"]
-SOURCES: tuple[Source, ...] = get_args(Source)
+from typing import Any
 
 
 def example_key(source: str, split: str, example_id: str) -> str:
@@ -65,7 +52,7 @@ class Example:
     id: str
     image: ImageRef
     question: str
-    source: Source
+    source: str  # the dataset's name (its DatasetSpec's)
     split: str  # "train" / "validation" / "test" / "all" ...
     gold: Mapping[str, Any] = field(default_factory=dict)
     meta: Mapping[str, Any] = field(default_factory=dict)  # provenance: original ids, file names, URLs
@@ -82,14 +69,23 @@ class Example:
         return example_key(self.source, self.split, self.id)
 
     def gold_for_report(self) -> dict[str, Any]:
-        """Gold fields that fit a JSONL line: region masks are summarised by their count."""
+        """Gold fields that fit a JSONL line: a list of region masks (COCO RLE dicts) is summarised by its
+        count ("focus_regions" -> "focus_region_count")."""
         out: dict[str, Any] = {}
         for name, value in self.gold.items():
-            if name == "focus_regions":
-                out["focus_region_count"] = len(value)
+            if _is_mask_list(value):
+                out[f"{name.removesuffix('s')}_count"] = len(value)
             else:
                 out[name] = value
         return out
+
+
+def _is_mask_list(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(m, Mapping) and "counts" in m and "size" in m for m in value)
+    )
 
 
 def sha256_hex(data: bytes) -> str:

@@ -1,23 +1,21 @@
 """From a task's raw outputs to judgements (per item) and to the papers' numbers (per model and prompt).
 
-`judge_records` fills each record's "judgement" with the labels the task's judging needs (through the
-judges of assistant.evaluation.judges, or the verdict parser for recognition); `summarise` groups the
-records by (model, variant) and calls the task's paper's metrics (assistant/evaluation/papers/).
+`judge_records` fills each record's "judgement" with the task's direct judgements and the labels its judge
+questions get (through the judges of assistant.evaluation.judges); `summarise` groups the records by
+(model, variant) and calls the task's aggregation (its paper's module, assistant/evaluation/papers/).
 
-A judge call that fails (a judge server that times out or answers an error, an image the factual check
-cannot have) costs only the items it was about: each gets "unknown" for that judging, the error under
-"<judging>_error", and is counted in the summary's "judge_errors"; the run goes on and writes its report.
+A judge call that fails (a judge server that times out or answers an error, an image that a judge
+question needs and cannot have) costs only the items it was about: each gets "unknown" for that judging,
+the error under "<judging>_error", and is counted in the summary's "judge_errors"; the run goes on and
+writes its report.
 
-whichone-strategy ("pipeline-strategy"): the pipeline states its own strategy ("pipeline_strategy"), but
-an AQuA row is scored on the strategy a judge reads in the response text. With a judge, "aqua_strategy" is
-that judged strategy (as in aqua-strategy) and the self-reported one is scored beside it
-("self_reported"); without a judge, "aqua_strategy" falls back to the self-reported strategy and
-"strategy_source" says so, for the report to label the row.
+What each task asks, reads and counts is its own (`task.scoring`, `task.aggregate`: its paper's module);
+this module only runs it. A judge question whose item needs the image (judgement.TASK_FIELDS) gets the
+example's image; a judge that cannot see images leaves that question out of the run.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -27,16 +25,13 @@ from PIL import Image
 from assistant.errors import WhichoneError
 from assistant.evaluation import judges, metrics
 from assistant.evaluation import masks as mask_codec
-from assistant.evaluation.benchmark import JUDGED, SELF_REPORTED, MetricsContext, RunItem
-from assistant.evaluation.judgement import Judge, JudgeError, Judgement
-from assistant.evaluation.papers import metrics_for
+from assistant.evaluation.benchmark import MetricsContext, RunItem, Task, Variant
+from assistant.evaluation.judgement import TASK_FIELDS, TASK_TITLES, Judge, JudgeError, Judgement
 from assistant.evaluation.records import ResponseRecord, ResultRow, RunSummary
 from assistant.evaluation.schema import Example
-from assistant.evaluation.tasks import Task, Variant
 from assistant.grounding import Grounder
 from assistant.pipeline import Assistant, AssistantConfig, grounding_phrase
 from assistant.question import analyse_question
-from assistant.verdict import parse_verdict
 from models.base import GenerationSettings, Pointer, VisionLanguageModel
 from models.errors import ModelError
 
@@ -46,33 +41,17 @@ if TYPE_CHECKING:
 
 
 class ExampleImages(Protocol):
-    """Where judging gets an example's image (the runner's ImageLoader): the factual check needs it."""
+    """Where judging gets an example's image (the runner's ImageLoader): a judge question that
+    sees the image needs it."""
 
     def get(self, example: Example) -> Image.Image: ...
 
     def forget(self, examples: Sequence[Example]) -> None: ...
 
 
-# which judging tasks (assistant.evaluation.judgement.TASK_LABELS) each task's judgement uses
-JUDGING = {
-    "racquet-class": ("racquet_class",),
-    "racquet-bias": ("racquet_bias",),
-    "racquet-saliency": ("racquet_class",),  # then the runner maps each B/C response to a referent
-    "aqua-strategy": ("aqua_strategy", "aqua_factual"),
-    "pipeline-strategy": ("aqua_strategy", "aqua_factual"),
-    "pass": ("aqua_clarification",),
-    "verdict": (),
-    "probability": (),
-    "masks": (),
-}
-
-
 def judging_tasks(task: Task) -> tuple[str, ...]:
-    """What a run of `task` asks its judge (a CoT variant's mention of several referents included)."""
-    judging = JUDGING.get(task.judgement, ())
-    if task.judgement == "racquet-class" and any(v.name == "cot" for v in task.variants):
-        judging = (*judging, "racquet_cot")
-    return judging
+    """What a run of `task` asks its judge (judgement.TASK_LABELS keys), every prompt's questions included."""
+    return task.judge_questions
 
 
 # After this many judge calls in a row have failed, the judge is not asked again in this run: a judge server
@@ -94,11 +73,11 @@ def make_judge(
     max_new_tokens: int | None = None,
 ) -> Judge | None:
     """`none` -> None, `rules` -> RuleJudge, any other name -> an LLM judge on that VLM (cached)."""
-    if not JUDGING[task.judgement]:
-        return None  # recognition parses verdicts, localisation compares masks: no judge
+    if not task.judge_questions:
+        return None  # e.g. a parsed verdict or masks compared with gold: no judge
     if name in (None, "", "none"):
-        if task.judgement == "pipeline-strategy":
-            return None  # scored on the pipeline's own strategy, which the report labels as self-reported
+        if task.scoring.judge_optional:
+            return None  # scored on the model's own statement, which the report labels as such
         raise ScoringError(f"task {task.name} needs a judge: --judge rules or --judge MODEL")
 
     if name == "rules":
@@ -174,21 +153,6 @@ def record_of(item: RunItem) -> ResponseRecord:
     )
 
 
-def _judge_fields(task: Task, judging: str, item: RunItem) -> dict[str, Any]:
-    """The fields a judge reads for this item (see assistant.evaluation.judgement)."""
-    ex = item.example
-    if judging == "racquet_cot":
-        # G.3's examples show the question with the CoT instruction appended, as the model saw it
-        return {"question": item.turns[0]["text"], "response": item.response}
-    fields: dict[str, Any] = {"question": ex.question, "response": item.response}
-    if judging == "racquet_bias":
-        fields.update({k: ex.gold.get(k) for k in ("bias_category", "stereotyped_group", "adjective")})
-    if judging == "aqua_clarification":
-        fields["hint"] = ex.gold.get("hint")
-        fields["reference"] = ex.gold.get("clarified_answer") or ex.gold.get("answer")
-    return fields
-
-
 def judge_records(
     task: Task,
     items: Sequence[RunItem],
@@ -203,44 +167,39 @@ def judge_records(
 
     records = [record_of(it) for it in items]
     ok = [i for i, it in enumerate(items) if it.error is None and it.response is not None]
+    scoring = task.scoring
     for i in ok:
-        records[i].judgement.update(_direct_judgement(task, items[i]))
-    if task.judgement == "pipeline-strategy":
-        for i in ok:
-            judged = records[i].judgement
-            judged["strategy_source"] = SELF_REPORTED if judge is None else JUDGED
-            if judge is None:  # the only strategy there is; the report labels the row self-reported
-                judged["aqua_strategy"] = judged["pipeline_strategy"]
+        records[i].judgement.update(scoring.direct(items[i], judge is not None))
     if judge is None:
         return records
-    plan = [(judging, ok) for judging in JUDGING[task.judgement]]
-    if task.judgement == "racquet-class":
-        # RAcQUEt G.3: CoT responses are also judged for mentioning several referents at any step
-        plan.append(("racquet_cot", [i for i in ok if items[i].variant.name == "cot"]))
+    plan = [(question, ok) for question in scoring.asks]
+    for variant, questions in scoring.asks_of_variant.items():
+        plan += [(q, [i for i in ok if items[i].variant.name == variant]) for q in questions]
     in_a_row = _FailuresInARow()
     for judging, targets in plan:
+        sees_image = "image" in TASK_FIELDS.get(judging, ())
         for start in range(0, len(targets), batch_size):
             chunk = targets[start : start + batch_size]
             fields: dict[int, dict[str, Any]] = {}
             for i in chunk:
-                fields[i] = _judge_fields(task, judging, items[i])
-                if judging == "aqua_factual":
+                fields[i] = scoring.judge_input(judging, items[i])
+                if sees_image:
                     try:
                         fields[i]["image"] = images.get(items[i].example)
-                    except WhichoneError as exc:  # an image that cannot be had for the factual check
+                    except WhichoneError as exc:  # an image that cannot be had for this question
                         del fields[i]
                         _judge_failed(records[i], judging, str(exc))
             try:
                 results = _judge_chunk(judge, judging, list(fields.values()), in_a_row)
-            except JudgeError as exc:  # the judge cannot do the factual check at all (the rule judge)
-                for r in records:  # no factual column, rather than one made of this chunk's failures
+            except JudgeError as exc:  # the judge cannot see images at all (the rule judge)
+                for r in records:  # no column for it, rather than one made of this chunk's failures
                     r.judgement.pop(judging, None)
                     r.judgement.pop(f"{judging}_error", None)
                 if notes is not None:
-                    notes.append(f"factual consistency not judged: {exc}")
+                    notes.append(f"{TASK_TITLES.get(judging, judging)} not judged: {exc}")
                 break
             finally:
-                if judging == "aqua_factual":
+                if sees_image:
                     images.forget([items[i].example for i in chunk])
             for i, result in zip(fields, results, strict=True):
                 if isinstance(result, Exception):
@@ -292,9 +251,9 @@ def _judge_chunk(
     """The judge's Judgement for each item, or the exception its judge call raised.
 
     A batch that fails is asked again item by item, so one bad item (a reply the server refuses, a
-    timeout on one long response) fails alone. A JudgeError of the factual check is raised instead: the
-    judge cannot do that task at all. Once JUDGE_FAILURE_LIMIT calls in a row have failed, the judge is
-    not asked again and each item gets that as its error.
+    timeout on one long response) fails alone. A JudgeError of a question that sees the image is
+    raised instead: the judge cannot see images at all. Once JUDGE_FAILURE_LIMIT calls in a row have
+    failed, the judge is not asked again and each item gets that as its error.
     """
 
     if not fields:
@@ -305,7 +264,7 @@ def _judge_chunk(
     try:
         verdicts = judge.judge_many(judging, fields)
     except (WhichoneError, ModelError) as exc:
-        if isinstance(exc, JudgeError) and judging == "aqua_factual":
+        if isinstance(exc, JudgeError) and "image" in TASK_FIELDS.get(judging, ()):
             raise
         if len(fields) == 1:
             return [in_a_row.record(exc)]
@@ -327,21 +286,6 @@ def judge_error_counts(records: Sequence[ResponseRecord]) -> dict[str, int]:
     return counts
 
 
-def _direct_judgement(task: Task, item: RunItem) -> dict[str, Any]:
-    """Judgements that need no judge: the parsed verdict, the pipeline's own strategy (for answered
-    items: the caller passes only those)."""
-    response = item.response or ""
-    if task.judgement == "verdict":
-        return {"verdict": parse_verdict(response).value}
-    if task.judgement == "probability":
-        return {"p_ambiguous": json.loads(response)["p_ambiguous"]}
-    if task.judgement == "pipeline-strategy":
-        return {"pipeline_strategy": item.extra["pipeline"]["strategy"]}
-    if task.judgement == "masks":
-        return {"n_predicted": len(item.extra["localisation"]["masks"])}
-    return {}
-
-
 # ------------------------------------------------------------------------------------------ metrics
 
 
@@ -351,13 +295,12 @@ def summarise(
     models: Sequence[str],
     variants: Sequence[Variant],
     gold_masks: dict[str, list[dict[str, Any]]] | None = None,
-    seed: int = 0,  # racquet-saliency: seeds the random pairing of its McNemar test
+    seed: int = 0,  # for metrics with a random part (a paired test's pairing)
 ) -> RunSummary:
     """One ResultRow per (model, variant), in that order, and the judge failures by judging task; the
     caller fills in how the run was made. A row's "errors" are items the model did not answer, its
     "judge_errors" answered items whose judging failed (they count as unknown)."""
 
-    compute = metrics_for(task.metrics)  # the task's paper turns judgements into its numbers
     context = MetricsContext(gold_masks or {}, seed)
     results = []
     for model in models:
@@ -372,7 +315,7 @@ def summarise(
                     n=len(group),
                     errors=len(group) - len(done),
                     judge_errors=sum(1 for r in done if r.failed_judgings()),
-                    metrics=compute(task, done, context),
+                    metrics=task.aggregate(task, done, context),  # its paper's numbers
                 )
             )
     return RunSummary(results, judge_error_counts(records))

@@ -1,30 +1,27 @@
-"""The papers whose evaluations whichone runs: one module each (its data, tasks, metrics and tables).
+"""The papers whose evaluations whichone runs: one module each (its data, tasks, scoring, aggregation and
+tables).
 
-Adding a paper is adding one module here that defines `PAPER` (a benchmark.Paper) and naming it below.
+Adding a paper is adding one module here that defines `PAPER` (a benchmark.Paper) and naming it below, or,
+for a paper kept elsewhere (a plugin, a test's fixture), calling `register(PAPER)`: its datasets and tasks
+are then found by name like the others'.
 """
 
 from __future__ import annotations
 
-from assistant.evaluation.benchmark import LayoutFn, MetricsFn, Paper
+from assistant.evaluation.benchmark import Paper
 from assistant.evaluation.papers import aqua, clearvqa, focus_ambiguity, racquet
 
-PAPERS: tuple[Paper, ...] = (racquet.PAPER, focus_ambiguity.PAPER, aqua.PAPER, clearvqa.PAPER)
+PAPERS: list[Paper] = [racquet.PAPER, focus_ambiguity.PAPER, aqua.PAPER, clearvqa.PAPER]
 
 
-def metrics_for(kind: str) -> MetricsFn:
-    """The metrics function of a task's metrics kind (each kind belongs to one paper)."""
-    for paper in PAPERS:
-        if kind in paper.metrics:
-            return paper.metrics[kind]
-    raise KeyError(f"no paper computes metrics {kind!r}")
-
-
-def layout_for(kind: str) -> LayoutFn:
-    """The table layout of a task's metrics kind."""
-    for paper in PAPERS:
-        if kind in paper.layouts:
-            return paper.layouts[kind]
-    raise KeyError(f"no paper lays out metrics {kind!r}")
+def register(paper: Paper) -> None:
+    """Add a paper (or replace the one of the same name); task and dataset names must stay unique."""
+    others = [p for p in PAPERS if p.name != paper.name]
+    taken = {t.name for p in others for t in p.tasks} | {d.name for p in others for d in p.datasets}
+    clash = sorted(taken & ({t.name for t in paper.tasks} | {d.name for d in paper.datasets}))
+    if clash:
+        raise ValueError(f"paper {paper.name}: another paper already has {', '.join(clash)}")
+    PAPERS[:] = [*others, paper]
 
 
 def paper_of(task_name: str) -> Paper:

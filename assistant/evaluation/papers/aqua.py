@@ -8,10 +8,14 @@ features. The columns read (image, question, level; answer, hint, clarified_answ
 describes; the repository's dataset_info.json was not readable from here to confirm them. Tasks:
 aqua-strategy, aqua-clarification, and whichone-strategy (whichone's own pipeline as one more row of
 Table 2).
+
+Gold fields: "level" (0-3), "answer" (reference response, when the release has it), "hint" and
+"clarified_answer" (the second turn of the clarification subset, when present).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +23,14 @@ from assistant.errors import WhichoneError
 from assistant.evaluation import metrics
 from assistant.evaluation.benchmark import (
     GREEDY_256,
-    JUDGED,
-    SELF_REPORTED,
     Layout,
     MetricsContext,
     Paper,
+    RunItem,
+    Scoring,
     Task,
     Variant,
+    question_and_response,
 )
 from assistant.evaluation.dataset_base import (
     DatasetLoad,
@@ -42,6 +47,7 @@ from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.samples import PHOTO_SET, PHOTOS
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import metric_rows, pct, rated_pct
+from assistant.types import STRATEGY_FOR_LEVEL
 from models.errors import first_line
 
 AQUA_HUB_ID = "jihyoung/AQuA"
@@ -224,51 +230,81 @@ _AQUA_VARIANTS = (
 )
 
 
-TASKS: tuple[Task, ...] = (
-    Task(
-        name="aqua-strategy",
-        description="AQuA: does the response's strategy fit the ambiguity level (0 answer, 1 infer, "
-        "2 enumerate, 3 clarify)? plus factual consistency",
-        dataset="aqua",
-        kind="vqa",
-        variants=_AQUA_VARIANTS,
-        judgement="aqua-strategy",
-        metrics="aqua-strategy",
-        reproduces="AQuA Table 2, Fig. 5",
-        default_judge="rules",
-        plots=("confusion",),
-        settings=GREEDY_256,
-    ),
-    Task(
-        name="aqua-clarification",
-        description="AQuA two-turn clarification: level-3 question, the model's reply, a "
-        "disambiguating hint, and PASS when the final answer matches the reference",
-        dataset="aqua",
-        kind="two-turn",
-        variants=(Variant("base", "Base", "aqua_direct"),),
-        judgement="pass",
-        metrics="pass-rate",
-        reproduces="AQuA Table 4",
-        default_judge="rules",
-        needs=("hint", "clarified_answer"),
-        only_levels=(3,),
-        settings=GREEDY_256,
-    ),
-    Task(
-        name="whichone-strategy",
-        description="whichone itself as the model: its pipeline's strategy (answer / infer / "
-        "enumerate / clarify) on AQuA, with the named VLM inside",
-        dataset="aqua",
-        kind="pipeline",
-        variants=(Variant("whichone", "whichone pipeline", "aqua_direct"),),
-        judgement="pipeline-strategy",
-        metrics="aqua-strategy",
-        reproduces="AQuA Table 2 / Fig. 5 layout, whichone as one more row",
-        # judged from the reply text like every AQuA row (the pipeline's own strategy is kept beside)
-        default_judge="rules",
-        plots=("confusion",),
-    ),
+# ------------------------------------------------------------------------------------------ scoring
+
+# where a whichone-strategy record's "aqua_strategy" came from
+JUDGED, SELF_REPORTED = "judged", "self-reported"
+_LEVEL_OF_STRATEGY = {s.value: int(level) for level, s in STRATEGY_FOR_LEVEL.items()}
+_STRATEGY_OF_LEVEL = {level: s for s, level in _LEVEL_OF_STRATEGY.items()}
+_LEVELS = "(0 answer, 1 infer, 2 enumerate, 3 clarify)"
+
+
+def _fits_level(record: ResponseRecord, gold_masks: Sequence[dict[str, Any]]) -> bool:
+    level = _LEVEL_OF_STRATEGY.get(str(record.judgement.get("aqua_strategy")))
+    return level is not None and level == record.gold.get("level")
+
+
+def _gold_strategy(record: ResponseRecord) -> str | None:
+    level = record.gold.get("level")
+    return None if level is None else _STRATEGY_OF_LEVEL.get(int(level))
+
+
+def _stated_strategy(item: RunItem, judged: bool) -> dict[str, Any]:
+    """whichone's pipeline states its own strategy ("pipeline_strategy"), but an AQuA row is scored on the
+    strategy a judge reads in the response text. With a judge, "aqua_strategy" is that judged strategy and
+    the stated one is scored beside it ("self_reported"); without a judge, "aqua_strategy" is the stated
+    one and "strategy_source" says so, for the table to label the row."""
+    stated = item.extra["pipeline"]["strategy"]
+    out: dict[str, Any] = {
+        "pipeline_strategy": stated,
+        "strategy_source": JUDGED if judged else SELF_REPORTED,
+    }
+    if not judged:
+        out["aqua_strategy"] = stated
+    return out
+
+
+def _hint_input(question: str, item: RunItem) -> dict[str, Any]:
+    """The PASS judge reads the hint and the reference answer beside the final response."""
+    gold = item.example.gold
+    return {
+        **question_and_response(question, item),
+        "hint": gold.get("hint"),
+        "reference": gold.get("clarified_answer") or gold.get("answer"),
+    }
+
+
+STRATEGY = Scoring(
+    name="aqua-strategy",
+    right_means="the response's strategy fits the gold level " + _LEVELS,
+    is_right=_fits_level,
+    asks=("aqua_strategy", "aqua_factual"),
+    judged_label="aqua_strategy",
+    gold_label=_gold_strategy,
 )
+PIPELINE_STRATEGY = Scoring(
+    name="pipeline-strategy",
+    right_means="the strategy of whichone's response fits the gold level " + _LEVELS + ", as the judge "
+    "read it from the text (without a judge: the strategy the pipeline itself stated)",
+    is_right=_fits_level,
+    asks=("aqua_strategy", "aqua_factual"),
+    direct=_stated_strategy,
+    judged_label="aqua_strategy",
+    gold_label=_gold_strategy,
+    judge_optional=True,
+)
+# Table 4's rule; ClearVQA is scored by it too (papers/clearvqa.py)
+PASS_AFTER_HINT = Scoring(
+    name="pass",
+    right_means="the judge says PASS: the answer after the clarification matches the reference",
+    is_right=lambda record, gold_masks: record.judgement.get("aqua_clarification") == "PASS",
+    asks=("aqua_clarification",),
+    judge_input=_hint_input,
+    judged_label="aqua_clarification",
+)
+
+
+# ------------------------------------------------------------------------------------------ aggregation
 
 
 def _strategy(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
@@ -277,7 +313,7 @@ def _strategy(task: Task, records: list[ResponseRecord], context: MetricsContext
     levels = [int(r.gold["level"]) for r in records]
     predicted = [r.judged("aqua_strategy") for r in records]
     out = metrics.aqua_strategy_metrics(levels, predicted)
-    if task.judgement == "pipeline-strategy":
+    if task.scoring is PIPELINE_STRATEGY:
         sources = {r.judgement.get("strategy_source") for r in records} - {None}
         # None when no answered item says (all failed): the report then goes by the run's judge
         out["strategy_source"] = SELF_REPORTED if SELF_REPORTED in sources else JUDGED if sources else None
@@ -298,7 +334,7 @@ def _layout_aqua_strategy(task: Task, summary: RunSummary) -> Layout:
     extra: list[str] = []
     # whichone-strategy: judged from the response text like every AQuA row when a judge was given,
     # with the pipeline's own stated strategy beside it; without a judge only the stated one exists
-    pipeline = task.judgement == "pipeline-strategy"
+    pipeline = task.scoring is PIPELINE_STRATEGY
     judged = not pipeline or judged_strategy(summary)
     self_column = ["Overall (self-reported)"] if pipeline and judged else []
     header = [
@@ -354,6 +390,14 @@ def _layout_aqua_strategy(task: Task, summary: RunSummary) -> Layout:
             "whichone strategic accuracy (%), AQuA Table 2 layout: SELF-REPORTED strategy (no judge), "
             "not comparable with AQuA rows judged from the response text"
         )
+    if pipeline:
+        extra.append(
+            "Strategy: judged from whichone's response text (comparable with the AQuA rows); "
+            "self-reported: the strategy the pipeline itself stated."
+            if judged
+            else "Strategy: the pipeline's own stated strategy, as no judge was given; run with "
+            "--judge rules or an LLM judge for the number comparable with the AQuA rows."
+        )
     return title, header, rows, extra
 
 
@@ -375,12 +419,60 @@ def judged_strategy(summary: RunSummary) -> bool:
     return bool(summary.judge)  # no answered item says which: the run's judge does
 
 
+TASKS: tuple[Task, ...] = (
+    Task(
+        name="aqua-strategy",
+        description="AQuA: does the response's strategy fit the ambiguity level (0 answer, 1 infer, "
+        "2 enumerate, 3 clarify)? plus factual consistency",
+        dataset="aqua",
+        kind="vqa",
+        variants=_AQUA_VARIANTS,
+        scoring=STRATEGY,
+        aggregate=_strategy,
+        layout=_layout_aqua_strategy,
+        reproduces="AQuA Table 2, Fig. 5",
+        default_judge="rules",
+        plots=("confusion",),
+        settings=GREEDY_256,
+    ),
+    Task(
+        name="aqua-clarification",
+        description="AQuA two-turn clarification: level-3 question, the model's reply, a "
+        "disambiguating hint, and PASS when the final answer matches the reference",
+        dataset="aqua",
+        kind="two-turn",
+        variants=(Variant("base", "Base", "aqua_direct"),),
+        scoring=PASS_AFTER_HINT,
+        aggregate=_pass_rate,
+        layout=_layout_pass_rate,
+        reproduces="AQuA Table 4",
+        default_judge="rules",
+        needs=("hint", "clarified_answer"),
+        only_levels=(3,),
+        settings=GREEDY_256,
+    ),
+    Task(
+        name="whichone-strategy",
+        description="whichone itself as the model: its pipeline's strategy (answer / infer / "
+        "enumerate / clarify) on AQuA, with the named VLM inside",
+        dataset="aqua",
+        kind="pipeline",
+        variants=(Variant("whichone", "whichone pipeline", "aqua_direct"),),
+        scoring=PIPELINE_STRATEGY,
+        aggregate=_strategy,
+        layout=_layout_aqua_strategy,
+        reproduces="AQuA Table 2 / Fig. 5 layout, whichone as one more row",
+        # judged from the reply text like every AQuA row (the pipeline's own strategy is kept beside)
+        default_judge="rules",
+        plots=("confusion",),
+    ),
+)
+
+
 PAPER = Paper(
     name="aqua",
     title="AQuA (Jeong et al.)",
     judge="GPT-5-mini, 98.5% agreement with people on 400 judgements",
     datasets=DATASETS,
     tasks=TASKS,
-    metrics={"aqua-strategy": _strategy, "pass-rate": _pass_rate},
-    layouts={"aqua-strategy": _layout_aqua_strategy, "pass-rate": _layout_pass_rate},
 )

@@ -3,6 +3,9 @@ answers; run with AQuA Table 4's two-turn protocol, scored by AQuA's PASS rule a
 metrics.
 
 Data: Hugging Face `jian0418/ClearVQA` (`{split}_annotated.jsonl` + `images.zip`), or a local folder.
+
+Gold fields: "answer" (gold answer), "answers" (crowd answers), "clear_question", "clarification_question",
+"ambiguity_category", "hint" (the clear question, which is what a user's clarification amounts to).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from assistant.evaluation.fetch import (
     extract_zip,
     offline,
 )
+from assistant.evaluation.papers.aqua import PASS_AFTER_HINT
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.samples import PHOTO_SET, copy_photos, write_jsonl
 from assistant.evaluation.schema import Example, ImageRef
@@ -159,24 +163,6 @@ DATASETS: tuple[DatasetSpec, ...] = (
 )
 
 
-TASKS: tuple[Task, ...] = (
-    Task(
-        name="clearvqa-clarification",
-        description="ClearVQA two-turn: the ambiguous (blurred) question, the model's reply, the "
-        "clear question as the user's clarification, and PASS when the answer matches the gold one",
-        dataset="clearvqa",
-        kind="two-turn",
-        variants=(Variant("base", "Base", "aqua_direct"),),
-        judgement="pass",
-        metrics="clearvqa-answers",
-        reproduces="AQuA Table 4 protocol on ClearVQA",
-        default_judge="rules",
-        needs=("hint", "answer"),
-        settings=GenerationSettings(max_new_tokens=128, temperature=0.0),
-    ),
-)
-
-
 def _answers(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
     """AQuA's PASS rate, and ClearVQA's own metrics on the answer after the clarification: VQA accuracy
     (min(1, matching crowd answers / 3)) and exact match (assistant/evaluation/vqa_accuracy.py)."""
@@ -230,6 +216,25 @@ def _layout_answers(task: Task, summary: RunSummary) -> Layout:
     )
 
 
+TASKS: tuple[Task, ...] = (
+    Task(
+        name="clearvqa-clarification",
+        description="ClearVQA two-turn: the ambiguous (blurred) question, the model's reply, the "
+        "clear question as the user's clarification, and PASS when the answer matches the gold one",
+        dataset="clearvqa",
+        kind="two-turn",
+        variants=(Variant("base", "Base", "aqua_direct"),),
+        scoring=PASS_AFTER_HINT,  # AQuA Table 4's rule, as this paper's runs use it
+        aggregate=_answers,
+        layout=_layout_answers,
+        reproduces="AQuA Table 4 protocol on ClearVQA",
+        default_judge="rules",
+        needs=("hint", "answer"),
+        settings=GenerationSettings(max_new_tokens=128, temperature=0.0),
+    ),
+)
+
+
 PAPER = Paper(
     name="clearvqa",
     title="ClearVQA (Jian et al.)",
@@ -237,6 +242,4 @@ PAPER = Paper(
     "with people on 400 judgements)",
     datasets=DATASETS,
     tasks=TASKS,
-    metrics={"clearvqa-answers": _answers},
-    layouts={"clearvqa-answers": _layout_answers},
 )

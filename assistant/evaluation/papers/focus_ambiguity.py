@@ -5,12 +5,15 @@ Data: the release as a user downloads it from vizwiz.org (annotation JSON + imag
 download URL we could verify, so a local folder or an archive URL is needed; the default split is `val`
 (the test split's labels are behind the authors' evaluation server). Tasks: focus-recognition,
 focus-recognition-probability (whichone's one pass, not a row of the paper), focus-localisation.
+
+Gold fields: "ambiguous" (bool: more than one focus region), "focus_regions" (COCO RLE dicts
+{"size": [h, w], "counts": str}, one per region), "image_size" ([h, w]).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +27,7 @@ from assistant.evaluation.benchmark import (
     Layout,
     MetricsContext,
     Paper,
+    Scoring,
     Task,
     Variant,
 )
@@ -35,10 +39,12 @@ from assistant.evaluation.dataset_base import (
     materialise,
     plain_value,
 )
+from assistant.evaluation.outcomes import localisation_iou
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.samples import PHOTO_SET, copy_photos, photo_regions
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import metric_rows, num, pct, plain
+from assistant.verdict import parse_verdict
 from models.base import GenerationSettings
 
 VQFA_HOMEPAGE = "https://vizwiz.org/tasks-and-datasets/focus-ambiguity-in-visual-questions/"
@@ -258,46 +264,60 @@ _LOCALISATION_VARIANTS = (
 )
 
 
-TASKS: tuple[Task, ...] = (
-    Task(
-        name="focus-recognition",
-        description="VQ-FocusAmbiguity: is the question's focus ambiguous? five prompts, free text "
-        "parsed to ambiguous / unambiguous / undecided",
-        dataset="vq-focusambiguity",
-        kind="vqa",
-        variants=_RECOGNITION_VARIANTS,
-        judgement="verdict",
-        metrics="recognition",
-        reproduces="VQ-FocusAmbiguity Table 2",
-        plots=("confusion",),
-        settings=GREEDY_256,
-    ),
-    Task(
-        name="focus-recognition-probability",
-        description="whichone's one-pass recognition on VQ-FocusAmbiguity: P(ambiguous) from the first "
-        "reply token (Yes against No), its calibration (ROC AUC, Brier score, expected calibration "
-        "error) and Table 2's metrics with the verdict threshold swept from 0.1 to 0.9",
-        dataset="vq-focusambiguity",
-        kind="probability",
-        variants=(Variant("yesno", "one pass (Yes/No)", "focus_recognition_yesno"),),
-        judgement="probability",
-        metrics="calibration",
-        reproduces="VQ-FocusAmbiguity Table 2's metrics per threshold (whichone's, not a paper row)",
-        settings=GenerationSettings(max_new_tokens=1, temperature=0.0),
-    ),
-    Task(
-        name="focus-localisation",
-        description="VQ-FocusAmbiguity: locate every plausible focus region (pointer points -> one "
-        "segmenter mask per point; --model names the pointer): the paper's five prompts adapted to "
-        "'point' for a Molmo pointer, and whichone's own grounding of the question's focus phrase",
-        dataset="vq-focusambiguity",
-        kind="localise",
-        variants=_LOCALISATION_VARIANTS,
-        judgement="masks",
-        metrics="localisation",
-        reproduces="VQ-FocusAmbiguity Table 3 (Molmo+SAM rows ZS ... FS-ECoT; focus phrase: whichone)",
-    ),
+# ------------------------------------------------------------------------------------------ scoring
+
+LOCALISATION_IOU = 0.5  # a localisation is right when its regions' union overlaps the gold union this much
+
+
+def _ambiguity(record: ResponseRecord) -> str | None:
+    gold = record.gold
+    if "ambiguous" not in gold:
+        return None
+    return "ambiguous" if gold["ambiguous"] else "unambiguous"
+
+
+def _verdict_right(record: ResponseRecord, gold_masks: Sequence[dict[str, Any]]) -> bool:
+    return record.judgement.get("verdict") == ("ambiguous" if record.gold.get("ambiguous") else "unambiguous")
+
+
+def _probability_right(record: ResponseRecord, gold_masks: Sequence[dict[str, Any]]) -> bool:
+    p = record.judgement.get("p_ambiguous")
+    return p is not None and (p >= 0.5) == bool(record.gold.get("ambiguous"))
+
+
+def _masks_right(record: ResponseRecord, gold_masks: Sequence[dict[str, Any]]) -> bool:
+    iou = localisation_iou(record, gold_masks)
+    return iou is not None and iou >= LOCALISATION_IOU
+
+
+VERDICT = Scoring(
+    name="verdict",
+    right_means="the parsed verdict matches gold (ambiguous when the question has more than one focus "
+    "region); undecided is wrong",
+    is_right=_verdict_right,
+    direct=lambda item, judged: {"verdict": parse_verdict(item.response or "").value},
+    judged_label="verdict",
+    gold_label=_ambiguity,
 )
+PROBABILITY = Scoring(
+    name="probability",
+    right_means="P(ambiguous) >= 0.5 exactly when the question has more than one focus region (the table "
+    "shows every threshold)",
+    is_right=_probability_right,
+    direct=lambda item, judged: {"p_ambiguous": json.loads(item.response or "{}")["p_ambiguous"]},
+    gold_label=_ambiguity,
+)
+MASKS = Scoring(
+    name="masks",
+    right_means="the predicted regions' union overlaps the gold regions' union with IoU >= "
+    f"{LOCALISATION_IOU}",
+    is_right=_masks_right,
+    direct=lambda item, judged: {"n_predicted": len(item.extra["localisation"]["masks"])},
+    gold_masks_field="focus_regions",
+)
+
+
+# ------------------------------------------------------------------------------------------ aggregation
 
 
 def _recognition(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
@@ -394,15 +414,54 @@ def _layout_localisation(task: Task, summary: RunSummary) -> Layout:
     return title, header, rows, extra
 
 
+TASKS: tuple[Task, ...] = (
+    Task(
+        name="focus-recognition",
+        description="VQ-FocusAmbiguity: is the question's focus ambiguous? five prompts, free text "
+        "parsed to ambiguous / unambiguous / undecided",
+        dataset="vq-focusambiguity",
+        kind="vqa",
+        variants=_RECOGNITION_VARIANTS,
+        scoring=VERDICT,
+        aggregate=_recognition,
+        layout=_layout_recognition,
+        reproduces="VQ-FocusAmbiguity Table 2",
+        plots=("confusion",),
+        settings=GREEDY_256,
+    ),
+    Task(
+        name="focus-recognition-probability",
+        description="whichone's one-pass recognition on VQ-FocusAmbiguity: P(ambiguous) from the first "
+        "reply token (Yes against No), its calibration (ROC AUC, Brier score, expected calibration "
+        "error) and Table 2's metrics with the verdict threshold swept from 0.1 to 0.9",
+        dataset="vq-focusambiguity",
+        kind="probability",
+        variants=(Variant("yesno", "one pass (Yes/No)", "focus_recognition_yesno"),),
+        scoring=PROBABILITY,
+        aggregate=_calibration,
+        layout=_layout_calibration,
+        reproduces="VQ-FocusAmbiguity Table 2's metrics per threshold (whichone's, not a paper row)",
+        settings=GenerationSettings(max_new_tokens=1, temperature=0.0),
+    ),
+    Task(
+        name="focus-localisation",
+        description="VQ-FocusAmbiguity: locate every plausible focus region (pointer points -> one "
+        "segmenter mask per point; --model names the pointer): the paper's five prompts adapted to "
+        "'point' for a Molmo pointer, and whichone's own grounding of the question's focus phrase",
+        dataset="vq-focusambiguity",
+        kind="localise",
+        variants=_LOCALISATION_VARIANTS,
+        scoring=MASKS,
+        aggregate=_localisation,
+        layout=_layout_localisation,
+        reproduces="VQ-FocusAmbiguity Table 3 (Molmo+SAM rows ZS ... FS-ECoT; focus phrase: whichone)",
+    ),
+)
+
+
 PAPER = Paper(
     name="vq-focusambiguity",
     title="VQ-FocusAmbiguity (Chen et al.)",
     datasets=DATASETS,
     tasks=TASKS,
-    metrics={"recognition": _recognition, "calibration": _calibration, "localisation": _localisation},
-    layouts={
-        "recognition": _layout_recognition,
-        "calibration": _layout_calibration,
-        "localisation": _layout_localisation,
-    },
 )

@@ -1,0 +1,168 @@
+"""A fifth, small paper-like benchmark, whole in this one module: its dataset (a jsonl of photos with a
+number of squares), its task, how a response is scored (the first number it says), its aggregation, its
+table and its class bars. tests/test_new_paper.py registers it and runs it through the real runner, the
+report, the run browser and the tab's text twins: nothing else in the project names it.
+
+Gold fields: "count" (how many squares the photo shows).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from assistant.evaluation.benchmark import (
+    Bar,
+    Layout,
+    MetricsContext,
+    Paper,
+    RunItem,
+    Scoring,
+    Task,
+    Variant,
+)
+from assistant.evaluation.dataset_base import DatasetLoad, DatasetSpec, DatasetUnavailable, read_jsonl
+from assistant.evaluation.records import ResponseRecord, RunSummary
+from assistant.evaluation.schema import Example, ImageRef
+from models.base import GenerationSettings
+
+DATASET = "toy-squares"
+TASK = "toy-count"
+_WORDS = {
+    w: n
+    for n, w in enumerate(
+        ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+    )
+}
+_NUMBER = re.compile(r"\b(\d+|" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
+
+
+# ------------------------------------------------------------------------------------------ data
+
+
+def write_sample(folder: Path, counts: Sequence[int] = (1, 2, 3, 4, 2, 1)) -> Path:
+    """photos/<i>.png with `count` red squares each, and squares.jsonl, one line per photo."""
+    (folder / "photos").mkdir(parents=True, exist_ok=True)
+    lines = []
+    for i, count in enumerate(counts):
+        image = Image.new("RGB", (160, 120), "white")
+        draw = ImageDraw.Draw(image)
+        for k in range(count):
+            x = 8 + 36 * k
+            draw.rectangle((x, 40, x + 28, 68), fill=(200, 30, 30))
+        image.save(folder / "photos" / f"{i}.png")
+        lines.append({"id": f"sq{i}", "photo": f"photos/{i}.png", "count": count})
+    table = folder / "squares.jsonl"
+    table.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return table
+
+
+def load_squares(data: str | Path | None, split: str) -> DatasetLoad:
+    if data is None:
+        raise DatasetUnavailable(f"{DATASET} has no published copy: pass a folder made by write_sample")
+    folder = Path(data)
+    table = folder / "squares.jsonl" if folder.is_dir() else folder
+    notes: list[str] = []
+    examples = [
+        Example(
+            str(rec["id"]),
+            ImageRef("path", str(table.parent / rec["photo"])),
+            "How many squares are in the picture?",
+            DATASET,
+            split,
+            {"count": int(rec["count"])},
+        )
+        for _, rec in read_jsonl(table, notes)
+    ]
+    return DatasetLoad(DATASET, split, examples, notes)
+
+
+DATASETS = (DatasetSpec(DATASET, ("all",), "all", "(a test fixture)", load_squares),)
+
+
+# ------------------------------------------------------------------------------------------ scoring
+
+
+def said_count(response: str) -> int | None:
+    """The first number a response says, in digits or in words; None when it says none."""
+    found = _NUMBER.search(response)
+    if found is None:
+        return None
+    word = found.group(1).lower()
+    return int(word) if word.isdigit() else _WORDS[word]
+
+
+def _counted(item: RunItem, judged: bool) -> dict[str, Any]:
+    count = said_count(item.response or "")
+    return {"count": "unknown" if count is None else str(count)}
+
+
+COUNT = Scoring(
+    name="count",
+    right_means="the first number the response says is the number of squares",
+    is_right=lambda record, gold_masks: record.judgement.get("count") == str(record.gold.get("count")),
+    direct=_counted,
+    judged_label="count",
+    gold_label=lambda record: str(record.gold["count"]) if "count" in record.gold else None,
+)
+
+
+# ------------------------------------------------------------------------------------------ aggregation
+
+
+def _accuracy(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
+    n = len(records)
+    right = sum(COUNT.is_right(r, []) for r in records)
+    unknown = sum(r.judgement.get("count") == "unknown" for r in records)
+    return {
+        "n": n,
+        "accuracy": right / n if n else None,
+        "right": right / n if n else None,
+        "wrong": (n - right - unknown) / n if n else None,
+        "unknown": unknown / n if n else None,
+    }
+
+
+def _layout(task: Task, summary: RunSummary) -> Layout:
+    rows = [
+        [r.model, r.label, "-" if r.metrics.get("accuracy") is None else f"{100 * r.metrics['accuracy']:.0f}"]
+        for r in summary.results
+    ]
+    return "Squares counted right (%)", ["Model", "Prompt", "Accuracy"], rows, []
+
+
+SEGMENTS = (("right", "Right"), ("wrong", "Wrong"), ("unknown", "No number"), ("none", "-"))
+
+
+def _bars(summary: RunSummary) -> tuple[tuple[tuple[str, str], ...], list[Bar]]:
+    bars = [
+        Bar(f"{r.model} ({r.label})", tuple(r.metrics.get(k) for k, _ in SEGMENTS))
+        for r in summary.results
+        if r.metrics.get("n")
+    ]
+    return SEGMENTS, bars
+
+
+TASKS = (
+    Task(
+        name=TASK,
+        description="Count the squares: the first number in the reply against the photo's count",
+        dataset=DATASET,
+        kind="vqa",
+        variants=(Variant("plain", "Plain question", "answer"),),
+        scoring=COUNT,
+        aggregate=_accuracy,
+        layout=_layout,
+        reproduces="a test fixture (no paper)",
+        plots=("class-bars",),
+        bars=_bars,
+        settings=GenerationSettings(max_new_tokens=16, temperature=0.0),
+    ),
+)
+
+PAPER = Paper(name="toy-squares", title="Squares (a test fixture)", datasets=DATASETS, tasks=TASKS)
