@@ -25,7 +25,7 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 from PIL import Image
@@ -40,7 +40,7 @@ from assistant.regions import (
     score_regions,
 )
 from assistant.types import Candidates, Region
-from models.base import InstancePointer, MultimaskSegmenter, Pointer, Segmenter
+from models.base import Ability, InstancePointer, MultimaskSegmenter, Pointer, Segmenter, can
 from models.errors import ModelError
 from models.types import Box, Grounding
 
@@ -126,8 +126,8 @@ class Grounder:
         size = image.size
         notes: list[str] = []
         found_masks: dict[int, np.ndarray] = {}
-        if isinstance(self.pointer, InstancePointer):  # SAM 3: its own mask per instance, in the same call
-            raw, raw_masks = self.pointer.instances(image, phrase)
+        if can(self.pointer, Ability.INSTANCES):  # SAM 3: its own mask per instance, in the same call
+            raw, raw_masks = cast(InstancePointer, self.pointer).instances(image, phrase)
             found_masks = {id(hit): mask for hit, mask in zip(raw, raw_masks, strict=True)}
         else:
             raw = self.pointer.point(image, phrase)
@@ -222,8 +222,8 @@ class Grounder:
         """N x K x H x W masks and N x K scores: all of SAM's multimask outputs where the segmenter offers
         them (candidate_masks), else its one best mask per point (K = 1)."""
         assert self.segmenter is not None
-        if isinstance(self.segmenter, MultimaskSegmenter):
-            return self.segmenter.candidate_masks(image, points, boxes)
+        if can(self.segmenter, Ability.MULTIMASK):
+            return cast(MultimaskSegmenter, self.segmenter).candidate_masks(image, points, boxes)
         single, single_scores = self.segmenter.segment_points(image, points)
         return np.asarray(single, dtype=bool)[:, None], np.asarray(single_scores, dtype=np.float32)[:, None]
 

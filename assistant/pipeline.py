@@ -35,6 +35,7 @@ from collections.abc import Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
+from typing import cast
 
 from PIL import Image
 
@@ -51,12 +52,14 @@ from assistant.validation import MAX_QUESTION_CHARS, clean_hint, clean_question,
 from assistant.verdict import parse_verdict
 from assistant.words import count_phrase, is_unique_descriptor
 from models.base import (
+    Ability,
     ChatMessage,
     Conversation,
     GenerationSettings,
     ImagePreparingModel,
     VisionLanguageModel,
     answer_probabilities,
+    can,
     stream_generate,
 )
 from models.errors import ModelError
@@ -171,9 +174,9 @@ class Assistant:
         image = load_image(source, max_side=self.config.max_image_side)
         session.set_image(image)
         self.grounder.prepare(image, owner=session.id)
-        if isinstance(self.vlm, ImagePreparingModel):
+        if can(self.vlm, Ability.PREPARE_IMAGE):
             # The VLM's encoding of the photo too (a cached prompt prefix), while the user types.
-            _background().submit(_prepare_quietly, self.vlm, image)
+            _background().submit(_prepare_quietly, cast(ImagePreparingModel, self.vlm), image)
         return session
 
     def ask(

@@ -2,6 +2,13 @@
 
 Images are PIL RGB images in their original size; adapters resize as their model needs and map any
 coordinates they return back to original-image pixels.
+
+Optional abilities (streaming, a frame size, a grounding family, preparing an image, scoring answers,
+SAM 3's instances, SAM's multimask outputs) are asked one way: `can(obj, Ability.X)`, which reads the
+object's `abilities()`. An adapter lists its own in `ABILITIES` (a `ModelBase` default: none); a wrapper
+(the benchmark's cache) answers for what it wraps and forwards each method explicitly, so no ability is
+lost, or claimed, behind a wrapper on any Python version. The ability's methods are typed by the protocols
+below (for the type checker only: nothing checks them with isinstance).
 """
 
 from __future__ import annotations
@@ -9,7 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from enum import Enum
+from typing import Any, ClassVar, Literal, Protocol, cast, runtime_checkable
 
 import numpy as np
 from PIL import Image
@@ -51,6 +59,38 @@ class ChatMessage:
 Conversation = Sequence[ChatMessage]
 
 
+class Ability(str, Enum):
+    """An optional ability of a model, pointer or segmenter, and the method that has it."""
+
+    STREAM = "stream"  # generate_stream (StreamingVisionLanguageModel)
+    FRAME_SIZE = "frame-size"  # model_input_size (FrameSizingModel)
+    GROUNDING_FAMILY = "grounding-family"  # grounding_family (GroundingFamilyModel)
+    PREPARE_IMAGE = "prepare-image"  # prepare_image (ImagePreparingModel)
+    ANSWER_SCORES = "answer-scores"  # answer_probabilities (AnswerScoringModel)
+    INSTANCES = "instances"  # a pointer's instances (InstancePointer: SAM 3)
+    MULTIMASK = "multimask"  # a segmenter's candidate_masks (MultimaskSegmenter)
+
+
+class ModelBase:
+    """The default of every adapter: no optional ability. A subclass lists its own in ABILITIES."""
+
+    ABILITIES: ClassVar[frozenset[Ability]] = frozenset()
+
+    def abilities(self) -> frozenset[Ability]:
+        return self.ABILITIES
+
+
+def abilities_of(obj: object) -> frozenset[Ability]:
+    """What `obj` says it can do (its `abilities()`); nothing for an object that does not say."""
+    said = getattr(obj, "abilities", None)
+    return frozenset(said()) if callable(said) else frozenset()
+
+
+def can(obj: object, ability: Ability) -> bool:
+    """Whether `obj` has `ability` (then it has the ability's method)."""
+    return ability in abilities_of(obj)
+
+
 @runtime_checkable
 class VisionLanguageModel(Protocol):
     """Generates text from chat messages that may carry images.
@@ -79,14 +119,9 @@ class VisionLanguageModel(Protocol):
         ...
 
 
-@runtime_checkable
 class StreamingVisionLanguageModel(VisionLanguageModel, Protocol):
-    """A VisionLanguageModel that also gives its reply in pieces as they are generated.
-
-    A protocol of its own rather than a member of VisionLanguageModel: isinstance() on a runtime-checkable
-    protocol asks for every member, so a required `generate_stream` would disown the adapters and wrappers
-    that do not stream (e.g. a cache in front of a model); `stream_generate` serves both kinds.
-    """
+    """A VisionLanguageModel that also gives its reply in pieces as they are generated (Ability.STREAM);
+    `stream_generate` serves models with and without it."""
 
     def generate_stream(
         self, messages: Conversation, settings: GenerationSettings | None = None
@@ -105,14 +140,12 @@ class Describing(Protocol):
     def describe(self) -> dict[str, Any]: ...
 
 
-@runtime_checkable
 class FrameSizingModel(Protocol):
     """A VLM that knows the frame its processor resizes a photo to (Qwen2.5-VL answers in its pixels)."""
 
     def model_input_size(self, image: Image.Image) -> tuple[int, int]: ...
 
 
-@runtime_checkable
 class GroundingFamilyModel(Protocol):
     """A VLM that knows its grounding convention (None: its replies have none)."""
 
@@ -124,8 +157,8 @@ def stream_generate(
 ) -> Generator[str, None, None]:
     """The reply in pieces: the model's own `generate_stream` where it has one, else generate()'s whole
     reply as one piece (nothing for an empty reply)."""
-    if isinstance(model, StreamingVisionLanguageModel):
-        yield from model.generate_stream(messages, settings)
+    if can(model, Ability.STREAM):
+        yield from cast(StreamingVisionLanguageModel, model).generate_stream(messages, settings)
         return
     text = model.generate(messages, settings)
     if text:
@@ -156,7 +189,6 @@ class AnswerProbabilities:
         return cls({a: m / total for a, m in mass.items()}, min(1.0, total), source)
 
 
-@runtime_checkable
 class AnswerScoringModel(Protocol):
     """A model that scores a closed set of one-word answers without generating (see answer_probabilities)."""
 
@@ -165,7 +197,6 @@ class AnswerScoringModel(Protocol):
         ...
 
 
-@runtime_checkable
 class ImagePreparingModel(Protocol):
     """A model that can encode a photo ahead of the calls about it (SmolVLM's cached image prefix)."""
 
@@ -179,8 +210,8 @@ def answer_probabilities(
 ) -> AnswerProbabilities:
     """The model's own scoring where it has one; else a short greedy reply read as one of `answers`
     (probability 1 for the first answer word it says; none: empty probabilities)."""
-    if isinstance(model, AnswerScoringModel):
-        return model.answer_probabilities(messages, answers)
+    if can(model, Ability.ANSWER_SCORES):
+        return cast(AnswerScoringModel, model).answer_probabilities(messages, answers)
     return read_answer(
         model.generate(messages, GenerationSettings(max_new_tokens=4, temperature=0.0)), answers
     )
@@ -226,8 +257,6 @@ class Pointer(Protocol):
     def point(self, image: Image.Image, phrase: str) -> list[Grounding]: ...
 
 
-@runtime_checkable
-@runtime_checkable
 class InstancePointer(Pointer, Protocol):
     """A pointer that segments what it finds in the same call (SAM 3: a phrase in, every instance's box,
     score and mask out): the grounder uses its masks instead of asking a segmenter."""
@@ -252,7 +281,6 @@ class Segmenter(Protocol):
         ...
 
 
-@runtime_checkable
 class MultimaskSegmenter(Segmenter, Protocol):
     """A segmenter that gives all of SAM's multimask outputs per prompt, so the grounder can pick the best
     one that fits (assistant.grounding.select_masks)."""

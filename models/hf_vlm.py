@@ -17,7 +17,15 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from PIL import Image
 
-from models.base import AnswerProbabilities, ChatMessage, Conversation, GenerationSettings, strip_pieces
+from models.base import (
+    Ability,
+    AnswerProbabilities,
+    ChatMessage,
+    Conversation,
+    GenerationSettings,
+    ModelBase,
+    strip_pieces,
+)
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable, first_line, is_out_of_memory
 from models.hf_loading import load_checkpoint
 from models.hf_streaming import streaming_classes
@@ -65,7 +73,7 @@ _GROUNDING_FAMILIES = {
 }  # a checkpoint config's model_type -> how its replies write coordinates
 
 
-class HFVisionLanguageModel:
+class HFVisionLanguageModel(ModelBase):
     """A transformers image-text-to-text model behind the VisionLanguageModel protocol.
 
     model_id: a hub id (loaded from the local HF cache; downloaded only when online) or a local directory.
@@ -80,6 +88,16 @@ class HFVisionLanguageModel:
     processor_options: keyword arguments for AutoProcessor.from_pretrained, e.g. SmolVLM's
     {"size": {"longest_edge": 512}} (one 512 px tile instead of up to 16: ~10x less to read on a CPU).
     """
+
+    ABILITIES = frozenset(
+        {
+            Ability.STREAM,
+            Ability.FRAME_SIZE,
+            Ability.GROUNDING_FAMILY,
+            Ability.PREPARE_IMAGE,
+            Ability.ANSWER_SCORES,
+        }
+    )
 
     def __init__(
         self,

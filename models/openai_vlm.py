@@ -27,10 +27,12 @@ from typing import Any
 from PIL import Image
 
 from models.base import (
+    Ability,
     AnswerProbabilities,
     ChatMessage,
     Conversation,
     GenerationSettings,
+    ModelBase,
     read_answer,
     strip_pieces,
 )
@@ -134,7 +136,7 @@ def _family(name: GroundingFamily | str | None) -> GroundingFamily | None:
         ) from None
 
 
-class OpenAICompatibleVLM:
+class OpenAICompatibleVLM(ModelBase):
     """Chat completions with images through the `openai` client, with bounded retries and timeouts.
 
     timeout: seconds for each HTTP attempt; max_retries: extra attempts the client makes on connection
@@ -145,6 +147,10 @@ class OpenAICompatibleVLM:
     max_pixels: the server processor's bounds for a Qwen2.5-VL's resized frame (default: Qwen2.5-VL's).
     The adapter reads no environment: models.catalog.openai_options gives it WHICHONE_OPENAI_*.
     """
+
+    ABILITIES = frozenset(
+        {Ability.STREAM, Ability.FRAME_SIZE, Ability.GROUNDING_FAMILY, Ability.ANSWER_SCORES}
+    )
 
     def __init__(
         self,

@@ -19,6 +19,7 @@ from typing import Any, cast
 import numpy as np
 from PIL import Image
 
+from models.base import Ability, ModelBase
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
 from models.hub import gated_help, load_pretrained
 from models.segment_common import check_image, torch_device
@@ -27,8 +28,10 @@ from models.types import Box, Grounding
 SAM3_ID = "facebook/sam3"
 
 
-class Sam3Pointer:
+class Sam3Pointer(ModelBase):
     """Phrase -> instances (box, centre, score, mask) with SAM 3; see the module doc."""
+
+    ABILITIES = frozenset({Ability.INSTANCES})
 
     def __init__(
         self,

@@ -18,6 +18,7 @@ from typing import Generic, TypeVar
 import numpy as np
 from PIL import Image
 
+from models.base import Ability, ModelBase
 from models.device import pick_device
 from models.errors import ModelError
 from models.pixels import image_digest
@@ -187,13 +188,15 @@ class EmbeddingCache(Generic[T]):
             self._done.clear()
 
 
-class CachedEmbeddingSegmenter(Generic[E]):
+class CachedEmbeddingSegmenter(ModelBase, Generic[E]):
     """The Segmenter methods every adapter shares around its own `_embed` and `candidate_masks`.
 
     A subclass sets `name`, `_cache` (an EmbeddingCache of its embedding type E), `encoder_calls` and
     `_count_lock`, and implements `_embed(rgb) -> E` and `candidate_masks(image, points, boxes)` ->
     (masks N x K x H x W bool, scores N x K).
     """
+
+    ABILITIES = frozenset({Ability.MULTIMASK})
 
     name: str
     _cache: EmbeddingCache[E]

@@ -11,17 +11,19 @@ original pixels; coords="norm1000": 0-1000 as Qwen2-VL and Qwen3-VL answer).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from PIL import Image
 
 from models.base import (
+    Ability,
     ChatMessage,
     Describing,
     FrameSizingModel,
     GenerationSettings,
     GroundingFamilyModel,
     VisionLanguageModel,
+    can,
 )
 from models.errors import ModelUnavailable
 from models.parsing import Coords
@@ -86,7 +88,11 @@ class VLMPointer:
         """The model's text -> Groundings in original-image pixels (never raises), read by the one grounding
         reader (models/readers.py) in the family the VLM reports, else the one this pointer was configured
         for; what could not be read is in `last_notes`."""
-        reported = self.vlm.grounding_family() if isinstance(self.vlm, GroundingFamilyModel) else None
+        reported = (
+            cast(GroundingFamilyModel, self.vlm).grounding_family()
+            if can(self.vlm, Ability.GROUNDING_FAMILY)
+            else None
+        )
         if self.output == "molmo":
             # A Molmo served through any adapter: v1 percent tags or Molmo2 coords, as the reply has them.
             readings = [
@@ -101,7 +107,11 @@ class VLMPointer:
                 family = GroundingFamily.QWEN3_VL if self.coords == "norm1000" else GroundingFamily.QWEN2_5_VL
             # Qwen2.5-VL's pixels are of the frame its processor resized the photo to, where the VLM knows
             # it; a VLM that does not is read in original-image pixels.
-            frame = self.vlm.model_input_size(image) if isinstance(self.vlm, FrameSizingModel) else image.size
+            frame = (
+                cast(FrameSizingModel, self.vlm).model_input_size(image)
+                if can(self.vlm, Ability.FRAME_SIZE)
+                else image.size
+            )
             reading = read_grounding(raw, family, image.size, frame, default_label=phrase)
         self.last_notes = list(reading.notes)
         return [Grounding(h.label, h.point, h.box, h.score, self.name) for h in reading.groundings]

@@ -21,16 +21,17 @@ from assistant.grounding import Grounder, select_masks
 from assistant.perf_scene import cup_centres
 from assistant.policy import strategy_for
 from assistant.types import Candidates, QuestionFocus, Region, Strategy, Verdict
-from models.base import ChatMessage, GenerationSettings
+from models.base import Ability, ChatMessage, GenerationSettings, ModelBase
 from models.blob_pointer import BlobPointer
 from models.types import Box, Grounding
 from models.vlm_pointer import VLMPointer
 
 
-class FixedAnswerVLM:
+class FixedAnswerVLM(ModelBase):
     """A VisionLanguageModel stand-in that prints a prepared answer, optionally from a resized input frame."""
 
     name = "fixed"
+    ABILITIES = frozenset({Ability.FRAME_SIZE})
 
     def __init__(self, answer: str, input_size: tuple[int, int] | None = None) -> None:
         self.answer = answer

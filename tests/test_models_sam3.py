@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from assistant.grounding import Grounder
 from assistant.pipeline import Assistant, AssistantConfig
-from models.base import GenerationSettings, InstancePointer
+from models.base import Ability, GenerationSettings, can
 from models.errors import ModelUnavailable
 from models.registry import create_pointer
 
@@ -29,7 +29,7 @@ def photo() -> Image.Image:
 
 
 def test_instances_come_with_one_mask_each_best_first(sam3) -> None:
-    assert isinstance(sam3, InstancePointer)
+    assert can(sam3, Ability.INSTANCES)
     hits, masks = sam3.instances(photo(), "red cup")
     assert len(hits) == 20 and masks.shape == (20, 240, 320) and masks.dtype == bool
     scores = [h.score for h in hits]

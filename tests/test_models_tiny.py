@@ -12,10 +12,11 @@ import pytest
 from PIL import Image
 
 from models.base import (
+    Ability,
     ChatMessage,
     GenerationSettings,
-    StreamingVisionLanguageModel,
     VisionLanguageModel,
+    can,
     stream_generate,
     strip_pieces,
 )
@@ -169,7 +170,7 @@ def test_generation_failure_is_a_model_error(tiny_vlm: HFVisionLanguageModel) ->
     ids=["greedy", "sampled"],
 )
 def test_stream_pieces_join_to_the_generated_reply(tiny_vlm: HFVisionLanguageModel, settings) -> None:
-    assert isinstance(tiny_vlm, StreamingVisionLanguageModel)
+    assert can(tiny_vlm, Ability.STREAM)
     counts = []
     for seed in (10, 11, 12):
         conv = _ask(_noise_image(160, 120, seed=seed))

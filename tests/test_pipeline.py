@@ -17,7 +17,7 @@ from assistant.pipeline import Assistant, AssistantConfig, ReplyText, TurnDone, 
 from assistant.question import analyse_question
 from assistant.session import Session
 from assistant.types import Level, Reply, Strategy
-from models.base import GenerationSettings
+from models.base import Ability, GenerationSettings, ModelBase
 from models.blob_pointer import BlobPointer
 from models.errors import ModelError, ModelOutOfMemory, ModelTimeout
 from models.vlm_pointer import VLMPointer
@@ -410,7 +410,7 @@ def test_enumerate_reply_comes_once_whole(streamed) -> None:
     assert reply.model_calls == {"vlm": 3, "pointer": 1}
 
 
-class WholeVLM:
+class WholeVLM(ModelBase):
     """A VisionLanguageModel without generate_stream: its replies come whole."""
 
     name = "whole"
@@ -441,6 +441,8 @@ def test_events_with_a_model_that_does_not_stream(assistant) -> None:
 
 def test_a_model_error_in_the_middle_of_a_stream_fails_the_turn(assistant) -> None:
     class BreaksMidway(WholeVLM):
+        ABILITIES = frozenset({Ability.STREAM})
+
         def generate_stream(self, messages, settings=None):
             yield "It is"
             raise ModelTimeout("the model server stopped sending its reply for 5 s")
@@ -488,6 +490,8 @@ def test_closing_a_turns_events_early_stops_the_models_stream(streamed) -> None:
     closed: list[bool] = []
 
     class Watched(WholeVLM):
+        ABILITIES = frozenset({Ability.STREAM})
+
         def generate_stream(self, messages, settings=None):
             try:
                 yield from ("It", " is", " red", " and", " round")

@@ -12,7 +12,7 @@ from PIL import Image
 
 from assistant.grounding import Grounder
 from assistant.pipeline import Assistant, AssistantConfig
-from models.base import ChatMessage, GenerationSettings, ImagePreparingModel
+from models.base import Ability, ChatMessage, GenerationSettings, can
 from models.blob_pointer import BlobPointer
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -83,7 +83,7 @@ def test_qwen_keeps_no_prefix(tiny_vlm) -> None:
 
 
 def test_the_photo_is_encoded_on_upload_and_the_question_reuses_it(exact) -> None:
-    assert isinstance(exact, ImagePreparingModel)
+    assert can(exact, Ability.PREPARE_IMAGE)
     exact._prefix.clear()
     fills, hits = exact._prefix.fills, exact._prefix.hits
     assistant = Assistant(exact, Grounder(BlobPointer()), AssistantConfig())

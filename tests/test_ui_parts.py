@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from assistant.types import Candidates, Region
+from models.base import Ability, ModelBase
 from models.errors import ModelUnavailable
 from models.types import Box
 from tests.ui_support import FOUR_SHAPES, REPO, box_centre, draw_scene
@@ -257,8 +258,9 @@ def test_a_reply_that_breaks_while_streaming_becomes_one_error_line(
     from models.errors import ModelTimeout
     from ui.gpu import GAUGE
 
-    class BreaksMidway:
+    class BreaksMidway(ModelBase):
         name = "breaks"
+        ABILITIES = frozenset({Ability.STREAM})
 
         def generate(self, messages, settings=None) -> str:
             return "0"

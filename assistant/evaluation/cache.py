@@ -9,14 +9,12 @@ everything before it.
 
 `cached_vlm` wraps any VisionLanguageModel with the cache and counts the calls that really reached the
 model, which is how a run reports "0 model calls" when it is served from the cache; `cached_pointer` does
-the same for a pointer. A wrapper has exactly the optional abilities (models.base's protocols) of what it
-wraps, as methods of its own class: `isinstance(wrapper, FrameSizingModel)` then tells the truth on every
-Python (from 3.12 on, a protocol check does not see attributes that `__getattr__` would forward).
+the same for a pointer. A wrapper answers `abilities()` for what it wraps (models.base.can) and forwards
+each ability's method explicitly.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import sqlite3
@@ -25,12 +23,14 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, cast
 
+import numpy as np
 from PIL import Image
 
 from assistant.errors import WhichoneError
 from models.base import (
+    Ability,
     AnswerProbabilities,
     Conversation,
     Describing,
@@ -41,6 +41,7 @@ from models.base import (
     InstancePointer,
     Pointer,
     VisionLanguageModel,
+    abilities_of,
     answer_probabilities,
 )
 from models.pixels import image_digest
@@ -184,8 +185,8 @@ class ResponseCache:
 
 
 class CachedVLM:
-    """A VisionLanguageModel that answers from the cache first and stores every new answer at once. Make
-    one with `cached_vlm`, which adds the wrapped model's optional abilities.
+    """A VisionLanguageModel that answers from the cache first and stores every new answer at once, with the
+    wrapped model's optional abilities (but streaming).
 
     `calls` counts conversations sent to the wrapped model; `hits` those answered from the cache.
     """
@@ -234,6 +235,23 @@ class CachedVLM:
             found.update({keys[i]: r for i, r in zip(missing, replies, strict=True)})
         return [found[k] for k in keys]
 
+    def abilities(self) -> frozenset[Ability]:
+        """The wrapped model's, but streaming (a stream would be a call past the cache); answer scores
+        always (answered from the cache, or by the wrapped model's own means)."""
+        return (abilities_of(self.model) - {Ability.STREAM}) | {Ability.ANSWER_SCORES}
+
+    # Forwarded, not cached: sizes and families are facts of the model; an image's preparation is no text
+    # the cache could hold. Each is called only where abilities() has it.
+
+    def model_input_size(self, image: Image.Image) -> tuple[int, int]:
+        return cast(FrameSizingModel, self.model).model_input_size(image)
+
+    def grounding_family(self) -> GroundingFamily | None:
+        return cast(GroundingFamilyModel, self.model).grounding_family()
+
+    def prepare_image(self, image: Image.Image) -> None:
+        cast(ImagePreparingModel, self.model).prepare_image(image)
+
     def answer_probabilities(self, messages: Conversation, answers: Sequence[str]) -> AnswerProbabilities:
         """The wrapped model's answer probabilities (models.base.answer_probabilities), cached as JSON under
         a key of their own (the answers are part of it; a generation's key never collides with it)."""
@@ -255,8 +273,8 @@ class CachedVLM:
 
 
 class CachedPointer:
-    """A Pointer whose hits are cached like model responses (JSON of the groundings), counting calls. Make
-    one with `cached_pointer`, which adds the wrapped pointer's optional abilities."""
+    """A Pointer whose hits are cached like model responses (JSON of the groundings), counting calls, with
+    the wrapped pointer's instances (SAM 3) where it has them."""
 
     def __init__(self, pointer: Pointer, cache: ResponseCache) -> None:
         self.pointer = pointer
@@ -277,75 +295,26 @@ class CachedPointer:
         self.cache.put(self.name, key, json.dumps([_grounding_dict(g) for g in hits]))
         return hits
 
+    def abilities(self) -> frozenset[Ability]:
+        return abilities_of(self.pointer) & {Ability.INSTANCES}
 
-# The optional abilities a wrapper forwards, each a method of its own that calls the wrapped object's.
-# Forwarded, not cached: sizes and families are facts of the model; an image's preparation and SAM 3's
-# masks (instances) are not text the cache could hold.
-
-
-class _ForwardsDescribe:
     def describe(self) -> dict[str, Any]:
-        return dict(_wrapped(self).describe())
+        return dict(self.pointer.describe()) if isinstance(self.pointer, Describing) else {"name": self.name}
 
-
-class _ForwardsFrameSize:
-    def model_input_size(self, image: Image.Image) -> tuple[int, int]:
-        return _wrapped(self).model_input_size(image)
-
-
-class _ForwardsGroundingFamily:
-    def grounding_family(self) -> GroundingFamily | None:
-        return _wrapped(self).grounding_family()
-
-
-class _ForwardsPrepareImage:
-    def prepare_image(self, image: Image.Image) -> None:
-        _wrapped(self).prepare_image(image)
-
-
-class _ForwardsInstances:
-    def instances(self, image: Image.Image, phrase: str) -> Any:
-        return _wrapped(self).instances(image, phrase)
-
-
-def _wrapped(wrapper: object) -> Any:
-    """The model or pointer a wrapper holds."""
-    return getattr(wrapper, "model" if isinstance(wrapper, CachedVLM) else "pointer")
-
-
-_VLM_ABILITIES: tuple[tuple[type, type], ...] = (
-    (FrameSizingModel, _ForwardsFrameSize),
-    (GroundingFamilyModel, _ForwardsGroundingFamily),
-    (ImagePreparingModel, _ForwardsPrepareImage),
-)
-_POINTER_ABILITIES: tuple[tuple[type, type], ...] = (
-    (Describing, _ForwardsDescribe),
-    (InstancePointer, _ForwardsInstances),
-)
-
-Wrapper = TypeVar("Wrapper", CachedVLM, CachedPointer)
-
-
-@functools.cache
-def _wrapper_class(base: type[Wrapper], abilities: tuple[type, ...]) -> type[Wrapper]:
-    """`base` with the forwarding methods of `abilities` (one class per combination)."""
-    if not abilities:
-        return base
-    names = "".join(a.__name__.removeprefix("_Forwards") for a in abilities)
-    return type(f"{base.__name__}With{names}", (*abilities, base), {})
+    def instances(self, image: Image.Image, phrase: str) -> tuple[list[Grounding], np.ndarray]:
+        """SAM 3's hits and masks, forwarded (masks are no text the cache could hold)."""
+        return cast(InstancePointer, self.pointer).instances(image, phrase)
 
 
 def cached_vlm(model: VisionLanguageModel, cache: ResponseCache) -> CachedVLM:
-    """`model` behind the cache, with its optional abilities (frame size, grounding family, image
-    preparation); streaming is left out, so a stream is the cached reply."""
-    abilities = tuple(forward for ability, forward in _VLM_ABILITIES if isinstance(model, ability))
-    return _wrapper_class(CachedVLM, abilities)(model, cache)
+    """`model` behind the cache (it keeps the model's optional abilities but streaming: a stream from it is
+    the cached reply)."""
+    return CachedVLM(model, cache)
 
 
 def cached_pointer(pointer: Pointer, cache: ResponseCache) -> CachedPointer:
-    """`pointer` behind the cache, with its optional abilities (describe, SAM 3's instances)."""
-    abilities = tuple(forward for ability, forward in _POINTER_ABILITIES if isinstance(pointer, ability))
-    return _wrapper_class(CachedPointer, abilities)(pointer, cache)
+    """`pointer` behind the cache (it keeps SAM 3's instances)."""
+    return CachedPointer(pointer, cache)
 
 
 def _grounding_dict(g: Grounding) -> dict[str, Any]:
