@@ -4,8 +4,9 @@
 `VARIABLES` is the table of them (name, default, meaning); the README's "Environment" table is generated
 from it (`whichone settings`) and tests/test_settings.py checks that the two agree. `settings()` reads the
 environment each time it is called (a few dictionary lookups), so the CLI, the app and a Space all see the
-values they were started with, and a test that sets a variable sees it at once. Adapters never read the
-environment: the catalog's factories and the app pass them values from here.
+values they were started with, and a test that sets a variable sees it at once. Models never read the
+environment: importing this module installs `Settings.models` (a models.config.ModelConfig) as where the
+model factories take their configuration from, and the app passes values from here.
 
 The libraries' own variables (HF_HOME, HF_HUB_OFFLINE, HF_ENDPOINT, GRADIO_SERVER_NAME, GRADIO_TEMP_DIR,
 SPACE_ID, OPENAI_API_KEY ...) are theirs and are read where they are used.
@@ -20,6 +21,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from assistant.errors import ConfigError
+from models.config import DEFAULT_CACHE_DIR, ModelConfig, OpenAIOptions, use_configuration
+from models.errors import ModelUnavailable
+from models.openai_vlm import DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S
 
 Number = TypeVar("Number", int, float)
 
@@ -41,11 +45,11 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("WHICHONE_OFFLINE", "0", "1: never download benchmark data (AQuA, ClearVQA)"),
     Variable("WHICHONE_SAM_CHECKPOINT", "", "a segment-anything checkpoint file for sam-vit-*"),
     Variable("WHICHONE_SMOLVLM_LONGEST_EDGE", "512 on a CPU", "SmolVLM's photo edge (a multiple of 512)"),
-    Variable("WHICHONE_OPENAI_BASE_URL", "http://localhost:8000/v1", "the server (else OPENAI_BASE_URL)"),
+    Variable("WHICHONE_OPENAI_BASE_URL", DEFAULT_BASE_URL, "the server (else OPENAI_BASE_URL)"),
     Variable("WHICHONE_OPENAI_API_KEY", "", "its key (else OPENAI_API_KEY)"),
     Variable("WHICHONE_OPENAI_MODEL", "", "the served model's id (default: the server's first)"),
-    Variable("WHICHONE_OPENAI_TIMEOUT", "60", "seconds per attempt"),
-    Variable("WHICHONE_OPENAI_MAX_RETRIES", "2", "retries after the first attempt"),
+    Variable("WHICHONE_OPENAI_TIMEOUT", str(DEFAULT_TIMEOUT_S), "seconds per attempt"),
+    Variable("WHICHONE_OPENAI_MAX_RETRIES", str(DEFAULT_MAX_RETRIES), "retries after the first attempt"),
     Variable("WHICHONE_OPENAI_GROUNDING", "", "the served model's grounding family, if its id says none"),
     Variable("WHICHONE_OPENAI_MIN_PIXELS", "3136", "the server processor's min pixels (Qwen2.5-VL's frame)"),
     Variable("WHICHONE_OPENAI_MAX_PIXELS", "12845056", "the server processor's max pixels"),
@@ -79,7 +83,7 @@ class Settings:
     pointer: str | None = None
     segmenter: str | None = None
     device: str | None = None
-    cache_dir: Path = Path.home() / ".cache" / "whichone"
+    cache_dir: Path = DEFAULT_CACHE_DIR
     offline: bool = False
     sam_checkpoint: str | None = None
     smolvlm_longest_edge: int = 0  # 0: the catalog's choice (512 on a CPU, the model's own on a GPU)
@@ -109,6 +113,28 @@ class Settings:
     save_conversations: Path | None = None
     queue_stats: bool = False
 
+    @property
+    def models(self) -> ModelConfig:
+        """What the model factories take (models/config.py)."""
+        return ModelConfig(
+            stack=self.stack,
+            model=self.model,
+            device=self.device,
+            cache_dir=self.cache_dir,
+            sam_checkpoint=self.sam_checkpoint,
+            smolvlm_longest_edge=self.smolvlm_longest_edge,
+            openai=OpenAIOptions(
+                base_url=self.openai_base_url,
+                api_key=self.openai_api_key,
+                model=self.openai_model,
+                timeout=self.openai_timeout,
+                max_retries=self.openai_max_retries,
+                grounding=self.openai_grounding,
+                min_pixels=self.openai_min_pixels,
+                max_pixels=self.openai_max_pixels,
+            ),
+        )
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Read `env` (default: os.environ). A number that is not one is a ConfigError naming the variable."""
@@ -121,9 +147,7 @@ class Settings:
             pointer=reader.text("WHICHONE_POINTER"),
             segmenter=reader.text("WHICHONE_SEGMENTER"),
             device=reader.text("WHICHONE_DEVICE"),
-            cache_dir=Path(
-                reader.text("WHICHONE_CACHE_DIR") or Path.home() / ".cache" / "whichone"
-            ).expanduser(),
+            cache_dir=Path(reader.text("WHICHONE_CACHE_DIR") or base.cache_dir).expanduser(),
             offline=reader.flag("WHICHONE_OFFLINE") is True,
             sam_checkpoint=reader.text("WHICHONE_SAM_CHECKPOINT"),
             smolvlm_longest_edge=reader.number(
@@ -174,6 +198,18 @@ def _names(text: str | None) -> tuple[str, ...]:
 def settings() -> Settings:
     """The environment now, as Settings."""
     return Settings.from_env()
+
+
+def _model_config() -> ModelConfig:
+    """The models' configuration from the environment now; a bad value is ModelUnavailable naming it (a
+    model cannot be made with it)."""
+    try:
+        return settings().models
+    except ConfigError as error:
+        raise ModelUnavailable(str(error)) from None
+
+
+use_configuration(_model_config)  # the one place models take their configuration from
 
 
 def markdown_table() -> str:

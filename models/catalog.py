@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from models.blob_pointer import BlobPointer
+from models.config import model_config
 from models.detectors import (
     DetectorFamily,  # data only at import (no torch)
     DetectorPointer,
@@ -59,13 +60,10 @@ def _smolvlm_factory(**kwargs: Any) -> VisionLanguageModel:
     up to 4 x 4 tiles and a global view): measured here (scripts/vlm_cpu_cost.py, 2 cores) a 640 x 480
     photo then takes 2 s to read instead of 27 s. WHICHONE_SMOLVLM_LONGEST_EDGE sets the edge (a multiple
     of 512; 0 keeps the model's own)."""
-
-    from assistant.settings import settings
-
     if _runs_on_cpu(kwargs):
         kwargs.setdefault("quantise", "int8")  # the CPU's quantisation: ~2x faster (models/quantise.py)
     if "processor_options" not in kwargs:
-        edge = settings().smolvlm_longest_edge
+        edge = model_config().smolvlm_longest_edge
         if not edge and not _cuda_available():
             edge = 512
         if edge:
@@ -117,26 +115,9 @@ def _local_tiny_factory(module: str, builder: str, name: str, int8_on_cpu: bool 
 
 
 def openai_options() -> dict[str, Any]:
-    """The openai backend's settings from WHICHONE_OPENAI_* (assistant.settings), as its keyword arguments;
-    a bad number is ModelUnavailable naming the variable."""
-    from assistant.errors import ConfigError
-    from assistant.settings import settings
-
-    try:
-        current = settings()
-    except ConfigError as error:
-        raise ModelUnavailable(str(error)) from None
-    options: dict[str, Any] = {
-        "base_url": current.openai_base_url,
-        "api_key": current.openai_api_key,
-        "model": current.openai_model,
-        "timeout": current.openai_timeout,
-        "max_retries": current.openai_max_retries,
-        "grounding": current.openai_grounding,
-        "min_pixels": current.openai_min_pixels,
-        "max_pixels": current.openai_max_pixels,
-    }
-    return {k: v for k, v in options.items() if v is not None}
+    """The openai backend's configured options (WHICHONE_OPENAI_*), as its keyword arguments; a bad number
+    is ModelUnavailable naming the variable (the configuration's source says so)."""
+    return model_config().openai.as_kwargs()
 
 
 def _openai_factory(**kwargs: Any) -> VisionLanguageModel:
@@ -415,9 +396,7 @@ register(
 
 def _sam_factory(variant: str):
     def factory(**kwargs: Any) -> Segmenter:
-        from assistant.settings import settings
-
-        kwargs.setdefault("checkpoint", settings().sam_checkpoint)  # None: <cache>/sam/<official file>
+        kwargs.setdefault("checkpoint", model_config().sam_checkpoint)  # None: <cache>/sam/<official file>
         return SamSegmenter(variant, **kwargs)
 
     return factory

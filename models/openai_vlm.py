@@ -40,6 +40,8 @@ from models.errors import ModelError, ModelTimeout, ModelUnavailable
 from models.readers import QWEN2_5_VL_MAX_PIXELS, QWEN2_5_VL_MIN_PIXELS, qwen2_5_vl_frame
 from models.types import GroundingFamily
 
+DEFAULT_TIMEOUT_S = 60  # seconds per HTTP attempt (WHICHONE_OPENAI_TIMEOUT)
+DEFAULT_MAX_RETRIES = 2  # attempts after the first (WHICHONE_OPENAI_MAX_RETRIES)
 TOP_LOGPROBS = 20  # the most OpenAI's API returns; vLLM and SGLang accept it too
 ANSWER_TOKENS = 4  # a one-word answer's reply, read when a server gives no logprobs
 
@@ -158,8 +160,8 @@ class OpenAICompatibleVLM(ModelBase):
         *,
         base_url: str | None = None,
         api_key: str | None = None,
-        timeout: float = 60,
-        max_retries: int = 2,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        max_retries: int = DEFAULT_MAX_RETRIES,
         max_concurrency: int = 4,
         image_format: str = "PNG",
         max_image_side: int | None = 2048,

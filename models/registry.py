@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from models.base import Pointer, Segmenter, VisionLanguageModel
 from models.catalog import SPECS
+from models.config import model_config
 from models.errors import ModelUnavailable
 from models.spec import KINDS, ModelKind, ModelSpec
 from models.stacks import resolve_choice
@@ -35,12 +36,10 @@ def get_spec(kind: ModelKind, name: str) -> ModelSpec:
 
 def create(kind: ModelKind, name: str, **kwargs: Any) -> object:
     """Build the model `name` of `kind`; raises ModelUnavailable with a plain message when it cannot.
-    A model that runs on a device gets WHICHONE_DEVICE's, unless `device` is given (models/device.py picks
-    cuda > mps > cpu when neither is)."""
-    from assistant.settings import settings
-
+    A model that runs on a device gets the configured device (WHICHONE_DEVICE), unless `device` is given
+    (models/device.py picks cuda > mps > cpu when neither is)."""
     spec = get_spec(kind, name)
-    if spec.on_device and "device" not in kwargs and (device := settings().device):
+    if spec.on_device and "device" not in kwargs and (device := model_config().device):
         kwargs["device"] = device
     return spec.factory(**kwargs)
 
@@ -58,9 +57,7 @@ def create_segmenter(name: str, **kwargs: Any) -> Segmenter:
 
 
 def default_vlm_name() -> str:
-    """$WHICHONE_MODEL if set, else the VLM of $WHICHONE_STACK, else of the default stack ("gpu" with a
-    CUDA GPU: qwen2.5-vl-3b; "cpu" without: smolvlm-256m)."""
-    from assistant.settings import settings
-
-    current = settings()
+    """The configured model (WHICHONE_MODEL) if set, else the VLM of the configured stack (WHICHONE_STACK),
+    else of the default stack ("gpu" with a CUDA GPU: qwen2.5-vl-3b; "cpu" without: smolvlm-256m)."""
+    current = model_config()
     return resolve_choice(current.stack, vlm=current.model)[1].vlm

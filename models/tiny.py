@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from models.config import model_config
 from models.tiny_common import (
     build_atomically,
     chat_token_ids,
@@ -72,10 +73,8 @@ _WORD_TEXT = (
 
 
 def default_cache_dir() -> Path:
-    """Root of whichone's local caches: $WHICHONE_CACHE_DIR, else ~/.cache/whichone."""
-    from assistant.settings import settings
-
-    return settings().cache_dir
+    """Root of whichone's local caches: the configured one (WHICHONE_CACHE_DIR), else ~/.cache/whichone."""
+    return model_config().cache_dir
 
 
 def tiny_qwen2_5_vl_dir() -> Path:

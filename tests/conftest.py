@@ -11,6 +11,10 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+# Models take their configuration from WHICHONE_* through the assistant (models/config.py), as in the CLI
+# and the app; a test of models/ alone is configured the same way.
+import assistant  # noqa: E402, F401
+
 # ---------------------------------------------------------------- models: tiny local checkpoints
 
 
