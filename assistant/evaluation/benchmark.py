@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from assistant.evaluation.dataset_base import DatasetSpec
+from assistant.evaluation.judgement import JudgeQuestion
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example
 from models.base import GenerationSettings
@@ -115,7 +116,7 @@ class Scoring:
     """How a task's responses become judgements, and a record right or wrong (lmms-eval's `process_results`).
 
     Each paper's module defines the scorings of its tasks; the runner, the judges, the report and the tab
-    only call these. A judge question is a key of assistant.evaluation.judgement.TASK_LABELS.
+    only call these. A judge question is named as its JudgeQuestion (assistant.evaluation.judgement).
     """
 
     name: str  # shown with a run
@@ -197,6 +198,7 @@ class Paper:
     title: str
     datasets: tuple[DatasetSpec, ...]
     tasks: tuple[Task, ...]
+    questions: tuple[JudgeQuestion, ...] = ()  # the judge questions its tasks ask that it defines
     # The judge the paper itself used and its measured agreement with people (printed with every table of
     # a task that needs a judge, beside the judge of the run); "" where its metrics need no judge.
     judge: str = ""

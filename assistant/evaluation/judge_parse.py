@@ -18,7 +18,7 @@ import json
 import re
 from collections.abc import Callable
 
-from assistant.evaluation.judgement import TASK_LABELS, UNKNOWN
+from assistant.evaluation.judgement import UNKNOWN
 
 _JSON_KEYS = (
     "class",
@@ -194,7 +194,8 @@ _STRATEGY_NAMES = {
     "clarification": "clarify",
     "ask": "clarify",
 }
-_LEVEL_STRATEGY = dict(zip("0123", TASK_LABELS["aqua_strategy"], strict=True))
+STRATEGIES = ("answer", "infer", "enumerate", "clarify")  # AQuA levels 0-3
+_LEVEL_STRATEGY = dict(zip("0123", STRATEGIES, strict=True))
 
 
 def _norm_strategy(value: str) -> str | None:
@@ -253,18 +254,3 @@ def parse_grounded(text: str) -> str:
     return _parse(
         text, "aqua_factual", marker, _norm_grounded, {"ungrounded": "ungrounded", "grounded": "grounded"}
     )
-
-
-PARSERS: dict[str, Callable[[str], str]] = {
-    "racquet_class": parse_racquet_class,
-    "racquet_cot": parse_yes_no,
-    "racquet_bias": parse_bias,
-    "aqua_strategy": parse_strategy,
-    "aqua_clarification": parse_pass_fail,
-    "aqua_factual": parse_grounded,
-}
-
-
-def parse_judgement(task: str, text: str) -> str:
-    """The label a judge model's text gives for `task`, or "unknown"."""
-    return PARSERS[task](text)

@@ -1,55 +1,22 @@
-"""What a judge returns, the labels of each judging task, and the protocol every judge implements.
+"""What a judge returns, what a judge question is, and the protocol every judge implements.
 
-Tasks and the fields an item (a mapping) carries for each:
-- "racquet_class": question, response -> A (explicit) / B (implicit) / C (high risk)   [RAcQUEt App. C]
-- "racquet_cot": question, response -> YES / NO (a CoT step mentions several referents) [RAcQUEt G.3]
-- "racquet_bias": question, response, bias_category, stereotyped_group (optional: adjective, people,
-  stereotyped_cues, other_cues) -> explicit / stereotypical / anti-stereotypical       [RAcQUEt Sec. 5]
-- "aqua_strategy": question, response -> answer / infer / enumerate / clarify (levels 0-3) [AQuA 3.1]
-- "aqua_clarification": question, hint, reference, response -> PASS / FAIL             [AQuA 6.3]
-- "aqua_factual": question, response, image -> grounded / ungrounded (needs the image)  [AQuA 4.2]
-Every task may also yield "unknown": the judge could not decide (an unparseable model judgement, or no
-rule cue); metrics count it and show it, never drop it.
+A judge question ("racquet_class", "aqua_strategy", ...) is a `JudgeQuestion`, defined by the paper that
+asks it (assistant/evaluation/papers/*_judge.py): its labels, the fields an item needs, the LLM judge's
+rubric (prompts/) and what it reads, how the judge model's text is parsed, and the rule judge's rules.
+The papers register theirs (`register_questions`) and judges find them by name (`question`). Every
+question may also yield "unknown": the judge could not decide (an unparseable model judgement, or no rule
+cue); metrics count it and show it, never drop it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from assistant.errors import WhichoneError
 
 UNKNOWN = "unknown"
-
-TASK_LABELS: dict[str, tuple[str, ...]] = {
-    "racquet_class": ("A", "B", "C"),
-    "racquet_cot": ("YES", "NO"),
-    "racquet_bias": ("explicit", "stereotypical", "anti-stereotypical"),
-    "aqua_strategy": ("answer", "infer", "enumerate", "clarify"),
-    "aqua_clarification": ("PASS", "FAIL"),
-    "aqua_factual": ("grounded", "ungrounded"),
-}
-
-# the fields each task needs in an item (beyond these, a task reads optional ones; see the docstring)
-TASK_FIELDS: dict[str, tuple[str, ...]] = {
-    "racquet_class": ("question", "response"),
-    "racquet_cot": ("question", "response"),
-    "racquet_bias": ("question", "response"),
-    "aqua_strategy": ("question", "response"),
-    "aqua_clarification": ("question", "response", "reference"),
-    "aqua_factual": ("question", "response", "image"),
-}
-
-# what each task judges, in words (for notes on a run)
-TASK_TITLES: dict[str, str] = {
-    "racquet_class": "response class",
-    "racquet_cot": "several referents in a reasoning step",
-    "racquet_bias": "bias class",
-    "aqua_strategy": "strategy",
-    "aqua_clarification": "answer after the clarification",
-    "aqua_factual": "factual consistency",
-}
 
 
 class JudgeError(WhichoneError):
@@ -60,7 +27,7 @@ class JudgeError(WhichoneError):
 class Judgement:
     """One judged response: the label, the judge model's own text (empty for rules), why, and the prompt."""
 
-    label: str  # one of TASK_LABELS[task] or "unknown"
+    label: str  # one of the question's labels or "unknown"
     raw: str = ""
     reason: str = ""
     prompt: str = ""  # the prompt template the judge model read (prompts/<name>.txt; empty for rules)
@@ -73,8 +40,8 @@ class Judgement:
         return {"label": self.label, "raw": self.raw, "reason": self.reason, "prompt": self.prompt}
 
 
-# One item to judge: the fields its judging task reads (TASK_FIELDS), as a run builds them or a labelled
-# file holds them (JSON, with other keys beside: id, gold, task); each is checked where it is read.
+# One item to judge: the fields its judge question reads (JudgeQuestion.fields), as a run builds them or a
+# labelled file holds them (JSON, with other keys beside: id, gold, task); each is checked where it is read.
 JudgeItem = Mapping[str, object]
 
 
@@ -88,11 +55,54 @@ def texts(value: object) -> list[str]:
     return []
 
 
+def question_and_response(item: JudgeItem) -> dict[str, str]:
+    """What most rubrics read: the question and the response, as text."""
+    return {"question": str(item["question"]), "response": str(item["response"])}
+
+
+@dataclass(frozen=True)
+class JudgeQuestion:
+    """One question a judge answers about a response, whole (see the module docstring)."""
+
+    name: str  # as runs and labelled files write it: "racquet_class"
+    labels: tuple[str, ...]  # besides "unknown"
+    title: str  # in words, for notes: "response class"
+    prompt: str  # the LLM judge's rubric, prompts/<prompt>.txt
+    max_new_tokens: int  # the LLM judge's reply budget (a rubric that reasons first needs more)
+    parse: Callable[[str], str]  # the judge model's text -> one of `labels` or "unknown"
+    fields: tuple[str, ...] = ("question", "response")  # what an item must carry ("image": seen by the judge)
+    prompt_values: Callable[[JudgeItem], dict[str, str]] = question_and_response  # the rubric's $values
+    rules: Callable[[JudgeItem, str], Judgement] | None = None  # (item, readable response); None: none
+
+
+_QUESTIONS: dict[str, JudgeQuestion] = {}
+
+
+def register_questions(*questions: JudgeQuestion) -> None:
+    """Make questions known by name (a paper's, when its module is registered)."""
+    for q in questions:
+        known = _QUESTIONS.get(q.name)
+        if known is not None and known is not q:
+            raise ValueError(f"two judge questions are named {q.name!r}")
+        _QUESTIONS[q.name] = q
+
+
+def questions() -> dict[str, JudgeQuestion]:
+    """Every registered judge question by name."""
+    return dict(_QUESTIONS)
+
+
+def question(name: str) -> JudgeQuestion:
+    """The judge question `name`; JudgeError with the known ones when there is none."""
+    found = _QUESTIONS.get(name)
+    if found is None:
+        raise JudgeError(f"unknown judging task {name!r}; known: {', '.join(_QUESTIONS)}")
+    return found
+
+
 def check_item(task: str, item: JudgeItem) -> None:
     """Raise JudgeError with a one-line message when the task is unknown or a needed field is missing."""
-    if task not in TASK_LABELS:
-        raise JudgeError(f"unknown judging task {task!r}; known: {', '.join(TASK_LABELS)}")
-    missing = [f for f in TASK_FIELDS[task] if item.get(f) is None]
+    missing = [f for f in question(task).fields if item.get(f) is None]
     if missing:
         raise JudgeError(f"a {task} item needs {', '.join(missing)}")
 

@@ -21,20 +21,19 @@ from typing import Any
 
 from PIL import Image
 
-from assistant.evaluation.judge_parse import parse_judgement
+from assistant.evaluation import papers  # noqa: F401  (the papers register their judge questions)
 from assistant.evaluation.judgement import (
-    TASK_LABELS,
     UNKNOWN,
     Judge,
     JudgeError,
     JudgeItem,
     Judgement,
     check_item,
-    texts,
+    question,
+    questions,
 )
 from assistant.evaluation.metrics import agreement
-from assistant.evaluation.response_cues import final_answer_as_written
-from assistant.evaluation.rule_judge import OPPOSITE_GROUP, RuleJudge, stereotyped_group
+from assistant.evaluation.rule_judge import RuleJudge
 from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
 from models.registry import create_vlm
 from prompts import render_prompt
@@ -56,6 +55,8 @@ __all__ = [
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 DEFAULT_LABELLED = DATA_DIR / "racquet_labelled.jsonl"
+# the question of a labelled line that names none (the first labelled file, RAcQUEt's classes, has no "task")
+DEFAULT_QUESTION = "racquet_class"
 # Responses written by this project to RAcQUEt questions the papers' examples do not use, labelled by the
 # rubrics before the rule judge was changed, and never used to tune it (scripts/racquet_heldout.py).
 HELDOUT_LABELLED = DATA_DIR / "racquet_heldout.jsonl"
@@ -69,27 +70,10 @@ LABELLED_SETS: tuple[tuple[str, tuple[Path, ...]], ...] = (
     ("in-sample", (DEFAULT_LABELLED,)),
 )
 
-PROMPTS = {
-    "racquet_class": "racquet_judge_rubric",
-    "racquet_cot": "racquet_judge_cot",
-    "racquet_bias": "racquet_judge_bias",
-    "aqua_strategy": "aqua_judge_strategy",
-    "aqua_clarification": "aqua_judge_clarification",
-    "aqua_factual": "aqua_judge_factual",
-}
-# the rubric and the bias prompt ask the judge to reason step by step before the class; the others are short
-MAX_NEW_TOKENS = {
-    "racquet_class": 768,
-    "racquet_cot": 64,
-    "racquet_bias": 768,
-    "aqua_strategy": 384,
-    "aqua_clarification": 256,
-    "aqua_factual": 256,
-}
-
 
 class LLMJudge:
-    """A judge model reading each task's rubric: text-only messages, except factual consistency (image)."""
+    """A judge model reading each question's rubric: text-only messages, but for a question that needs the
+    image (factual consistency)."""
 
     def __init__(self, model: VisionLanguageModel, settings: GenerationSettings | None = None) -> None:
         self.model = model
@@ -106,31 +90,33 @@ class LLMJudge:
 
     def settings_for(self, task: str) -> GenerationSettings:
         # greedy decoding: a judge must give the same judgement each time it is asked
-        return self.settings or GenerationSettings(max_new_tokens=MAX_NEW_TOKENS[task], temperature=0.0)
+        return self.settings or GenerationSettings(
+            max_new_tokens=question(task).max_new_tokens, temperature=0.0
+        )
 
     def messages(self, task: str, item: JudgeItem) -> list[ChatMessage]:
-        """The conversation the judge model sees for one item."""
+        """The conversation the judge model sees for one item (with the image where the question needs it)."""
+        asked = question(task)
         check_item(task, item)
-        values = _prompt_values(task, item)
         images = []
-        if task == "aqua_factual":
+        if "image" in asked.fields:
             image = item.get("image")
             if not isinstance(image, Image.Image):
-                raise JudgeError("an aqua_factual item needs the image itself")
+                raise JudgeError(f"an {task} item needs the image itself")
             images.append(image)
-        return [ChatMessage(role="user", text=render_prompt(PROMPTS[task], **values), images=images)]
+        text = render_prompt(asked.prompt, **asked.prompt_values(item))
+        return [ChatMessage(role="user", text=text, images=images)]
 
     def read(self, task: str, text: str) -> Judgement:
         """The judgement in a judge model's text (unknown when no label can be read)."""
-        label = parse_judgement(task, text)
+        asked = question(task)
+        label = asked.parse(text)
         reason = (
             "read from the judge's text"
             if label != UNKNOWN
             else "no label could be read from the judge's text"
         )
-        return Judgement(
-            label, raw=text if isinstance(text, str) else "", reason=reason, prompt=PROMPTS[task]
-        )
+        return Judgement(label, raw=text if isinstance(text, str) else "", reason=reason, prompt=asked.prompt)
 
     def judge(self, task: str, item: JudgeItem) -> Judgement:
         return self.read(task, self.model.generate(self.messages(task, item), self.settings_for(task)))
@@ -143,50 +129,6 @@ class LLMJudge:
         if len(texts) != len(items):
             raise JudgeError(f"the judge model returned {len(texts)} replies for {len(items)} items")
         return [self.read(task, t) for t in texts]
-
-
-def _prompt_values(task: str, item: JudgeItem) -> dict[str, str]:
-    response = str(item["response"])
-    if task == "racquet_class":
-        # RAcQUEt classifies a chain-of-thought reply by its final answer (Fig. 4, bottom), as the rule
-        # judge does; the CoT-mention task (G.3) reads the whole reasoning.
-        response = final_answer_as_written(response)
-    values = {"question": str(item["question"]), "response": response}
-    if task == "racquet_bias":
-        values.update(_bias_values(item))
-    elif task == "aqua_clarification":
-        values["reference"] = " / ".join(texts(item["reference"]))
-        values["hint"] = str(item.get("hint") or "(none)")
-    return values
-
-
-def _bias_values(item: JudgeItem) -> dict[str, str]:
-    category = item.get("bias_category") or item.get("category")
-    adjective = str(item.get("adjective") or _adjective(str(item["question"])) or "described")
-    group = stereotyped_group(item)
-    if group:
-        stereotype = (
-            f'According to the stereotype, "{adjective}" describes the {group} person rather '
-            f"than the {OPPOSITE_GROUP[group]} person."
-        )
-    else:
-        stereotype = "It is not known which of the two people the stereotype associates with the adjective."
-    people = str(item.get("people") or "")
-    return {
-        "category": {"disability": "disability status"}.get(
-            str(category), str(category or "one visible respect")
-        ),
-        "adjective": adjective,
-        "stereotype": stereotype,
-        "people": people + "\n" if people else "",
-    }
-
-
-def _adjective(question: str) -> str | None:
-    words = question.strip().rstrip("?").split()
-    if len(words) >= 5 and [w.lower() for w in words[:3]] == ["what", "is", "the"]:
-        return words[3].lower()
-    return None
 
 
 def create_judge(name: str, **kwargs: Any) -> Judge:
@@ -211,13 +153,12 @@ def load_labelled(path: str | Path | None = None) -> list[dict[str, Any]]:
             raise JudgeError(f"{path.name} line {number}: not JSON") from None
         if not isinstance(obj, dict):
             raise JudgeError(f"{path.name} line {number}: expected a JSON object")
-        task = obj.setdefault("task", "racquet_class")
-        if task not in TASK_LABELS:
+        task = obj.setdefault("task", DEFAULT_QUESTION)
+        if task not in questions():
             raise JudgeError(f"{path.name} line {number}: unknown task {task!r}")
-        if obj.get("gold") not in TASK_LABELS[task]:
-            raise JudgeError(
-                f"{path.name} line {number}: gold {obj.get('gold')!r} is not one of {TASK_LABELS[task]}"
-            )
+        labels = question(task).labels
+        if obj.get("gold") not in labels:
+            raise JudgeError(f"{path.name} line {number}: gold {obj.get('gold')!r} is not one of {labels}")
         try:
             check_item(task, obj)
         except JudgeError as exc:
@@ -233,17 +174,16 @@ def judge_agreement(judge: Judge, labelled: Sequence[JudgeItem], task: str | Non
     "task", "judge" and "items": [{id, gold, label, reason}] so that every disagreement can be read.
     With task None the labelled records must all be of one task.
     """
-    tasks = sorted({str(r.get("task", "racquet_class")) for r in labelled})
+    tasks = sorted({str(r.get("task", DEFAULT_QUESTION)) for r in labelled})
     if task is None:
         if len(tasks) > 1:
             raise JudgeError(f"the labelled set mixes tasks {', '.join(tasks)}: choose one")
-        task = tasks[0] if tasks else "racquet_class"
-    if task not in TASK_LABELS:
-        raise JudgeError(f"unknown judging task {task!r}; known: {', '.join(TASK_LABELS)}")
-    records = [r for r in labelled if r.get("task", "racquet_class") == task]
+        task = tasks[0] if tasks else DEFAULT_QUESTION
+    labels = question(task).labels
+    records = [r for r in labelled if r.get("task", DEFAULT_QUESTION) == task]
     judgements = judge.judge_many(task, records)
     gold = [str(r["gold"]) for r in records]
-    out = agreement(gold, [j.label for j in judgements], TASK_LABELS[task])
+    out = agreement(gold, [j.label for j in judgements], labels)
     out["task"] = task
     out["judge"] = judge.name
     out["items"] = [

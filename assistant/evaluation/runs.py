@@ -20,7 +20,7 @@ from typing import Any
 from assistant.errors import WhichoneError
 from assistant.evaluation.benchmark import RunItem
 from assistant.evaluation.datasets import load_dataset
-from assistant.evaluation.judgement import TASK_LABELS
+from assistant.evaluation.judgement import questions
 from assistant.evaluation.outcomes import ERROR, gold_label, judged_label, outcome
 from assistant.evaluation.records import UNKNOWN, ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example, ImageRef
@@ -125,7 +125,8 @@ class Run:
 
     def labels(self) -> tuple[str, ...]:
         """The labels a person can give this run's responses (the judging's own vocabulary)."""
-        return TASK_LABELS.get(self.judging or "", ())
+        asked = questions().get(self.judging or "")
+        return asked.labels if asked is not None else ()
 
     def crosstab(self, indices: Sequence[int] | None = None) -> Counter[tuple[str, str]]:
         """(gold label, judged label) -> how many records: the confusion matrix of the run's judged labels
@@ -255,10 +256,11 @@ def mark(
     labels.jsonl, in the format `whichone judge-agreement --labelled` reads: inspection becomes held-out
     labels. `judging` defaults to the task's main judging task."""
     judging = judging or run.judging
-    if judging not in TASK_LABELS:
+    asked = questions().get(judging or "")
+    if judging is None or asked is None:
         raise WhichoneError(f"task {run.task.name} has no judging to label; name one with --judging")
-    if label not in TASK_LABELS[judging]:
-        raise WhichoneError(f"{judging} labels are {', '.join(TASK_LABELS[judging])}; not {label!r}")
+    if label not in asked.labels:
+        raise WhichoneError(f"{judging} labels are {', '.join(asked.labels)}; not {label!r}")
     found = [r for r in run.records if r.id == record_id and (variant is None or r.variant == variant)]
     if not found:
         raise WhichoneError(f"no record {record_id!r}" + (f" with prompt {variant!r}" if variant else ""))

@@ -10,7 +10,7 @@ the error under "<judging>_error", and is counted in the summary's "judge_errors
 writes its report.
 
 What each task asks, reads and counts is its own (`task.scoring`, `task.aggregate`: its paper's module);
-this module only runs it. A judge question whose item needs the image (judgement.TASK_FIELDS) gets the
+this module only runs it. A judge question whose item needs the image (JudgeQuestion.fields) gets the
 example's image; a judge that cannot see images leaves that question out of the run.
 """
 
@@ -26,7 +26,7 @@ from assistant.errors import WhichoneError
 from assistant.evaluation import judges, metrics
 from assistant.evaluation import masks as mask_codec
 from assistant.evaluation.benchmark import MetricsContext, RunItem, Task, Variant
-from assistant.evaluation.judgement import TASK_FIELDS, TASK_TITLES, Judge, JudgeError, Judgement
+from assistant.evaluation.judgement import Judge, JudgeError, Judgement, question
 from assistant.evaluation.records import ResponseRecord, ResultRow, RunSummary
 from assistant.evaluation.schema import Example
 from assistant.grounding import Grounder
@@ -50,7 +50,7 @@ class ExampleImages(Protocol):
 
 
 def judging_tasks(task: Task) -> tuple[str, ...]:
-    """What a run of `task` asks its judge (judgement.TASK_LABELS keys), every prompt's questions included."""
+    """What a run of `task` asks its judge (judge question names), every prompt's questions included."""
     return task.judge_questions
 
 
@@ -177,7 +177,7 @@ def judge_records(
         plan += [(q, [i for i in ok if items[i].variant.name == variant]) for q in questions]
     in_a_row = _FailuresInARow()
     for judging, targets in plan:
-        sees_image = "image" in TASK_FIELDS.get(judging, ())
+        sees_image = "image" in question(judging).fields
         for start in range(0, len(targets), batch_size):
             chunk = targets[start : start + batch_size]
             fields: dict[int, dict[str, Any]] = {}
@@ -196,7 +196,7 @@ def judge_records(
                     r.judgement.pop(judging, None)
                     r.judgement.pop(f"{judging}_error", None)
                 if notes is not None:
-                    notes.append(f"{TASK_TITLES.get(judging, judging)} not judged: {exc}")
+                    notes.append(f"{question(judging).title} not judged: {exc}")
                 break
             finally:
                 if sees_image:
@@ -264,7 +264,7 @@ def _judge_chunk(
     try:
         verdicts = judge.judge_many(judging, fields)
     except (WhichoneError, ModelError) as exc:
-        if isinstance(exc, JudgeError) and "image" in TASK_FIELDS.get(judging, ()):
+        if isinstance(exc, JudgeError) and "image" in question(judging).fields:
             raise
         if len(fields) == 1:
             return [in_a_row.record(exc)]

@@ -9,9 +9,12 @@ are then found by name like the others'.
 from __future__ import annotations
 
 from assistant.evaluation.benchmark import Paper
+from assistant.evaluation.judgement import register_questions
 from assistant.evaluation.papers import aqua, clearvqa, focus_ambiguity, racquet
 
 PAPERS: list[Paper] = [racquet.PAPER, focus_ambiguity.PAPER, aqua.PAPER, clearvqa.PAPER]
+for _paper in PAPERS:
+    register_questions(*_paper.questions)
 
 
 def register(paper: Paper) -> None:
@@ -21,6 +24,7 @@ def register(paper: Paper) -> None:
     clash = sorted(taken & ({t.name for t in paper.tasks} | {d.name for d in paper.datasets}))
     if clash:
         raise ValueError(f"paper {paper.name}: another paper already has {', '.join(clash)}")
+    register_questions(*paper.questions)
     PAPERS[:] = [*others, paper]
 
 

@@ -43,6 +43,12 @@ from assistant.evaluation.fetch import (
     default_cache_dir,
     offline,
 )
+from assistant.evaluation.papers.aqua_judge import (
+    FACTUAL,
+    PASS_AFTER_CLARIFICATION,
+    QUESTIONS,
+    STRATEGY_JUDGED,
+)
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.samples import PHOTO_SET, PHOTOS
 from assistant.evaluation.schema import Example, ImageRef
@@ -278,8 +284,8 @@ STRATEGY = Scoring(
     name="aqua-strategy",
     right_means="the response's strategy fits the gold level " + _LEVELS,
     is_right=_fits_level,
-    asks=("aqua_strategy", "aqua_factual"),
-    judged_label="aqua_strategy",
+    asks=(STRATEGY_JUDGED.name, FACTUAL.name),
+    judged_label=STRATEGY_JUDGED.name,
     gold_label=_gold_strategy,
 )
 PIPELINE_STRATEGY = Scoring(
@@ -287,9 +293,9 @@ PIPELINE_STRATEGY = Scoring(
     right_means="the strategy of whichone's response fits the gold level " + _LEVELS + ", as the judge "
     "read it from the text (without a judge: the strategy the pipeline itself stated)",
     is_right=_fits_level,
-    asks=("aqua_strategy", "aqua_factual"),
+    asks=(STRATEGY_JUDGED.name, FACTUAL.name),
     direct=_stated_strategy,
-    judged_label="aqua_strategy",
+    judged_label=STRATEGY_JUDGED.name,
     gold_label=_gold_strategy,
     judge_optional=True,
 )
@@ -298,9 +304,9 @@ PASS_AFTER_HINT = Scoring(
     name="pass",
     right_means="the judge says PASS: the answer after the clarification matches the reference",
     is_right=lambda record, gold_masks: record.judgement.get("aqua_clarification") == "PASS",
-    asks=("aqua_clarification",),
+    asks=(PASS_AFTER_CLARIFICATION.name,),
     judge_input=_hint_input,
-    judged_label="aqua_clarification",
+    judged_label=PASS_AFTER_CLARIFICATION.name,
 )
 
 
@@ -475,4 +481,5 @@ PAPER = Paper(
     judge="GPT-5-mini, 98.5% agreement with people on 400 judgements",
     datasets=DATASETS,
     tasks=TASKS,
+    questions=QUESTIONS,
 )
