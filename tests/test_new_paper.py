@@ -13,6 +13,7 @@ import pytest
 
 from assistant.evaluation import papers
 from assistant.evaluation.datasets import dataset_specs
+from assistant.evaluation.rule_judge import readable_text
 from assistant.evaluation.runner import RunConfig, run_benchmark
 from assistant.evaluation.runs import Run
 from assistant.evaluation.tasks import all_tasks, get_task
@@ -51,7 +52,7 @@ def test_the_new_paper_runs_end_to_end(registered, bench_env, tmp_path: Path) ->
         RunConfig(
             task=toy_paper.TASK,
             models=["tiny"],
-            judge=None,
+            judge="rules",
             data=str(table),
             out_dir=tmp_path / "out",
             cache_path=tmp_path / "cache.sqlite",
@@ -66,6 +67,15 @@ def test_the_new_paper_runs_end_to_end(registered, bench_env, tmp_path: Path) ->
         said = toy_paper.said_count(r.response or "")
         assert r.judgement["count"] == ("unknown" if said is None else str(said))
     right = sum(r.judgement["count"] == str(r.gold["count"]) for r in records)
+    # its own judge question, answered by the rule judge with the toy's rules, with the judge's reason
+    # (the rule judge reads only the readable part of a reply: the tiny model's noise may hold debris)
+    for r in records:
+        readable, unreadable = readable_text(r.response or "")
+        said = None if unreadable else toy_paper.said_count(readable)
+        expected = "unknown" if said is None else "agrees" if said == r.gold["count"] else "disagrees"
+        assert (
+            r.judgement["toy_count_agrees"] == expected and r.judgement["toy_count_agrees_judge"] == "rules"
+        )
 
     # its aggregation, in summary.json
     summary = json.loads((result.out_dir / "summary.json").read_text())
@@ -74,7 +84,7 @@ def test_the_new_paper_runs_end_to_end(registered, bench_env, tmp_path: Path) ->
     # its table (report.py calls task.layout) and its bars (plots.py calls task.bars)
     table_md = (result.out_dir / "table.md").read_text()
     assert "### Squares counted right (%)" in table_md and "| tiny | Plain question |" in table_md
-    assert "Judge: none needed" in table_md
+    assert "Judge: rules" in table_md or "judge: rules" in table_md.lower()
     assert (result.out_dir / "classes.png").stat().st_size > 0
     alt = plot_alt_text(result.task, result.summary, "classes_plot")
     assert alt.startswith("Stacked bars") and "tiny (Plain question): right" in alt

@@ -1,7 +1,8 @@
 """A fifth, small paper-like benchmark, whole in this one module: its dataset (a jsonl of photos with a
-number of squares), its task, how a response is scored (the first number it says), its aggregation, its
-table and its class bars. tests/test_new_paper.py registers it and runs it through the real runner, the
-report, the run browser and the tab's text twins: nothing else in the project names it.
+number of squares), its task, how a response is scored (the first number it says, and a judge question
+of its own with its rules), its aggregation, its table and its class bars. tests/test_new_paper.py
+registers it and runs it through the real runner, the rule judge, the report, the run browser and the
+tab's text twins: nothing else in the project names it.
 
 Gold fields: "count" (how many squares the photo shows).
 """
@@ -25,8 +26,10 @@ from assistant.evaluation.benchmark import (
     Scoring,
     Task,
     Variant,
+    question_and_response,
 )
 from assistant.evaluation.dataset_base import DatasetLoad, DatasetSpec, DatasetUnavailable, read_jsonl
+from assistant.evaluation.judgement import UNKNOWN, JudgeItem, Judgement, JudgeQuestion
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example, ImageRef
 from models.base import GenerationSettings
@@ -102,11 +105,40 @@ def _counted(item: RunItem, judged: bool) -> dict[str, Any]:
     return {"count": "unknown" if count is None else str(count)}
 
 
+def _agreement_rules(item: JudgeItem, response: str) -> Judgement:
+    said = said_count(response)
+    if said is None:
+        return Judgement(UNKNOWN, reason="says no number")
+    wanted = int(str(item["count"]))
+    label = "agrees" if said == wanted else "disagrees"
+    return Judgement(label, reason=f"says {said}, the photo has {wanted}")
+
+
+def _agreement_input(question: str, item: RunItem) -> dict[str, Any]:
+    return {**question_and_response(question, item), "count": item.example.gold["count"]}
+
+
+# a judge question of its own: labels, rubric (the app's plain answer prompt stands in), parser and rules
+AGREES = JudgeQuestion(
+    name="toy_count_agrees",
+    labels=("agrees", "disagrees"),
+    title="count agreement",
+    prompt="answer",
+    max_new_tokens=8,
+    fields=("question", "response", "count"),
+    parse=lambda text: (
+        "disagrees" if "disagree" in text.lower() else "agrees" if "agree" in text.lower() else UNKNOWN
+    ),
+    rules=_agreement_rules,
+)
+
 COUNT = Scoring(
     name="count",
     right_means="the first number the response says is the number of squares",
     is_right=lambda record, gold_masks: record.judgement.get("count") == str(record.gold.get("count")),
     direct=_counted,
+    asks=(AGREES.name,),
+    judge_input=_agreement_input,
     judged_label="count",
     gold_label=lambda record: str(record.gold["count"]) if "count" in record.gold else None,
 )
@@ -159,10 +191,13 @@ TASKS = (
         aggregate=_accuracy,
         layout=_layout,
         reproduces="a test fixture (no paper)",
+        default_judge="rules",
         plots=("class-bars",),
         bars=_bars,
         settings=GenerationSettings(max_new_tokens=16, temperature=0.0),
     ),
 )
 
-PAPER = Paper(name="toy-squares", title="Squares (a test fixture)", datasets=DATASETS, tasks=TASKS)
+PAPER = Paper(
+    name="toy-squares", title="Squares (a test fixture)", datasets=DATASETS, tasks=TASKS, questions=(AGREES,)
+)
