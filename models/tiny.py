@@ -16,6 +16,8 @@ from models.tiny_common import (
     build_atomically,
     chat_token_ids,
     eos_generation_config,
+    save_checkpoint,
+    seeded_model,
     train_byte_level_bpe,
     word_walk,
 )
@@ -107,7 +109,6 @@ def qwen_tokenizer() -> tuple[Any, dict[str, int]]:
 
 
 def _build_into(out: Path) -> dict:
-    import torch
     from transformers import (
         Qwen2_5_VLConfig,
         Qwen2_5_VLForConditionalGeneration,
@@ -156,8 +157,7 @@ def _build_into(out: Path) -> dict:
         **token_ids,
     )
 
-    torch.manual_seed(_SEED)  # deterministic random weights
-    model = Qwen2_5_VLForConditionalGeneration(config).eval()
+    model = seeded_model(Qwen2_5_VLForConditionalGeneration, config, _SEED)  # deterministic random weights
     model.generation_config = eos_generation_config(ids)
     # Real Qwen2.5-VL uses the same patch 14 x merge 2 grid; a small max_pixels keeps the image at <= 64
     # patches (<= 16 merged tokens) so generation on a CPU stays around a tenth of a second.
@@ -170,10 +170,7 @@ def _build_into(out: Path) -> dict:
         video_processor=Qwen2VLVideoProcessor(),
         chat_template=QWEN_STYLE_CHAT_TEMPLATE,
     )
-    model.save_pretrained(out)
-    processor.save_pretrained(out)
-    parameters = sum(p.numel() for p in model.parameters())
-    return {"parameters": parameters, "vocab_size": vocab_size}
+    return save_checkpoint(out, model, processor, vocab_size=vocab_size)
 
 
 def build_tiny_qwen2_5_vl(target_dir: Path | None = None, *, overwrite: bool = False) -> Path:

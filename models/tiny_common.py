@@ -45,6 +45,23 @@ def train_byte_level_bpe(corpus: Iterable[str], special_tokens: Sequence[str], v
     return tokenizer
 
 
+def seeded_model(model_class: Callable[[Any], Any], config: Any, seed: int) -> Any:
+    """`model_class(config)` in eval mode, its random weights drawn after `torch.manual_seed(seed)` (the
+    same weights at every build of a recipe)."""
+    import torch
+
+    torch.manual_seed(seed)
+    return model_class(config).eval()
+
+
+def save_checkpoint(out: Path, model: Any, processor: Any, **facts: Any) -> dict[str, Any]:
+    """Write `model` and its processor to `out` as `from_pretrained` reads them; the marker's facts: the
+    parameter count and `facts`."""
+    model.save_pretrained(out)
+    processor.save_pretrained(out)
+    return {"parameters": sum(p.numel() for p in model.parameters()), **facts}
+
+
 def is_complete(directory: Path, recipe_version: int) -> bool:
     """True when `directory` holds every file its marker lists, written by recipe `recipe_version`."""
     try:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from models.tiny import default_cache_dir
-from models.tiny_common import build_atomically
+from models.tiny_common import build_atomically, save_checkpoint
 
 TINY_RECIPE_VERSION = 2
 _SEED = 4321
@@ -132,11 +132,9 @@ def build_tiny_detector(
     def build_into(out: Path) -> dict:
         import torch
 
-        torch.manual_seed(_SEEDS.get(kind, _SEED))
+        torch.manual_seed(_SEEDS.get(kind, _SEED))  # the model is built inside _owl / _grounding_dino
         model, processor = _owl(kind) if kind.startswith("owl") else _grounding_dino(kind)
-        model.eval().save_pretrained(out)
-        processor.save_pretrained(out)
-        return {"kind": kind, "parameters": sum(p.numel() for p in model.parameters())}
+        return save_checkpoint(out, model.eval(), processor, kind=kind)
 
     target = Path(target_dir) if target_dir is not None else tiny_detector_dir(kind)
     return build_atomically(

@@ -18,6 +18,8 @@ from models.tiny_common import (
     build_atomically,
     chat_token_ids,
     eos_generation_config,
+    save_checkpoint,
+    seeded_model,
     train_byte_level_bpe,
     word_walk,
 )
@@ -76,7 +78,6 @@ def _corpus() -> list[str]:
 
 
 def _build_into(out: Path) -> dict:
-    import torch
     from transformers import (
         Molmo2Config,
         Molmo2ForConditionalGeneration,
@@ -140,8 +141,7 @@ def _build_into(out: Path) -> dict:
         frame_end_token_id=ids["<frame_end>"],
         **token_ids,
     )
-    torch.manual_seed(_SEED)
-    model = Molmo2ForConditionalGeneration(config).eval()
+    model = seeded_model(Molmo2ForConditionalGeneration, config, _SEED)  # deterministic random weights
     model.generation_config = eos_generation_config(ids)
     # At most 2 overlapping crops (margins of 1 patch) plus the low-res view keep the prompt short.
     image_processor = Molmo2ImageProcessor(
@@ -160,9 +160,7 @@ def _build_into(out: Path) -> dict:
         tokenizer=tokenizer,
         chat_template=MOLMO_STYLE_CHAT_TEMPLATE,
     )
-    model.save_pretrained(out)
-    processor.save_pretrained(out)
-    return {"parameters": sum(p.numel() for p in model.parameters()), "vocab_size": raw.get_vocab_size()}
+    return save_checkpoint(out, model, processor, vocab_size=raw.get_vocab_size())
 
 
 def build_tiny_molmo2(target_dir: Path | None = None, *, overwrite: bool = False) -> Path:

@@ -8,7 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from models.tiny import QWEN_STYLE_CHAT_TEMPLATE, default_cache_dir, qwen_tokenizer
-from models.tiny_common import build_atomically, chat_token_ids, eos_generation_config
+from models.tiny_common import (
+    build_atomically,
+    chat_token_ids,
+    eos_generation_config,
+    save_checkpoint,
+    seeded_model,
+)
 
 TINY_RECIPE_VERSION = 1
 _SEED = 4321
@@ -19,7 +25,6 @@ def tiny_qwen3_vl_dir() -> Path:
 
 
 def _build_into(out: Path) -> dict:
-    import torch
     from transformers import (
         Qwen2VLImageProcessor,
         Qwen3VLConfig,
@@ -66,8 +71,7 @@ def _build_into(out: Path) -> dict:
         vision_end_token_id=ids["<|vision_end|>"],
         **token_ids,
     )
-    torch.manual_seed(_SEED)
-    model = Qwen3VLForConditionalGeneration(config).eval()
+    model = seeded_model(Qwen3VLForConditionalGeneration, config, _SEED)  # deterministic random weights
     model.generation_config = eos_generation_config(ids)
     # Qwen3-VL: patch 16 x merge 2 (a 32-pixel grid); a small max_pixels keeps the image at <= 16 tokens.
     image_processor = Qwen2VLImageProcessor(
@@ -79,9 +83,7 @@ def _build_into(out: Path) -> dict:
         video_processor=Qwen3VLVideoProcessor(),
         chat_template=QWEN_STYLE_CHAT_TEMPLATE,
     )
-    model.save_pretrained(out)
-    processor.save_pretrained(out)
-    return {"parameters": sum(p.numel() for p in model.parameters()), "vocab_size": len(tokenizer)}
+    return save_checkpoint(out, model, processor, vocab_size=len(tokenizer))
 
 
 def build_tiny_qwen3_vl(target_dir: Path | None = None, *, overwrite: bool = False) -> Path:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from models.tiny import default_cache_dir
-from models.tiny_common import build_atomically
+from models.tiny_common import build_atomically, save_checkpoint, seeded_model
 
 TINY_RECIPE_VERSION = 1
 _SEED = 1357
@@ -20,7 +20,6 @@ def tiny_sam2_dir() -> Path:
 
 
 def _build_into(out: Path) -> dict:
-    import torch
     from transformers import Sam2Config, Sam2ImageProcessor, Sam2Model, Sam2Processor
 
     side = _SIDE
@@ -42,16 +41,13 @@ def _build_into(out: Path) -> dict:
         mask_decoder_config={"hidden_size": 32, "mlp_dim": 64, "num_attention_heads": 2,
                              "iou_head_hidden_dim": 32},
     )  # fmt: skip
-    torch.manual_seed(_SEED)
-    model = Sam2Model(config).eval()
+    model = seeded_model(Sam2Model, config, _SEED)  # deterministic random weights
     processor = Sam2Processor(
         image_processor=Sam2ImageProcessor(
             size={"height": side, "width": side}, mask_size={"height": side // 4, "width": side // 4}
         )
     )
-    model.save_pretrained(out)
-    processor.save_pretrained(out)
-    return {"parameters": sum(p.numel() for p in model.parameters())}
+    return save_checkpoint(out, model, processor)
 
 
 def build_tiny_sam2(target_dir: Path | None = None, *, overwrite: bool = False) -> Path:

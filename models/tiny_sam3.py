@@ -7,7 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from models.tiny import default_cache_dir
-from models.tiny_common import build_atomically, train_byte_level_bpe, word_walk
+from models.tiny_common import (
+    build_atomically,
+    save_checkpoint,
+    seeded_model,
+    train_byte_level_bpe,
+    word_walk,
+)
 
 TINY_RECIPE_VERSION = 1
 _SEED = 77
@@ -21,7 +27,6 @@ def tiny_sam3_dir() -> Path:
 
 
 def _build_into(out: Path) -> dict:
-    import torch
     from transformers import PreTrainedTokenizerFast, Sam3Config, Sam3Model, Sam3Processor
     from transformers.models.sam3.image_processing_sam3 import Sam3ImageProcessor
 
@@ -54,8 +59,7 @@ def _build_into(out: Path) -> dict:
         detr_decoder_config={**small, "num_layers": 2, "num_queries": 20},
         mask_decoder_config={"hidden_size": _HIDDEN, "num_attention_heads": 2},
     )  # fmt: skip
-    torch.manual_seed(_SEED)
-    model = Sam3Model(config).eval()
+    model = seeded_model(Sam3Model, config, _SEED)  # deterministic random weights
     processor = Sam3Processor(
         image_processor=Sam3ImageProcessor(
             size={"height": _IMAGE, "width": _IMAGE}, mask_size={"height": 32, "width": 32}
@@ -63,9 +67,7 @@ def _build_into(out: Path) -> dict:
         tokenizer=tokenizer,
         target_size=_IMAGE,
     )
-    model.save_pretrained(out)
-    processor.save_pretrained(out)
-    return {"parameters": sum(p.numel() for p in model.parameters())}
+    return save_checkpoint(out, model, processor)
 
 
 def build_tiny_sam3(target_dir: Path | None = None, *, overwrite: bool = False) -> Path:

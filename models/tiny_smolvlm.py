@@ -24,6 +24,8 @@ from models.tiny_common import (
     build_atomically,
     chat_token_ids,
     eos_generation_config,
+    save_checkpoint,
+    seeded_model,
     train_byte_level_bpe,
     word_walk,
 )
@@ -127,7 +129,6 @@ def smolvlm_processor(tokenizer: Any, *, longest_edge: int, tile: int, image_seq
 
 
 def _build_into(out: Path) -> dict:
-    import torch
     from transformers import (
         Idefics3Config,
         Idefics3ForConditionalGeneration,
@@ -162,15 +163,12 @@ def _build_into(out: Path) -> dict:
         image_token_id=ids["<image>"],
         **token_ids,
     )
-    torch.manual_seed(_SEED)  # deterministic random weights
-    model = Idefics3ForConditionalGeneration(config).eval()
+    model = seeded_model(Idefics3ForConditionalGeneration, config, _SEED)  # deterministic random weights
     model.generation_config = eos_generation_config(
         ids, eos=("<end_of_utterance>", "<|im_end|>"), pad="<|im_end|>", bos="<|im_start|>"
     )
     processor = smolvlm_processor(tokenizer, longest_edge=2 * TILE, tile=TILE, image_seq_len=IMAGE_SEQ_LEN)
-    model.save_pretrained(out)
-    processor.save_pretrained(out)
-    return {"parameters": sum(p.numel() for p in model.parameters()), "vocab_size": raw.get_vocab_size()}
+    return save_checkpoint(out, model, processor, vocab_size=raw.get_vocab_size())
 
 
 def build_tiny_smolvlm(target_dir: Path | None = None, *, overwrite: bool = False) -> Path:
