@@ -1,9 +1,9 @@
 """int8 dynamic quantisation of a model's Linear layers for the CPU (the CPU's counterpart of 4-bit NF4).
 
-Measured on this 2-core machine (../shared/NOTES.md, SmolVLM-256M's architecture): prefill 1.56 s -> 0.79 s,
-57 -> 29 ms a new token. `torch.ao.quantization.quantize_dynamic` is deprecated in favour of torchao
-(pytorch/ao#2259) but still ships with torch 2.14 and needs no other package; its deprecation warning is
-silenced here, once, where it is called.
+It roughly halves SmolVLM's prefill and per-token time on a CPU (the README gives the measurements).
+`torch.ao.quantization.quantize_dynamic` is deprecated in favour of torchao (pytorch/ao#2259) but still
+ships with torch and needs no other package; its deprecation warning is silenced here, once, where it is
+called.
 """
 
 from __future__ import annotations

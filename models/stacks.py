@@ -4,11 +4,10 @@
 WHICHONE_MODEL / WHICHONE_POINTER / WHICHONE_SEGMENTER) still override one part of a stack. This module is a
 plain table (no torch import): listing stacks is instant.
 
-Why `cpu` is SmolVLM-256M + OWL-ViT B/32 + SAM 2.1 Hiera-tiny (README, "Stacks"): on this 2-core machine one
-OWL-ViT B/32 forward at 768 px takes 0.95 s against 8.0 s for OWLv2 B/16 at 960 and 11.0 s for Grounding
-DINO tiny (full size, random weights; ../shared/NOTES.md), and only OWL-ViT leaves room in a 6 s first turn.
-Grounding DINO and MM-Grounding-DINO are the more accurate detectors (MM-Grounding-DINO tiny: COCO 50.6 AP,
-LVIS minival 41.4 AP, transformers' model docs) and are registered for machines with time to spare.
+`cpu` is SmolVLM-256M + OWL-ViT B/32 + SAM 2.1 Hiera-tiny because OWL-ViT B/32 is the one detector fast
+enough for a first turn of a few seconds on a laptop CPU (the README's "Stacks" gives the measurements).
+Grounding DINO and MM-Grounding-DINO are the more accurate detectors and are registered for machines with
+time to spare.
 """
 
 from __future__ import annotations
