@@ -10,6 +10,7 @@ most one benchmark batch (ui/bench_handlers.UI_BATCH_SIZE).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
@@ -85,17 +86,142 @@ def on_task(name: str) -> tuple[Any, ...]:
     )
 
 
+@dataclass
+class RunForm:
+    """What a run is made of, and its button and status line."""
+
+    task: gr.Dropdown
+    model: gr.Dropdown
+    judge: gr.Dropdown
+    task_info: gr.Markdown
+    data: gr.Textbox
+    limit: gr.Number
+    variants: gr.CheckboxGroup
+    max_new: gr.Number
+    seed: gr.Number
+    segmenter: gr.Dropdown
+    pointer: gr.Dropdown
+    run_btn: gr.Button
+    status: gr.HTML
+
+    @property
+    def inputs(self) -> list[Any]:
+        return [
+            self.task,
+            self.model,
+            self.judge,
+            self.limit,
+            self.data,
+            self.variants,
+            self.max_new,
+            self.seed,
+            self.segmenter,
+            self.pointer,
+        ]
+
+
+@dataclass
+class Results:
+    """The paper-style table, its plot with the plot's text twin, and the run's files."""
+
+    table: gr.Markdown
+    plot: gr.Image
+    plot_text: gr.Markdown
+    files: gr.File
+
+
+@dataclass
+class Finder:
+    """Opening a finished run, and a second one to compare with."""
+
+    recent: gr.Radio
+    folder: gr.Textbox
+    open_btn: gr.Button
+    refresh_btn: gr.Button
+    other: gr.Textbox
+    compare_btn: gr.Button
+
+
+@dataclass
+class Browser:
+    """The slice controls and one example's page."""
+
+    slices: gr.HTML
+    pick: gr.Textbox
+    outcome: gr.Radio
+    gold: gr.Radio
+    judged: gr.Radio
+    variant: gr.Radio
+    model_slice: gr.Radio
+    word: gr.Textbox
+    unknown: gr.Checkbox
+    disagree: gr.Checkbox
+    prev_btn: gr.Button
+    next_btn: gr.Button
+    export_btn: gr.Button
+    position: gr.Slider
+    where: gr.HTML
+    picture: gr.Image
+    picture_b: gr.Image
+    details: gr.HTML
+    label: gr.Radio
+    mark_btn: gr.Button
+    kept: gr.HTML
+    slice_files: gr.File
+
+    @property
+    def controls(self) -> list[Any]:
+        """What a slice is chosen by."""
+        return [
+            self.outcome,
+            self.gold,
+            self.judged,
+            self.variant,
+            self.model_slice,
+            self.unknown,
+            self.word,
+            self.disagree,
+        ]
+
+    @property
+    def page(self) -> list[Any]:
+        """One example's outputs."""
+        return [self.position, self.where, self.picture, self.picture_b, self.details, self.label]
+
+    @property
+    def below(self) -> list[Any]:
+        """Everything a new view of a run sets (ui/bench_inspect.N_VIEW_OUTPUTS, in this order)."""
+        return [
+            *self.controls,
+            self.slices,
+            self.prev_btn,
+            self.next_btn,
+            self.mark_btn,
+            self.export_btn,
+            *self.page,
+        ]
+
+
 def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
     """Lay out the tab (inside the gr.Tab the app opens) and wire its events."""
-    handlers = BenchmarkHandlers(pool)
-    browse = inspect.InspectHandlers(session_dir)
-    public = public_mode()
     tasks = all_tasks()
     # shown first: the first task that needs no judge (the quickest to try)
     first = next((t for t in tasks.values() if t.default_judge == "none"), next(iter(tasks.values())))
-    env = choice_from_env()
     view = gr.State(None, time_to_live=STATE_TTL_S)  # the last run's records, freed with the session
     gr.Markdown(INTRO)
+    form = _run_form(tasks, first)
+    results = _results()
+    finder = _finder(public_mode())
+    browser = _browser()
+    assert len(browser.below) == N_VIEW_OUTPUTS
+    browse = inspect.InspectHandlers(session_dir)
+    _wire_run(form, results, finder, browser, view, BenchmarkHandlers(pool), browse)
+    _wire_browse(form, results, finder, browser, view, browse)
+    return {"status": form.status, "table": results.table, "view": view}
+
+
+def _run_form(tasks: dict[str, Task], first: Task) -> RunForm:
+    env = choice_from_env()
     with gr.Row():
         task = gr.Dropdown(
             [(f"{t.name} ({t.reproduces})", t.name) for t in tasks.values()],
@@ -171,7 +297,24 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
     status = gr.HTML(
         status_html("Choose a task and press Run benchmark."), js_on_load=None, elem_id="wh-bench-status"
     )
+    return RunForm(
+        task,
+        model,
+        judge,
+        task_info,
+        data,
+        limit,
+        variants,
+        max_new,
+        seed,
+        segmenter,
+        pointer,
+        run_btn,
+        status,
+    )
 
+
+def _results() -> Results:
     gr.Markdown("## Results")
     table = gr.Markdown("No run yet.", elem_id="wh-bench-table")
     with gr.Row(equal_height=False):
@@ -187,7 +330,10 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
     files = gr.File(
         label="Run files", file_count="multiple", interactive=False, visible=False, elem_id="wh-bench-files"
     )
+    return Results(table, plot, plot_text, files)
 
+
+def _finder(public: bool) -> Finder:
     gr.Markdown("## Open a finished run")
     with gr.Row(equal_height=False):
         recent = gr.Radio(
@@ -210,7 +356,10 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
             elem_id="wh-bench-other",
         )
         compare_btn = gr.Button("Compare", elem_id="wh-bench-compare", scale=0)
+    return Finder(recent, folder, open_btn, refresh_btn, other, compare_btn)
 
+
+def _browser() -> Browser:
     gr.Markdown("## Examples")
     # Nothing to browse before a run: the controls are disabled (and skipped by Tab) until one has examples.
     slices = gr.HTML("", js_on_load=None, elem_id="wh-bench-slices")
@@ -280,96 +429,125 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
         visible=False,
         elem_id="wh-bench-slice-files",
     )
+    return Browser(
+        slices, pick, outcome, gold, judged, variant, model_slice, word, unknown, disagree, prev_btn,
+        next_btn, export_btn, position, where, picture, picture_b, details, label, mark_btn, kept,
+        slice_files,
+    )  # fmt: skip
 
-    controls = [outcome, gold, judged, variant, model_slice, unknown, word, disagree]
-    page = [position, where, picture, picture_b, details, label]
-    below = [*controls, slices, prev_btn, next_btn, mark_btn, export_btn, *page]
-    assert len(below) == N_VIEW_OUTPUTS
-    head = [status, table, plot, plot_text, files, view]
-    task.change(
+
+def _head(form: RunForm, results: Results, view: gr.State) -> list[Any]:
+    """A new run's (or opened run's) status, table, plot, its text twin, files and view."""
+    return [form.status, results.table, results.plot, results.plot_text, results.files, view]
+
+
+def _wire_run(
+    form: RunForm,
+    results: Results,
+    finder: Finder,
+    browser: Browser,
+    view: gr.State,
+    run: BenchmarkHandlers,
+    browse: inspect.InspectHandlers,
+) -> None:
+    """Choosing a task, and running it."""
+    form.task.change(
         on_task,
-        [task],
-        [task_info, model, judge, variants, segmenter, pointer],
+        [form.task],
+        [form.task_info, form.model, form.judge, form.variants, form.segmenter, form.pointer],
         api_name="ui_bench_task",
         api_visibility="private",
     )
-    run_btn.click(
-        handlers.run,
-        [task, model, judge, limit, data, variants, max_new, seed, segmenter, pointer],
-        [*head, *below],
+    form.run_btn.click(
+        run.run,
+        form.inputs,
+        [*_head(form, results, view), *browser.below],
         api_name="ui_bench_run",
         api_visibility="private",
         concurrency_id="benchmark",
         concurrency_limit=1,
-    ).then(browse.recent, None, [recent], api_visibility="private")
-    recent.input(lambda path: path or gr.skip(), [recent], [folder], api_visibility="private")
-    refresh_btn.click(browse.recent, None, [recent], api_visibility="private")
+    ).then(browse.recent, None, [finder.recent], api_visibility="private")
+
+
+def _wire_browse(
+    form: RunForm,
+    results: Results,
+    finder: Finder,
+    browser: Browser,
+    view: gr.State,
+    browse: inspect.InspectHandlers,
+) -> None:
+    """Opening and comparing runs, slicing, paging, keeping a label, exporting."""
+    b = browser
+    finder.recent.input(
+        lambda path: path or gr.skip(), [finder.recent], [finder.folder], api_visibility="private"
+    )
+    finder.refresh_btn.click(browse.recent, None, [finder.recent], api_visibility="private")
     gr.on(
-        [open_btn.click, folder.submit],
+        [finder.open_btn.click, finder.folder.submit],
         browse.open_run,
-        [folder],
-        [*head, *below],
+        [finder.folder],
+        [*_head(form, results, view), *b.below],
         api_name="ui_bench_open",
         api_visibility="private",
     )
     gr.on(
-        [compare_btn.click, other.submit],
+        [finder.compare_btn.click, finder.other.submit],
         browse.compare,
-        [other, view],
-        [status, view, *below],
+        [finder.other, view],
+        [form.status, view, *b.below],
         api_name="ui_bench_compare",
         api_visibility="private",
     )
-    sliced = [*controls, view]
-    position.input(
+    sliced = [*b.controls, view]
+    b.position.input(
         browse.show,
-        [position, *sliced],
-        page,
+        [b.position, *sliced],
+        b.page,
         api_name="ui_bench_show",
         api_visibility="private",
         trigger_mode="always_last",
     )
     gr.on(
         [
-            *(r.input for r in (outcome, gold, judged, variant, model_slice)),
-            unknown.input,
-            disagree.input,
-            word.submit,
+            *(r.input for r in (b.outcome, b.gold, b.judged, b.variant, b.model_slice)),
+            b.unknown.input,
+            b.disagree.input,
+            b.word.submit,
         ],
         browse.reslice,
         sliced,
-        page,
+        b.page,
         api_name="ui_bench_slice",
         api_visibility="private",
         trigger_mode="always_last",
     )
-    pick.change(browse.pick, [pick, view], below, api_name="ui_bench_pick", api_visibility="private")
-    prev_btn.click(
+    b.pick.change(browse.pick, [b.pick, view], b.below, api_name="ui_bench_pick", api_visibility="private")
+    b.prev_btn.click(
         lambda *v: browse.step(-1, *v),
-        [position, *sliced],
-        page,
+        [b.position, *sliced],
+        b.page,
         api_name="ui_bench_prev",
         api_visibility="private",
     )
-    next_btn.click(
+    b.next_btn.click(
         lambda *v: browse.step(1, *v),
-        [position, *sliced],
-        page,
+        [b.position, *sliced],
+        b.page,
         api_name="ui_bench_next",
         api_visibility="private",
     )
-    mark_btn.click(
+    b.mark_btn.click(
         browse.keep_label,
-        [label, position, *sliced],
-        [kept],
+        [b.label, b.position, *sliced],
+        [b.kept],
         api_name="ui_bench_mark",
         api_visibility="private",
     )
-    export_btn.click(
+    b.export_btn.click(
         browse.export_slice,
         sliced,
-        [slice_files, kept],
+        [b.slice_files, b.kept],
         api_name="ui_bench_export",
         api_visibility="private",
     )
-    return {"status": status, "table": table, "view": view}
