@@ -90,6 +90,33 @@ class AskTab:
     save_photo: gr.Checkbox | None = None
 
 
+@dataclass
+class _AskColumn:
+    """The photo, the question and its buttons, and the numbered picture of the candidates."""
+
+    photo: gr.Image
+    question: gr.Textbox
+    ask_btn: gr.Button
+    another_btn: gr.Button
+    start_btn: gr.Button
+    overlay: gr.Image
+
+
+@dataclass
+class _ReplyColumn:
+    """The conversation, the status line, the candidates' list and what answers about one, reading aloud."""
+
+    chat: gr.Chatbot
+    status: gr.HTML
+    options: gr.Radio
+    choose_btn: gr.Button
+    undo_btn: gr.Button
+    hint: gr.Textbox
+    read_btn: gr.Button
+    stop_btn: gr.Button
+    download_btn: gr.Button
+
+
 def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> AskTab:
     gr.Markdown(INTRO)
     # Page order is the keyboard's order: the candidates' list follows the reply (two Tab presses from it:
@@ -97,96 +124,120 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
     # photos to try come last (closed once a photo is open).
     with gr.Row(equal_height=False):
         with gr.Column(scale=1):
-            photo = gr.Image(
-                label="Photo (upload, paste or webcam)",
-                sources=["upload", "clipboard", "webcam"],
-                type="filepath",
-                image_mode=None,  # keep the file as sent: the assistant decodes it (EXIF, size checks)
-                elem_id="wh-photo",
-                height=360,
-            )
-            question = gr.Textbox(
-                label="Question about the photo",
-                placeholder="What colour is the cup?",
-                lines=1,
-                max_length=500,
-                elem_id="wh-question",
-                info="Press Enter to ask.",
-            )
-            with gr.Row():
-                ask_btn = gr.Button("Ask", variant="primary", elem_id="wh-ask", scale=1)
-                another_btn = gr.Button(
-                    "Ask another question about this photo", elem_id="wh-another", scale=3
-                )
-                start_btn = gr.Button("Start over", variant="stop", elem_id="wh-start-over", scale=1)
-            overlay = gr.Image(
-                label="Candidate regions, numbered: click one, or choose it in the list 'Which one do you "
-                "mean?'",
-                interactive=False,
-                type="pil",
-                format="png",  # crisp numbers and outlines
-                elem_id="wh-overlay",
-                buttons=["fullscreen"],
-                visible=False,  # shown with the first candidates (an empty picture has no text twin)
-                height=420,
-            )
+            ask = _ask_column()
         with gr.Column(scale=1):
-            chat = gr.Chatbot(
-                label="Conversation",
-                elem_id="wh-chat",
-                height=420,
-                feedback_options=None,
-                buttons=["copy"],
-                placeholder="The conversation appears here.",
-            )
-            status = gr.HTML(status_html("Add a photo to begin."), js_on_load=None, elem_id="wh-status")
-            options = gr.Radio(
-                choices=[],
-                label=OPTIONS_LABEL,
-                info="The arrow keys move through the list and choose; then press 'Answer about this one'.",
-                elem_id="wh-options",
-            )
-            with gr.Row():
-                choose_btn = gr.Button(
-                    "Answer about this one", variant="primary", elem_id="wh-choose", scale=2
-                )
-                # Back to the candidates as they were before the last choice (disabled, so skipped by Tab,
-                # while there is none).
-                undo_btn = gr.Button("Undo my choice", elem_id="wh-undo", interactive=False, scale=1)
-            hint = gr.Textbox(
-                label="Or describe which one",
-                placeholder="the one on the left",
-                max_length=300,
-                elem_id="wh-hint",
-                info="Press Enter to send.",
-            )
-            # Read aloud, in the browser (ui/page_script.py): after the candidates, so they stay two Tab
-            # presses from the reply.
-            with gr.Row():
-                read_btn = gr.Button("Read the reply aloud", elem_id="wh-read", size="sm")
-                stop_btn = gr.Button("Stop reading", elem_id="wh-read-stop", size="sm")
-                # Made in the browser (ui/page_script.py): the server writes nothing for it.
-                download_btn = gr.Button("Download the conversation", elem_id="wh-download-chat", size="sm")
-            gr.HTML('<div id="wh-read-status" role="status" aria-live="polite"></div>', js_on_load=None)
-            with gr.Accordion("Reading aloud", open=False, elem_id="wh-read-settings"):
-                # Read by the page's script only (no server event): interactive by hand.
-                gr.Checkbox(
-                    False,
-                    label="Read each reply aloud when it arrives",
-                    elem_id="wh-read-auto",
-                    interactive=True,
-                )
-                gr.Slider(
-                    0.5,
-                    2.0,
-                    value=1.0,
-                    step=0.1,
-                    label="Reading speed",
-                    elem_id="wh-read-rate",
-                    interactive=True,
-                )
+            reply = _reply_column()
     with gr.Accordion("Explain this reply", open=False, elem_id="wh-explain"):
         explain = gr.Markdown(NO_REPLY_YET, elem_id="wh-explain-text")
+    save, save_photo = _saving()
+    _photos_to_try(ask.photo, ask.question)
+    _wire(handlers, state, gpu_limit, ask, reply, explain, save, save_photo)
+    return AskTab(
+        ask.photo,
+        ask.question,
+        reply.chat,
+        reply.status,
+        ask.overlay,
+        reply.options,
+        reply.hint,
+        explain,
+        save,
+        save_photo,
+    )
+
+
+def _ask_column() -> _AskColumn:
+    photo = gr.Image(
+        label="Photo (upload, paste or webcam)",
+        sources=["upload", "clipboard", "webcam"],
+        type="filepath",
+        image_mode=None,  # keep the file as sent: the assistant decodes it (EXIF, size checks)
+        elem_id="wh-photo",
+        height=360,
+    )
+    question = gr.Textbox(
+        label="Question about the photo",
+        placeholder="What colour is the cup?",
+        lines=1,
+        max_length=500,
+        elem_id="wh-question",
+        info="Press Enter to ask.",
+    )
+    with gr.Row():
+        ask_btn = gr.Button("Ask", variant="primary", elem_id="wh-ask", scale=1)
+        another_btn = gr.Button("Ask another question about this photo", elem_id="wh-another", scale=3)
+        start_btn = gr.Button("Start over", variant="stop", elem_id="wh-start-over", scale=1)
+    overlay = gr.Image(
+        label="Candidate regions, numbered: click one, or choose it in the list 'Which one do you mean?'",
+        interactive=False,
+        type="pil",
+        format="png",  # crisp numbers and outlines
+        elem_id="wh-overlay",
+        buttons=["fullscreen"],
+        visible=False,  # shown with the first candidates (an empty picture has no text twin)
+        height=420,
+    )
+    return _AskColumn(photo, question, ask_btn, another_btn, start_btn, overlay)
+
+
+def _reply_column() -> _ReplyColumn:
+    chat = gr.Chatbot(
+        label="Conversation",
+        elem_id="wh-chat",
+        height=420,
+        feedback_options=None,
+        buttons=["copy"],
+        placeholder="The conversation appears here.",
+    )
+    status = gr.HTML(status_html("Add a photo to begin."), js_on_load=None, elem_id="wh-status")
+    options = gr.Radio(
+        choices=[],
+        label=OPTIONS_LABEL,
+        info="The arrow keys move through the list and choose; then press 'Answer about this one'.",
+        elem_id="wh-options",
+    )
+    with gr.Row():
+        choose_btn = gr.Button("Answer about this one", variant="primary", elem_id="wh-choose", scale=2)
+        # Back to the candidates as they were before the last choice (disabled, so skipped by Tab,
+        # while there is none).
+        undo_btn = gr.Button("Undo my choice", elem_id="wh-undo", interactive=False, scale=1)
+    hint = gr.Textbox(
+        label="Or describe which one",
+        placeholder="the one on the left",
+        max_length=300,
+        elem_id="wh-hint",
+        info="Press Enter to send.",
+    )
+    # Read aloud, in the browser (ui/page_script.py): after the candidates, so they stay two Tab
+    # presses from the reply.
+    with gr.Row():
+        read_btn = gr.Button("Read the reply aloud", elem_id="wh-read", size="sm")
+        stop_btn = gr.Button("Stop reading", elem_id="wh-read-stop", size="sm")
+        # Made in the browser (ui/page_script.py): the server writes nothing for it.
+        download_btn = gr.Button("Download the conversation", elem_id="wh-download-chat", size="sm")
+    gr.HTML('<div id="wh-read-status" role="status" aria-live="polite"></div>', js_on_load=None)
+    with gr.Accordion("Reading aloud", open=False, elem_id="wh-read-settings"):
+        # Read by the page's script only (no server event): interactive by hand.
+        gr.Checkbox(
+            False,
+            label="Read each reply aloud when it arrives",
+            elem_id="wh-read-auto",
+            interactive=True,
+        )
+        gr.Slider(
+            0.5,
+            2.0,
+            value=1.0,
+            step=0.1,
+            label="Reading speed",
+            elem_id="wh-read-rate",
+            interactive=True,
+        )
+    return _ReplyColumn(chat, status, options, choose_btn, undo_btn, hint, read_btn, stop_btn, download_btn)
+
+
+def _saving() -> tuple[gr.Checkbox | None, gr.Checkbox | None]:
+    """The opt-in to save a conversation, where the operator allows it (None, None otherwise)."""
     save = save_photo = None
     if save_folder() is not None:  # the operator allows it; each user still decides, unticked by default
         with gr.Row():
@@ -203,7 +254,10 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
                 info="Also keep the photo, as the assistant saw it (without its file name or metadata).",
                 elem_id="wh-save-photo",
             )
+    return save, save_photo
 
+
+def _photos_to_try(photo: gr.Image, question: gr.Textbox) -> None:
     with gr.Accordion("Photos to try", open=True, elem_id="wh-examples"):
         photos = example_photos()
         gr.Examples(
@@ -215,6 +269,25 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
         )
         gr.Markdown(examples_markdown(), elem_id="wh-example-credits")
 
+
+def _wire(
+    handlers: AskHandlers,
+    state: gr.State,
+    gpu_limit: int,
+    ask: _AskColumn,
+    reply: _ReplyColumn,
+    explain: gr.Markdown,
+    save: gr.Checkbox | None,
+    save_photo: gr.Checkbox | None,
+) -> None:
+    """The tab's events."""
+    photo, question, ask_btn, another_btn, start_btn, overlay = (
+        ask.photo, ask.question, ask.ask_btn, ask.another_btn, ask.start_btn, ask.overlay
+    )  # fmt: skip
+    chat, status, options, choose_btn, undo_btn, hint = (
+        reply.chat, reply.status, reply.options, reply.choose_btn, reply.undo_btn, reply.hint
+    )  # fmt: skip
+    read_btn, stop_btn, download_btn = reply.read_btn, reply.stop_btn, reply.download_btn
     outputs = [chat, overlay, options, explain, status, undo_btn, state]
     read_btn.click(None, js="() => { window.whichoneRead && window.whichoneRead.newest(); }")
     download_btn.click(None, js="() => { window.whichoneDownload && window.whichoneDownload(); }")
@@ -284,4 +357,3 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
     ).then(lambda: (None, "", False, False)[: len(cleared)], None, cleared, api_visibility="private").then(
         None, js=FOCUS_PHOTO_JS
     )
-    return AskTab(photo, question, chat, status, overlay, options, hint, explain, save, save_photo)
