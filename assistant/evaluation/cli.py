@@ -15,12 +15,15 @@ import sys
 import threading
 from pathlib import Path
 from types import FrameType
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from assistant.errors import WhichoneError
 from models.errors import ModelError
+
+if TYPE_CHECKING:
+    from assistant.evaluation.runner import RunConfig
 
 bench_app = typer.Typer(
     help="Run the papers' benchmarks (RAcQUEt, VQ-FocusAmbiguity, AQuA, ClearVQA) on a model.",
@@ -267,7 +270,7 @@ def bench(
     if target is not None:
         typer.echo(f"error: unexpected argument {target!r} (only `bench fetch TASK` takes two)", err=True)
         raise typer.Exit(2)
-    from assistant.evaluation.runner import RunConfig, run_benchmark
+    from assistant.evaluation.runner import RunConfig
 
     config = RunConfig(
         task=task,
@@ -288,6 +291,14 @@ def bench(
         pointer=pointer,
         progress=progress,
     )
+    _run(config)
+
+
+def _run(config: RunConfig) -> None:
+    """Run a task and print its table, counts and files; exit 130 when interrupted (the answers so far are
+    cached), 2 on an error, 1 when every item failed."""
+    from assistant.evaluation.runner import run_benchmark
+
     # signal handlers can only be set from the main thread (a UI thread calls the runner directly)
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if main else None
