@@ -281,7 +281,7 @@ def judge_agreement_command(
         Path | None, typer.Option(help="Labelled JSONL (default: the papers' examples).")
     ] = None,
     task: Annotated[
-        str | None, typer.Option(help="racquet_class, racquet_cot, ... (default: every task in the file).")
+        str | None, typer.Option(help="A judge question (default: every one in the file).")
     ] = None,
 ) -> None:
     """Measure a judge against labelled responses: Cohen's kappa and a confusion matrix."""

@@ -172,7 +172,7 @@ def bench(
     model: Annotated[
         list[str] | None,
         typer.Option(
-            help="Model registry name (repeat for several models); for focus-localisation a pointer name."
+            help="Model registry name (repeat for several models); for a localisation task a pointer name."
         ),
     ] = None,
     judge: Annotated[
@@ -196,12 +196,12 @@ def bench(
     ] = None,
     cache: Annotated[Path | None, typer.Option(help="Response cache (sqlite) path.")] = None,
     segmenter: Annotated[
-        str, typer.Option(help="focus-localisation: segmenter registry name, or `none` (box regions).")
+        str, typer.Option(help="Localisation tasks: segmenter registry name, or `none` (box regions).")
     ] = "sam-vit-b",
     pointer: Annotated[
         str,
         typer.Option(
-            help="whichone-strategy: the pipeline's pointer; racquet-saliency: maps a response to a box."
+            help="Pipeline tasks: the pipeline's pointer; saliency tasks: maps a response to a box."
         ),
     ] = "vlm-boxes",
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,

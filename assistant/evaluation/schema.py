@@ -16,7 +16,7 @@ from typing import Any
 
 
 def example_key(source: str, split: str, example_id: str) -> str:
-    """An example's key within a run ("racquet-general/all/17"): how records find their examples."""
+    """An example's key within a run ("<dataset>/<split>/<id>"): how records find their examples."""
     return f"{source}/{split}/{example_id}"
 
 
