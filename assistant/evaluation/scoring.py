@@ -49,11 +49,6 @@ class ExampleImages(Protocol):
     def forget(self, examples: Sequence[Example]) -> None: ...
 
 
-def judging_tasks(task: Task) -> tuple[str, ...]:
-    """What a run of `task` asks its judge (judge question names), every prompt's questions included."""
-    return task.judge_questions
-
-
 # After this many judge calls in a row have failed, the judge is not asked again in this run: a judge server
 # that is down would otherwise cost every remaining item its own timeout.
 JUDGE_FAILURE_LIMIT = 8
