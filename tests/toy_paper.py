@@ -26,7 +26,7 @@ from assistant.evaluation.benchmark import (
     Scoring,
     Task,
     Variant,
-    question_and_response,
+    default_judge_input,
 )
 from assistant.evaluation.dataset_base import DatasetLoad, DatasetSpec, DatasetUnavailable, read_jsonl
 from assistant.evaluation.judgement import UNKNOWN, JudgeItem, Judgement, JudgeQuestion
@@ -115,7 +115,7 @@ def _agreement_rules(item: JudgeItem, response: str) -> Judgement:
 
 
 def _agreement_input(question: str, item: RunItem) -> dict[str, Any]:
-    return {**question_and_response(question, item), "count": item.example.gold["count"]}
+    return {**default_judge_input(question, item), "count": item.example.gold["count"]}
 
 
 # a judge question of its own: labels, rubric (the app's plain answer prompt stands in), parser and rules

@@ -102,7 +102,7 @@ def no_direct_judgement(item: RunItem, judged: bool) -> dict[str, Any]:
     return {}
 
 
-def question_and_response(judge_question: str, item: RunItem) -> dict[str, Any]:
+def default_judge_input(judge_question: str, item: RunItem) -> dict[str, Any]:
     """What a judge reads by default: the example's question and the response."""
     return {"question": item.example.question, "response": item.response}
 
@@ -129,7 +129,7 @@ class Scoring:
     # judgements that need no judge, of an answered item; `judged`: a judge will judge it too
     direct: Callable[[RunItem, bool], dict[str, Any]] = no_direct_judgement
     # the fields a judge question reads for an item (judgement.JudgeItem)
-    judge_input: Callable[[str, RunItem], dict[str, Any]] = question_and_response
+    judge_input: Callable[[str, RunItem], dict[str, Any]] = default_judge_input
     judged_label: str | None = None  # the judgement whose label is a record's "judged" label
     gold_label: Callable[[ResponseRecord], str | None] = no_gold_label  # in the judged label's words
     judge_optional: bool = False  # scored without a judge too (on the model's own statement)

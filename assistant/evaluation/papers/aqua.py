@@ -30,7 +30,7 @@ from assistant.evaluation.benchmark import (
     Scoring,
     Task,
     Variant,
-    question_and_response,
+    default_judge_input,
 )
 from assistant.evaluation.dataset_base import (
     DatasetLoad,
@@ -274,7 +274,7 @@ def _hint_input(question: str, item: RunItem) -> dict[str, Any]:
     """The PASS judge reads the hint and the reference answer beside the final response."""
     gold = item.example.gold
     return {
-        **question_and_response(question, item),
+        **default_judge_input(question, item),
         "hint": gold.get("hint"),
         "reference": gold.get("clarified_answer") or gold.get("answer"),
     }

@@ -30,7 +30,7 @@ from assistant.evaluation.benchmark import (
     Scoring,
     Task,
     Variant,
-    question_and_response,
+    default_judge_input,
 )
 from assistant.evaluation.dataset_base import (
     DatasetLoad,
@@ -251,7 +251,7 @@ def _explicit(record: ResponseRecord, gold_masks: Sequence[dict[str, Any]]) -> b
 
 def _bias_input(question: str, item: RunItem) -> dict[str, Any]:
     """The bias judge reads the example's bias category and adjective beside the response."""
-    fields = question_and_response(question, item)
+    fields = default_judge_input(question, item)
     fields.update({k: item.example.gold.get(k) for k in ("bias_category", "stereotyped_group", "adjective")})
     return fields
 
@@ -260,7 +260,7 @@ def _class_input(question: str, item: RunItem) -> dict[str, Any]:
     """G.3's examples show the question with the CoT instruction appended, as the model saw it."""
     if question == "racquet_cot":
         return {"question": item.turns[0]["text"], "response": item.response}
-    return question_and_response(question, item)
+    return default_judge_input(question, item)
 
 
 CLASSES = Scoring(
