@@ -43,6 +43,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # plain help: rich's panels print flags as `--yes <bool>` and draw boxes a screen reader spells out
+    rich_markup_mode=None,
 )
 
 P = ParamSpec("P")

@@ -4,7 +4,7 @@ paper's load -> prompts -> responses -> judge -> metrics -> table path runs, off
 The data are the fixtures in the published formats (tests/eval_fixtures.py; RAcQUEt's images served over
 local HTTP as the real ones are), the model is the tiny random SmolVLM ("tiny": its words are noise, so
 most judgements are "unknown"), the judge the rule judge, localisation the blobs pointer. Nothing here is a
-result about a real model: run `whichone bench TASK --model NAME` on the published data for that.
+result about a real model: run `whichone bench run TASK --model NAME` on the published data for that.
 
 With --sample, each task runs on the bundled sample instead (`--data sample`: 5 photos in each released
 layout, assistant/evaluation/samples.py), with no server and WHICHONE_OFFLINE=1, as the Benchmark tab does

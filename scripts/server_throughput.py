@@ -1,5 +1,6 @@
 """Throughput of a benchmark run over an OpenAI-compatible server: one request at a time against N in
-flight (the runner's `generate_in_flight`, what `whichone bench --concurrency N` does), on the same server.
+flight (the runner's `generate_in_flight`, what `whichone bench run --concurrency N` does), on the same
+server.
 
 Two servers, both local:
 - `transformers serve` (transformers' own OpenAI-compatible server, not ours) serving SmolVLM-256M's

@@ -47,6 +47,7 @@ def test_bench_list_names_every_task() -> None:
 
 def test_must_show_focus_recognition_then_cached(bench_env, bench_data, tmp_path: Path) -> None:
     args = [
+        "run",
         "focus-recognition",
         "--model",
         "tiny",
@@ -66,6 +67,7 @@ def test_must_show_focus_recognition_then_cached(bench_env, bench_data, tmp_path
     for label in ("ZS", "ZS-CoT", "ZS-ECoT", "FS", "FS-ECoT"):
         assert f"| tiny | {label} |" in out
     assert _calls(out) == (100, 0)  # 20 examples x 5 prompts
+    assert "20 examples (a seeded sample: --limit 20, seed 0)." in out and "None" not in out
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert [r["metrics"]["n"] for r in summary["results"]] == [20] * 5
     for r in summary["results"]:
@@ -82,6 +84,7 @@ def test_must_show_focus_recognition_then_cached(bench_env, bench_data, tmp_path
 
 def test_must_show_racquet_general_rules_then_cached(bench_env, bench_data, tmp_path: Path) -> None:
     args = [
+        "run",
         "racquet-general",
         "--model",
         "tiny",
@@ -137,7 +140,7 @@ def test_a_run_where_every_example_failed_says_so_beside_model_calls_0(
         for i in range(5)
     ]
     data.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    args = ["racquet-general", "--model", "tiny", "--variant", "direct", "--data", str(data)]
+    args = ["run", "racquet-general", "--model", "tiny", "--variant", "direct", "--data", str(data)]
     args += ["--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache.sqlite"), *FAST]
     code, out, err = _bench(*args)
     # a run with no result exits non-zero (a script must not read its table as one), with one line
@@ -147,6 +150,7 @@ def test_a_run_where_every_example_failed_says_so_beside_model_calls_0(
     # not to be read as a fully cached rerun, which also makes 0 calls
     assert "model calls: 0 (cache hits: 0); 5 of 5 examples failed: image unavailable\n" in out
     assert "examples: 5; items: 5; errors: 5" in out
+    assert "; 5 examples (all)." in out and "limit None" not in out
     assert "**Warning: all 5 items failed**" in out
     assert (tmp_path / "out" / "summary.json").is_file()
     assert "**Warning: all 5 items failed**" in (tmp_path / "out" / "table.md").read_text()
@@ -155,15 +159,18 @@ def test_a_run_where_every_example_failed_says_so_beside_model_calls_0(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["nope", "--model", "tiny"], "error: there is no task 'nope'"),
+        (["run", "nope", "--model", "tiny"], "error: there is no task 'nope'"),
         (
-            ["racquet-general", "--model", "tiny", "--data", "/nonexistent/racquet"],
+            ["run", "racquet-general", "--model", "tiny", "--data", "/nonexistent/racquet"],
             "error: there is no RAcQUEt",
         ),
-        (["racquet-general"], "error: name at least one --model"),
-        (["racquet-general", "--model", "tiny", "--judge", "none", "--data", "{general}"], "needs a judge"),
+        (["run", "racquet-general"], "error: name at least one --model"),
         (
-            ["racquet-general", "--model", "tiny", "--variant", "zero", "--data", "{general}"],
+            ["run", "racquet-general", "--model", "tiny", "--judge", "none", "--data", "{general}"],
+            "needs a judge",
+        ),
+        (
+            ["run", "racquet-general", "--model", "tiny", "--variant", "zero", "--data", "{general}"],
             "no variant 'zero'",
         ),
     ],
@@ -182,7 +189,7 @@ def test_a_damaged_cache_is_one_line_and_stays_as_it_was(bench_env, bench_data, 
     damaged.write_bytes(b"SQLite format 3\x00" + b"\x07" * 300)  # a truncated, overwritten database
     before = damaged.read_bytes()
     code, out, err = _bench(
-        "focus-recognition", "--model", "tiny", "--limit", "2", "--data", str(bench_data["vqfa"]),
+        "run", "focus-recognition", "--model", "tiny", "--limit", "2", "--data", str(bench_data["vqfa"]),
         "--cache", str(damaged), "--out", str(tmp_path / "o"),
     )  # fmt: skip
     assert code == 2, (out, err)
@@ -218,7 +225,18 @@ def test_bench_fetch_downloads_a_tasks_images_ahead_then_the_run_works_offline(
     assert f"{cached + fetched} images already cached; 0 fetched" in line and code2 == code
     # offline, a run of those examples asks the model for every fetched one
     monkeypatch.setenv("WHICHONE_OFFLINE", "1")
-    run = ["racquet-general", "--model", "tiny", "--judge", "rules", "--variant", "direct", "--limit", "6"]
+    run = [
+        "run",
+        "racquet-general",
+        "--model",
+        "tiny",
+        "--judge",
+        "rules",
+        "--variant",
+        "direct",
+        "--limit",
+        "6",
+    ]
     run += ["--data", str(bench_data["general"]), "--out", str(tmp_path / "out")]
     run += ["--cache", str(tmp_path / "cache.sqlite"), *FAST]
     code3, table, err3 = _bench(*run)
@@ -228,6 +246,6 @@ def test_bench_fetch_downloads_a_tasks_images_ahead_then_the_run_works_offline(
 
 def test_bench_fetch_without_a_task_or_with_an_unknown_one_is_one_line() -> None:
     code, _, err = _bench("fetch")
-    assert code == 2 and err.strip() == "error: name the task to fetch: whichone bench fetch TASK"
+    assert code == 2 and "Missing argument 'TASK'" in err
     code, _, err = _bench("fetch", "nope", "--no-progress")
     assert code == 2 and "there is no task 'nope'" in err

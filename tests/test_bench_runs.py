@@ -35,7 +35,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         mp.setenv("WHICHONE_CACHE_DIR", str(root / "cache"))
         mp.setenv("WHICHONE_OFFLINE", "1")
         for variant in ("base", "cot"):
-            args = ["aqua-strategy", "--model", "tiny", "--variant", variant, "--data", "sample"]
+            args = ["run", "aqua-strategy", "--model", "tiny", "--variant", variant, "--data", "sample"]
             args += ["--out", str(root / variant), "--cache", str(root / "cache.sqlite"), *FAST]
             code, _, err = bench(*args)
             assert code == 0, err
@@ -91,9 +91,9 @@ def test_bad_run_folders_are_one_line(tmp_path: Path) -> None:
         == f"error: {tmp_path} is not a finished run: it needs responses.jsonl and summary.json"
     )
     code, _, err = bench("show")
-    assert code == 2 and "name the run folder" in err
+    assert code == 2 and "Missing argument 'RUN'" in err
     code, _, err = bench("compare", str(tmp_path))
-    assert code == 2 and "name two run folders" in err
+    assert code == 2 and "Missing argument 'RUN_B'" in err
 
 
 def test_a_generated_run_of_5000_items_slices_by_every_field(tmp_path: Path) -> None:
@@ -141,7 +141,16 @@ def test_a_localisation_run_is_right_or_wrong_by_its_overlap_with_the_datasets_g
         mp.setenv("WHICHONE_CACHE_DIR", str(tmp_path / "cache"))
         mp.setenv("WHICHONE_OFFLINE", "1")
         folder = tmp_path / "loc"
-        args = ["focus-localisation", "--model", "blobs", "--segmenter", "none", "--variant", "focus-phrase"]
+        args = [
+            "run",
+            "focus-localisation",
+            "--model",
+            "blobs",
+            "--segmenter",
+            "none",
+            "--variant",
+            "focus-phrase",
+        ]
         code, _, err = bench(*args, "--data", "sample", "--out", str(folder), "--no-progress")
         assert code == 0, err
         examples = {e.key: e for e in load_dataset("vq-focusambiguity", "sample").examples}
@@ -154,3 +163,24 @@ def test_a_localisation_run_is_right_or_wrong_by_its_overlap_with_the_datasets_g
     assert (f"right {right}" in counted or right == 0) and (
         f"wrong {len(ious) - right}" in counted or right == len(ious)
     ), (counted, ious)
+
+
+def test_a_record_no_judge_looked_at_is_unjudged_not_wrong() -> None:
+    from assistant.evaluation.outcomes import ERROR, UNJUDGED, WRONG, outcome
+    from assistant.evaluation.records import ResponseRecord
+    from assistant.evaluation.tasks import all_tasks
+
+    task = all_tasks()["aqua-strategy"]
+    key = task.scoring.judged_label
+    assert key is not None
+    answered = ResponseRecord(model="tiny", variant="default", id="1", response="It is a cup.")
+    assert outcome(task, answered) == UNJUDGED  # `--judge none`: nobody said it was wrong
+    failed = ResponseRecord(
+        model="tiny",
+        variant="default",
+        id="1",
+        response="It is a cup.",
+        judgement={f"{key}_error": "timeout"},
+    )
+    assert outcome(task, failed) == WRONG  # a judge that failed counts unknown, as the metrics count it
+    assert outcome(task, ResponseRecord(model="tiny", variant="default", id="1", error="model: x")) == ERROR

@@ -44,7 +44,7 @@ def test_a_perfectly_calibrated_bin_has_no_error() -> None:
 
 def test_bench_focus_recognition_probability_then_cached(bench_env, bench_data, tmp_path: Path) -> None:
     args = [
-        "focus-recognition-probability", "--model", "smolvlm-tiny", "--limit", "10",
+        "run", "focus-recognition-probability", "--model", "smolvlm-tiny", "--limit", "10",
         "--data", str(bench_data["vqfa"]), "--out", str(tmp_path / "out"),
         "--cache", str(tmp_path / "cache.sqlite"), "--no-progress",
     ]  # fmt: skip

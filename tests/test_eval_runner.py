@@ -218,7 +218,7 @@ def test_seeded_sample_and_bad_options() -> None:
 
 def _bench_command(bench_data, out: Path, cache: Path) -> list[str]:
     return [
-        sys.executable, "-m", "assistant.cli", "bench", "racquet-general", "--model", "tiny",
+        sys.executable, "-m", "assistant.cli", "bench", "run", "racquet-general", "--model", "tiny",
         "--judge", "rules", "--variant", "direct", "--data", str(bench_data["general"]),
         "--out", str(out), "--cache", str(cache), "--max-new-tokens", str(FAST), "--batch-size", "2",
         "--no-progress",

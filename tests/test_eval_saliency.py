@@ -136,6 +136,7 @@ def test_whichone_bench_racquet_saliency_with_the_tiny_model(
 ) -> None:
     args = [
         "bench",
+        "run",
         "racquet-saliency",
         "--model",
         "tiny",
@@ -164,7 +165,7 @@ def test_whichone_bench_racquet_saliency_with_the_tiny_model(
     assert again.stdout.split("examples:")[0] == first.stdout.split("examples:")[0]
     # the published format without boxes: one line on stderr, exit 2
     plain = fx.make_racquet(tmp_path / "plain", "http://127.0.0.1:9", n_images=2)["general"]
-    failed = CliRunner().invoke(app, [*args[:6], "--data", str(plain), *args[8:]])
+    failed = CliRunner().invoke(app, [*args[:7], "--data", str(plain), *args[9:]])
     assert failed.exit_code == 2
     assert failed.stderr.startswith("error: racquet-general (all) has no examples with referents")
     assert failed.stderr.count("\n") == 1

@@ -149,7 +149,7 @@ def test_a_benchmark_run_with_four_requests_in_flight(
 
     monkeypatch.setenv("WHICHONE_OPENAI_BASE_URL", served)
     data = str(bench_data["vqfa"])
-    args = ["bench", "focus-recognition", "--model", "openai", "--limit", "8", "--data", data,
+    args = ["bench", "run", "focus-recognition", "--model", "openai", "--limit", "8", "--data", data,
             "--concurrency", "4", "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache.sqlite"),
             "--max-new-tokens", "8", "--no-progress"]  # fmt: skip
     first = CliRunner().invoke(app, args)

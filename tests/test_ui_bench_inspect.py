@@ -65,7 +65,7 @@ def cli_runs(bench_cache_root: Path, tmp_path_factory: pytest.TempPathFactory) -
         extra = ["--data", "sample", "--out", str(root / name), "--no-progress"]
         if args[0] == "focus-localisation":
             extra += ["--segmenter", "none"]
-        done = whichone("bench", *args, *extra, cache=bench_cache_root)
+        done = whichone("bench", "run", *args, *extra, cache=bench_cache_root)
         assert done.returncode == 0, done.stderr[-2000:]
     return {name: root / name for name in made}
 

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw, ImageFilter, ImageFont
 from assistant.errors import WhichoneError
 from assistant.evaluation import masks as mask_codec
 from assistant.evaluation.fetch import ImageFetcher
+from assistant.evaluation.outcomes import UNJUDGED
 from assistant.evaluation.records import ResponseRecord
 from assistant.evaluation.runs import Run, Slice, compare
 from assistant.evaluation.saliency import describe_mapping
@@ -94,10 +95,11 @@ class BenchView:
     def tally(self) -> str:
         """Right / wrong / error counts over the records. A record is one example asked with one prompt
         (and model), so a run of 4 examples and 3 prompts has 12: they are not called examples here."""
-        counts = {k: self.outcomes.count(k) for k in (RIGHT, WRONG, ERROR)}
+        counts = {k: self.outcomes.count(k) for k in (RIGHT, WRONG, UNJUDGED, ERROR)}
+        unjudged = f", {counts[UNJUDGED]} not judged" if counts[UNJUDGED] else ""
         line = (
-            f"{len(self.records)} example-prompt pairs: {counts[RIGHT]} right, {counts[WRONG]} wrong, "
-            f"{counts[ERROR]} errors."
+            f"{len(self.records)} example-prompt pairs: {counts[RIGHT]} right, {counts[WRONG]} wrong"
+            f"{unjudged}, {counts[ERROR]} errors."
         )
         if self.other is not None:
             differ = len(self.differ)

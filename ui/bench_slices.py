@@ -14,7 +14,7 @@ from collections import Counter
 from html import escape
 from typing import Any
 
-from assistant.evaluation.outcomes import ERROR, RIGHT, WRONG
+from assistant.evaluation.outcomes import ERROR, RIGHT, UNJUDGED, WRONG
 from assistant.evaluation.runs import Slice
 from ui.bench_browser import BenchView
 
@@ -28,7 +28,7 @@ def choices(view: BenchView) -> dict[str, list[tuple[str, str]]]:
     out: dict[str, list[tuple[str, str]]] = {}
     for name in SLICE_FIELDS:
         counted = counts[name]
-        order = [RIGHT, WRONG, ERROR] if name == "outcome" else sorted(counted)
+        order = [RIGHT, WRONG, UNJUDGED, ERROR] if name == "outcome" else sorted(counted)
         values = [v for v in order if counted.get(v) and v != "-"]
         out[name] = [(f"{ALL} ({len(view.records)})", ALL), *[(f"{v} ({counted[v]})", v) for v in values]]
     return out
@@ -96,7 +96,7 @@ def slices_html(view: BenchView) -> str:
     counts = run.counts()
     lines = [
         f"<li>All records: {_button({}, len(run.records), 'all records')}</li>",
-        _counts_line("Outcome", "outcome", counts["outcome"], [RIGHT, WRONG, ERROR]),
+        _counts_line("Outcome", "outcome", counts["outcome"], [RIGHT, WRONG, UNJUDGED, ERROR]),
     ]
     unknown = len(run.slice(Slice(unknown=True)))
     if unknown:

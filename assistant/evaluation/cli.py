@@ -1,11 +1,12 @@
-"""`whichone bench TASK --model NAME [--judge NAME] [--limit N] [--out DIR]`, `whichone bench list` and
-`whichone bench fetch TASK` (its dataset and images, downloaded ahead of an offline run).
+"""`whichone bench run|list|fetch|show|compare|mark`: the papers' benchmarks on the command line, each
+action its own subcommand with its own help.
 
-Prints the paper-style table and where the files went, and how many calls reached a model: a rerun of the
-same command is served from the response cache and says "model calls: 0"; a run whose examples failed
-says how many and why on the same line ("model calls: 0 (cache hits: 0); 5 of 5 examples failed: image
-unavailable"). SIGTERM and Ctrl-C stop the run with a one-line note; the answers already given are in
-the cache and the same command resumes.
+`run TASK --model NAME` prints the paper-style table and where the files went, and how many calls reached
+a model: a rerun of the same command is served from the response cache and says "model calls: 0"; a run
+whose examples failed says how many and why on the same line ("model calls: 0 (cache hits: 0); 5 of 5
+examples failed: image unavailable"). SIGTERM and Ctrl-C stop the run with a one-line note; the answers
+already given are in the cache and the same command resumes. `fetch TASK` downloads a task's dataset and
+images ahead of an offline run; `show`, `compare` and `mark` read finished runs.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import sys
 import threading
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from assistant.errors import WhichoneError
 from models.errors import ModelError
@@ -25,14 +27,32 @@ from models.errors import ModelError
 if TYPE_CHECKING:
     from assistant.evaluation.runner import RunConfig
 
+SUBCOMMANDS = ("run", "list", "fetch", "show", "compare", "mark")
+
+
+class BenchGroup(TyperGroup):
+    """The bench group; `whichone bench TASK ...` (the form before subcommands) is told the new one."""
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        name = args[0] if args else ""
+        if name and name not in SUBCOMMANDS and not name.startswith("-"):
+            typer.echo(
+                f"error: `whichone bench` has no subcommand {name!r}; run a task with: "
+                f"whichone bench run {name} --model NAME (subcommands: {', '.join(SUBCOMMANDS)})",
+                err=True,
+            )
+            raise typer.Exit(2)
+        return super().resolve_command(ctx, args)
+
+
 bench_app = typer.Typer(
-    help="Run the papers' benchmarks (RAcQUEt, VQ-FocusAmbiguity, AQuA, ClearVQA) on a model.",
-    invoke_without_command=True,
+    cls=BenchGroup,
+    help="Run the papers' benchmarks (RAcQUEt, VQ-FocusAmbiguity, AQuA, ClearVQA) on a model, and read "
+    "the runs.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    # TASK comes first, options may follow it (a group stops at its first argument otherwise).
-    context_settings={"allow_interspersed_args": True},
+    rich_markup_mode=None,  # plain help: flags as flags, no box drawing for a screen reader to spell out
 )
 
 
@@ -51,12 +71,9 @@ def _list_tasks() -> None:
 
 
 def _fetch(
-    target: str | None, *, data: str | None, split: str | None, limit: int | None, seed: int, progress: bool
+    target: str, *, data: str | None, split: str | None, limit: int | None, seed: int, progress: bool
 ) -> None:
     """`whichone bench fetch TASK`: download the task's dataset and images ahead of an offline run."""
-    if not target:
-        typer.echo("error: name the task to fetch: whichone bench fetch TASK", err=True)
-        raise typer.Exit(2)
     from tqdm import tqdm
 
     from assistant.evaluation.prefetch import fetch_task
@@ -96,12 +113,10 @@ def _row_line(row: dict[str, object]) -> str:
     )
 
 
-def _show(folder: str | None, chosen: object, export_to: Path | None, rows: int) -> None:
+def _show(folder: str, chosen: object, export_to: Path | None, rows: int) -> None:
     """`whichone bench show RUN [slice options]`: a finished run's slice, its counts and its records."""
     from assistant.evaluation.runs import Run, Slice, export
 
-    if not folder:
-        raise WhichoneError("name the run folder: whichone bench show RUN")
     assert isinstance(chosen, Slice)
     run = Run.open(folder)
     note = run.with_gold_from_dataset()
@@ -124,12 +139,10 @@ def _show(folder: str | None, chosen: object, export_to: Path | None, rows: int)
         typer.echo(f"exported {len(shown)} records to {export(shown, export_to)}")
 
 
-def _compare(first: str | None, second: str | None, export_to: Path | None, rows: int) -> None:
+def _compare(first: str, second: str, export_to: Path | None, rows: int) -> None:
     """`whichone bench compare RUN_A RUN_B`: agreement of two runs' judgements on the same items."""
     from assistant.evaluation.runs import Run, compare, export
 
-    if not first or not second:
-        raise WhichoneError("name two run folders: whichone bench compare RUN_A RUN_B")
     a, b = Run.open(first), Run.open(second)
     for run in (a, b):
         note = run.with_gold_from_dataset()
@@ -159,117 +172,185 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-@bench_app.callback()
-def bench(
-    task: Annotated[
-        str, typer.Argument(help="Task name; `list` to list the tasks; `fetch` to download a task's data.")
-    ],
-    target: Annotated[
-        str | None,
-        typer.Argument(help="`fetch TASK`; `show RUN` (a run folder); `compare RUN_A RUN_B`."),
+TaskArgument = Annotated[str, typer.Argument(metavar="TASK", help="A task name (`whichone bench list`).")]
+RunFolder = Annotated[str, typer.Argument(metavar="RUN", help="A run folder (its responses.jsonl).")]
+Rows = Annotated[int, typer.Option(metavar="N", help="How many records to print.")]
+Export = Annotated[
+    Path | None, typer.Option(metavar="FILE", help="Write the records shown to a .csv or .jsonl file.")
+]
+Data = Annotated[
+    str | None,
+    typer.Option(
+        metavar="PATH|URL|sample",
+        help="Local dataset file/folder, a URL, or `sample` (the bundled sample; default: where the "
+        "authors publish it).",
+    ),
+]
+Split = Annotated[str | None, typer.Option(metavar="NAME", help="Dataset split (default: the task's).")]
+Limit = Annotated[
+    int | None, typer.Option(metavar="N", help="Use a seeded sample of N examples (default: all).")
+]
+Seed = Annotated[int, typer.Option(metavar="N", help="Seed for the sample and for generation.")]
+Progress = Annotated[bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")]
+
+
+def _one_line_errors(func: Any) -> Any:
+    """A WhichoneError or ModelError from a bench subcommand is one line on stderr and exit status 2."""
+    from functools import wraps
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (WhichoneError, ModelError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+
+    return wrapper
+
+
+@bench_app.command("list")
+def list_command() -> None:
+    """List the tasks: what each reproduces, its dataset, prompt variants and default judge."""
+    _list_tasks()
+
+
+@bench_app.command("fetch")
+def fetch_command(
+    task: TaskArgument,
+    data: Data = None,
+    split: Split = None,
+    limit: Limit = None,
+    seed: Seed = 0,
+    progress: Progress = True,
+) -> None:
+    """Download a task's dataset and images ahead of an offline run (a rerun fetches only what is missing)."""
+    _fetch(task, data=data, split=split, limit=limit, seed=seed, progress=progress)
+
+
+@bench_app.command("show")
+@_one_line_errors
+def show_command(
+    run: RunFolder,
+    model: Annotated[str | None, typer.Option(metavar="NAME", help="Only this model's records.")] = None,
+    variant: Annotated[str | None, typer.Option(metavar="NAME", help="Only this prompt variant.")] = None,
+    gold: Annotated[
+        str | None, typer.Option(metavar="LABEL", help="Only records with this gold label.")
     ] = None,
-    other: Annotated[str | None, typer.Argument(help="With `compare`: the second run folder.")] = None,
+    judged: Annotated[
+        str | None,
+        typer.Option(metavar="LABEL", help="Only records judged so (with --gold: a confusion cell)."),
+    ] = None,
+    outcome: Annotated[
+        str | None, typer.Option(metavar="OUTCOME", help="Only records right, wrong, unjudged or error.")
+    ] = None,
+    unknown: Annotated[bool, typer.Option("--unknown", help="Only records a judging left unknown.")] = False,
+    word: Annotated[
+        str | None, typer.Option(metavar="WORD", help="A word in the question or the reply.")
+    ] = None,
+    export: Export = None,
+    rows: Rows = 20,
+) -> None:
+    """A finished run's records: counts by outcome, judged and gold label, then the records, sliced by the
+    options."""
+    from assistant.evaluation.runs import Slice
+
+    chosen = Slice(
+        model=model, variant=variant, gold=gold, judged=judged, outcome=outcome, unknown=unknown, word=word
+    )
+    _show(run, chosen, export, rows)
+
+
+@bench_app.command("compare")
+@_one_line_errors
+def compare_command(
+    run_a: Annotated[str, typer.Argument(metavar="RUN_A", help="A run folder.")],
+    run_b: Annotated[str, typer.Argument(metavar="RUN_B", help="Another run of the same task.")],
+    export: Export = None,
+    rows: Rows = 20,
+) -> None:
+    """Agreement of two runs' judgements on the same items, and the records where they differ."""
+    _compare(run_a, run_b, export, rows)
+
+
+@bench_app.command("mark")
+@_one_line_errors
+def mark_command(
+    run: RunFolder,
+    record_id: Annotated[str, typer.Argument(metavar="RECORD_ID", help="The record's id (`bench show`).")],
+    label: Annotated[str, typer.Option(metavar="LABEL", help="The right label for the record's response.")],
+    variant: Annotated[
+        str | None, typer.Option(metavar="NAME", help="The record's prompt variant, if it has several.")
+    ] = None,
+    judging: Annotated[
+        str | None,
+        typer.Option(metavar="NAME", help="Which judging the label is for (default: the task's main one)."),
+    ] = None,
+) -> None:
+    """Keep a person's label for one record's response; measure a judge on the labels with
+    `whichone judge-agreement`."""
+    from assistant.evaluation.runs import Run, mark
+
+    path = mark(Run.open(run), record_id, label, variant=variant, judging=judging)
+    typer.echo(
+        f"kept in {path}; measure a judge on it: whichone judge-agreement --judge rules --labelled {path}"
+    )
+
+
+@bench_app.command("run")
+def run_command(
+    task: TaskArgument,
     model: Annotated[
         list[str] | None,
         typer.Option(
-            help="Model registry name (repeat for several models); for a localisation task a pointer name."
+            metavar="NAME",
+            help="Model registry name (repeat for several models); for a localisation task a pointer name.",
         ),
     ] = None,
     judge: Annotated[
         str | None,
-        typer.Option(help="`rules`, a VLM registry name (LLM judge) or `none`; default: the task's."),
+        typer.Option(
+            metavar="NAME", help="`rules`, a VLM registry name (LLM judge) or `none`; default: the task's."
+        ),
     ] = None,
-    limit: Annotated[int | None, typer.Option(help="Use a seeded sample of N examples.")] = None,
-    out: Annotated[Path | None, typer.Option(help="Output folder (default runs/TASK/MODEL).")] = None,
-    data: Annotated[
-        str | None,
-        typer.Option(help="Local dataset file/folder or URL (default: where the authors publish it)."),
+    limit: Limit = None,
+    out: Annotated[
+        Path | None, typer.Option(metavar="DIR", help="Output folder (default runs/TASK/MODEL).")
     ] = None,
-    split: Annotated[str | None, typer.Option(help="Dataset split (default: the task's).")] = None,
-    variant: Annotated[list[str] | None, typer.Option(help="Prompt variant(s) (default: all).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed for the sample and for generation.")] = 0,
-    batch_size: Annotated[int, typer.Option(help="Conversations per batch for a local model.")] = 8,
-    concurrency: Annotated[int, typer.Option(help="Requests in flight for a server model.")] = 8,
-    max_new_tokens: Annotated[int | None, typer.Option(help="Override the task's reply length.")] = None,
+    data: Data = None,
+    split: Split = None,
+    variant: Annotated[
+        list[str] | None, typer.Option(metavar="NAME", help="Prompt variant(s) (default: all).")
+    ] = None,
+    seed: Seed = 0,
+    batch_size: Annotated[
+        int, typer.Option(metavar="N", help="Conversations per batch for a local model.")
+    ] = 8,
+    concurrency: Annotated[int, typer.Option(metavar="N", help="Requests in flight for a server model.")] = 8,
+    max_new_tokens: Annotated[
+        int | None, typer.Option(metavar="N", help="Override the task's reply length.")
+    ] = None,
     judge_max_new_tokens: Annotated[
-        int | None, typer.Option(help="Override an LLM judge's reply length (default: per judging task).")
+        int | None,
+        typer.Option(metavar="N", help="Override an LLM judge's reply length (default: per judging task)."),
     ] = None,
-    cache: Annotated[Path | None, typer.Option(help="Response cache (sqlite) path.")] = None,
+    cache: Annotated[Path | None, typer.Option(metavar="FILE", help="Response cache (sqlite) path.")] = None,
     segmenter: Annotated[
-        str, typer.Option(help="Localisation tasks: segmenter registry name, or `none` (box regions).")
+        str,
+        typer.Option(
+            metavar="NAME", help="Localisation tasks: segmenter registry name, or `none` (box regions)."
+        ),
     ] = "sam-vit-b",
     pointer: Annotated[
         str,
         typer.Option(
-            help="Pipeline tasks: the pipeline's pointer; saliency tasks: maps a response to a box."
+            metavar="NAME",
+            help="Pipeline tasks: the pipeline's pointer; saliency tasks: maps a response to a box.",
         ),
     ] = "vlm-boxes",
-    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
-    gold: Annotated[str | None, typer.Option(help="show: only records with this gold label.")] = None,
-    judged: Annotated[
-        str | None, typer.Option(help="show: only records judged so (with --gold: a confusion cell).")
-    ] = None,
-    outcome: Annotated[str | None, typer.Option(help="show: right, wrong or error.")] = None,
-    unknown: Annotated[bool, typer.Option(help="show: only records a judging left unknown.")] = False,
-    word: Annotated[str | None, typer.Option(help="show: a word in the question or the reply.")] = None,
-    export: Annotated[
-        Path | None, typer.Option(help="show / compare: write the records shown to a .csv or .jsonl file.")
-    ] = None,
-    rows: Annotated[int, typer.Option(help="show / compare: how many records to print.")] = 20,
-    label: Annotated[
-        str | None, typer.Option(help="mark: the right label for the record's response.")
-    ] = None,
-    judging: Annotated[
-        str | None, typer.Option(help="mark: which judging the label is for (default: the task's main one).")
-    ] = None,
+    progress: Progress = True,
 ) -> None:
     """Run benchmark TASK on a model and write responses.jsonl, summary.json, table.md and plots."""
-    if task == "list":
-        _list_tasks()
-        return
-    if task == "fetch":
-        _fetch(target, data=data, split=split, limit=limit, seed=seed, progress=progress)
-        return
-    if task == "mark":
-        from assistant.evaluation.runs import Run, mark
-
-        try:
-            if not target or not other or not label:
-                raise WhichoneError("mark a judgement: whichone bench mark RUN RECORD_ID --label LABEL")
-            path = mark(
-                Run.open(target), other, label, variant=variant[0] if variant else None, judging=judging
-            )
-        except WhichoneError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2) from None
-        typer.echo(
-            f"kept in {path}; measure a judge on it: whichone judge-agreement --judge rules --labelled {path}"
-        )
-        return
-    if task in ("show", "compare"):
-        from assistant.evaluation.runs import Slice
-
-        chosen = Slice(
-            model=model[0] if model else None,
-            variant=variant[0] if variant else None,
-            gold=gold,
-            judged=judged,
-            outcome=outcome,
-            unknown=unknown,
-            word=word,
-        )
-        try:
-            if task == "show":
-                _show(target, chosen, export, rows)
-            else:
-                _compare(target, other, export, rows)
-        except WhichoneError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2) from None
-        return
-    if target is not None:
-        typer.echo(f"error: unexpected argument {target!r} (only `bench fetch TASK` takes two)", err=True)
-        raise typer.Exit(2)
     from assistant.evaluation.runner import RunConfig
 
     config = RunConfig(

@@ -54,6 +54,11 @@ def write_json(path: Path, obj: JSON) -> None:
 # ------------------------------------------------------------------------------------------ tables
 
 
+def _sampled(summary: RunSummary) -> str:
+    """How the examples were chosen, in the words of the command that chose them."""
+    return f"(a seeded sample: --limit {summary.limit}, seed {summary.seed})" if summary.limit else "(all)"
+
+
 def markdown_table(task: Task, summary: RunSummary) -> str:
     """The summary as the paper lays its table out (percentages, one row per model and prompt)."""
     title, header, rows, extra = task.layout(task, summary)  # its paper's table
@@ -65,7 +70,7 @@ def markdown_table(task: Task, summary: RunSummary) -> str:
         if judging
         else "Judge: none needed (the metric reads the model's output directly).",
         *([f"The paper's own judge: {paper.judge}."] if judging and paper.judge else []),
-        f"Split {summary.split}; {summary.n_examples} examples (limit {summary.limit}, seed {summary.seed}).",
+        f"Split {summary.split}; {summary.n_examples} examples {_sampled(summary)}.",
         *extra,
     ]
     warning = failed_share_warning(summary)
