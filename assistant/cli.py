@@ -25,12 +25,13 @@ from assistant.question import analyse_question
 from assistant.settings import markdown_table, settings
 from assistant.validation import clean_question
 from models.download import download, repos_for
-from models.errors import ModelError
+from models.errors import ModelError, ModelUnavailable
 from models.readers import read_grounding
 from models.registry import default_vlm_name, get_spec, list_models
 from models.spec import ModelKind
 from models.stacks import STACKS, default_stack_name, get_stack, resolve_choice
 from models.types import GroundingFamily
+from ui.engine import explain_unavailable
 from ui.selfcheck import selfcheck
 from ui.serve import main as serve_app
 
@@ -132,7 +133,10 @@ def ask(
     prefix = "focus_recognition_"
     prompt_name = recognition_prompt if recognition_prompt.startswith(prefix) else prefix + recognition_prompt
     config = AssistantConfig(recognition_prompt=prompt_name, ambiguity_threshold=threshold)
-    assistant = Assistant.from_names(models.vlm, models.pointer, models.segmenter, config)
+    try:
+        assistant = Assistant.from_names(models.vlm, models.pointer, models.segmenter, config)
+    except ModelError as exc:
+        raise ModelUnavailable(explain_unavailable(models, exc)) from exc
     reply, session = assistant.ask(photo, question)
     second = assistant.resolve(session, choice)[0] if choice is not None else None
     if as_json:
@@ -261,11 +265,12 @@ def download_command(
     only what is missing)."""
 
     names = list(models or [])
-    repos = repos_for(names, stack or (None if names else default_stack_name()))
+    stack_name = stack or (None if names else default_stack_name())
+    repos = repos_for(names, stack_name)
     if not repos:
         typer.echo("nothing to download: these models are built locally or served elsewhere")
         return
-    download(repos, dry_run=dry_run, echo=typer.echo)
+    download(repos, dry_run=dry_run, echo=typer.echo, stack=stack_name if not names else None)
 
 
 @app.command("settings")
@@ -337,7 +342,11 @@ def selfcheck_command(
     ] = False,
 ) -> None:
     """Whether whichone works here: load a stack, run every example photo through both turns, and write a
-    report (markdown and overlays) that says what was expected, what happened and how long it took."""
+    report (markdown and overlays) that says what was expected, what happened and how long it took.
+
+    Exit status: 0 every example ran; 1 some example failed (the report says which); 2 the stack could not
+    load (report.md still lists each missing model, its size and the command that fetches it) or an
+    option was wrong."""
 
     report = selfcheck(
         stack, out, yes=yes, random_weights=random_weights, echo=typer.echo, ask=lambda q: typer.confirm(q)

@@ -23,19 +23,20 @@ from typing import Literal
 
 from models.errors import ModelError, error_chain, first_line
 from models.hub import gated_help
+from models.offline_help import catalog_gigabytes, catalog_size, hub_cache, hub_state, is_cached
 from models.registry import list_models
-from models.stacks import STACKS, get_stack
+from models.stacks import get_stack
 
 # What transformers' from_pretrained reads for the models whichone registers.
 LOADER_FILES = ("*.json", "*.safetensors", "*.txt", "*.jinja", "*.model", "*.tiktoken")
 
 
-DownloadFailure = Literal["gated", "missing", "offline", "disk", "other"]
+DownloadFailure = Literal["gated", "missing", "offline", "unreachable", "disk", "other"]
 
 
 class DownloadFailed(ModelError):
     """A download that cannot be done; the message says why and what to do, in one line. `kind` says which
-    failure ("other": the Hub or mirror could not be reached, or a transfer broke off)."""
+    failure ("unreachable": the Hub or mirror could not be reached; "other": a transfer broke off)."""
 
     def __init__(self, message: str, kind: DownloadFailure = "other") -> None:
         super().__init__(message)
@@ -114,21 +115,23 @@ def fetch(repo_id: str) -> str:
 
 
 def download(
-    repo_ids: Sequence[str], *, dry_run: bool = False, echo: Callable[[str], None] = print
+    repo_ids: Sequence[str],
+    *,
+    dry_run: bool = False,
+    echo: Callable[[str], None] = print,
+    stack: str | None = None,
 ) -> list[RepoFiles]:
-    """Plan every repository, print the sizes, then (unless dry_run) fetch each; returns the plans."""
-    plans = []
-    unasked: list[str] = []
+    """Plan every repository, print the sizes, then (unless dry_run) fetch each; returns the plans. A dry
+    run that cannot ask the Hub says what the catalog knows and what only the Hub can say."""
+    plans: list[RepoFiles] = []
     for repo_id in repo_ids:
         try:
             found = plan(repo_id)
         except DownloadFailed as exc:
-            if not dry_run or exc.kind not in ("offline", "other"):
+            if not dry_run or exc.kind not in ("offline", "unreachable"):
                 raise
-            # Offline, or the Hub cannot be reached: what would be fetched, from the catalog.
-            echo(f"{repo_id}: its loader files ({', '.join(LOADER_FILES)}), {catalog_size(repo_id)}")
-            unasked.append(str(exc))
-            continue
+            _dry_run_without_hub(repo_ids, stack, echo)
+            return []
         plans.append(found)
         cached = sum(1 for _, _, c in found.files if c)
         echo(
@@ -138,9 +141,6 @@ def download(
         if dry_run:
             for name, size, is_cached in found.files:
                 echo(f"  {name}  {size_text(size or 0)}{'  (cached)' if is_cached else ''}")
-    if unasked:
-        echo(f"sizes unknown offline: the Hub was not asked ({unasked[0]})")
-        return plans
     total = sum(p.total_bytes for p in plans)
     missing = sum(p.missing_bytes for p in plans)
     echo(f"total: {size_text(total)} in {len(plans)} repositories; {size_text(missing)} not yet here")
@@ -152,14 +152,26 @@ def download(
     return plans
 
 
-def catalog_size(repo_id: str) -> str:
-    """About how big a repository's weights are, as the stacks' catalog says (models/stacks.py)."""
-
-    for stack in STACKS.values():
-        for weights in stack.downloads:
-            if weights.source == repo_id:
-                return f"about {weights.gigabytes:.2f} GB of weights"
-    return "size unknown"
+def _dry_run_without_hub(repo_ids: Sequence[str], stack: str | None, echo: Callable[[str], None]) -> None:
+    """What a dry run knows without the Hub: each repository's size from the catalog and whether its
+    weights are in the cache here; the exact file list and sizes need the Hub."""
+    echo(f"{hub_state()}: the sizes below are whichone's catalog figures, not the Hub's file list.")
+    known = 0.0
+    for repo_id in repo_ids:
+        here = "in the cache here" if is_cached(repo_id) else "not in the cache here"
+        echo(f"{repo_id}: {catalog_size(repo_id)} of weights; {here}")
+        known += catalog_gigabytes(repo_id) or 0.0
+    missing = [r for r in repo_ids if not is_cached(r)]
+    echo(
+        f"total: about {known:.2f} GB in {len(repo_ids)} repositories; {len(missing)} not in the cache. "
+        "The exact files and sizes need the Hub: run this again where it can be reached."
+    )
+    if missing:
+        command = f"whichone download --stack {stack}" if stack else "whichone download"
+        echo(
+            f"To get them: `{command}` on a machine with internet, then copy its Hugging Face cache "
+            f"({hub_cache()}) here; or set HF_ENDPOINT to a mirror you can reach."
+        )
 
 
 FetchPhase = Literal["checking", "downloading", "loading", "ready", "failed"]
@@ -309,7 +321,7 @@ def _message(repo: str, error: BaseException) -> tuple[DownloadFailure, str] | N
     return None
 
 
-_KINDS: tuple[DownloadFailure, ...] = ("gated", "missing", "offline", "disk", "other")
+_KINDS: tuple[DownloadFailure, ...] = ("gated", "missing", "offline", "unreachable", "disk", "other")
 
 
 def _message_for(repo: str, error: BaseException, kind: DownloadFailure) -> str | None:
@@ -333,6 +345,13 @@ def _message_for(repo: str, error: BaseException, kind: DownloadFailure) -> str 
         return f"{repo} is not on {constants.ENDPOINT} (or is private: log in first)"
     if kind == "offline" and isinstance(error, OfflineModeIsEnabled):
         return "HF_HUB_OFFLINE is set: unset it to download (and set it again to run offline)"
+    if kind == "unreachable" and isinstance(error, (DryRunError, *_connect_errors())):
+        # the Hub's file listing never came: nothing was being fetched, so nothing is to resume
+        return (
+            f"the model hub ({constants.ENDPOINT}) cannot be reached, so {repo} cannot be fetched: fetch it "
+            "on a machine with internet and copy its Hugging Face cache here, or set HF_ENDPOINT to a "
+            "mirror you can reach"
+        )
     if kind == "disk" and isinstance(error, OSError) and error.errno == errno.ENOSPC:
         return f"the disk is full while downloading {repo}; free space (or set HF_HOME) and run this again"
     network = _network_errors()
@@ -345,6 +364,15 @@ def _message_for(repo: str, error: BaseException, kind: DownloadFailure) -> str 
             "(what is already here is kept)"
         )
     return None
+
+
+def _connect_errors() -> tuple[type[BaseException], ...]:
+    """The HTTP client's errors for a connection that never opened (no network, a mirror that is down)."""
+    try:
+        import httpx2
+    except ImportError:  # pragma: no cover - older huggingface_hub uses httpx or requests
+        return ()
+    return (httpx2.ConnectError, httpx2.ConnectTimeout)
 
 
 def _network_errors() -> tuple[type[BaseException], ...]:

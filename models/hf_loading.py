@@ -136,9 +136,9 @@ def not_loadable(
         why = " and could not be fetched"
     return ModelUnavailable(
         f"the model {model_id} is not downloaded here{why}: "
-        f"run `whichone download --stack NAME` (a whole stack) or `hf download {model_id}` on a machine "
-        "with internet (then copy its Hugging Face cache here), or use the cpu-tiny stack to try the app "
-        "offline (built here, nothing to download; its answers are noise)"
+        f"run `hf download {model_id}` on a machine with internet (then copy its Hugging Face cache here), "
+        "or use the cpu-tiny stack to try the app offline (built here, nothing to download; its answers "
+        "are noise)"
     )
 
 

@@ -76,7 +76,7 @@ def load_pretrained(
             raise ModelUnavailable(gated_help(checkpoint)) from error
         raise ModelUnavailable(
             f"the {what} weights {checkpoint} are not downloaded here and could not be fetched: run "
-            f"`hf download {checkpoint}` (or `whichone download --stack NAME`) where there is internet "
+            f"`hf download {checkpoint}` where there is internet (then copy its Hugging Face cache here) "
             f"({hint})"
         ) from error
     except (ValueError, KeyError, RuntimeError) as error:

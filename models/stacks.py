@@ -111,6 +111,11 @@ STACKS: dict[str, Stack] = {
 DEFAULT_CPU_STACK, DEFAULT_GPU_STACK = "cpu", "gpu"
 
 
+def stack_name_of(choice: ModelChoice) -> str | None:
+    """The name of the stack that is exactly `choice`, or None (a custom mix)."""
+    return next((st.name for st in STACKS.values() if st.choice == choice), None)
+
+
 def get_stack(name: str) -> Stack:
     stack = STACKS.get(name.strip())
     if stack is None:

@@ -57,16 +57,38 @@ def test_the_demo_stack_runs_every_example_and_writes_a_report(tmp_path: Path) -
     assert sorted(p.suffix for p in out.iterdir()) == [".md"] + [".png"] * len(photos)
 
 
-def test_a_stack_that_cannot_load_is_one_line_and_exit_2(tmp_path: Path) -> None:
-    done = run_cli(
-        "--stack", "cpu", "--out", str(tmp_path / "r"),
-        env={"HF_HOME": str(tmp_path / "empty-hf"), "HF_HUB_OFFLINE": "1"},
-    )  # fmt: skip
+@pytest.mark.parametrize("offline", ["1", "0"])
+def test_a_stack_that_cannot_load_is_one_line_exit_2_and_a_report_of_what_is_missing(
+    tmp_path: Path, offline: str
+) -> None:
+    env = {"HF_HOME": str(tmp_path / "empty-hf"), "HF_HUB_OFFLINE": offline, "TRANSFORMERS_OFFLINE": offline}
+    if offline == "0":  # the hub out of reach: a closed port
+        env["HF_ENDPOINT"] = "http://127.0.0.1:9"
+    done = run_cli("--stack", "cpu", "--out", str(tmp_path / "r"), env=env)
     assert done.returncode == 2
     errors = done.stderr.strip().splitlines()
-    assert len(errors) == 1 and errors[0].startswith("error: the model HuggingFaceTB/SmolVLM-256M-Instruct")
-    assert "not downloaded" in errors[0] and "Traceback" not in done.stderr
-    assert not (tmp_path / "r" / "report.md").exists()
+    why = (
+        "is not asked (HF_HUB_OFFLINE is set)" if offline == "1" else "(http://127.0.0.1:9) cannot be reached"
+    )
+    assert len(errors) == 1 and errors[0].startswith(
+        f"error: the cpu stack could not load: the model hub {why}"
+    )
+    assert (
+        "3 of its models are not here: smolvlm-256m (HuggingFaceTB/SmolVLM-256M-Instruct, about 0.51 GB)"
+        in (errors[0])
+    )
+    assert errors[0].endswith(str(tmp_path / "r" / "report.md")) and "Traceback" not in done.stderr
+    report = (tmp_path / "r" / "report.md").read_text()
+    assert report.startswith("# whichone selfcheck: the cpu stack could not load")
+    for name, repo, size in (
+        ("smolvlm-256m", "HuggingFaceTB/SmolVLM-256M-Instruct", "0.51"),
+        ("owlvit-b32", "google/owlvit-base-patch32", "0.61"),
+        ("sam2-hiera-tiny", "facebook/sam2.1-hiera-tiny", "0.16"),
+    ):
+        assert f"| {name} | {repo} | about {size} GB | `whichone download {name}` |" in report
+    assert "All of the stack's at once: `whichone download --stack cpu`." in report
+    assert "`whichone serve --stack cpu-tiny`" in report and "HF_ENDPOINT" in report
+    assert "--data sample" in report and "NAME`" not in report.replace("--model NAME", "")
 
 
 def test_it_asks_before_downloading_and_a_no_downloads_nothing(tmp_path: Path) -> None:

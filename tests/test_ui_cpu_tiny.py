@@ -122,7 +122,7 @@ def test_an_unavailable_stack_offers_the_offline_one_in_one_click(tmp_path: Path
         banner = page.locator("#wh-banner [role=alert]")
         banner.wait_for()
         assert "Model not available: smolvlm-256m / owlvit-b32 / sam2-hiera-tiny" in banner.inner_text()
-        assert "whichone download --stack" in banner.inner_text()
+        assert "whichone download --stack cpu`" in banner.inner_text() and "NAME" not in banner.inner_text()
         button = page.locator("#wh-try-offline")
         button.wait_for()
         wait_until_settled(page)  # Gradio fades a pending event's outputs: a scan then finds low contrast

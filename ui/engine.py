@@ -21,9 +21,11 @@ from assistant.settings import settings
 from models.base import Describing, Pointer, Segmenter, VisionLanguageModel
 from models.download import DownloadFailed, StackFetch, fetch_with_progress, hub_repos
 from models.errors import ModelError, ModelUnavailable
-from models.hub import hub_offline
+from models.hub import hub_offline, hub_reachable
+from models.offline_help import hub_state, missing_weights, unavailable_help
+from models.offline_help import what_to_do as offline_what_to_do
 from models.registry import create_pointer, create_segmenter, create_vlm
-from models.stacks import ModelChoice, resolve_choice
+from models.stacks import ModelChoice, resolve_choice, stack_name_of
 
 
 def _say(line: str) -> None:
@@ -115,8 +117,11 @@ class ModelPool:
                     # The Hub answered but a file did not arrive: load nothing half-fetched.
                     fail(f"The download did not finish ({exc}).")
                     return
-                echo(f"whichone: {exc}. Trying what is cached.")  # e.g. no internet on this machine
-                if exc.kind != "other":  # gated, missing: the loader's own message would not say so
+                if exc.kind in ("unreachable", "offline"):  # nothing was being fetched: say so plainly
+                    echo(f"whichone: {hub_state()}; loading {label} from the cache here.")
+                else:
+                    echo(f"whichone: {exc}. Trying what is cached.")
+                if exc.kind not in ("other", "unreachable"):  # gated, missing: the loader would not say
                     download_error = f"{exc}."
             progress.phase = "loading"
             try:
@@ -139,7 +144,9 @@ class ModelPool:
             try:
                 self._grounder(choice)
             except ModelError as exc:
-                self.errors[choice] = str(exc)
+                self.errors[choice] = explain_unavailable(choice, exc)
+                if self.errors[choice] != str(exc):
+                    raise ModelUnavailable(self.errors[choice]) from exc
                 raise
             except (ImportError, OSError, RuntimeError, ValueError) as exc:
                 # A broken install or a missing file must not take the app down: say what failed.
@@ -235,10 +242,20 @@ def shown_model_id(model_id: str) -> str:
     return model_id
 
 
-WHAT_TO_DO = (
-    "What to do: download the stack's weights where there is internet (`whichone download --stack NAME`; "
-    "`whichone stacks` lists each stack's models and sizes), or, while online, start once with "
-    "these models so their weights are cached; or open Settings and choose the cpu-tiny or demo stack, which "
-    "work offline (their answers are noise). For an OpenAI-compatible server set WHICHONE_OPENAI_BASE_URL "
-    "and choose the server stack."
-)
+def explain_unavailable(choice: ModelChoice, error: ModelError) -> str:
+    """A load that failed because weights are missing and the Hub is not used: which are missing, with
+    their sizes, and the ways out, naming the stack; any other failure as it is."""
+    names = choice.models()
+    hub_used = not hub_offline() and hub_reachable(timeout=2.0)
+    if hub_used or not missing_weights(names):
+        return str(error)
+    return unavailable_help(stack_name_of(choice), names)
+
+
+def what_to_do(choice: ModelChoice) -> str:
+    """The ways out when `choice` cannot load, naming its stack (or its models)."""
+    server = (
+        " For an OpenAI-compatible server (vLLM, SGLang, Ollama, llama.cpp's llama-server) choose the "
+        "server, ollama or llamacpp stack (`whichone stacks`)."
+    )
+    return offline_what_to_do(stack_name_of(choice), choice.models()) + server

@@ -40,8 +40,9 @@ from assistant.settings import settings
 from assistant.types import Reply, Strategy
 from models.base import Pointer, Segmenter, VisionLanguageModel
 from models.download import DownloadFailed, download, hub_repos, plan, size_text
-from models.errors import first_line
+from models.errors import ModelError, first_line
 from models.hub import hub_offline
+from models.offline_help import fetch_command, hub_state, missing_weights, what_to_do
 from models.registry import create_pointer, create_segmenter, create_vlm, get_spec
 from models.spec import ModelKind
 from models.stacks import ModelChoice, resolve_choice
@@ -183,7 +184,9 @@ def is_noise(choice: ModelChoice, random_weights: bool) -> bool:
     return random_weights or (not served and not hub_repos([choice.vlm]))
 
 
-def plan_downloads(choice: ModelChoice, yes: bool, echo: Echo, ask: Callable[[str], bool]) -> list[str]:
+def plan_downloads(
+    choice: ModelChoice, stack: str, yes: bool, echo: Echo, ask: Callable[[str], bool]
+) -> list[str]:
     """Say what the stack's models need from the Hub and fetch it after a yes; returns what could not be
     checked (one line each). Raises WhichoneError when the user says no."""
 
@@ -191,10 +194,12 @@ def plan_downloads(choice: ModelChoice, yes: bool, echo: Echo, ask: Callable[[st
     if not repos:
         return []
     if hub_offline():
-        return ["the Hub was not asked (HF_HUB_OFFLINE=1): the models load from the cache or not at all"]
+        return [f"{hub_state()}: the models load from the cache or not at all"]
     try:
         plans = [plan(repo) for repo in repos]
     except DownloadFailed as exc:
+        if exc.kind == "unreachable":
+            return [f"{hub_state()}: the models load from the cache or not at all"]
         return [f"could not ask the Hub what is missing ({exc}); loading what is cached"]
     missing = [p for p in plans if p.missing_bytes]
     if not missing:
@@ -204,7 +209,9 @@ def plan_downloads(choice: ModelChoice, yes: bool, echo: Echo, ask: Callable[[st
     for found in missing:
         echo(f"  {found.repo_id}: {size_text(found.missing_bytes)}")
     if not yes and not ask("Download them now into the Hugging Face cache?"):
-        raise WhichoneError("nothing downloaded; run `whichone download --stack NAME` first, or pass --yes")
+        raise WhichoneError(
+            f"nothing downloaded; run `whichone download --stack {stack}` first, or pass --yes"
+        )
     download([p.repo_id for p in missing], echo=echo)
     return []
 
@@ -375,9 +382,13 @@ def selfcheck(
     if random_weights and stack_name != "cpu":
         raise WhichoneError("--random-weights builds the cpu stack's published architecture; use --stack cpu")
     noise = is_noise(choice, random_weights)
-    not_run = [] if random_weights else plan_downloads(choice, yes, echo, ask)
+    not_run = [] if random_weights else plan_downloads(choice, stack_name, yes, echo, ask)
     echo(f"selfcheck: loading the {stack_name} stack ({choice.label()})")
-    assistant, loads = load_models(choice, random_weights, stack_name)
+    try:
+        assistant, loads = load_models(choice, random_weights, stack_name)
+    except (ModelError, WhichoneError) as exc:
+        report_path = write_not_loaded(out, stack_name, choice, exc, not_run, time.perf_counter() - began)
+        raise StackNotLoaded(not_loaded_line(stack_name, choice, exc, report_path)) from exc
     for load in loads:
         echo(
             f"  {load.role}: {load.name} from {load.source}; {load.device}, {load.dtype}, "
@@ -392,10 +403,7 @@ def selfcheck(
             report.examples.append(run)
             bar.write(example_line(number, run))
             bar.update(1)
-    report.not_run.append(
-        "the benchmark samples: no paper's sample is bundled yet (the Benchmark tab and `whichone bench` "
-        "need the papers' data); `whichone bench list` says what a run needs"
-    )
+    report.not_run.append(BENCHMARKS_NOT_RUN)
     report.peak_memory = _peak_memory()
     report.seconds = time.perf_counter() - began
     (out / "report.md").write_text(report.markdown(), encoding="utf-8")
@@ -403,6 +411,62 @@ def selfcheck(
 
 
 # ---------------------------------------------------------------- the report
+
+# The benchmarks are not part of a selfcheck; the bundled sample lets a user run each task offline.
+BENCHMARKS_NOT_RUN = (
+    "the benchmarks: a small sample of each paper's data is bundled (5 photos; its numbers say nothing "
+    "about a model): `whichone bench run TASK --model NAME --data sample` runs a task on it offline; the "
+    "papers' own data is fetched with `whichone bench fetch TASK` (`whichone bench list` names the tasks)"
+)
+
+
+class StackNotLoaded(WhichoneError):
+    """The stack could not load; the message ends with where the report that lists what is missing went."""
+
+
+def not_loaded_line(stack: str, choice: ModelChoice, error: BaseException, report: Path) -> str:
+    """The one line the terminal shows when the stack could not load."""
+    missing = missing_weights(choice.models())
+    if not missing:
+        return f"{error} (report: {report})"
+    listed = ", ".join(m.line() for m in missing)
+    return (
+        f"the {stack} stack could not load: {hub_state()}, and {len(missing)} of its models are not here: "
+        f"{listed}. The report says what to do and the commands that fetch them: {report}"
+    )
+
+
+def write_not_loaded(
+    out: Path, stack: str, choice: ModelChoice, error: BaseException, notes: list[str], seconds: float
+) -> Path:
+    """report.md for a stack that could not load: why, each missing model with its size and the command
+    that fetches it, and the ways out."""
+    missing = missing_weights(choice.models())
+    lines = [
+        f"# whichone selfcheck: the {stack} stack could not load",
+        "",
+        f"Models: {choice.label()}. Took {seconds:.0f} s. No example ran.",
+        "",
+        "## Why",
+        "",
+        str(error),
+        "",
+        "## Missing models",
+        "",
+    ]
+    if missing:
+        lines += ["| model | Hub repository | size | fetch with |", "|---|---|---|---|"]
+        lines += [f"| {m.name} | {m.repo} | {m.size} | `whichone download {m.name}` |" for m in missing]
+        lines += ["", f"All of the stack's at once: `{fetch_command(stack)}`.", ""]
+    else:
+        lines += ["- none: every model's weights are in the Hugging Face cache here.", ""]
+    lines += ["## What to do", "", what_to_do(stack, choice.models()).removeprefix("What to do: ")]
+    lines += ["", "## Notes", ""]
+    lines += [f"- {note}" for note in [*notes, BENCHMARKS_NOT_RUN]]
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "report.md"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
 
 
 def _cell(text: object) -> str:

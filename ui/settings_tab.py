@@ -20,8 +20,8 @@ from assistant.regions import AreaNorm, SaliencyConfig
 from models.errors import ModelError
 from models.registry import list_models
 from models.spec import ModelKind
-from models.stacks import NO_SEGMENTER, STACKS, ModelChoice
-from ui.engine import WHAT_TO_DO, ModelPool
+from models.stacks import NO_SEGMENTER, STACKS, ModelChoice, stack_name_of
+from ui.engine import ModelPool, what_to_do
 from ui.gpu import spaces_available
 from ui.public import allowed_models, check_models_allowed
 from ui.state import UIState
@@ -48,7 +48,9 @@ def banner_html(pool: ModelPool, choice: ModelChoice) -> str:
     # role=alert: screen readers read it out as soon as it appears.
     return (
         f'<div role="alert" class="wh-banner"><p><strong>Model not available: {escape(choice.label())}.'
-        f"</strong> {escape(message)}</p><p>{escape(WHAT_TO_DO)}</p></div>"
+        f"</strong> {escape(message)}</p>"
+        + ("" if "What to do:" in message else f"<p>{escape(what_to_do(choice))}</p>")
+        + "</div>"
     )
 
 
@@ -251,7 +253,7 @@ def _dropdowns(choice: ModelChoice) -> tuple[str | None, str, str, str]:
 
 def stack_of(choice: ModelChoice) -> str | None:
     """The name of the stack that is exactly `choice`, or None (a custom mix)."""
-    return next((st.name for st in STACKS.values() if st.choice == choice), None)
+    return stack_name_of(choice)
 
 
 def models_label(choice: ModelChoice) -> str:
