@@ -171,3 +171,26 @@ def release_closed_session(holder: Any, request: gr.Request | None, delay_s: flo
     timer = threading.Timer(delay_s, drop)
     timer.daemon = True
     timer.start()
+
+
+def forget_session(holder: Any, session_hash: str) -> None:
+    """Forget a session now (the door evicted it: its client opened more than its bound and this one was
+    idle): its photo and folders, then Gradio's entry for it (Blocks.state_holder, as
+    release_closed_session)."""
+    state = LIVE.pop(session_hash, None)
+    if state is not None:
+        state.forget_photo()
+    drop_folders(_HashOnly(session_hash))  # type: ignore[arg-type]
+    data = getattr(holder, "session_data", None)
+    if data is None:
+        return
+    with holder.lock:
+        data.pop(session_hash, None)
+        holder.time_last_used.pop(session_hash, None)
+
+
+@dataclass(frozen=True)
+class _HashOnly:
+    """What drop_folders reads of a gr.Request: its session hash."""
+
+    session_hash: str
