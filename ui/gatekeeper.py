@@ -22,8 +22,8 @@ route that runs an event or takes a file goes through it:
   (Gradio's direct routes, which skip the queue) are closed with 404: every queued event runs through the
   queue and its limits.
 
-A client is its address (ui.client_address). Nothing about a request is logged beyond one INFO line per
-refusal (status and route, never a body).
+A client is its address (ui.client_address). Nothing about a request is logged beyond one line per
+refusal (method, route, address, status and reason; never a body), at most 30 a minute per client.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ DIRECT_CLOSED = "This app runs every event through its queue: use /gradio_api/ca
 TOO_MANY_FILES = "Send one photo per upload."
 # Lone surrogates (JSON can carry them as \\udXXX escapes, UTF-8 cannot) and control characters other than
 # tab and line breaks: they broke a session's chat for good (it could not be serialised).
+SESSION_HASH = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what Gradio's page and gradio_client make
 UNENCODABLE = re.compile(r"[\ud800-\udfff\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -154,6 +155,7 @@ class Gatekeeper:
         self.upload_rate = RateWindow(limits.uploads_per_minute)
         self.event_rate = RateWindow(limits.events_per_minute)
         self.request_rate = RateWindow(limits.requests_per_minute)
+        self.log_rate = RateWindow(30)
         self.routes = RouteTable()
         self.sessions = SessionBound(limits.sessions_per_client, limits.session_idle_s, view.forget_session)
         self._joining: Counter[str] = Counter()  # events between the door's check and Gradio's queue
@@ -183,14 +185,11 @@ class Gatekeeper:
                 await self._small_post(scope, receive, send, client, mounted)
         except Refused as refused:
             where = mounted.path if mounted is not None else path[:120]
-            log.info(
-                "refused %s %s from %s: %d %s",
-                scope.get("method"),
-                where,
-                client,
-                refused.status,
-                refused.detail,
-            )
+            if self.log_rate.allow(client):  # one line per refusal, at most 30 a minute per client
+                method = scope.get("method")
+                log.warning(
+                    "refused %s %s from %s: %d %s", method, where, client, refused.status, refused.detail
+                )
             await _refuse(send, refused.status, refused.detail)
 
     def _allowed(self, scope: Scope, client: str) -> MountedRoute | None:
@@ -211,6 +210,8 @@ class Gatekeeper:
         return mounted
 
     def _admit(self, client: str, session_hash: str) -> None:
+        if not SESSION_HASH.fullmatch(session_hash):
+            raise Refused(400, "The request must name its session (session_hash: letters and digits).")
         if not self.limits.public:
             return
         try:
@@ -359,9 +360,7 @@ class Gatekeeper:
                 raise Refused(404, DIRECT_CLOSED)  # a queued event runs through the queue and its limits
         if kind == "join":
             session_hash = parsed.get("session_hash")
-            if not isinstance(session_hash, str) or not session_hash or len(session_hash) > 64:
-                raise Refused(400, "The request must name its session (session_hash).")
-            self._admit(client, session_hash)
+            self._admit(client, session_hash if isinstance(session_hash, str) else "")
         assert endpoint is not None  # noqa: S101 - set on every branch above
         data: object = parsed  # /call/v2: the body is the named inputs themselves
         if kind == "call_v2":
