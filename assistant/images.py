@@ -30,6 +30,10 @@ MAX_ASPECT = 150  # vision encoders refuse extreme strips (Qwen2.5-VL: 200)
 ImageSource = str | Path | bytes | bytearray | Image.Image | np.ndarray
 
 
+class DecodeBusy(InputError):
+    """No room to decode now: the photo is fine and may be tried again (its upload is kept)."""
+
+
 class DecodeBudget:
     """At most `pixels` bytes of decoded images at once in this process (the name is historical: it counted
     pixels, which a 16-bit or palette image defeated), over all threads (sessions, API, benchmark runs): a
@@ -49,7 +53,7 @@ class DecodeBudget:
         pixels = min(pixels, self.pixels)  # one photo never waits for more room than there is
         with self._room:
             if not self._room.wait_for(lambda: self.in_use + pixels <= self.pixels, timeout=self.wait_s):
-                raise InputError("The server is busy reading other photos; please try again in a moment.")
+                raise DecodeBusy("The server is busy reading other photos; please try again in a moment.")
             self.in_use += pixels
             self.peak = max(self.peak, self.in_use)
         try:

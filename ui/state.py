@@ -75,6 +75,16 @@ class UIState:
         forget_files([f for f in self.files if f != keep and f not in others and not LEDGER.awaited(f)])
         self.files = [keep] if keep is not None and keep in self.files else []
 
+    def release_file(self, path: str) -> None:
+        """Delete one of this session's files now (an upload that could not be opened), on the same terms
+        as release_files: not while another live session holds it or a new upload of it waits."""
+        if path not in self.files:
+            return
+        self.files.remove(path)
+        others = {f for state in list(LIVE.values()) if state is not self for f in state.files}
+        if path not in others and not LEDGER.awaited(path):
+            forget_files([path])
+
     def forget_photo(self) -> None:
         """Start over: drop the photo, the conversation, the uploaded files and the opt-in to save."""
         self.session.start_over()
