@@ -18,6 +18,7 @@ import json
 import os
 import re
 import socket
+import sys
 import tempfile
 import threading
 import time
@@ -28,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+
+sys.path.insert(0, str(Path(__file__).parent))  # decode_memory, the maker of the H6 photos
 
 MIB = 2**20
 BOUNDARY = "hostile-sweep-boundary"
@@ -255,6 +258,51 @@ def h8_waiting(t: Target, tally: Tally) -> None:
         tally.add(code)
 
 
+def event_index(t: Target, api_name: str) -> int:
+    config = httpx.get(t.url.rstrip("/") + "/config", timeout=30).json()
+    for index, dependency in enumerate(config["dependencies"]):
+        if dependency.get("api_name") == api_name:
+            return int(dependency.get("id", index))
+    raise KeyError(api_name)
+
+
+def open_photo(t: Target, address: int, photo: Path) -> str:
+    """Upload `photo` from 127.0.0.<address> and open it in a new session, as the page does; the first
+    line of the session's status afterwards."""
+    session = uuid.uuid4().hex[:11]
+    with client(address, 300.0) as http:
+        uploaded = http.post(t.api + "/upload", files={"files": (photo.name, photo.read_bytes())})
+        if uploaded.status_code != 200:
+            return f"upload {uploaded.status_code}"
+        body = {
+            "data": [{"path": uploaded.json()[0]}, None],
+            "fn_index": event_index(t, "ui_photo"),
+            "session_hash": session,
+        }
+        joined = http.post(t.api + "/queue/join", json=body)
+        if joined.status_code != 200:
+            return f"join {joined.status_code}"
+        with http.stream("GET", t.api + "/queue/data", params={"session_hash": session}) as stream:
+            for line in stream.iter_lines():
+                if '"process_completed"' in line:
+                    return "opened" if "Photo ready" in line else "refused"
+    return "no answer"
+
+
+def h6_modes(t: Target, tally: Tally) -> None:
+    """79-MP photos of every mode (scripts/decode_memory.py makes them), each opened by the page's event,
+    two at once."""
+    folder = Path(tempfile.gettempdir()) / "decode-memory-sweep"
+    from decode_memory import MODES, make  # noqa: PLC0415 - the photos' maker, beside this script
+
+    folder.mkdir(exist_ok=True)
+    photos = [make(folder, mode, ext) for mode, ext in MODES.items()]
+    jobs = [lambda p=photo, a=20 + i: open_photo(t, a, p) for i, photo in enumerate(photos * 2)]
+    for photo, code in zip(photos * 2, parallel(jobs, workers=2), strict=True):
+        tally.add(code)
+        tally.notes.append(f"{photo.name}: {code}")
+
+
 MISTAKES: list[tuple[str, str, object]] = [
     ("POST", "/component_server", {"session_hash": "x", "component_id": 0, "fn_name": "x", "data": 0}),
     ("POST", "/component_server", b"--x\r\n"),
@@ -351,6 +399,7 @@ HOLES: dict[str, tuple[str, Callable[[Target, Tally], None]]] = {
     "H3": ("unbounded bodies", h3_big_bodies),
     "H4": ("/stream replaces data", h4_stream),
     "H5": ("X-Forwarded-Host", h5_forwarded_host),
+    "H6": ("79-MP photos, every mode", h6_modes),
     "H8": ("waiting cap", h8_waiting),
     "H9": ("client mistakes", h9_mistakes),
     "H10/H11": ("deep links, monitoring", h10_h11_side_features),
