@@ -30,11 +30,16 @@ MAX_ASPECT = 150  # vision encoders refuse extreme strips (Qwen2.5-VL: 200)
 ImageSource = str | Path | bytes | bytearray | Image.Image | np.ndarray
 
 
+class DecodeBusy(InputError):
+    """No room to decode now: the photo is fine and may be tried again (its upload is kept)."""
+
+
 class DecodeBudget:
-    """At most `pixels` pixels decoded at once in this process, over all threads (sessions, API, benchmark
-    runs): a photo waits for room up to `wait_s`, then gets a plain "busy" error. One 80-million-pixel
-    photo holds about 0.3-0.5 GB until it is scaled down, so without this a burst of big uploads could
-    take the server's memory."""
+    """At most `pixels` bytes of decoded images at once in this process (the name is historical: it counted
+    pixels, which a 16-bit or palette image defeated), over all threads (sessions, API, benchmark runs): a
+    photo waits for room up to `wait_s`, then gets a plain "busy" error. One 80-million-pixel RGB photo
+    holds 320 MB decoded until it is reduced, so without this a burst of big uploads could take the
+    server's memory."""
 
     def __init__(self, pixels: int, wait_s: float) -> None:
         self.pixels = pixels
@@ -48,7 +53,7 @@ class DecodeBudget:
         pixels = min(pixels, self.pixels)  # one photo never waits for more room than there is
         with self._room:
             if not self._room.wait_for(lambda: self.in_use + pixels <= self.pixels, timeout=self.wait_s):
-                raise InputError("The server is busy reading other photos; please try again in a moment.")
+                raise DecodeBusy("The server is busy reading other photos; please try again in a moment.")
             self.in_use += pixels
             self.peak = max(self.peak, self.in_use)
         try:
@@ -59,7 +64,7 @@ class DecodeBudget:
                 self._room.notify_all()
 
 
-DECODE_BUDGET = DecodeBudget(2 * MAX_INPUT_PIXELS, wait_s=60.0)
+DECODE_BUDGET = DecodeBudget(2 * MAX_INPUT_PIXELS * 4, wait_s=60.0)  # bytes: two of the largest photos
 ORIENTATION_TAG = 0x0112
 # EXIF orientation -> the transpose that makes the picture upright (as ImageOps.exif_transpose does).
 EXIF_TRANSPOSE = {
@@ -71,7 +76,13 @@ EXIF_TRANSPOSE = {
     7: Image.Transpose.TRANSVERSE,
     8: Image.Transpose.ROTATE_90,
 }
-REDUCIBLE_MODES = frozenset({"L", "LA", "RGB", "RGBA", "RGBX", "CMYK", "YCbCr", "I", "F"})
+# Modes Image.reduce box-averages; the others (1, P, I;16...) are subsampled (nearest) before conversion.
+REDUCIBLE_MODES = frozenset(
+    {"L", "LA", "La", "PA", "RGB", "RGBA", "RGBa", "RGBX", "CMYK", "YCbCr", "LAB", "HSV", "I", "F"}
+)
+# Bytes per pixel as Pillow stores a decoded image: 1 for 1, L and P; 2 for 16-bit grey; 4 for the rest
+# (every mode of more than one band is stored as 4 bytes a pixel, and I and F are 32-bit).
+STORED_BYTES = {"1": 1, "L": 1, "P": 1, "I;16": 2, "I;16B": 2, "I;16L": 2, "I;16N": 2}
 BIG_DECODE_PIXELS = 16_000_000  # after decoding more than this, freed memory is handed back (release_memory)
 
 
@@ -85,13 +96,18 @@ def load_image(source: ImageSource, *, max_side: int = MAX_SIDE) -> Image.Image:
     image = _open_header(source)
     pixels = image.width * image.height
     try:
-        with DECODE_BUDGET.hold(pixels):
+        with DECODE_BUDGET.hold(decoded_bytes(image)):
             return _working_image(_load(image, max_side), max_side)
     finally:
         if image is not source:
             image.close()  # a file we opened; a caller's Image stays theirs
         if pixels > BIG_DECODE_PIXELS:
             release_memory()
+
+
+def decoded_bytes(image: Image.Image) -> int:
+    """What `image` holds once decoded, in bytes (its mode's storage, not its pixel count)."""
+    return image.width * image.height * STORED_BYTES.get(image.mode, 4)
 
 
 def release_memory() -> None:
@@ -117,10 +133,11 @@ def _working_image(image: Image.Image, max_side: int) -> Image.Image:
             image.seek(0)  # an animated GIF/WebP: the first frame is the photo
         factor = max(image.size) // max_side
         orientation = image.getexif().get(ORIENTATION_TAG)
-        if factor >= 2 and image.mode in REDUCIBLE_MODES:
-            # Far larger than needed: box-reduce first, so the conversions below stay small. The reduced
-            # copy has no EXIF, so the orientation read above is applied to it here.
-            image = image.reduce(factor)
+        if factor >= 2:
+            # Far larger than needed: reduce first, so the conversions below (16-bit stretch, palette with
+            # transparency to RGBA, CMYK) stay small. The reduced copy has no EXIF, so the orientation
+            # read above is applied to it here.
+            image = _reduced(image, factor)
             if orientation in EXIF_TRANSPOSE:
                 image = image.transpose(EXIF_TRANSPOSE[orientation])
         else:
@@ -148,6 +165,15 @@ def _working_image(image: Image.Image, max_side: int) -> Image.Image:
         new_size = (max(1, round(width * scale)), max(1, round(height * scale)))
         rgb = rgb.resize(new_size, Image.Resampling.LANCZOS)
     return rgb
+
+
+def _reduced(image: Image.Image, factor: int) -> Image.Image:
+    """`image` `factor` times smaller: box-averaged where Pillow can, else every factor-th pixel (a palette
+    keeps its colours and transparency, 16-bit grey its values)."""
+    if image.mode in REDUCIBLE_MODES:
+        return image.reduce(factor)
+    size = (max(1, image.width // factor), max(1, image.height // factor))
+    return image.resize(size, Image.Resampling.NEAREST)
 
 
 def _open_header(source: ImageSource) -> Image.Image:

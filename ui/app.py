@@ -29,7 +29,15 @@ from ui.page_script import page_js
 from ui.privacy import free_unopened, held_bytes, temp_root
 from ui.public import public_mode
 from ui.settings_tab import OFFLINE_BUTTON, SettingsHandlers, banner_html, build_settings_tab, models_label
-from ui.state import STATE_TTL_S, UIState, end_session, forget_state, live_files, release_closed_session
+from ui.state import (
+    STATE_TTL_S,
+    UIState,
+    end_session,
+    forget_session,
+    forget_state,
+    live_files,
+    release_closed_session,
+)
 from ui.upload_quota import LEDGER, UploadBudget
 
 log = logging.getLogger(__name__)
@@ -231,7 +239,11 @@ def door(demo: gr.Blocks) -> Middleware:
         held_by=LEDGER.client_bytes,
         make_room=make_room,
     )
-    view = AppView(endpoints=endpoints, waiting=lambda client: waiting_events(demo, client))
+    view = AppView(
+        endpoints=endpoints,
+        waiting=lambda client: waiting_events(demo, client),
+        forget_session=lambda session_hash: forget_session(getattr(demo, "state_holder", None), session_hash),
+    )
     return Middleware(Gatekeeper, limits=limits, view=view, budget=budget, ledger=LEDGER)
 
 

@@ -10,10 +10,13 @@ a request's scope is the connection's own unless an operator-named proxy made it
 On a Hugging Face Space (SPACE_ID set) every request comes through the Space's proxy, which appends the
 address it saw to X-Forwarded-For: the last address is the client's (the first is whatever the client
 wrote itself).
+
+An IPv6 client is keyed on its /64, not its full address (issue 31, H14).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Iterable
 
@@ -37,8 +40,22 @@ def client_key(peer: str | None, headers: Headers) -> str:
             if name.lower() == b"x-forwarded-for":
                 last = value.decode("latin-1").split(",")[-1].strip()
                 if last:
-                    return last
-    return peer or "unknown"
+                    return network_key(last)
+    return network_key(peer) if peer else "unknown"
+
+
+def network_key(address: str) -> str:
+    """An IPv4 address as it is; an IPv6 address as its /64 (one subscriber's network: a client with a /64
+    has 2**64 addresses, so per-address limits would mean nothing); anything else as it is."""
+    try:
+        parsed = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+    return str(parsed)
 
 
 def scope_client(scope: object) -> str:

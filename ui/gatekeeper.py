@@ -22,17 +22,18 @@ route that runs an event or takes a file goes through it:
   (Gradio's direct routes, which skip the queue) are closed with 404: every queued event runs through the
   queue and its limits.
 
-A client is its address (ui.client_address). Nothing about a request is logged beyond one INFO line per
-refusal (status and route, never a body).
+A client is its address (ui.client_address). Nothing about a request is logged beyond one line per
+refusal (method, route, address, status and reason; never a body), at most 30 a minute per client.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +43,8 @@ from python_multipart.exceptions import MultipartParseError
 from assistant.settings import settings
 from ui.client_address import scope_client
 from ui.endpoints import EndpointTable
+from ui.route_door import SMALL_POST, MountedRoute, RouteRule, RouteTable
+from ui.session_bound import SessionBound, SessionRefused
 from ui.upload_quota import LEDGER, OverBudget, UploadBudget, UploadLedger
 from ui.uploads import NOT_UPLOADED, in_upload_folder
 
@@ -59,6 +62,7 @@ DIRECT_CLOSED = "This app runs every event through its queue: use /gradio_api/ca
 TOO_MANY_FILES = "Send one photo per upload."
 # Lone surrogates (JSON can carry them as \\udXXX escapes, UTF-8 cannot) and control characters other than
 # tab and line breaks: they broke a session's chat for good (it could not be serialised).
+SESSION_HASH = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what Gradio's page and gradio_client make
 UNENCODABLE = re.compile(r"[\ud800-\udfff\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -73,6 +77,10 @@ class DoorLimits:
     waiting_per_client: int = 4  # public mode only: one client's events waiting in the queue at once
     max_event_bytes: int = 256 * 1024  # an event's JSON (a question is at most 500 characters)
     files_per_upload: int = 1
+    requests_per_minute: int = 600  # public mode only: every route (a page load fetches ~40 files)
+    sessions_per_client: int = 16  # public mode only: Gradio sessions (pages, API clients) per client
+    session_idle_s: float = 120.0  # at that bound, the client's least recent session goes if idle this long
+    trust_forwarded_host: bool = False  # X-Forwarded-Host/-Proto pass only behind a named (or Space) proxy
     public: bool = False
 
     @classmethod
@@ -84,6 +92,7 @@ class DoorLimits:
             uploads_per_minute=current.public_uploads_per_minute,
             events_per_minute=current.public_events_per_minute,
             waiting_per_client=current.public_waiting_per_client,
+            trust_forwarded_host=bool(current.trusted_proxies) or bool(os.environ.get("SPACE_ID")),
             public=public,
         )
 
@@ -117,6 +126,7 @@ class AppView:
 
     endpoints: Callable[[], EndpointTable]
     waiting: Callable[[str], int] = lambda client: 0
+    forget_session: Callable[[str], None] = lambda session_hash: None
 
 
 class Refused(Exception):
@@ -144,23 +154,88 @@ class Gatekeeper:
         self.ledger = ledger
         self.upload_rate = RateWindow(limits.uploads_per_minute)
         self.event_rate = RateWindow(limits.events_per_minute)
+        self.request_rate = RateWindow(limits.requests_per_minute)
+        self.log_rate = RateWindow(30)
+        self.routes = RouteTable()
+        self.sessions = SessionBound(limits.sessions_per_client, limits.session_idle_s, view.forget_session)
+        self._joining: Counter[str] = Counter()  # events between the door's check and Gradio's queue
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope.get("type") != "http" or scope.get("method") != "POST":
+        if scope.get("type") != "http":
             await self.app(scope, receive, send)
             return
         path = str(scope.get("path") or "").rstrip("/")
-        route = _event_route(path)
+        client = scope_client(scope)
+        mounted: MountedRoute | None = None
         try:
+            mounted = self._allowed(scope, client)
+            if not self.limits.trust_forwarded_host:
+                scope = _without_forwarded_host(scope)
+            if scope.get("method") != "POST":
+                if mounted is not None and mounted.rule is not None and mounted.rule.kind == "heartbeat":
+                    self._admit(client, path.rsplit("/", 1)[-1])
+                await self.app(scope, receive, send)
+                return
+            route = _event_route(path)
             if path.endswith("/upload"):
                 await self._upload(scope, receive, send)
             elif route is not None:
                 await self._event(scope, receive, send, *route)
             else:
-                await self.app(scope, receive, send)
+                await self._small_post(scope, receive, send, client, mounted)
         except Refused as refused:
-            log.info("refused POST %s: %d", route[0] if route else "upload", refused.status)
+            where = mounted.path if mounted is not None else path[:120]
+            if self.log_rate.allow(client):  # one line per refusal, at most 30 a minute per client
+                method = scope.get("method")
+                log.warning(
+                    "refused %s %s from %s: %d %s", method, where, client, refused.status, refused.detail
+                )
             await _refuse(send, refused.status, refused.detail)
+
+    def _allowed(self, scope: Scope, client: str) -> MountedRoute | None:
+        """The mounted route this request reaches; in public mode a 404 for any route not on the page's
+        allow-list (ui.route_door), a 429 past the client's requests a minute, and a 413 for a declared body
+        over the route's cap (before any of it is read)."""
+        mounted = self.routes.find(scope)
+        if not self.limits.public:
+            return mounted
+        if mounted is None or mounted.rule is None:
+            raise Refused(404, "Not Found")
+        if not self.request_rate.allow(client):
+            raise Refused(429, "Too many requests from your address; wait a minute and try again.")
+        declared = _content_length(scope)
+        small = mounted.rule.kind in ("page", "heartbeat", "small_post")
+        if small and declared and declared > mounted.rule.body_bytes:
+            raise Refused(413, "The request is too large.")
+        return mounted
+
+    def _admit(self, client: str, session_hash: str) -> None:
+        if not SESSION_HASH.fullmatch(session_hash):
+            raise Refused(400, "The request must name its session (session_hash: letters and digits).")
+        if not self.limits.public:
+            return
+        try:
+            self.sessions.admit(client, session_hash)
+        except SessionRefused as refused:
+            raise Refused(refused.status, refused.detail) from None
+
+    async def _small_post(
+        self, scope: Scope, receive: Receive, send: Send, client: str, mounted: MountedRoute | None
+    ) -> None:
+        """Any other POST (/cancel, /reset; in private mode all of Gradio's): the body is read up to its cap
+        (413 past it, chunked or not) and then handed on; a named session must be the client's own."""
+        rule: RouteRule = mounted.rule if mounted is not None and mounted.rule else SMALL_POST
+        cap = rule.body_bytes if self.limits.public else self.limits.max_event_bytes
+        declared = _content_length(scope)
+        if declared is not None and declared > cap:
+            raise Refused(413, "The request is too large.")
+        raw = await _read_body(receive, cap)
+        if self.limits.public:
+            session_hash = _json_object(raw).get("session_hash")
+            owner = self.sessions.owner(session_hash) if isinstance(session_hash, str) else None
+            if owner is not None and owner != client:
+                raise Refused(404, "There is no such session; reload the page.")
+        await self.app(scope, _replay(raw, receive), send)
 
     # ---------------------------------------------------------------- uploads
 
@@ -248,18 +323,33 @@ class Gatekeeper:
             raise Refused(404, DIRECT_CLOSED)
         client = scope_client(scope)
         table = self.view.endpoints()
-        by_index = kind in ("join", "predict")
-        endpoint = None if by_index else table.by_name.get(name)
-        if not by_index and endpoint is None:
+        if kind not in ("join", "predict") and table.by_name.get(name) is None:
             raise Refused(404, NO_ENDPOINT)
         if self.limits.public:
             if not self.event_rate.allow(client):
                 raise Refused(429, "Too many requests from your address; wait a minute and try again.")
-            if self.view.waiting(client) >= self.limits.waiting_per_client:
+            # Check and count in one step (no await between): parallel joins see each other, so no more
+            # than waiting_per_client get past however many arrive at once.
+            if self.view.waiting(client) + self._joining[client] >= self.limits.waiting_per_client:
                 raise Refused(429, "You have several requests waiting already; wait for their answers.")
+        self._joining[client] += 1
+        try:
+            body = await self._checked_event(receive, client, kind, name, table)
+            await self.app(scope, _replay(body, receive), send)
+        finally:
+            self._joining[client] -= 1
+            if self._joining[client] <= 0:
+                del self._joining[client]
+
+    async def _checked_event(
+        self, receive: Receive, client: str, kind: str, name: str, table: EndpointTable
+    ) -> bytes:
+        """The event's body, read to its cap and checked against its event's inputs (cleaned of text that
+        cannot be encoded), or Refused."""
         raw = await _read_body(receive, self.limits.max_event_bytes)
         parsed = _json_object(raw)
-        if by_index:
+        endpoint = table.by_name.get(name)
+        if kind in ("join", "predict"):
             fn_index = parsed.get("fn_index")
             if not isinstance(fn_index, int) or isinstance(fn_index, bool):
                 raise Refused(400, "The request must name its event by number (fn_index).")
@@ -268,6 +358,9 @@ class Gatekeeper:
                 raise Refused(400, "There is no such event on this page.")
             if kind == "predict" and endpoint.queued:
                 raise Refused(404, DIRECT_CLOSED)  # a queued event runs through the queue and its limits
+        if kind == "join":
+            session_hash = parsed.get("session_hash")
+            self._admit(client, session_hash if isinstance(session_hash, str) else "")
         assert endpoint is not None  # noqa: S101 - set on every branch above
         data: object = parsed  # /call/v2: the body is the named inputs themselves
         if kind == "call_v2":
@@ -280,17 +373,31 @@ class Gatekeeper:
         if any(in_upload_folder(path) is None for path in _file_paths(data)):
             raise Refused(400, NOT_UPLOADED)
         cleaned = _clean_text(parsed)
-        body = json.dumps(cleaned).encode() if cleaned != parsed else raw
-        sent = False
+        return json.dumps(cleaned).encode() if cleaned != parsed else raw
 
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
 
-        await self.app(scope, replay, send)
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A receive that gives the body already read, then the connection's own messages (a disconnect)."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+def _without_forwarded_host(scope: Scope) -> Scope:
+    """The scope without X-Forwarded-Host / -Proto (no proxy is trusted to set them): Gradio builds the
+    API page's and the files' URLs from them, and a client could otherwise point them at its own host."""
+    headers = scope.get("headers") or []
+    if not any(name.lower() in (b"x-forwarded-host", b"x-forwarded-proto") for name, _ in headers):
+        return scope
+    kept = [(n, v) for n, v in headers if n.lower() not in (b"x-forwarded-host", b"x-forwarded-proto")]
+    return {**scope, "headers": kept}
 
 
 def _event_route(path: str) -> tuple[str, str] | None:

@@ -23,7 +23,8 @@ from typing import Any
 import gradio as gr
 from PIL import Image
 
-from assistant.errors import WhichoneError
+from assistant.errors import InputError, WhichoneError
+from assistant.images import DecodeBusy
 from assistant.pipeline import Choice, ReplyText, TurnDone, UserTurn
 from assistant.types import Reply
 from models.errors import ModelError, ModelUnavailable
@@ -118,7 +119,13 @@ class AskHandlers:
         if not shared and path not in state.files:
             state.files.append(path)  # tracked before decoding, so even a refused file is deleted later
         assistant = self.pool.assistant(state.choice, state.config)
-        assistant.open_image(path, state.session)  # decodes, starts the segmentation embedding
+        try:
+            assistant.open_image(path, state.session)  # decodes, starts the segmentation embedding
+        except DecodeBusy:
+            raise  # the photo may be tried again
+        except InputError:
+            state.release_file(path)  # an undecodable upload is freed at once, not held by the session
+            raise
         state.release_files(keep=None if shared else path)  # the previous photo's upload
         state.image_path = path
         state.overlay_scale = 1.0

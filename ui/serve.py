@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from ui.client_address import trust_named_proxies
 from ui.privacy import STOPPING, start_sweeper, stop_on_sigterm, temp_root
+from ui.public import public_mode
+from ui.route_door import route_lines
 from ui.state import live_files
 from ui.upload_quota import LEDGER
 
@@ -24,6 +26,7 @@ def main(host: str | None = None, port: int | None = None) -> None:
     start_sweeper(live_files, LEDGER.older_than, LEDGER.forget)  # uploads no session opened, staging files
     # launch() returns once the server answers; this thread then waits for SIGTERM or Ctrl-C and closes.
     demo.launch(**launch_kwargs(demo, host=host, port=port), prevent_thread_lock=True)
+    print_route_table(demo)
     try:
         while not STOPPING.wait(0.5):
             pass
@@ -31,3 +34,10 @@ def main(host: str | None = None, port: int | None = None) -> None:
         pass
     finally:
         demo.close()
+
+
+def print_route_table(demo: object) -> None:
+    """Every route the app mounts, and which ones a visitor may reach in public mode (docs/security.md)."""
+    mode = "public mode: only the allowed routes answer" if public_mode() else "private mode: all answer"
+    lines = route_lines(getattr(demo, "server_app", None) or getattr(demo, "app", None))
+    print(f"whichone: the app mounts {len(lines)} routes ({mode}):", *lines, sep="\n", flush=True)

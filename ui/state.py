@@ -75,6 +75,16 @@ class UIState:
         forget_files([f for f in self.files if f != keep and f not in others and not LEDGER.awaited(f)])
         self.files = [keep] if keep is not None and keep in self.files else []
 
+    def release_file(self, path: str) -> None:
+        """Delete one of this session's files now (an upload that could not be opened), on the same terms
+        as release_files: not while another live session holds it or a new upload of it waits."""
+        if path not in self.files:
+            return
+        self.files.remove(path)
+        others = {f for state in list(LIVE.values()) if state is not self for f in state.files}
+        if path not in others and not LEDGER.awaited(path):
+            forget_files([path])
+
     def forget_photo(self) -> None:
         """Start over: drop the photo, the conversation, the uploaded files and the opt-in to save."""
         self.session.start_over()
@@ -171,3 +181,26 @@ def release_closed_session(holder: Any, request: gr.Request | None, delay_s: flo
     timer = threading.Timer(delay_s, drop)
     timer.daemon = True
     timer.start()
+
+
+def forget_session(holder: Any, session_hash: str) -> None:
+    """Forget a session now (the door evicted it: its client opened more than its bound and this one was
+    idle): its photo and folders, then Gradio's entry for it (Blocks.state_holder, as
+    release_closed_session)."""
+    state = LIVE.pop(session_hash, None)
+    if state is not None:
+        state.forget_photo()
+    drop_folders(_HashOnly(session_hash))  # type: ignore[arg-type]
+    data = getattr(holder, "session_data", None)
+    if data is None:
+        return
+    with holder.lock:
+        data.pop(session_hash, None)
+        holder.time_last_used.pop(session_hash, None)
+
+
+@dataclass(frozen=True)
+class _HashOnly:
+    """What drop_folders reads of a gr.Request: its session hash."""
+
+    session_hash: str
