@@ -21,7 +21,8 @@ from assistant.evaluation.cli import bench_app
 from assistant.images import load_image
 from assistant.perf import perf
 from assistant.pipeline import Assistant, AssistantConfig
-from assistant.question import analyse_question
+from assistant.languages import RULE_LANGUAGES, language_name
+from assistant.languages.question import analyse_any
 from assistant.settings import markdown_table, settings
 from assistant.validation import clean_question
 from models.download import download, repos_for
@@ -171,9 +172,16 @@ def focus(
     question: Annotated[str, typer.Argument(help="A question.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """What a question is about, from its words alone."""
+    """What a question is about, from its words alone (English; rules for es, fr, de, pt, it)."""
 
-    result = analyse_question(clean_question(question)).to_dict()
+    result = analyse_any(clean_question(question)).to_dict()
+    language = result.get("language", "en")
+    if language != "en" and language not in RULE_LANGUAGES:
+        result["note"] = (
+            f"{language_name(language)}: no rules read it; `whichone ask` reads its referent with the model"
+        )
+    elif language != "en" and not result.get("english"):
+        result["note"] = "the English noun for the pointer comes from the model (`whichone ask`)"
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False))
     else:

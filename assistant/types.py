@@ -195,6 +195,7 @@ class Reply:
                 None if self.ambiguity_probability is None else round(self.ambiguity_probability, 4)
             ),
             "focus": self.focus.to_dict() if self.focus else None,
+            "language": self.focus.language if self.focus else "en",  # the question's (issue 36)
             "referents": list(self.referents),
             "resolved_region": self.resolved_region,
             "candidates": [r.to_dict() for r in self.candidates.regions],

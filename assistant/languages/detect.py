@@ -46,7 +46,7 @@ def _detector() -> LanguageDetector:
 def _code(language: Language) -> LanguageCode:
     code = language.iso_code_639_1.name.lower()
     assert code in LANGUAGES, code
-    return code  # type: ignore[return-value]
+    return code
 
 
 def detect_language(text: str) -> DetectedLanguage:

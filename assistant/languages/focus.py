@@ -202,7 +202,9 @@ def analyse_in_language(question: str, lang: str) -> QuestionFocus:
         return QuestionFocus(
             focus=pronoun,
             head="person" if person else "object",
-            number="plural" if pronoun in {"ellos", "ellas", "ils", "elles", "eles", "elas", "loro"} else "singular",
+            number="plural"
+            if pronoun in {"ellos", "ellas", "ils", "elles", "eles", "elas", "loro"}
+            else "singular",
             pronoun=True,
             pronoun_word=pronoun,
             english="person" if person else "",

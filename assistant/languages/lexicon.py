@@ -60,21 +60,48 @@ SPANISH = LanguageRules(
         "para sobre se me le les puedes puede ves ver dime describe ser estar qué cuál dónde cómo"
     ),
     attribute_nouns=_words(
-        "cabeza cara mitad borde color colores tamaño forma marca tipo clase nombre número material altura longitud lado parte"
+        "cabeza cara mitad borde color colores tamaño forma marca tipo clase nombre número material "
+        "altura longitud lado parte"
     ),
     image_nouns=_words("foto fotografía imagen imágenes cuadro escena"),
-    prenominal=_words("más gran grande pequeño pequeña buen buena mal mala primer primera segundo segunda "
-                      "tercer tercera último última mismo misma otro otra viejo vieja joven nuevo nueva"),
+    prenominal=_words(
+        "más gran grande pequeño pequeña buen buena mal mala primer primera segundo segunda "
+        "tercer tercera último última mismo misma otro otra viejo vieja joven nuevo nueva"
+    ),
     possessives=_words("su sus"),
     positions={
-        "izquierda": "left", "izquierdo": "left", "derecha": "right", "derecho": "right",
-        "arriba": "top", "superior": "top", "encima": "top", "abajo": "bottom", "inferior": "bottom",
-        "centro": "middle", "medio": "middle", "central": "middle", "mayor": "largest",
-        "menor": "smallest", "primera": "first", "primero": "first", "segunda": "second",
-        "segundo": "second", "tercera": "third", "tercero": "third", "cuarta": "fourth", "cuarto": "fourth",
-        "delante": "front", "fondo": "back", "detrás": "back",
-        "más grande": "largest", "más pequeña": "smallest", "más pequeño": "smallest",
-        "más alta": "tallest", "más alto": "tallest", "más baja": "shortest", "más bajo": "shortest",
+        "izquierda": "left",
+        "izquierdo": "left",
+        "derecha": "right",
+        "derecho": "right",
+        "arriba": "top",
+        "superior": "top",
+        "encima": "top",
+        "abajo": "bottom",
+        "inferior": "bottom",
+        "centro": "middle",
+        "medio": "middle",
+        "central": "middle",
+        "mayor": "largest",
+        "menor": "smallest",
+        "primera": "first",
+        "primero": "first",
+        "segunda": "second",
+        "segundo": "second",
+        "tercera": "third",
+        "tercero": "third",
+        "cuarta": "fourth",
+        "cuarto": "fourth",
+        "delante": "front",
+        "fondo": "back",
+        "detrás": "back",
+        "más grande": "largest",
+        "más pequeña": "smallest",
+        "más pequeño": "smallest",
+        "más alta": "tallest",
+        "más alto": "tallest",
+        "más baja": "shortest",
+        "más bajo": "shortest",
     },  # fmt: skip
     negations=_words("no ni excepto salvo"),
 )
@@ -92,19 +119,42 @@ FRENCH = LanguageRules(
         "est sont était a ont porte portent semble semblent y et ou mais que qu' de d' en à avec par pour "
         "sur se me peux peut vois voir dis décris être avoir est-ce c'est il-y quoi où comment"
     ),
-    attribute_nouns=_words("tête visage moitié bord couleur couleurs taille forme marque type sorte nom numéro matière hauteur "
-                           "longueur côté partie"),
+    attribute_nouns=_words(
+        "tête visage moitié bord couleur couleurs taille forme marque type sorte nom numéro matière hauteur "
+        "longueur côté partie"
+    ),
     image_nouns=_words("photo photographie image images tableau scène"),
-    prenominal=_words("plus grand grande petit petite bon bonne beau belle jeune vieux vieille nouveau nouvelle "
-                      "premier première deuxième second seconde troisième dernier dernière même autre"),
+    prenominal=_words(
+        "plus grand grande petit petite bon bonne beau belle jeune vieux vieille nouveau nouvelle "
+        "premier première deuxième second seconde troisième dernier dernière même autre"
+    ),
     possessives=_words("son sa ses"),
     positions={
-        "gauche": "left", "droite": "right", "haut": "top", "dessus": "top", "bas": "bottom",
-        "dessous": "bottom", "milieu": "middle", "centre": "middle", "central": "middle",
-        "premier": "first", "première": "first", "deuxième": "second", "second": "second",
-        "seconde": "second", "troisième": "third", "quatrième": "fourth", "devant": "front",
-        "fond": "back", "derrière": "back", "plus grand": "largest", "plus grande": "largest",
-        "plus petit": "smallest", "plus petite": "smallest", "plus haut": "tallest", "plus haute": "tallest",
+        "gauche": "left",
+        "droite": "right",
+        "haut": "top",
+        "dessus": "top",
+        "bas": "bottom",
+        "dessous": "bottom",
+        "milieu": "middle",
+        "centre": "middle",
+        "central": "middle",
+        "premier": "first",
+        "première": "first",
+        "deuxième": "second",
+        "second": "second",
+        "seconde": "second",
+        "troisième": "third",
+        "quatrième": "fourth",
+        "devant": "front",
+        "fond": "back",
+        "derrière": "back",
+        "plus grand": "largest",
+        "plus grande": "largest",
+        "plus petit": "smallest",
+        "plus petite": "smallest",
+        "plus haut": "tallest",
+        "plus haute": "tallest",
     },  # fmt: skip
     negations=_words("pas ne n' sauf excepté"),
 )
@@ -125,20 +175,51 @@ GERMAN = LanguageRules(
         "befindet befinden sich und oder aber dass von in im an am auf mit für zu bei vor hinter neben "
         "über unter kannst kann siehst sehe sag beschreibe was wo wie welche"
     ),
-    attribute_nouns=_words("kopf gesicht hälfte rand farbe farben größe form marke art sorte name nummer material höhe länge seite "
-                           "teil meinung"),
+    attribute_nouns=_words(
+        "kopf gesicht hälfte rand farbe farben größe form marke art sorte name nummer material "
+        "höhe länge seite teil meinung"
+    ),
     image_nouns=_words("foto fotos bild bildes bilder aufnahme szene"),
     prenominal=frozenset(),  # German adjectives are lower case; the noun is the capitalised word
     possessives=_words("sein seine seinen seinem seiner ihr ihre ihren ihrem ihrer"),
     positions={
-        "links": "left", "linke": "left", "linken": "left", "linker": "left", "linkes": "left",
-        "rechts": "right", "rechte": "right", "rechten": "right", "rechter": "right", "rechtes": "right",
-        "oben": "top", "obere": "top", "oberen": "top", "unten": "bottom", "untere": "bottom",
-        "unteren": "bottom", "mitte": "middle", "mittlere": "middle", "mittleren": "middle",
-        "größte": "largest", "größten": "largest", "größter": "largest", "kleinste": "smallest",
-        "kleinsten": "smallest", "höchste": "tallest", "höchsten": "tallest", "erste": "first",
-        "ersten": "first", "zweite": "second", "zweiten": "second", "dritte": "third", "dritten": "third",
-        "vierte": "fourth", "vorne": "front", "vordere": "front", "hinten": "back", "hintere": "back",
+        "links": "left",
+        "linke": "left",
+        "linken": "left",
+        "linker": "left",
+        "linkes": "left",
+        "rechts": "right",
+        "rechte": "right",
+        "rechten": "right",
+        "rechter": "right",
+        "rechtes": "right",
+        "oben": "top",
+        "obere": "top",
+        "oberen": "top",
+        "unten": "bottom",
+        "untere": "bottom",
+        "unteren": "bottom",
+        "mitte": "middle",
+        "mittlere": "middle",
+        "mittleren": "middle",
+        "größte": "largest",
+        "größten": "largest",
+        "größter": "largest",
+        "kleinste": "smallest",
+        "kleinsten": "smallest",
+        "höchste": "tallest",
+        "höchsten": "tallest",
+        "erste": "first",
+        "ersten": "first",
+        "zweite": "second",
+        "zweiten": "second",
+        "dritte": "third",
+        "dritten": "third",
+        "vierte": "fourth",
+        "vorne": "front",
+        "vordere": "front",
+        "hinten": "back",
+        "hintere": "back",
     },  # fmt: skip
     negations=_words("nicht kein keine außer"),
     capitalised_nouns=True,
@@ -152,8 +233,10 @@ PORTUGUESE = LanguageRules(
         "destas desses dessas nestes nestas nesses nessas seus suas ambos ambas dois duas três quatro "
         "vários várias todos todas",
     ),
-    deictic=_words("este esta esse essa aquele aquela estes estas esses essas aqueles aquelas deste desta "
-                   "desse dessa neste nesta nesse nessa"),
+    deictic=_words(
+        "este esta esse essa aquele aquela estes estas esses essas aqueles aquelas deste desta "
+        "desse dessa neste nesta nesse nessa"
+    ),
     person_pronouns=_words("ele ela eles elas"),
     thing_pronouns=_words("isto isso aquilo"),
     interrogatives=_words("que qual quais quanto quanta quantos quantas quem"),
@@ -161,19 +244,41 @@ PORTUGUESE = LanguageRules(
         "é são está estão era há tem têm usa usando veste parece parecem e ou mas que de em a com por para "
         "sobre se me você pode vê ver diga descreva ser estar acha onde como qual"
     ),
-    attribute_nouns=_words("cabeça rosto metade borda cor cores tamanho forma marca tipo nome número material altura comprimento "
-                           "espessura lado parte"),
+    attribute_nouns=_words(
+        "cabeça rosto metade borda cor cores tamanho forma marca tipo nome número material altura "
+        "comprimento espessura lado parte"
+    ),
     image_nouns=_words("foto fotografia imagem imagens quadro cena"),
-    prenominal=_words("mais grande pequeno pequena bom boa primeiro primeira segundo segunda terceiro terceira "
-                      "último última mesmo mesma outro outra velho velha jovem novo nova"),
+    prenominal=_words(
+        "mais grande pequeno pequena bom boa primeiro primeira segundo segunda terceiro terceira "
+        "último última mesmo mesma outro outra velho velha jovem novo nova"
+    ),
     possessives=_words("seu sua seus suas"),
     positions={
-        "esquerda": "left", "esquerdo": "left", "direita": "right", "direito": "right", "cima": "top",
-        "superior": "top", "baixo": "bottom", "inferior": "bottom", "centro": "middle", "meio": "middle",
-        "central": "middle", "maior": "largest", "menor": "smallest", "primeira": "first",
-        "primeiro": "first", "segunda": "second", "segundo": "second", "terceira": "third",
-        "terceiro": "third", "frente": "front", "fundo": "back", "trás": "back",
-        "mais alta": "tallest", "mais alto": "tallest",
+        "esquerda": "left",
+        "esquerdo": "left",
+        "direita": "right",
+        "direito": "right",
+        "cima": "top",
+        "superior": "top",
+        "baixo": "bottom",
+        "inferior": "bottom",
+        "centro": "middle",
+        "meio": "middle",
+        "central": "middle",
+        "maior": "largest",
+        "menor": "smallest",
+        "primeira": "first",
+        "primeiro": "first",
+        "segunda": "second",
+        "segundo": "second",
+        "terceira": "third",
+        "terceiro": "third",
+        "frente": "front",
+        "fundo": "back",
+        "trás": "back",
+        "mais alta": "tallest",
+        "mais alto": "tallest",
     },  # fmt: skip
     negations=_words("não nem exceto salvo"),
 )
@@ -193,20 +298,43 @@ ITALIAN = LanguageRules(
         "è sono era ha hanno indossa porta sembra sembrano c' ci e o ma che di d' in a con per su si mi "
         "puoi può vedi vedere dimmi descrivi essere avere dove come quale"
     ),
-    attribute_nouns=_words("testa faccia viso metà bordo colore colori dimensione dimensioni forma marca tipo nome numero materiale "
-                           "altezza lunghezza lato parte"),
+    attribute_nouns=_words(
+        "testa faccia viso metà bordo colore colori dimensione dimensioni forma marca tipo nome "
+        "numero materiale altezza lunghezza lato parte"
+    ),
     image_nouns=_words("foto fotografia immagine immagini quadro scena"),
-    prenominal=_words("più grande gran piccolo piccola bel bello bella buon buono buona primo prima secondo "
-                      "seconda terzo terza ultimo ultima stesso stessa altro altra vecchio vecchia giovane "
-                      "nuovo nuova"),
+    prenominal=_words(
+        "più grande gran piccolo piccola bel bello bella buon buono buona primo prima secondo "
+        "seconda terzo terza ultimo ultima stesso stessa altro altra vecchio vecchia giovane "
+        "nuovo nuova"
+    ),
     possessives=_words("suo sua suoi sue"),
     positions={
-        "sinistra": "left", "sinistro": "left", "destra": "right", "destro": "right", "alto": "top",
-        "sopra": "top", "basso": "bottom", "sotto": "bottom", "centro": "middle", "mezzo": "middle",
-        "centrale": "middle", "primo": "first", "prima": "first", "secondo": "second", "seconda": "second",
-        "terzo": "third", "terza": "third", "davanti": "front", "fondo": "back", "dietro": "back",
-        "più grande": "largest", "più piccolo": "smallest", "più piccola": "smallest",
-        "più alto": "tallest", "più alta": "tallest",
+        "sinistra": "left",
+        "sinistro": "left",
+        "destra": "right",
+        "destro": "right",
+        "alto": "top",
+        "sopra": "top",
+        "basso": "bottom",
+        "sotto": "bottom",
+        "centro": "middle",
+        "mezzo": "middle",
+        "centrale": "middle",
+        "primo": "first",
+        "prima": "first",
+        "secondo": "second",
+        "seconda": "second",
+        "terzo": "third",
+        "terza": "third",
+        "davanti": "front",
+        "fondo": "back",
+        "dietro": "back",
+        "più grande": "largest",
+        "più piccolo": "smallest",
+        "più piccola": "smallest",
+        "più alto": "tallest",
+        "più alta": "tallest",
     },  # fmt: skip
     negations=_words("non né tranne eccetto"),
 )
