@@ -19,10 +19,10 @@ import typer
 from assistant.errors import WhichoneError
 from assistant.evaluation.cli import bench_app
 from assistant.images import load_image
-from assistant.perf import perf
-from assistant.pipeline import Assistant, AssistantConfig
 from assistant.languages import RULE_LANGUAGES, language_name
 from assistant.languages.question import analyse_any
+from assistant.perf import perf
+from assistant.pipeline import Assistant, AssistantConfig
 from assistant.settings import markdown_table, settings
 from assistant.validation import clean_question
 from models.download import download, repos_for

@@ -603,6 +603,8 @@ def grounding_phrase(focus: QuestionFocus) -> str:
     and superlatives ("second", "tallest": they choose among the candidates, they do not find them);
     descriptors a photo cannot show ("emotional") are left out so they never select a person.
     """
+    if focus.english:  # a question in another language: the model's English phrase (issue 36)
+        return focus.english
     skip = set(focus.spatial_descriptors) | set(focus.non_visual_descriptors)
     words = [
         d for d in focus.descriptors if d not in skip and len(d.split()) == 1 and not is_unique_descriptor(d)
