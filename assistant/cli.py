@@ -341,12 +341,25 @@ def selfcheck_command(
             help="The cpu stack's published architecture, random weights (timings only; answers are noise).",
         ),
     ] = False,
+    languages: Annotated[
+        bool,
+        typer.Option(
+            "--languages",
+            help="Also ask the example photos in es, fr, de, pt, it and zh (ui/examples/languages.json).",
+        ),
+    ] = False,
 ) -> None:
     """Whether whichone works here: load a stack, run every example photo through both turns, and write a
     report (markdown and overlays) that says what was expected, what happened and how long it took."""
 
     report = selfcheck(
-        stack, out, yes=yes, random_weights=random_weights, echo=typer.echo, ask=lambda q: typer.confirm(q)
+        stack,
+        out,
+        yes=yes,
+        random_weights=random_weights,
+        languages=languages,
+        echo=typer.echo,
+        ask=lambda q: typer.confirm(q),
     )
     judged = [c for run in report.examples for c in run.checks if c.met is not None]
     typer.echo(
