@@ -19,9 +19,10 @@ import typer
 from assistant.errors import WhichoneError
 from assistant.evaluation.cli import bench_app
 from assistant.images import load_image
+from assistant.languages import RULE_LANGUAGES, language_name
+from assistant.languages.question import analyse_any
 from assistant.perf import perf
 from assistant.pipeline import Assistant, AssistantConfig
-from assistant.question import analyse_question
 from assistant.settings import markdown_table, settings
 from assistant.validation import clean_question
 from models.download import download, repos_for
@@ -177,9 +178,16 @@ def focus(
     question: Annotated[str, typer.Argument(help="A question.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """What a question is about, from its words alone."""
+    """What a question is about, from its words alone (English; rules for es, fr, de, pt, it)."""
 
-    result = analyse_question(clean_question(question)).to_dict()
+    result = analyse_any(clean_question(question)).to_dict()
+    language = result.get("language", "en")
+    if language != "en" and language not in RULE_LANGUAGES:
+        result["note"] = (
+            f"{language_name(language)}: no rules read it; `whichone ask` reads its referent with the model"
+        )
+    elif language != "en" and not result.get("english"):
+        result["note"] = "the English noun for the pointer comes from the model (`whichone ask`)"
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False))
     else:
@@ -340,6 +348,13 @@ def selfcheck_command(
             help="The cpu stack's published architecture, random weights (timings only; answers are noise).",
         ),
     ] = False,
+    languages: Annotated[
+        bool,
+        typer.Option(
+            "--languages",
+            help="Also ask the example photos in es, fr, de, pt, it and zh (ui/examples/languages.json).",
+        ),
+    ] = False,
 ) -> None:
     """Whether whichone works here: load a stack, run every example photo through both turns, and write a
     report (markdown and overlays) that says what was expected, what happened and how long it took.
@@ -349,7 +364,13 @@ def selfcheck_command(
     option was wrong."""
 
     report = selfcheck(
-        stack, out, yes=yes, random_weights=random_weights, echo=typer.echo, ask=lambda q: typer.confirm(q)
+        stack,
+        out,
+        yes=yes,
+        random_weights=random_weights,
+        languages=languages,
+        echo=typer.echo,
+        ask=lambda q: typer.confirm(q),
     )
     judged = [c for run in report.examples for c in run.checks if c.met is not None]
     typer.echo(

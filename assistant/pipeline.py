@@ -35,22 +35,27 @@ from collections.abc import Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Literal, cast
 
 from PIL import Image
 
 from assistant.errors import ConfigError, SessionError
 from assistant.grounding import Grounder
 from assistant.images import MAX_SIDE, ImageSource, load_image
+from assistant.languages import language_name
+from assistant.languages.catalog import ENGLISH, Say
+from assistant.languages.hints import hint_in_english
+from assistant.languages.question import analyse_any
+from assistant.languages.referent import read_referent
+from assistant.languages.say_reply import count_text, localise_candidates
 from assistant.marking import MARK_MODES, MarkMode, box_text, image_for_region
 from assistant.policy import PolicyConfig, noun_for, strategy_for
-from assistant.question import analyse_question
 from assistant.regions import regions_for_hint
 from assistant.session import Session
 from assistant.types import Candidates, Decision, Level, QuestionFocus, Region, Reply, Strategy, Verdict
 from assistant.validation import MAX_QUESTION_CHARS, clean_hint, clean_question, without_control_characters
 from assistant.verdict import parse_verdict
-from assistant.words import count_phrase, is_unique_descriptor
+from assistant.words import is_unique_descriptor
 from models.base import (
     Ability,
     ChatMessage,
@@ -205,13 +210,18 @@ class Assistant:
             else:
                 session = session.copy()
             question = clean_question(question, self.config.max_question_chars)
-            focus = analyse_question(question)
+            focus = analyse_any(question)
         img = session.image
         assert img is not None
         calls: Counter[str] = Counter()
+        if focus.language != "en":  # the referent in English for the pointer: one short text-only call
+            with timer("referent"):
+                focus = read_referent(self.vlm, focus)
+                calls["vlm"] += 1
+        say = Say(focus.language)
         chosen = session.chosen()
         if chosen is not None and points_back(focus):
-            yield from self._follow_up(session, question, focus, chosen, timer, calls, stream)
+            yield from self._follow_up(session, question, focus, chosen, timer, calls, stream, say)
             return
         session.chosen_region = None  # a question that names a thing starts afresh
 
@@ -221,10 +231,11 @@ class Assistant:
         with timer("grounding"):
             phrase = grounding_phrase(focus)
             candidates = self._candidates(img, phrase, calls)
+            candidates = localise_candidates(candidates, say, noun_for(focus, candidates.regions))
         with timer("policy"):
             decision = strategy_for(focus, verdict, candidates, self.config.policy)
         with timer("response"):
-            text = yield from self._respond(img, question, focus, decision, candidates, calls, stream)
+            text = yield from self._respond(img, question, focus, decision, candidates, calls, stream, say)
 
         reply = Reply(
             text=text,
@@ -260,24 +271,33 @@ class Assistant:
         timer: _Timer,
         calls: Counter[str],
         stream: bool,
+        say: Say = ENGLISH,
     ) -> Generator[TurnEvent, None, None]:
         """A question that points back ("what is he holding?", "and its colour?") after a choice: about the
         chosen region, saying so in one phrase; no recognition or grounding call (the candidates stay)."""
         img, candidates = session.image, session.candidates
         assert img is not None and candidates is not None
-        opening = f"About {region.description} (number {region.id}), the one you chose: "
+        opening = say(
+            "About {description} (number {id}), the one you chose: ",
+            description=region.description,
+            id=region.id,
+        )
         with timer("response"):
-            answer = yield from self._answer_region(img, question, region, candidates, calls, stream, opening)
+            answer = yield from self._answer_region(
+                img, question, region, candidates, calls, stream, opening, say.lang
+            )
         previous = session.last_reply
-        said = focus.pronoun_word or "the question"
+        said = focus.pronoun_word or say("the question")
         reply = Reply(
             text=opening + answer,
             strategy=Strategy.ANSWER,
             level=Level.UNAMBIGUOUS,
             candidates=candidates,
-            explanation=(
-                f"Your question points back ('{said}') to number {region.id}, which you chose; "
-                "a question that names a thing starts afresh."
+            explanation=say(
+                "Your question points back ('{said}') to number {id}, which you chose; "
+                "a question that names a thing starts afresh.",
+                said=said,
+                id=region.id,
             ),
             verdict=previous.verdict if previous else Verdict.UNDECIDED,
             ambiguity_probability=previous.ambiguity_probability if previous else None,
@@ -313,36 +333,54 @@ class Assistant:
         self, session: Session, choice: Choice, stream: bool
     ) -> Generator[TurnEvent, None, None]:
         image, question, candidates = session.image, session.question, session.candidates
+        say = Say(session.focus.language) if session.focus else ENGLISH
         if image is None or question is None or candidates is None:
-            raise SessionError("Ask a question about a photo first; then choose which one you mean.")
+            raise SessionError(say("Ask a question about a photo first; then choose which one you mean."))
         session = session.copy()
         timer = _Timer()
         calls: Counter[str] = Counter()
         fitting: list[Region] = []  # regions a typed hint fits equally well
         with timer("choose"):
             if isinstance(choice, bool):
-                raise SessionError("Choose a region by its number, a click on the photo, or a few words.")
+                raise SessionError(
+                    say("Choose a region by its number, a click on the photo, or a few words.")
+                )
             if isinstance(choice, int):
                 region = candidates.by_id(choice)
                 if region is None:
-                    ids = ", ".join(str(r.id) for r in candidates.regions) or "none"
-                    raise SessionError(f"There is no region number {choice}; the numbers are: {ids}.")
-                user_text = f"Number {region.id}"
+                    ids = ", ".join(str(r.id) for r in candidates.regions) or say("none")
+                    raise SessionError(
+                        say(
+                            "There is no region number {number}; the numbers are: {ids}.",
+                            number=choice,
+                            ids=ids,
+                        )
+                    )
+                user_text = say("Number {id}", id=region.id)
             elif isinstance(choice, tuple):
                 if len(choice) != 2 or not all(math.isfinite(float(v)) for v in choice):
-                    raise SessionError("A click needs a position on the photo, in pixels.")
+                    raise SessionError(say("A click needs a position on the photo, in pixels."))
                 region, candidates = self._region_from_click(image, candidates, choice, calls)
-                user_text = f"(clicked at {choice[0]:.0f}, {choice[1]:.0f})"
+                candidates = localise_candidates(candidates, say, noun_for(session.focus, candidates.regions))
+                region = candidates.by_id(region.id) or region
+                user_text = say("(clicked at {x}, {y})", x=f"{choice[0]:.0f}", y=f"{choice[1]:.0f}")
             else:
                 hint = clean_hint(choice)
                 not_a_number = _NOT_A_REGION_NUMBER.match(hint)
                 if not_a_number:  # "number -1", "#2.5": not one of the numbers, and no guess at one
-                    ids = ", ".join(str(r.id) for r in candidates.regions) or "none"
+                    ids = ", ".join(str(r.id) for r in candidates.regions) or say("none")
                     raise SessionError(
-                        f"There is no region number {not_a_number.group(1)}; the numbers are: {ids}."
+                        say(
+                            "There is no region number {number}; the numbers are: {ids}.",
+                            number=not_a_number.group(1),
+                            ids=ids,
+                        )
                     )
                 user_text = hint
-                fitting = regions_for_hint(candidates, hint)
+                # a hint in the question's language is read by its position words ("la de la izquierda")
+                fitting = regions_for_hint(
+                    candidates, hint if say.lang == "en" else hint_in_english(hint, say.lang)
+                )
                 if len(fitting) == 1:
                     region = fitting[0]
                 elif fitting:  # the words fit several equally: ask among those, no model call
@@ -358,14 +396,16 @@ class Assistant:
         probability = session.last_reply.ambiguity_probability if session.last_reply else None
         if region is None:
             if fitting:
-                text = "Your words fit more than one. " + _clarify_text(
-                    session.focus, candidates, fitting, others_why="they do not fit your words"
+                text = say("Your words fit more than one. ") + _clarify_text(
+                    session.focus, candidates, fitting, others_why="not fitting", say=say
                 )
                 numbers = ", ".join(str(r.id) for r in fitting)
-                why = f"Your hint fits numbers {numbers} equally, so I ask again."
+                why = say("Your hint fits numbers {numbers} equally, so I ask again.", numbers=numbers)
             else:
-                text = "I could not tell which one you mean. " + _clarify_text(session.focus, candidates)
-                why = "Your hint did not match any candidate, so I ask again."
+                text = say("I could not tell which one you mean. ") + _clarify_text(
+                    session.focus, candidates, say=say
+                )
+                why = say("Your hint did not match any candidate, so I ask again.")
             reply = Reply(
                 text=text,
                 strategy=Strategy.CLARIFY,
@@ -380,10 +420,10 @@ class Assistant:
                 model_calls=dict(calls),
             )
         else:
-            opening = f"About {region.description} (number {region.id}): "
+            opening = say("About {description} (number {id}): ", description=region.description, id=region.id)
             with timer("response"):
                 answer = yield from self._answer_region(
-                    image, question, region, candidates, calls, stream, opening
+                    image, question, region, candidates, calls, stream, opening, say.lang
                 )
             text = opening + answer
             reply = Reply(
@@ -391,7 +431,9 @@ class Assistant:
                 strategy=Strategy.ANSWER,
                 level=Level.UNAMBIGUOUS,
                 candidates=candidates,
-                explanation=f"You chose number {region.id}, {region.description}.",
+                explanation=say(
+                    "You chose number {id}, {description}.", id=region.id, description=region.description
+                ),
                 verdict=verdict,
                 ambiguity_probability=probability,
                 focus=session.focus,
@@ -467,36 +509,46 @@ class Assistant:
         candidates: Candidates,
         calls: Counter[str],
         stream: bool,
+        say: Say = ENGLISH,
     ) -> Generator[ReplyText, None, str]:
         """Yields the reply's text as it grows; returns the reply's text (use with `yield from`)."""
         referents = [r for i in decision.referents if (r := candidates.by_id(i)) is not None]
+        lang = say.lang
         if decision.strategy is Strategy.CLARIFY:
-            return _clarify_text(focus, candidates, referents)
+            return _clarify_text(focus, candidates, referents, say=say)
         if decision.strategy is Strategy.ENUMERATE:
-            convs = [self._region_conversation(image, question, r, candidates) for r in referents]
+            convs = [self._region_conversation(image, question, r, candidates, lang) for r in referents]
             answers = self.vlm.generate_batch(convs, self.config.answer_settings)
             calls["vlm"] += len(convs)
-            opening = f"{count_phrase(len(referents), noun_for(focus, referents))} could be meant."
-            lines = [" ".join([opening, *_marked_beyond(candidates, referents)])]
+            count = count_text(say, len(referents), noun_for(focus, referents))
+            opening = say("{count} could be meant.", count=count)
+            lines = [" ".join([opening, *_marked_beyond(candidates, referents, say=say)])]
             lines += [
-                f"{r.id}. {_capital(r.description)}: {_tidy(a)}"
+                f"{r.id}. {_capital(r.description)}: {_tidy(a, say)}"
                 for r, a in zip(referents, answers, strict=True)
             ]
             return "\n".join(lines)
         if decision.strategy is Strategy.INFER and referents:
-            opening = f"I assume you mean {referents[0].description} (number {referents[0].id}). "
+            first = referents[0]
+            opening = say(
+                "I assume you mean {description} (number {id}). ", description=first.description, id=first.id
+            )
             answer = yield from self._answer_region(
-                image, question, referents[0], candidates, calls, stream, opening
+                image, question, first, candidates, calls, stream, opening, lang
             )
             return opening + answer
         if len(referents) == 1 and len(candidates) > 1:
-            return (yield from self._answer_region(image, question, referents[0], candidates, calls, stream))
-        prompt = render_prompt("answer", question=question)
+            return (
+                yield from self._answer_region(
+                    image, question, referents[0], candidates, calls, stream, "", lang
+                )
+            )
+        prompt = _in_language(render_prompt("answer", question=question), lang)
         calls["vlm"] += 1
-        return (yield from self._answer([ChatMessage("user", prompt, [image])], stream))
+        return (yield from self._answer([ChatMessage("user", prompt, [image])], stream, "", say))
 
     def _region_conversation(
-        self, image: Image.Image, question: str, region: Region, candidates: Candidates
+        self, image: Image.Image, question: str, region: Region, candidates: Candidates, lang: str = "en"
     ) -> list[ChatMessage]:
         prompt = render_prompt(
             f"answer_region_{self.config.region_marking}",  # each mode says what the image shows
@@ -505,7 +557,7 @@ class Assistant:
             box_text=box_text(region, candidates.image_size),
         )
         marked = image_for_region(image, region, self.config.region_marking)
-        return [ChatMessage("user", prompt, [marked])]
+        return [ChatMessage("user", _in_language(prompt, lang), [marked])]
 
     def _answer_region(
         self,
@@ -516,25 +568,26 @@ class Assistant:
         calls: Counter[str],
         stream: bool,
         opening: str = "",
+        lang: str = "en",
     ) -> Generator[ReplyText, None, str]:
-        conv = self._region_conversation(image, question, region, candidates)
+        conv = self._region_conversation(image, question, region, candidates, lang)
         calls["vlm"] += 1
-        return (yield from self._answer(conv, stream, opening))
+        return (yield from self._answer(conv, stream, opening, Say(lang)))
 
     def _answer(
-        self, conversation: Conversation, stream: bool, opening: str = ""
+        self, conversation: Conversation, stream: bool, opening: str = "", say: Say = ENGLISH
     ) -> Generator[ReplyText, None, str]:
         """Yields `opening` + the text so far as the model streams it (nothing unless `stream`); returns the
         model's tidied answer."""
         if not stream:
-            return _tidy(self.vlm.generate(conversation, self.config.answer_settings))
+            return _tidy(self.vlm.generate(conversation, self.config.answer_settings), say)
         yield ReplyText(opening)
         so_far = ""
         with closing(stream_generate(self.vlm, conversation, self.config.answer_settings)) as pieces:
             for piece in pieces:
                 so_far += piece
                 yield ReplyText(opening + " ".join(without_control_characters(so_far).split()))
-        return _tidy(so_far)
+        return _tidy(so_far, say)
 
 
 def points_back(focus: QuestionFocus) -> bool:
@@ -550,6 +603,8 @@ def grounding_phrase(focus: QuestionFocus) -> str:
     and superlatives ("second", "tallest": they choose among the candidates, they do not find them);
     descriptors a photo cannot show ("emotional") are left out so they never select a person.
     """
+    if focus.english:  # a question in another language: the model's English phrase (issue 36)
+        return focus.english
     skip = set(focus.spatial_descriptors) | set(focus.non_visual_descriptors)
     words = [
         d for d in focus.descriptors if d not in skip and len(d.split()) == 1 and not is_unique_descriptor(d)
@@ -562,28 +617,33 @@ def _clarify_text(
     focus: QuestionFocus | None,
     candidates: Candidates,
     referents: list[Region] | None = None,
-    others_why: str = "they seem less likely",
+    others_why: _Why = "less likely",
+    say: Say = ENGLISH,
 ) -> str:
     regions = referents or candidates.regions
     noun = noun_for(focus, regions)
     if not regions:
-        return f"Which {noun} do you mean? Please describe it, or click on it in the photo."
+        return say("Which {noun} do you mean? Please describe it, or click on it in the photo.", noun=noun)
     if len(regions) == len(candidates.regions) and candidates.found_count > len(regions):
-        opening = (
-            f"I see {count_phrase(candidates.found_count, noun).lower()}; the {len(regions)} most likely "
-            "are marked (describe another to find it)."
+        opening = say(
+            "I see {count}; the {marked} most likely are marked (describe another to find it).",
+            count=count_text(say, candidates.found_count, noun, lower=True),
+            marked=len(regions),
         )
     else:
-        beyond = _marked_beyond(candidates, regions, others_why)
-        opening = " ".join([f"I see {count_phrase(len(regions), noun).lower()}.", *beyond])
-    return (
-        f"{opening} Which one do you mean? "
-        f"Choose a number, click on it, or describe it.\n{_candidate_list(regions)}"
-    )
+        beyond = _marked_beyond(candidates, regions, others_why, say)
+        opening = " ".join(
+            [say("I see {count}.", count=count_text(say, len(regions), noun, lower=True)), *beyond]
+        )
+    ask = say("Which one do you mean? Choose a number, click on it, or describe it.")
+    return f"{opening} {ask}\n{_candidate_list(regions)}"
+
+
+_Why = Literal["less likely", "not fitting"]
 
 
 def _marked_beyond(
-    candidates: Candidates, meant: list[Region], why: str = "they seem less likely"
+    candidates: Candidates, meant: list[Region], why: _Why = "less likely", say: Say = ENGLISH
 ) -> list[str]:
     """What the reply says of the marked candidates it does not name, so that the count it says agrees
     with the list: the others marked and why they are left out, and a list capped below what was found."""
@@ -591,15 +651,47 @@ def _marked_beyond(
     others = [r for r in candidates.regions if r.id not in named]
     said: list[str] = []
     if len(others) == 1:
-        it = why.replace("they seem", "it seems").replace("they do", "it does")
-        said.append(f"Number {others[0].id}, {others[0].description}, is also marked; {it}.")
+        one = others[0]
+        if why == "less likely":
+            text = say(
+                "Number {id}, {description}, is also marked; it seems less likely.",
+                id=one.id,
+                description=one.description,
+            )
+        else:
+            text = say(
+                "Number {id}, {description}, is also marked; it does not fit your words.",
+                id=one.id,
+                description=one.description,
+            )
+        said.append(text)
     elif others:
-        numbers = ", ".join(str(r.id) for r in others[:-1]) + f" and {others[-1].id}"
-        said.append(f"Numbers {numbers} are also marked; {why}.")
+        numbers = say(
+            "{numbers} and {last}", numbers=", ".join(str(r.id) for r in others[:-1]), last=others[-1].id
+        )
+        if why == "less likely":
+            said.append(say("Numbers {numbers} are also marked; they seem less likely.", numbers=numbers))
+        else:
+            said.append(
+                say("Numbers {numbers} are also marked; they do not fit your words.", numbers=numbers)
+            )
     found, marked = candidates.found_count, len(candidates.regions)
     if found > marked:
-        said.append(f"{found} were found; the {marked} most likely are marked (describe another to find it).")
+        said.append(
+            say(
+                "{found} were found; the {marked} most likely are marked (describe another to find it).",
+                found=found,
+                marked=marked,
+            )
+        )
     return said
+
+
+def _in_language(prompt: str, lang: str) -> str:
+    """A reply prompt, asking for the answer in the question's language (English prompts are unchanged)."""
+    if lang == "en":
+        return prompt
+    return f"{prompt}\n\n{render_prompt('reply_language', language=language_name(lang))}"
 
 
 def _candidate_list(regions: list[Region]) -> str:
@@ -611,11 +703,11 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _tidy(text: str) -> str:
+def _tidy(text: str, say: Say = ENGLISH) -> str:
     """The model's text as one line for the chat: control characters (a screen reader may read them out,
     a terminal may act on them) removed, whitespace collapsed."""
     text = " ".join(without_control_characters(text).split())
-    return text or "(the model gave no answer)"
+    return text or say("(the model gave no answer)")
 
 
 @functools.cache

@@ -164,7 +164,7 @@ def locating_phrase(focus: QuestionFocus) -> str:
     cup") counts from the left, as the candidates are numbered."""
     parts = [
         d
-        for d in focus.descriptors
+        for d in (*focus.descriptors, *focus.locating)  # locating: English words of another language's
         if d not in focus.non_visual_descriptors and all(w in _LOCATING_WORDS for w in d.lower().split())
     ]
     words = " ".join(parts).split()

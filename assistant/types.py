@@ -130,13 +130,18 @@ class QuestionFocus:
     descriptors: tuple[str, ...] = ()  # words/phrases that narrow the head: "red", "on the left"
     non_visual_descriptors: tuple[str, ...] = ()  # cannot be seen in pixels: "emotional", "heroic"
     spatial_descriptors: tuple[str, ...] = ()  # subset of descriptors naming a place: "on the left"
+    # Questions in other languages (assistant.languages); English questions keep the defaults.
+    language: str = "en"  # the question's language, ISO 639-1
+    english: str = ""  # the referent as an English noun phrase for the pointer; "" when not known
+    locating: tuple[str, ...] = ()  # English equivalents of the place / order / size descriptors
+    reader: str = ""  # "rules" or "model" (who found the focus), "none" (needs a model); "" for English
 
     @property
     def plural(self) -> bool:
         return self.number == "plural"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "focus": self.focus,
             "head": self.head,
             "number": self.number,
@@ -144,6 +149,10 @@ class QuestionFocus:
             "descriptors": list(self.descriptors),
             "non_visual_descriptors": list(self.non_visual_descriptors),
         }
+        if self.language != "en":  # English output stays as it was
+            out |= {"language": self.language, "english": self.english, "reader": self.reader}
+            out["locating"] = list(self.locating)
+        return out
 
 
 @dataclass(frozen=True)
@@ -186,6 +195,7 @@ class Reply:
                 None if self.ambiguity_probability is None else round(self.ambiguity_probability, 4)
             ),
             "focus": self.focus.to_dict() if self.focus else None,
+            "language": self.focus.language if self.focus else "en",  # the question's (issue 36)
             "referents": list(self.referents),
             "resolved_region": self.resolved_region,
             "candidates": [r.to_dict() for r in self.candidates.regions],

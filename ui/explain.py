@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from assistant.languages import language_name
 from assistant.types import Candidates, Level, Reply
 
 LEVEL_WORDS = {
@@ -27,6 +28,13 @@ def explain_markdown(reply: Reply | None, model_label: str = "") -> str:
         f"- **Strategy:** {reply.strategy.value}",
         f"- **Why:** {reply.explanation}",
     ]
+    if reply.focus is not None and reply.focus.language != "en":  # issue 36; English replies unchanged
+        focus = reply.focus
+        pointer = f'; the pointer searched for "{reply.candidates.phrase}"' if reply.candidates.phrase else ""
+        lines.append(
+            f"- **Language:** {language_name(focus.language)} ({focus.language}), detected from the question; "
+            f"its referent read by {focus.reader or 'no one'}{pointer}"
+        )
     if reply.resolved_region is not None:
         lines.append(f"- **Answered about region:** number {reply.resolved_region}")
     if reply.candidates.regions:

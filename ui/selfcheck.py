@@ -48,6 +48,7 @@ from models.spec import ModelKind
 from models.stacks import ModelChoice, resolve_choice
 from ui.example_photos import ExamplePhoto, example_photos
 from ui.overlay import draw_overlay
+from ui.selfcheck_languages import language_examples, run_language_example
 
 Echo = Callable[[str], None]
 MAX_MARKED = 12  # assistant/regions.py keeps at most this many candidates
@@ -311,7 +312,9 @@ def judge(run: ExampleRun, noise: bool) -> list[Check]:
     return checks
 
 
-def run_example(assistant: Assistant, photo: ExamplePhoto, number: int, out: Path, noise: bool) -> ExampleRun:
+def run_example(
+    assistant: Assistant, photo: ExamplePhoto, number: int, out: Path, noise: bool, hint: str = HINT
+) -> ExampleRun:
     """The two-turn flow on one example photo, as the Ask tab runs it; the overlay saved in `out`."""
     run = ExampleRun(photo)
     session: Session | None = None
@@ -328,7 +331,7 @@ def run_example(assistant: Assistant, photo: ExamplePhoto, number: int, out: Pat
         draw_overlay(session.image, first.candidates).save(out / name)
         run.overlay = name
         if first.strategy in (Strategy.ENUMERATE, Strategy.CLARIFY) and first.candidates.regions:
-            for label, choice in (("choice 1", 1), (f"hint: {HINT}", HINT)):
+            for label, choice in (("choice 1", 1), (f"hint: {hint}", hint)):
                 start = time.perf_counter()
                 try:
                     answer, _ = assistant.resolve(session, choice)
@@ -367,6 +370,7 @@ def selfcheck(
     *,
     yes: bool = False,
     random_weights: bool = False,
+    languages: bool = False,
     echo: Echo = print,
     ask: Callable[[str], bool] = lambda question: False,
 ) -> SelfcheckReport:
@@ -397,9 +401,15 @@ def selfcheck(
     out.mkdir(parents=True, exist_ok=True)
     report = SelfcheckReport(stack_name, choice, noise, environment(), loads, not_run=not_run)
     photos = example_photos()
-    with tqdm(total=len(photos), desc="examples", unit="photo", file=sys.stderr) as bar:
+    in_languages = language_examples() if languages else ()
+    with tqdm(total=len(photos) + len(in_languages), desc="examples", unit="photo", file=sys.stderr) as bar:
         for number, photo in enumerate(photos, start=1):
             run = run_example(assistant, photo, number, out, noise)
+            report.examples.append(run)
+            bar.write(example_line(number, run))
+            bar.update(1)
+        for number, example in enumerate(in_languages, start=len(photos) + 1):
+            run = run_language_example(assistant, example, number, out, noise)
             report.examples.append(run)
             bar.write(example_line(number, run))
             bar.update(1)
