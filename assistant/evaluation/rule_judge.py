@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import replace
 
 from assistant.evaluation.judgement import UNKNOWN, JudgeError, JudgeItem, Judgement, check_item, question
 
@@ -46,11 +47,13 @@ class RuleJudge:
             raise JudgeError(f"the rule judge has no rules for {asked.title}: use an LLM judge")
         response = str(item["response"])
         if not response.strip():
-            return Judgement(UNKNOWN, reason="empty response")
+            return Judgement(UNKNOWN, reason="empty response", path="rules:empty")
         text, unreadable = readable_text(response)
         if unreadable:
-            return Judgement(UNKNOWN, reason=unreadable)
-        return asked.rules(item, text)
+            return Judgement(UNKNOWN, reason=unreadable, path="rules:unreadable")
+        judged = asked.rules(item, text)
+        # the rule that decided names itself ("rules:class.asks"); else the question's rules as a whole
+        return judged if judged.path else replace(judged, path=f"rules:{task}")
 
     def judge_many(self, task: str, items: Sequence[JudgeItem]) -> list[Judgement]:
         return [self.judge(task, item) for item in items]
