@@ -291,20 +291,37 @@ def list_settings_command() -> None:
 @app.command("judge-agreement")
 @user_errors
 def judge_agreement_command(
-    judge: Annotated[str, typer.Option(help="`rules` or a VLM registry name (LLM judge).")] = "rules",
+    judge: Annotated[
+        str,
+        typer.Option(help="`rules`, a VLM registry name (LLM judge), or `rules+MODEL` (rules, then MODEL)."),
+    ] = "rules",
     labelled: Annotated[
         Path | None, typer.Option(help="Labelled JSONL (default: the papers' examples).")
     ] = None,
     task: Annotated[
         str | None, typer.Option(help="A judge question (default: every one in the file).")
     ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print JSON: per question n, coverage, kappas, intervals, items.")
+    ] = False,
 ) -> None:
     """Measure a judge against labelled responses: Cohen's kappa and a confusion matrix."""
-    from assistant.evaluation.judges import create_judge, format_agreement, judge_agreement, load_labelled
+    from assistant.evaluation.records import json_safe
+    from assistant.evaluation.judges import (
+        agreement_json,
+        create_judge,
+        format_agreement,
+        judge_agreement,
+        load_labelled,
+    )
 
     items = load_labelled(labelled)
     tasks = [task] if task else sorted({str(item["task"]) for item in items})
     chosen = create_judge(judge)
+    if as_json:
+        report = json_safe(agreement_json(chosen, items, tasks, labelled))  # NaN -> null
+        typer.echo(json.dumps(report, indent=1, allow_nan=False))
+        return
     for name in tasks:
         typer.echo(f"== {name}")
         typer.echo(format_agreement(judge_agreement(chosen, items, name)))

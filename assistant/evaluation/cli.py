@@ -396,9 +396,12 @@ def _run(config: RunConfig) -> None:
     finally:
         if main:
             signal.signal(signal.SIGTERM, previous)
-    from assistant.evaluation.report import all_failed, failure_line, markdown_table
+    from assistant.evaluation.report import all_failed, decided_by_line, failure_line, markdown_table
 
     typer.echo(markdown_table(result.task, result.summary))
+    decided = decided_by_line(result.summary)
+    if decided:
+        typer.echo(decided)
     errors = sum(1 for r in result.records if r.error)
     judge_errors = sum(result.summary.judge_errors.values())
     typer.echo(

@@ -25,19 +25,27 @@ class JudgeError(WhichoneError):
 
 @dataclass(frozen=True)
 class Judgement:
-    """One judged response: the label, the judge model's own text (empty for rules), why, and the prompt."""
+    """One judged response: the label, the judge model's own text (empty for rules), why, the prompt, and
+    the path that decided it ("rules:<rule>" or "llm:<model id>")."""
 
     label: str  # one of the question's labels or "unknown"
     raw: str = ""
     reason: str = ""
     prompt: str = ""  # the prompt template the judge model read (prompts/<name>.txt; empty for rules)
+    path: str = ""  # what decided it: "rules:class.asks", "llm:qwen2.5-vl-3b" (an abstaining rule's too)
 
     @property
     def known(self) -> bool:
         return self.label != UNKNOWN
 
     def to_dict(self) -> dict[str, str]:
-        return {"label": self.label, "raw": self.raw, "reason": self.reason, "prompt": self.prompt}
+        return {
+            "label": self.label,
+            "raw": self.raw,
+            "reason": self.reason,
+            "prompt": self.prompt,
+            "path": self.path,
+        }
 
 
 # One item to judge: the fields its judge question reads (JudgeQuestion.fields), as a run builds them or a

@@ -12,9 +12,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -32,7 +35,7 @@ from assistant.evaluation.judgement import (
     question,
     questions,
 )
-from assistant.evaluation.metrics import agreement
+from assistant.evaluation.metrics import agreement, kappa_interval
 from assistant.evaluation.rule_judge import RuleJudge
 from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
 from models.registry import create_vlm
@@ -45,9 +48,11 @@ __all__ = [
     "Judgement",
     "JudgeError",
     "RuleJudge",
+    "RulesFirstJudge",
     "create_judge",
     "format_agreement",
     "agreement_line",
+    "agreement_json",
     "judge_agreement",
     "load_labelled",
     "measured_agreement",
@@ -116,7 +121,13 @@ class LLMJudge:
             if label != UNKNOWN
             else "no label could be read from the judge's text"
         )
-        return Judgement(label, raw=text if isinstance(text, str) else "", reason=reason, prompt=asked.prompt)
+        return Judgement(
+            label,
+            raw=text if isinstance(text, str) else "",
+            reason=reason,
+            prompt=asked.prompt,
+            path=self.name,
+        )
 
     def judge(self, task: str, item: JudgeItem) -> Judgement:
         return self.read(task, self.model.generate(self.messages(task, item), self.settings_for(task)))
@@ -131,11 +142,58 @@ class LLMJudge:
         return [self.read(task, t) for t in texts]
 
 
+class RulesFirstJudge:
+    """VLMEvalKit's order: the rules decide where they are sure; the LLM judge decides what they leave
+    `unknown` (with the paper's own judge prompt), and every question the rules cannot answer at all: a
+    question that needs the image (AQuA's factual consistency) goes to the judge model as a VLM judge, with
+    the image, and its judgement says so. Each Judgement's `path` names what decided it."""
+
+    def __init__(self, rules: RuleJudge, llm: LLMJudge) -> None:
+        self.rules = rules
+        self.llm = llm
+        self.name = f"rules+{llm.model.name}"
+
+    def judge(self, task: str, item: JudgeItem) -> Judgement:
+        return self.judge_many(task, [item])[0]
+
+    def judge_many(self, task: str, items: Sequence[JudgeItem]) -> list[Judgement]:
+        asked = question(task)
+        if asked.rules is None:  # nothing for the rules: the model judges all, seeing the image if needed
+            why = "needs the image: judged by the VLM judge" if "image" in asked.fields else "no rules"
+            return [_routed(j, why) for j in self.llm.judge_many(task, items)]
+        judged = self.rules.judge_many(task, items)
+        undecided = [i for i, j in enumerate(judged) if not j.known]
+        if undecided:
+            asked_llm = self.llm.judge_many(task, [items[i] for i in undecided])
+            for i, verdict in zip(undecided, asked_llm, strict=True):
+                judged[i] = _routed(verdict, f"rules abstained ({judged[i].reason})")
+        return judged
+
+
+def _routed(verdict: Judgement, why: str) -> Judgement:
+    """The LLM judge's verdict, its reason saying why the rules did not decide."""
+    return replace(verdict, reason=f"{why}; {verdict.reason}")
+
+
 def create_judge(name: str, **kwargs: Any) -> Judge:
-    """ "rules" -> RuleJudge; any other name -> LLMJudge around that registered VLM."""
+    """ "rules" -> RuleJudge; "rules+MODEL" -> RulesFirstJudge (rules, then MODEL for what they leave);
+    any other name -> LLMJudge around that registered VLM."""
     if name in ("rules", "rule"):
         return RuleJudge()
+    rules_first = rules_first_model(name)
+    if rules_first:
+        return RulesFirstJudge(RuleJudge(), LLMJudge.from_registry(rules_first, **kwargs))
     return LLMJudge.from_registry(name, **kwargs)
+
+
+def rules_first_model(name: str) -> str | None:
+    """MODEL of a "rules+MODEL" judge name, or None for any other name."""
+    head, plus, model = name.partition("+")
+    if head.strip() in ("rules", "rule") and plus:
+        if not model.strip():
+            raise JudgeError("--judge rules+MODEL needs a model name after the '+'")
+        return model.strip()
+    return None
 
 
 def load_labelled(path: str | Path | None = None) -> list[dict[str, Any]]:
@@ -183,14 +241,24 @@ def judge_agreement(judge: Judge, labelled: Sequence[JudgeItem], task: str | Non
     records = [r for r in labelled if r.get("task", DEFAULT_QUESTION) == task]
     judgements = judge.judge_many(task, records)
     gold = [str(r["gold"]) for r in records]
-    out = agreement(gold, [j.label for j in judgements], labels)
+    judged = [j.label for j in judgements]
+    out = agreement(gold, judged, labels)
     out["task"] = task
     out["judge"] = judge.name
+    out["coverage"] = (out["n"] - out["unknown"]) / out["n"] if out["n"] else float("nan")
+    out["kappa_ci"] = list(kappa_interval(gold, judged, labels))
+    out["kappa_decided_ci"] = list(kappa_interval(gold, judged, labels, decided_only=True))
+    out["paths"] = dict(Counter(_path_kind(j.path) for j in judgements))
     out["items"] = [
-        {"id": r.get("id", i), "gold": g, "label": j.label, "reason": j.reason}
+        {"id": r.get("id", i), "gold": g, "label": j.label, "path": j.path, "reason": j.reason}
         for i, (r, g, j) in enumerate(zip(records, gold, judgements, strict=True))
     ]
     return out
+
+
+def _path_kind(path: str) -> str:
+    """ "rules" or "llm:MODEL" for counting who decided ("rules:class.asks" -> "rules")."""
+    return "rules" if path.startswith("rules") else path or "?"
 
 
 def measured_agreement(judge: Judge | None, tasks: Sequence[str]) -> list[dict[str, Any]]:
@@ -237,17 +305,47 @@ def agreement_line(judge: str | None, rows: Sequence[Mapping[str, Any]], tasks: 
     return f"Judge: {judge}; agreement with labelled responses (Cohen's kappa): {'; '.join(parts)}{tail}."
 
 
+def labelled_set_facts(path: str | Path | None) -> dict[str, Any]:
+    """Which labelled set a figure comes from: its file name, number of items and sha256."""
+    path = Path(path) if path is not None else DEFAULT_LABELLED
+    data = path.read_bytes()
+    lines = sum(1 for line in data.decode("utf-8").splitlines() if line.strip())
+    return {"name": path.name, "n": lines, "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def agreement_json(
+    judge: Judge, labelled: Sequence[JudgeItem], tasks: Sequence[str], labelled_path: str | Path | None
+) -> dict[str, Any]:
+    """`whichone judge-agreement --json`: the set's facts and, per judge question, judge_agreement's dict
+    (n, coverage, kappa counting unknown as a miss, kappa on decided items, their 95% bootstrap intervals,
+    the confusion matrix, who decided, and the items in file order with label and path)."""
+    return {
+        "judge": judge.name,
+        "labelled": labelled_set_facts(labelled_path),
+        "questions": {task: judge_agreement(judge, labelled, task) for task in tasks},
+    }
+
+
 def format_agreement(result: Mapping[str, Any]) -> str:
     """Plain-text summary: kappa, accuracy, unknowns, the confusion matrix and each disagreement."""
 
     def num(x: float) -> str:
         return "undefined" if isinstance(x, float) and math.isnan(x) else f"{x:.3f}"
 
+    def interval(key: str) -> str:
+        low, high = result.get(key) or (math.nan, math.nan)
+        return f" (95% CI {num(low)}-{num(high)})"
+
     labels = list(result["labels"])
     classes = labels[:-1]
+    paths = ", ".join(f"{k} {v}" for k, v in result.get("paths", {}).items())
     lines = [
-        f"judge {result['judge']} on {result['task']}: n={result['n']}, kappa={num(result['kappa'])}, "
-        f"accuracy={num(result['accuracy'])}, unknown={result['unknown']}",
+        f"judge {result['judge']} on {result['task']}: n={result['n']}, "
+        f"coverage={num(result.get('coverage', math.nan))}, "
+        f"kappa={num(result['kappa'])}{interval('kappa_ci')} (unknown counted as a miss), "
+        f"kappa on decided={num(result['kappa_decided'])}{interval('kappa_decided_ci')}, "
+        f"accuracy={num(result['accuracy'])}, unknown={result['unknown']}"
+        + (f"; decided by: {paths}" if paths else ""),
         "gold \\ judged  " + "  ".join(f"{lab:>8}" for lab in labels),
     ]
     for cls, row in zip(classes, result["confusion"], strict=True):

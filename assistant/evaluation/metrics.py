@@ -340,3 +340,58 @@ def _kappa(a: list[str], b: list[str], labels: list[str]) -> float:
         return NAN
     value = float(cohen_kappa_score(a, b, labels=labels, replace_undefined_by=NAN))
     return value if not math.isinf(value) else NAN
+
+
+# --- bootstrap intervals (lmms-eval reports a bootstrap error beside every metric) ---------------------------
+
+BOOTSTRAP_RESAMPLES = 2000
+BOOTSTRAP_SEED = 0  # fixed: the same labels give the same interval on every machine
+
+
+def bootstrap_interval(
+    n: int,
+    statistic: Any,
+    confidence: float = 0.95,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of `statistic(indices)` over `n` items resampled with replacement;
+    (nan, nan) with no items or when the statistic is undefined on most resamples."""
+    if n == 0:
+        return NAN, NAN
+    rng = np.random.default_rng(seed)
+    values = [statistic(rng.integers(0, n, n)) for _ in range(resamples)]
+    finite = np.array([v for v in values if not math.isnan(v)], dtype=float)
+    if len(finite) < resamples / 2:
+        return NAN, NAN
+    tail = (1 - confidence) / 2 * 100
+    low, high = np.percentile(finite, [tail, 100 - tail])
+    return float(low), float(high)
+
+
+def rate_interval(hits: Sequence[bool], confidence: float = 0.95) -> tuple[float, float]:
+    """Bootstrap interval of the share of True in `hits` (a rate such as explicit, PASS, CoT mentions)."""
+    values = np.asarray(hits, dtype=float)
+    return bootstrap_interval(len(values), lambda idx: float(values[idx].mean()), confidence)
+
+
+def kappa_interval(
+    gold: Sequence[str], predicted: Sequence[str], labels: Sequence[str], decided_only: bool = False
+) -> tuple[float, float]:
+    """95% bootstrap interval of Cohen's kappa as `agreement` computes it: over all items with "unknown"
+    a disagreement, or (decided_only) over the items the judge decided."""
+    columns = list(labels) if decided_only else [*labels, UNKNOWN]
+    pairs = [(g, p) for g, p in zip(gold, predicted, strict=True) if p in columns]
+    k = len(columns)
+    # labels as indices, so that each resample's kappa is one bincount (sklearn's is 10 ms a call)
+    codes = np.array([columns.index(g) * k + columns.index(p) for g, p in pairs], dtype=int)
+    return bootstrap_interval(len(codes), lambda idx: _kappa_of_cells(codes[idx], k))
+
+
+def _kappa_of_cells(cells: np.ndarray, k: int) -> float:
+    """Cohen's kappa of a confusion matrix given as flat cell indices (gold * k + judged)."""
+    table = np.bincount(cells, minlength=k * k).reshape(k, k).astype(float)
+    n = table.sum()
+    observed = np.trace(table) / n
+    expected = float((table.sum(axis=1) * table.sum(axis=0)).sum()) / (n * n)
+    return NAN if expected == 1 else float((observed - expected) / (1 - expected))

@@ -120,6 +120,7 @@ class RunSummary:
     models: list[str] = field(default_factory=list)
     judge: str | None = None
     judge_agreement: list[dict[str, JSON]] = field(default_factory=list)  # judges.measured_agreement
+    judge_paths: dict[str, dict[str, int]] = field(default_factory=dict)  # scoring.decided_by
     variants: list[str] = field(default_factory=list)
     n_examples: int = 0
     limit: int | None = None

@@ -175,3 +175,15 @@ def write_report(
             files[key] = out_dir / name
             _atomic_write(files[key], png)
     return files
+
+
+def decided_by_line(summary: RunSummary) -> str | None:
+    """ "decided by: racquet_class rules 38, llm:qwen 2; ..." (which path decided how many judgements),
+    or None when nothing was judged."""
+    if not summary.judge_paths:
+        return None
+    parts = [
+        f"{judging} " + ", ".join(f"{path} {n}" for path, n in paths.items())
+        for judging, paths in summary.judge_paths.items()
+    ]
+    return "decided by: " + "; ".join(parts)

@@ -45,6 +45,7 @@ from assistant.lexicon import (
     PLACE_WORDS,
     word_set,
 )
+from assistant.evaluation import reply_checks
 from assistant.question import analyse_question
 
 VERBS = lx.RESPONSE_VERBS
@@ -179,6 +180,7 @@ def question_cues(question: str) -> QuestionCues:
     plural_in_q: set[str] = set()
     heads: list[str] = []
     pronoun = next((t for t in toks if t in PRONOUN_PEOPLE), None)
+    oblique: set[str] = set()  # nouns only owned by a pronoun or after a preposition: "in her hand"
     vague = False
     i = 0
     while i < len(toks):
@@ -203,6 +205,8 @@ def question_cues(question: str) -> QuestionCues:
                 head = analysed if analysed in run else run[-1].removesuffix("'s")
                 if head not in PLACE_WORDS and head not in QUESTION_WORDS:
                     heads.append(head)
+                    if tok in POSSESSIVE_PRONOUNS or (i > 0 and toks[i - 1] in PREPOSITIONS):
+                        oblique.add(head)
                     if is_plural(head):
                         plural_in_q.add(head)
                     else:
@@ -212,7 +216,9 @@ def question_cues(question: str) -> QuestionCues:
         if tok in VAGUE_WORDS and i == len(toks) - 1:
             vague = True
         i += 1
-    if pronoun in POSSESSIVE_PRONOUNS or (pronoun in SUBJECT_PRONOUNS and not referents):
+    # "What is she holding in her hand?": the person is the referent, her hand only where she holds it;
+    # "Does she wear a hat?" asks about the hat (a direct object), so the people are not added there
+    if pronoun in POSSESSIVE_PRONOUNS or (pronoun in SUBJECT_PRONOUNS and referents <= oblique):
         referents |= PRONOUN_PEOPLE[pronoun]
     if pronoun in {"it", "this", "that"}:
         vague = True
@@ -290,6 +296,37 @@ def quantified_mention(q: QuestionCues, response: str) -> bool:
         re.search(r"\b(?:both|each|the other|another)\s+(?:of (?:the|them)\s*)?" + names, text)
         or re.search(r"\bboth (?:of them|are|have|wear|were)\b", text)
     )
+
+
+_IF_YOU_MEAN = re.compile(
+    r"\bif (?:you(?:'re| are)? (?:mean|meant|asking about|referring to|talking about)|it'?s|it is)\b"
+)
+
+
+def conditional_answers(response: str) -> str | None:
+    """ "If you mean the dog on the left, it is ...; if you mean the one on the right, ...": two or more
+    answers, each under its own assumption, enumerate the referents."""
+    found = _IF_YOU_MEAN.findall(normalise(response))
+    return f"{len(found)} answers, each for an assumed referent" if len(found) >= 2 else None
+
+
+def several_referents(q: QuestionCues, response: str, plural: bool = True) -> str | None:
+    """Why the response speaks of several referents of the question, or None: the one cue set that the
+    class, CoT, strategy and bias rules share (several answered, plural mentions unless `plural` is
+    False, exclusive places, quantifiers, place-led list items, one ... another, numbered referents,
+    answers under several assumptions)."""
+    return (
+        several_answered(q, response)
+        or (multiple_referents(q, response) if plural else _several_not_plural(q, response))
+        or conditional_answers(response)
+    )
+
+
+def _several_not_plural(q: QuestionCues, response: str) -> str | None:
+    """multiple_referents without its plural mention (the class rule reads a plural only after checking
+    that the answer does not single one referent out)."""
+    found = multiple_referents(q, response)
+    return found if found and not found.startswith("plural mention") else None
 
 
 def multiple_referents(q: QuestionCues, response: str) -> str | None:
@@ -393,7 +430,8 @@ def several_answered(q: QuestionCues, answer: str) -> str | None:
     )
     if quantified and (is_plural(quantified.group(1)) or quantified.group(0).count(" of ")):
         return f"quantified: {quantified.group(0)!r}"
-    if re.search(r"\bone\b[^.?!]*\bthe other\b", text):
+    one_other = re.search(r"\bone\b[^.?!]*\bthe other\b", text)
+    if one_other and not _about_other_things(q, text[: one_other.start()]):
         return "one ... the other"
     # the rubric's "list of singular nouns" made of "one"s: "one by the door and one by the window",
     # "a gold one on the left and a silver one on the right"
@@ -433,10 +471,32 @@ def several_answered(q: QuestionCues, answer: str) -> str | None:
         noun = m.group(2)
         if noun in referent_like or noun in ("one", "ones") or is_person(noun):
             subjects.append((noun, m.group(0).strip(" ,;:.")))
-    distinct = {phrase for _, phrase in subjects}
-    if len(subjects) >= 2 and len(distinct) >= 2:
+    # the same referent named again ("the t-shirt in question ... the t-shirt") is one referent: two
+    # subjects count when their nouns differ or each carries its own identifying words
+    distinct = {(noun, _identifying(phrase, noun)) for noun, phrase in subjects}
+    described = {d for _, d in distinct if d}
+    if len(distinct) >= 2 and (len({n for n, _ in distinct}) >= 2 or len(described) >= 2):
         return f"{len(subjects)} referents answered: {', '.join(p for _, p in subjects[:3])}"
     return None
+
+
+def _identifying(phrase: str, noun: str) -> str:
+    """The words of a subject phrase that could tell its referent apart ("on the left"), without the
+    noun, articles and the phrases that identify nothing ("in question", "in the image")."""
+    for said in NON_IDENTIFYING:
+        phrase = re.sub(r"(?:^|\s)" + re.escape(said) + r"(?=\s|$)", " ", phrase)
+    return " ".join(sorted(content_words(phrase) - {noun, "one", "ones"}))
+
+
+def _about_other_things(q: QuestionCues, before: str) -> bool:
+    """The sentence before "one ... the other" names plural things that are not the question's referents
+    ("The image shows two people. One is ..." for "Does she wear a hat?"): the pair is of those."""
+    scope = " ".join(re.split(r"(?<=[.!?])\s+", before.strip())[-2:])  # this sentence and the last
+    plurals = [w for w in re.findall(_WORD, scope) if w not in STOPWORDS and is_plural(w) and len(w) > 3]
+    mine = {plural_of(n) for n in q.referents} | set(q.plural_in_question)
+    if any(w in mine or (is_person(w) and q.referents & PERSON_NOUNS) for w in plurals):
+        return False
+    return bool(plurals)
 
 
 _CLARIFY = re.compile(
@@ -463,7 +523,8 @@ def clarification_question(response: str) -> str | None:
     """The first sentence that asks which referent is meant ("Which one?", or "Please specify which
     umbrella you mean."), or None."""
     text = normalise(response)
-    for sentence in re.findall(r"[^.?!]*\?", text):
+    # a real sentence splitter: "e.g." / "i.e." inside a question do not cut it
+    for sentence in (s for s in reply_checks.sentences(text) if s.endswith("?")):
         if _CLARIFY.search(sentence) or re.search(r"\bwhich\b", sentence):
             return sentence.strip()
     asked = _ASK_WHICH.search(text)

@@ -16,6 +16,8 @@ answers are not lost to it:
   response with none is unknown. Debris at the very end (a reply cut off inside a multi-byte character)
   is dropped and the rest is read as usual;
 - a response with no letter or digit at all ("...", "?!") is unknown.
+A reply in another language or cut off mid-sentence is unknown too (assistant.evaluation.reply_checks),
+and each question's rules abstain where no cue decides (a refusal, a list no rule parsed).
 Gibberish made of well-formed words ("secondwo referentclear") is not caught: with no English dictionary
 here, it cannot be told from real words, and the rules judge it as text.
 
@@ -28,7 +30,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import replace
 
+from assistant.evaluation import reply_checks
 from assistant.evaluation.judgement import UNKNOWN, JudgeError, JudgeItem, Judgement, check_item, question
 
 
@@ -46,11 +50,16 @@ class RuleJudge:
             raise JudgeError(f"the rule judge has no rules for {asked.title}: use an LLM judge")
         response = str(item["response"])
         if not response.strip():
-            return Judgement(UNKNOWN, reason="empty response")
+            return Judgement(UNKNOWN, reason="empty response", path="rules:empty")
         text, unreadable = readable_text(response)
         if unreadable:
-            return Judgement(UNKNOWN, reason=unreadable)
-        return asked.rules(item, text)
+            return Judgement(UNKNOWN, reason=unreadable, path="rules:unreadable")
+        abstain = reply_checks.unreadable_reason(text)
+        if abstain:  # another language, a reply cut off: no cue of these rules can be trusted on it
+            return Judgement(UNKNOWN, reason=abstain, path="rules:abstain")
+        judged = asked.rules(item, text)
+        # the rule that decided names itself ("rules:class.asks"); else the question's rules as a whole
+        return judged if judged.path else replace(judged, path=f"rules:{task}")
 
     def judge_many(self, task: str, items: Sequence[JudgeItem]) -> list[Judgement]:
         return [self.judge(task, item) for item in items]

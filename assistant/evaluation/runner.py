@@ -315,6 +315,7 @@ class Runner:
             models=list(self.config.models),
             judge=getattr(judge, "name", None),
             judge_agreement=measured_agreement(judge, self.task.judge_questions),
+            judge_paths=scoring.decided_by(records),
             variants=[v.name for v in self.variants],
             n_examples=len(examples),
             limit=self.config.limit,

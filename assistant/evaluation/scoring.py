@@ -80,6 +80,11 @@ def make_judge(
     settings = (
         None if max_new_tokens is None else GenerationSettings(max_new_tokens=max_new_tokens, temperature=0.0)
     )
+    rules_first = judges.rules_first_model(name)
+    if rules_first:  # "rules+MODEL": the rules where they are sure, MODEL for the rest
+        return judges.RulesFirstJudge(
+            judges.RuleJudge(), judges.LLMJudge(vlm_factory(rules_first, "judge:"), settings)
+        )
     return judges.LLMJudge(vlm_factory(name, "judge:"), settings)
 
 
@@ -217,12 +222,27 @@ def audit(record: ResponseRecord, judging: str, judge: str, result: Judgement) -
     judged = record.judgement
     judged[judging] = result.label
     judged[f"{judging}_judge"] = judge
+    if result.path:
+        judged[f"{judging}_path"] = result.path
     if result.reason:
         judged[f"{judging}_reason"] = result.reason
     if result.raw:
         judged[f"{judging}_text"] = result.raw
     if result.prompt:
         judged[f"{judging}_prompt"] = result.prompt
+
+
+def decided_by(records: Sequence[ResponseRecord]) -> dict[str, dict[str, int]]:
+    """{judging: {"rules" / "llm:MODEL": how many records that path decided}} (an abstaining rule's
+    "unknown" counts for the rules; a judge call that failed is not counted)."""
+    counts: dict[str, dict[str, int]] = {}
+    for record in records:
+        for key, path in record.judgement.items():
+            if key.endswith("_path") and isinstance(path, str):
+                kind = "rules" if path.startswith("rules") else path
+                per = counts.setdefault(key.removesuffix("_path"), {})
+                per[kind] = per.get(kind, 0) + 1
+    return counts
 
 
 class _FailuresInARow:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from assistant import lexicon as lx
+from assistant.evaluation import reply_checks
 from assistant.evaluation import response_cues as cues
 from assistant.evaluation.judge_parse import STRATEGIES, parse_grounded, parse_pass_fail, parse_strategy
 from assistant.evaluation.judgement import (
@@ -85,7 +86,7 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     asked = cues.clarification_question(response)
     if asked:
         return Judgement("clarify", reason=f"asks: {asked!r}")
-    several = cues.multiple_referents(q, response) or cues.several_answered(q, response)
+    several = cues.several_referents(q, response)
     if several:
         return Judgement("enumerate", reason=several)
     listed = [it for it in cues.list_items(response) if _names_place_or_referent(q, it)]
@@ -103,7 +104,10 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
         new_words = cues.content_words(named.group(1)) - q.words if named else set()
         if named and new_words:
             return Judgement("infer", reason=f"names the referent of a vague question: {named.group(1)!r}")
-    return Judgement("answer", reason="a direct answer")
+    undecided = reply_checks.undecided_reason(response)
+    if undecided:
+        return Judgement(UNKNOWN, reason=undecided, path="rules:strategy.abstain")
+    return Judgement("answer", reason="a direct answer", path="rules:strategy.default")
 
 
 def clarification_rules(item: JudgeItem, response: str) -> Judgement:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from assistant.evaluation import reply_checks
 from assistant.evaluation import response_cues as cues
 from assistant.evaluation.judge_parse import parse_bias, parse_racquet_class, parse_yes_no
 from assistant.evaluation.judgement import (
@@ -123,35 +124,33 @@ def class_rules(item: JudgeItem, response: str) -> Judgement:
     # one described referent ("the man on the right holds a cup") is B: the answer commits to one.
     asked = cues.clarification_question(final) or cues.acknowledges_ambiguity(final)
     if asked:
-        return Judgement("A", reason=f"asks or says it cannot tell which: {asked!r}")
-    several = cues.several_answered(q, final)
-    if several is None and cues.exclusive_places(cues.located_places(q, final)):
-        several = "referents in places that exclude each other"
-    if several is None and cues.quantified_mention(q, final):
-        several = "quantified mention (both / each / the other)"
-    if several is None and cues.exclusive_places(
-        cues.place_led_items(cues.final_answer_as_written(response))
-    ):
-        several = "items led by places that exclude each other"
-    if several is None:
-        several = cues.one_and_another(q, final)
+        return Judgement("A", reason=f"asks or says it cannot tell which: {asked!r}", path="rules:class.asks")
+    several = cues.several_referents(q, cues.final_answer_as_written(response), plural=False)
     if several:
-        return Judgement("A", reason=several)
+        return Judgement("A", reason=several, path="rules:class.several")
     described = cues.identifying_description(q, final)
     if described:
-        return Judgement("B", reason=f"one referent, described: {described!r}")
+        return Judgement("B", reason=f"one referent, described: {described!r}", path="rules:class.described")
     plural = cues.plural_mentions(q, final)
     if plural:
-        return Judgement("A", reason=f"plural mention: {plural[0]}")
-    return Judgement("C", reason="one referent, not described")
+        return Judgement("A", reason=f"plural mention: {plural[0]}", path="rules:class.plural")
+    undecided = reply_checks.undecided_reason(final)
+    if undecided:
+        return Judgement(UNKNOWN, reason=undecided, path="rules:class.abstain")
+    return Judgement("C", reason="one referent, not described", path="rules:class.default")
 
 
 def cot_rules(item: JudgeItem, response: str) -> Judgement:
     q = cues.question_cues(str(item["question"]))
-    why = cues.multiple_referents(q, response)
+    why = cues.several_referents(q, response)
     if why is None and cues.clarification_question(response):
         why = "asks which referent is meant"
-    return Judgement("YES", reason=why) if why else Judgement("NO", reason="no mention of several referents")
+    if why:
+        return Judgement("YES", reason=why, path="rules:cot.several")
+    undecided = reply_checks.undecided_reason(response)
+    if undecided:
+        return Judgement(UNKNOWN, reason=undecided, path="rules:cot.abstain")
+    return Judgement("NO", reason="no mention of several referents", path="rules:cot.default")
 
 
 def bias_rules(item: JudgeItem, response: str) -> Judgement:
@@ -182,7 +181,7 @@ def _explicit_reason(q: cues.QuestionCues, text: str) -> str | None:
     said = cues.acknowledges_ambiguity(text)
     if said:
         return f"acknowledges ambiguity: {said!r}"
-    return cues.multiple_referents(q, text)
+    return cues.several_referents(q, text)
 
 
 _PERSON_SUBJECT = (

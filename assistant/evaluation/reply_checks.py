@@ -1,0 +1,134 @@
+"""Why the rule judge should not decide a reply at all, whatever its cues: the checks behind its "unknown".
+
+The rules read English surface cues; a default label (class C, "answer", "NO") given to a reply they
+cannot read is indistinguishable from a confident one. So, before any rule and for every question:
+- another language: lingua's detector (lingua-language-detector) names the reply's language; a reply of
+  three words or more whose most likely language is not English, with English unlikely, or one written
+  mostly in a non-Latin script, is "unknown" (a one- or two-word reply, "Blue.", is too short to tell).
+  On short English sentences with a name in them ("It's a Dell.", "It is a zebra.") the detector can
+  prefer Italian or Portuguese, so a reply in which English's own function words ("the", "is", "it")
+  make a tenth of the words or more is read as English whatever the detector says;
+- a reply cut off: it ends inside a sentence on a word that cannot end one ("... the man on the", "...
+  and") or on ",", ":", "(", "-" (a reply stopped by its token budget);
+and, where no cue decided (each question's default branch, `undecided_reason`):
+- a refusal ("I'm unable to see the image", "Sorry, I can't help"): no answer to classify;
+- a list of two or more items that no rule parsed.
+Sentences are split by pysbd, a rule-based sentence boundary detector that knows "e.g." and "i.e.".
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from assistant import lexicon as lx
+
+if TYPE_CHECKING:
+    from lingua import LanguageDetector
+
+# languages real VLMs answer in besides English: the detector picks among these (more costs memory)
+_LANGUAGES = (
+    "ENGLISH", "FRENCH", "SPANISH", "GERMAN", "ITALIAN", "PORTUGUESE", "DUTCH", "CHINESE", "JAPANESE",
+    "KOREAN", "RUSSIAN", "ARABIC", "HINDI", "TURKISH", "POLISH", "VIETNAMESE",
+)  # fmt: skip
+# words only English uses among these languages (Dutch "is", Italian "a" and "in" are left out)
+_ENGLISH_ONLY = frozenset(
+    "the it it's is and of with this that these those are was were wears has have he she they there what "
+    "which who you your i i'm his her their".split()
+)
+ENGLISH_WORD_SHARE = 0.1
+MIN_WORDS = 3  # shorter replies ("Blue.", "two dogs") are too short for any detector
+ENGLISH_UNLIKELY = 0.25  # English's confidence under this, and another language first: not English
+NON_LATIN_SHARE = 0.3  # letters outside the Latin script over this share: not English
+
+_CANNOT_END = (
+    lx.ARTICLES | lx.PREPOSITIONS | lx.POSSESSIVE_PRONOUNS | {"and", "or", "but", "while", "whereas", "is",
+    "are", "was", "were", "wears", "has", "have", "with", "which", "who", "that", "whose", "very", "its"}
+)  # fmt: skip
+_REFUSAL = re.compile(
+    r"\b(?:i(?:'m| am) (?:unable|not able) to|i (?:cannot|can't|can not) (?:see|view|access|help|assist|"
+    r"answer|provide)|(?:sorry|unfortunately),? (?:but )?i (?:cannot|can't|am unable)|as an ai\b|"
+    r"i don't have (?:access|the ability)|no image (?:was|is|has been) (?:provided|attached|shared))"
+)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S", re.M)
+
+
+@lru_cache(maxsize=1)
+def _detector() -> LanguageDetector:
+    from lingua import Language, LanguageDetectorBuilder
+
+    return LanguageDetectorBuilder.from_languages(*(getattr(Language, n) for n in _LANGUAGES)).build()
+
+
+def _non_latin_share(text: str) -> float:
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return 0.0
+    other = sum(1 for ch in letters if not unicodedata.name(ch, "").startswith("LATIN"))
+    return other / len(letters)
+
+
+def other_language(text: str) -> str | None:
+    """The language the reply is written in when it is not English ("French"), else None."""
+    if _non_latin_share(text) > NON_LATIN_SHARE:
+        found = _detector().detect_language_of(text)
+        return found.name.title() if found is not None else "a non-Latin script"
+    tokens = re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text.lower())
+    if len(tokens) < MIN_WORDS:
+        return None
+    if sum(t in _ENGLISH_ONLY for t in tokens) >= ENGLISH_WORD_SHARE * len(tokens):
+        return None
+    values = _detector().compute_language_confidence_values(text)
+    if not values or values[0].language.name == "ENGLISH":
+        return None
+    english = next((v.value for v in values if v.language.name == "ENGLISH"), 0.0)
+    return values[0].language.name.title() if english < ENGLISH_UNLIKELY else None
+
+
+def cut_off(text: str) -> str | None:
+    """How the reply ends inside a sentence (see the module docstring), or None."""
+    tail = re.sub(r"[*_`#\s]+$", "", text)
+    if not tail or tail[-1] in ".?!)]\"'":
+        return None
+    if tail[-1] in ",:(-\u2013\u2014":
+        return f"ends on {tail[-1]!r}"
+    last = re.findall(r"[A-Za-z']+", tail[-30:])
+    words = re.findall(r"[A-Za-z']+", tail)
+    if len(words) >= 4 and last and last[-1].lower() in _CANNOT_END:
+        return f"ends on {last[-1]!r}"
+    return None
+
+
+def unreadable_reason(text: str) -> str | None:
+    """Why no rule may decide this reply (another language, cut off), or None."""
+    language = other_language(text)
+    if language:
+        return f"reply in another language ({language}): the rules read English"
+    stopped = cut_off(text)
+    if stopped:
+        return f"reply cut off mid-sentence ({stopped})"
+    return None
+
+
+def undecided_reason(text: str) -> str | None:
+    """Why a reply that no cue decided is "unknown" rather than the default label, or None."""
+    refused = _REFUSAL.search(text.lower())
+    if refused:
+        return f"a refusal, no answer to classify ({refused.group(0)!r})"
+    if len(_LIST_ITEM.findall(text)) >= 2:
+        return "a list that no rule parsed"
+    return None
+
+
+@lru_cache(maxsize=1)
+def _segmenter():  # type: ignore[no-untyped-def]
+    import pysbd
+
+    return pysbd.Segmenter(language="en", clean=False)
+
+
+def sentences(text: str) -> list[str]:
+    """The reply's sentences (pysbd: "e.g.", "i.e.", "Mr." and decimals do not end one)."""
+    return [s.strip() for s in _segmenter().segment(text) if s.strip()]
