@@ -125,7 +125,7 @@ class Walk:
     page: Any
     shortcuts: bool = False
     steps: list[Step] = field(default_factory=list)
-    timeout_ms: int = 60_000
+    timeout_ms: int = 180_000  # a reply of the tiny model on a busy 2-core machine
 
     # ------------------------------------------------------------ keys
 
@@ -198,6 +198,10 @@ class Walk:
         self.settle("() => document.readyState === 'complete'")
 
         def open_example(step: Step) -> None:
+            if page.locator("a[data-wh-focus*='wh-examples']").count():  # the skip link, where the page has one
+                self.reach(step, "el.matches('a[data-wh-focus*=\"wh-examples\"]')")
+                self.press(step, "Enter")
+                page.wait_for_function("() => !!document.activeElement?.closest('#wh-examples')")
             self.shortcut_or_reach(step, None, f"el.closest('#wh-examples') && el.innerText.includes('{example}')")
             self.press(step, "Enter")
             self.settle("() => /Photo ready/.test(document.querySelector('#wh-status')?.innerText || '')")

@@ -91,19 +91,17 @@ def test_descriptions_and_numbering_in_reading_order() -> None:
 def test_a_grid_is_numbered_row_by_row_and_its_ordinals_agree() -> None:
     """A 2 x 3 grid of alike coins, rows slightly uneven (as on a photo): 1-3 the top row left to right,
     4-6 the second; the ordinals that tell alike ones apart count within the row."""
-    hits = [
-        Grounding("coin", box=Box(x, y + (x % 7), x + 80, y + 80 + (x % 7)))
-        for y in (250, 40)
-        for x in (420, 20, 220)
+    hits = [  # all in the centre third across: alike descriptions, told apart by row and place
+        Grounding("coin", box=Box(x, y + (x % 7), x + 40, y + 40 + (x % 7)))
+        for y in (200, 150)
+        for x in (340, 240, 290)
     ]
     cands = build_candidates(hits, (W, H), phrase="coin")
-    centres = [(round(r.box.centre[0]), r.box.y0 < 200) for r in cands.regions]
+    centres = [(round(r.box.centre[0]), r.box.y0 < 190) for r in cands.regions]
     assert [top for _, top in centres] == [True, True, True, False, False, False]
     assert [x for x, _ in centres[:3]] == sorted(x for x, _ in centres[:3])
     assert [x for x, _ in centres[3:]] == sorted(x for x, _ in centres[3:])
-    assert cands.regions[3].description.endswith("first from the left") or "row 2" in (
-        cands.regions[3].description
-    )
+    assert cands.regions[3].description.endswith("row 2, first from the left"), cands.regions[3].description
     for region in cands.regions:
         if "from the left" in region.description:
             rank = ["first", "second", "third"][(region.id - 1) % 3]
