@@ -91,17 +91,26 @@ def describe(label: str, position: str, size: str) -> str:
     return f"{text}, {size}" if size else text
 
 
+def reading_rows(regions: Sequence[Region]) -> list[list[Region]]:
+    """The regions in reading order: rows from the top (a region joins a row when its centre lies within
+    half the row's mean height of the row's mean centre), each row left to right."""
+    rows: list[list[Region]] = []
+    for region in sorted(regions, key=lambda r: r.box.centre[1]):
+        if rows:
+            row = rows[-1]
+            mean_y = sum(r.box.centre[1] for r in row) / len(row)
+            mean_h = sum(r.box.height for r in row) / len(row)
+            if abs(region.box.centre[1] - mean_y) <= 0.5 * mean_h:
+                row.append(region)
+                continue
+        rows.append([region])
+    return [sorted(row, key=lambda r: r.box.centre[0]) for row in rows]
+
+
 def number_regions(regions: Sequence[Region], image_size: tuple[int, int]) -> list[Region]:
-    """Stable numbering, left to right, then top to bottom for regions whose centres are within 2% of
-    the image width of each other; ids start at 1. The overlay and the text list share these ids."""
-    width = image_size[0]
-    tolerance = 0.02 * width
-
-    def key(region: Region) -> tuple[float, float]:
-        cx, cy = region.box.centre
-        return (round(cx / tolerance) if tolerance else cx, cy)
-
-    ordered = sorted(regions, key=key)
+    """Stable numbering in reading order, as the list says: row by row from the top (rows clustered by
+    position), each row left to right; ids start at 1. The overlay and the text list share these ids."""
+    ordered = [region for row in reading_rows(regions) for region in row]
     return [replace(region, id=i) for i, region in enumerate(ordered, start=1)]
 
 
@@ -154,19 +163,24 @@ _ORDINAL_WORDS = [
 
 
 def _disambiguate(regions: list[Region]) -> list[Region]:
-    """Regions whose descriptions would read the same get their rank from the left appended
-    ("the blue cup on the left, second from the left"), so the text list alone tells them apart."""
-    by_x = sorted(range(len(regions)), key=lambda i: regions[i].box.centre[0])
-    rank = {index: position for position, index in enumerate(by_x)}
+    """Regions whose descriptions would read the same get their place appended in the list's own reading
+    order ("the blue cup on the left, second from the left"; "..., row 2, third from the left" when they
+    stand in more than one row), so the text list alone tells them apart and agrees with the numbers."""
+    rows = reading_rows(regions)
+    place = {id(r): (row_number, rank) for row_number, row in enumerate(rows, 1) for rank, r in enumerate(row)}
     counts: dict[str, int] = {}
     for region in regions:
         counts[region.description] = counts.get(region.description, 0) + 1
     out = []
-    for i, region in enumerate(regions):
+    for region in regions:
         if counts[region.description] > 1:
-            n = rank[i]
+            row_number, n = place[id(region)]
             ordinal = _ORDINAL_WORDS[n] if n < len(_ORDINAL_WORDS) else f"number {n + 1}"
-            region = replace(region, description=f"{region.description}, {ordinal} from the left")
+            where = f"{ordinal} from the left"
+            same = [r for r in regions if r.description == region.description]
+            if len({place[id(r)][0] for r in same}) > 1:
+                where = f"row {row_number}, {where}"
+            region = replace(region, description=f"{region.description}, {where}")
         out.append(region)
     return out
 

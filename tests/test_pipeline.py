@@ -182,13 +182,14 @@ def test_hint_that_fits_several_equally_asks_among_them_without_a_model_call(ass
     assert first.strategy is Strategy.CLARIFY and len(first.candidates) == 4
     reply, session = assistant.resolve(session, "the one on the left")
     assert reply.resolved_region is None and reply.model_calls == {}
-    assert reply.strategy is Strategy.CLARIFY and reply.referents == (1, 2)
+    # numbered row by row: the left column is 1 (top) and 3 (bottom)
+    assert reply.strategy is Strategy.CLARIFY and reply.referents == (1, 3)
     # The reply says why the other two marked squares are not asked about: its count agrees with the list.
     assert reply.text.startswith(
-        "Your words fit more than one. I see two squares. Numbers 3 and 4 are also marked; they do not fit "
+        "Your words fit more than one. I see two squares. Numbers 2 and 4 are also marked; they do not fit "
         "your words. Which one do you mean?"
     )
-    assert "1: the red square at the top left" in reply.text and "3:" not in reply.text
+    assert "1: the red square at the top left" in reply.text and "2:" not in reply.text
     reply, session = assistant.resolve(session, "the one at the top left")
     assert reply.resolved_region == 1 and reply.model_calls == {"vlm": 1}
 

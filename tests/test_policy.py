@@ -194,8 +194,9 @@ def test_size_superlative_among_equal_ones_does_not_guess() -> None:
 
 def test_side_that_fits_two_narrows_to_those_two() -> None:
     d = decide("What colour is the cup on the left?", GRID)
-    assert (d.level, d.strategy, d.referents) == (Level.FEW, Strategy.ENUMERATE, (1, 2))
-    assert d.explanation == '"on the left" fits two cups (numbers 1 and 2), so I answer for each.'
+    # numbered row by row: 1 and 2 the top row, 3 and 4 the bottom one; the left column is 1 and 3
+    assert (d.level, d.strategy, d.referents) == (Level.FEW, Strategy.ENUMERATE, (1, 3))
+    assert d.explanation == '"on the left" fits two cups (numbers 1 and 3), so I answer for each.'
     d = decide("What colour is the cup at the top left?", GRID)
     assert (d.strategy, d.referents) == (Strategy.ANSWER, (1,))
 

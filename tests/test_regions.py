@@ -73,7 +73,8 @@ def test_position_words(box: tuple[float, float, float, float], words: str) -> N
     assert position_words(Box(*box), (W, H)) == words
 
 
-def test_descriptions_and_numbering_left_to_right() -> None:
+def test_descriptions_and_numbering_in_reading_order() -> None:
+    """Row by row from the top (the small dog high up is a row of its own), each row left to right."""
     hits = [
         Grounding("dog", box=Box(500, 200, 620, 300), score=0.9),
         Grounding("dog", box=Box(20, 200, 200, 400), score=0.8),
@@ -81,10 +82,30 @@ def test_descriptions_and_numbering_left_to_right() -> None:
     ]
     cands = build_candidates(hits, (W, H), phrase="dog")
     assert [r.id for r in cands.regions] == [1, 2, 3]
-    assert [r.box.x0 for r in cands.regions] == [20, 300, 500]
-    assert cands.regions[0].description == "the dog on the left, the largest"
-    assert cands.regions[1].description == "the dog at the top, small, in the background"
+    assert [r.box.x0 for r in cands.regions] == [300, 20, 500]
+    assert cands.regions[0].description == "the dog at the top, small, in the background"
+    assert cands.regions[1].description == "the dog on the left, the largest"
     assert cands.regions[2].description == "the dog on the right"
+
+
+def test_a_grid_is_numbered_row_by_row_and_its_ordinals_agree() -> None:
+    """A 2 x 3 grid of alike coins, rows slightly uneven (as on a photo): 1-3 the top row left to right,
+    4-6 the second; the ordinals that tell alike ones apart count within the row."""
+    hits = [  # all in the centre third across: alike descriptions, told apart by row and place
+        Grounding("coin", box=Box(x, y + (x % 7), x + 40, y + 40 + (x % 7)))
+        for y in (200, 150)
+        for x in (340, 240, 290)
+    ]
+    cands = build_candidates(hits, (W, H), phrase="coin")
+    centres = [(round(r.box.centre[0]), r.box.y0 < 190) for r in cands.regions]
+    assert [top for _, top in centres] == [True, True, True, False, False, False]
+    assert [x for x, _ in centres[:3]] == sorted(x for x, _ in centres[:3])
+    assert [x for x, _ in centres[3:]] == sorted(x for x, _ in centres[3:])
+    assert cands.regions[3].description.endswith("row 2, first from the left"), cands.regions[3].description
+    for region in cands.regions:
+        if "from the left" in region.description:
+            rank = ["first", "second", "third"][(region.id - 1) % 3]
+            assert f"{rank} from the left" in region.description, region.description
 
 
 def test_numbering_top_to_bottom_for_stacked() -> None:

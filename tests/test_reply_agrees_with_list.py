@@ -48,9 +48,12 @@ def test_a_capped_list_says_how_many_were_found() -> None:
         "30 were found; the 4 most likely are marked (describe another to find it).",
     ]
     assert options_label(capped) == (
-        f"{OPTIONS_LABEL} 12 of 24 candidates marked, the most likely; describe another to find it"
+        f"{OPTIONS_LABEL} 12 of the 24 found are marked, the most likely, numbered row by row from the top, "
+        "each row left to right; describe another to find it"
     )
-    assert options_label(coins(4)).startswith(f"{OPTIONS_LABEL} 4 candidates, numbered left to right")
+    assert options_label(coins(4)) == (
+        f"{OPTIONS_LABEL} 4 candidates, numbered row by row from the top, each row left to right"
+    )
     assert options_label(coins(0)) == OPTIONS_LABEL
 
 

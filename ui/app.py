@@ -25,6 +25,7 @@ from ui.endpoints import EndpointTable
 from ui.engine import ModelPool, choice_from_env
 from ui.gatekeeper import AppView, DoorLimits, Gatekeeper
 from ui.handlers import AskHandlers
+from ui.keyboard import help_html, skip_links_html
 from ui.page_script import page_js
 from ui.privacy import free_unopened, held_bytes, temp_root
 from ui.public import public_mode
@@ -51,6 +52,13 @@ CSS = """
 .wh-judge-text { white-space: pre-wrap; }
 .wh-fetching progress { width: 100%; height: 1rem; }
 button[role="tab"].selected { color: #1d4ed8; }  /* Gradio's blue-500 is 3.7:1 on white in the phone layout */
+.wh-hidden { display: none !important; }
+.wh-skip a { position: absolute; left: -10000px; top: 0.5rem; padding: 0.5rem 1rem; background: #fff;
+  color: #0b3d91; border: 3px solid #0050b3; z-index: 1000; font-weight: 600; }
+.wh-skip a:focus { left: 0.5rem; }
+.wh-keys summary { cursor: pointer; font-weight: 600; }
+.wh-keys table { border-collapse: collapse; margin: 0.5rem 0; }
+.wh-keys th, .wh-keys td { text-align: left; padding: 0.2rem 0.75rem 0.2rem 0; }
 #wh-chat .message:focus, #wh-chat [data-testid="bot"]:focus {
   outline: 3px solid #0050b3; outline-offset: 2px; }
 """
@@ -121,7 +129,9 @@ def build_app(
             time_to_live=STATE_TTL_S,
             delete_callback=forget_state,
         )
+        gr.HTML(skip_links_html(), js_on_load=None, elem_id="wh-skip-links", padding=False)
         gr.Markdown("# whichone\nA visual question answering assistant that asks which one you mean.")
+        gr.HTML(help_html(), js_on_load=None, elem_id="wh-keys-panel", padding=False)
         banner = gr.HTML(banner_html(pool, choice), js_on_load=None, elem_id="wh-banner")
         offline = gr.Button(
             OFFLINE_BUTTON,

@@ -1,9 +1,10 @@
 """The Ask tab: photo, question, chat; the candidates as a numbered overlay and as a list; Explain.
 
-Keyboard path: Tab to the photo's upload button (Space opens the file dialog), Tab to the question
-(Enter asks), focus then moves to the new reply; Tab on to the options (one radio group, repaired by
-ui/page_script.py: the arrow keys move between them, Space chooses), Enter on "Answer about this one"; or
-type a hint and press Enter.
+Keyboard path (issue 33; docs/accessibility.md): the page's first link skips to the question, the second to
+the photos to try. Once a photo opens, focus moves to the question (Enter asks); after a reply, focus moves
+to it, and the candidates are one Tab on (two after a choice: "Undo my choice" comes first), the question two
+Shift+Tab back. Alt+Shift+Q, C, U, N (question, candidates, undo, start over) and Alt+Shift+K (this help) are
+declared with aria-keyshortcuts and listed in the "Keyboard shortcuts" panel (ui/page_script.py).
 """
 
 from __future__ import annotations
@@ -56,23 +57,36 @@ FOCUS_REPLY_JS = """
   if (window.whichoneRead) window.whichoneRead.onArrival();  // read aloud, when the user asked for it
 }
 """
-# Once a photo is open the photos to try close (they sit last on the page; a click opens them again).
-CLOSE_EXAMPLES_JS = """
+# Once a photo is open the photos to try close (they sit last on the page; a click opens them again), and
+# focus moves to the question (scrolled into view on a phone); once the photo is removed, to the upload
+# button. Focus never drops to the page body when the accordion closes round the example pressed.
+AFTER_PHOTO_JS = """
 () => {
   const header = document.querySelector('#wh-examples button.label-wrap.open');  // Gradio 6's accordion
-  if (header) header.click();
+  if (document.querySelector('#wh-photo img')) {
+    if (header) header.click();
+    const q = document.querySelector('#wh-question textarea');
+    if (q) { q.focus({ preventScroll: true }); q.scrollIntoView({ block: 'center' }); }
+  } else {
+    const b = document.querySelector('#wh-photo button');
+    if (b) b.focus();
+  }
 }
 """
 FOCUS_QUESTION_JS = "() => { const q = document.querySelector('#wh-question textarea'); if (q) q.focus(); }"
-FOCUS_OPTIONS_JS = (
-    "() => { const r = document.querySelector('#wh-options input[type=radio]'); if (r) r.focus(); }"
-)
+FOCUS_OPTIONS_JS = """
+() => {
+  const r = document.querySelector('#wh-options input:checked') || document.querySelector('#wh-options input');
+  if (r) { r.focus({ preventScroll: true }); r.scrollIntoView({ block: 'center' }); }
+}
+"""
 FOCUS_PHOTO_JS = "() => { const b = document.querySelector('#wh-photo button'); if (b) b.focus(); }"
 
 INTRO = (
     "Give a photo and ask a question about it. If the question could mean more than one thing in the "
     "photo, the assistant says so: it answers for each, or asks which one you mean. Choose by clicking "
-    "a numbered region, picking an option below it, or typing a few words."
+    "a numbered region, picking an option below it, or typing a few words. Keyboard: see 'Keyboard "
+    "shortcuts' at the top of the page."
 )
 
 
@@ -92,19 +106,18 @@ class AskTab:
 
 @dataclass
 class _AskColumn:
-    """The photo, the question and its buttons, and the numbered picture of the candidates."""
+    """The photo, the question and its Ask button, and the numbered picture of the candidates."""
 
     photo: gr.Image
     question: gr.Textbox
     ask_btn: gr.Button
-    another_btn: gr.Button
-    start_btn: gr.Button
     overlay: gr.Image
 
 
 @dataclass
 class _ReplyColumn:
-    """The conversation, the status line, the candidates' list and what answers about one, reading aloud."""
+    """The conversation, the status line, the candidates' list and what answers about one, reading aloud,
+    and the conversation's own controls (download, copy, another question, start over)."""
 
     chat: gr.Chatbot
     status: gr.HTML
@@ -115,13 +128,18 @@ class _ReplyColumn:
     read_btn: gr.Button
     stop_btn: gr.Button
     download_btn: gr.Button
+    copy_btn: gr.Button
+    another_btn: gr.Button
+    start_btn: gr.Button
+    start_now_btn: gr.Button
 
 
 def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> AskTab:
     gr.Markdown(INTRO)
-    # Page order is the keyboard's order: the candidates' list follows the reply (two Tab presses from it:
-    # the reply's Copy button, then the first candidate), the marked photo sits under the photo, and the
-    # photos to try come last (closed once a photo is open).
+    # Page order is the keyboard's order: question, Ask, then the conversation (no button between them, so
+    # two Shift+Tab go from a reply back to the question), "Undo my choice", the candidates' list (one Tab
+    # from a reply), reading aloud and the conversation's controls; the photos to try come last (closed
+    # once a photo is open).
     with gr.Row(equal_height=False):
         with gr.Column(scale=1):
             ask = _ask_column()
@@ -161,23 +179,22 @@ def _ask_column() -> _AskColumn:
         lines=1,
         max_length=500,
         elem_id="wh-question",
-        info="Press Enter to ask.",
+        info="Press Enter to ask. Alt+Shift+Q comes back here.",
     )
-    with gr.Row():
-        ask_btn = gr.Button("Ask", variant="primary", elem_id="wh-ask", scale=1)
-        another_btn = gr.Button("Ask another question about this photo", elem_id="wh-another", scale=3)
-        start_btn = gr.Button("Start over", variant="stop", elem_id="wh-start-over", scale=1)
+    ask_btn = gr.Button("Ask", variant="primary", elem_id="wh-ask")
+    # A plain picture with its text twin (the list of candidates): no toolbar, no focus stop; a click on a
+    # region still chooses it (ui/page_script.py keeps the picture out of the tab order).
     overlay = gr.Image(
         label="Candidate regions, numbered: click one, or choose it in the list 'Which one do you mean?'",
         interactive=False,
         type="pil",
         format="png",  # crisp numbers and outlines
         elem_id="wh-overlay",
-        buttons=["fullscreen"],
+        buttons=[],
         visible=False,  # shown with the first candidates (an empty picture has no text twin)
         height=420,
     )
-    return _AskColumn(photo, question, ask_btn, another_btn, start_btn, overlay)
+    return _AskColumn(photo, question, ask_btn, overlay)
 
 
 def _reply_column() -> _ReplyColumn:
@@ -186,21 +203,32 @@ def _reply_column() -> _ReplyColumn:
         elem_id="wh-chat",
         height=420,
         feedback_options=None,
-        buttons=["copy"],
+        buttons=[],  # no button per message: the conversation's own controls sit below (copy, download)
         placeholder="The conversation appears here.",
     )
     status = gr.HTML(status_html("Add a photo to begin."), js_on_load=None, elem_id="wh-status")
+    # Back to the candidates as they were before the last choice (disabled, so skipped by Tab, while there
+    # is none): first after the reply, as it is the next thing a user who chose wrongly wants.
+    undo_btn = gr.Button("Undo my choice", elem_id="wh-undo", interactive=False, size="sm")
     options = gr.Radio(
         choices=[],
         label=OPTIONS_LABEL,
         info="The arrow keys move through the list and choose; then press 'Answer about this one'.",
         elem_id="wh-options",
     )
+    # Marked aria-disabled by ui/page_script.py while nothing is chosen (it stays in the tab order).
+    choose_btn = gr.Button("Answer about this one", variant="primary", elem_id="wh-choose")
     with gr.Row():
-        choose_btn = gr.Button("Answer about this one", variant="primary", elem_id="wh-choose", scale=2)
-        # Back to the candidates as they were before the last choice (disabled, so skipped by Tab,
-        # while there is none).
-        undo_btn = gr.Button("Undo my choice", elem_id="wh-undo", interactive=False, scale=1)
+        read_btn = gr.Button("Read the reply aloud", elem_id="wh-read", size="sm")
+        stop_btn = gr.Button("Stop reading", elem_id="wh-read-stop", size="sm")
+    with gr.Row():
+        # Made in the browser (ui/page_script.py): the server writes nothing for it.
+        download_btn = gr.Button("Download the conversation", elem_id="wh-download-chat", size="sm")
+        copy_btn = gr.Button("Copy the conversation", elem_id="wh-copy-chat", size="sm")
+        # Asks first (a dialog, ui/page_script.py), then presses the hidden "start over now".
+        start_btn = gr.Button("Start over", variant="stop", elem_id="wh-start-over", size="sm")
+    start_now_btn = gr.Button("Start over now", elem_id="wh-start-over-now", elem_classes=["wh-hidden"])
+    gr.HTML('<div id="wh-read-status" role="status" aria-live="polite"></div>', js_on_load=None)
     hint = gr.Textbox(
         label="Or describe which one",
         placeholder="the one on the left",
@@ -208,14 +236,7 @@ def _reply_column() -> _ReplyColumn:
         elem_id="wh-hint",
         info="Press Enter to send.",
     )
-    # Read aloud, in the browser (ui/page_script.py): after the candidates, so they stay two Tab
-    # presses from the reply.
-    with gr.Row():
-        read_btn = gr.Button("Read the reply aloud", elem_id="wh-read", size="sm")
-        stop_btn = gr.Button("Stop reading", elem_id="wh-read-stop", size="sm")
-        # Made in the browser (ui/page_script.py): the server writes nothing for it.
-        download_btn = gr.Button("Download the conversation", elem_id="wh-download-chat", size="sm")
-    gr.HTML('<div id="wh-read-status" role="status" aria-live="polite"></div>', js_on_load=None)
+    another_btn = gr.Button("Ask another question about this photo", elem_id="wh-another", size="sm")
     with gr.Accordion("Reading aloud", open=False, elem_id="wh-read-settings"):
         # Read by the page's script only (no server event): interactive by hand.
         gr.Checkbox(
@@ -233,7 +254,10 @@ def _reply_column() -> _ReplyColumn:
             elem_id="wh-read-rate",
             interactive=True,
         )
-    return _ReplyColumn(chat, status, options, choose_btn, undo_btn, hint, read_btn, stop_btn, download_btn)
+    return _ReplyColumn(
+        chat, status, options, choose_btn, undo_btn, hint, read_btn, stop_btn, download_btn, copy_btn,
+        another_btn, start_btn, start_now_btn,
+    )  # fmt: skip
 
 
 def _saving() -> tuple[gr.Checkbox | None, gr.Checkbox | None]:
@@ -281,17 +305,21 @@ def _wire(
     save_photo: gr.Checkbox | None,
 ) -> None:
     """The tab's events."""
-    photo, question, ask_btn, another_btn, start_btn, overlay = (
-        ask.photo, ask.question, ask.ask_btn, ask.another_btn, ask.start_btn, ask.overlay
-    )  # fmt: skip
+    photo, question, ask_btn, overlay = ask.photo, ask.question, ask.ask_btn, ask.overlay
     chat, status, options, choose_btn, undo_btn, hint = (
         reply.chat, reply.status, reply.options, reply.choose_btn, reply.undo_btn, reply.hint
     )  # fmt: skip
-    read_btn, stop_btn, download_btn = reply.read_btn, reply.stop_btn, reply.download_btn
+    another_btn, start_btn, start_now_btn = reply.another_btn, reply.start_btn, reply.start_now_btn
     outputs = [chat, overlay, options, explain, status, undo_btn, state]
-    read_btn.click(None, js="() => { window.whichoneRead && window.whichoneRead.newest(); }")
-    download_btn.click(None, js="() => { window.whichoneDownload && window.whichoneDownload(); }")
-    stop_btn.click(None, js="() => { window.whichoneRead && window.whichoneRead.stop(); }")
+    # The browser-only controls (ui/page_script.py): no server event, nothing written on the server.
+    for button, call in (
+        (reply.read_btn, "whichoneRead && window.whichoneRead.newest()"),
+        (reply.stop_btn, "whichoneRead && window.whichoneRead.stop()"),
+        (reply.download_btn, "whichoneDownload && window.whichoneDownload()"),
+        (reply.copy_btn, "whichoneCopy && window.whichoneCopy()"),
+        (start_btn, "whichoneConfirmStartOver && window.whichoneConfirmStartOver()"),
+    ):
+        button.click(None, js=f"() => {{ window.{call}; }}")
     gpu: dict[str, Any] = {
         "concurrency_id": "gpu",
         "concurrency_limit": gpu_limit,
@@ -303,7 +331,6 @@ def _wire(
     # upload's path): gr.Image opens the file with PIL first, so a text file named .jpg, an empty file or a
     # decompression bomb failed inside Gradio as a bare "Error", never reaching the assistant's loader and
     # its one-line reason. The file is still checked to be in Gradio's upload folder.
-    chat.clear(handlers.clear_chat, [state], [state], api_name="ui_clear_chat", api_visibility="private")
     photo.change(
         handlers.on_image,
         [photo, state],
@@ -315,7 +342,7 @@ def _wire(
         concurrency_limit=decode_concurrency(),
         trigger_mode="always_last",
         preprocess=False,
-    ).then(None, js=CLOSE_EXAMPLES_JS)
+    ).then(None, js=AFTER_PHOTO_JS)
     gr.on(
         [question.submit, ask_btn.click],
         handlers.ask,
@@ -352,7 +379,7 @@ def _wire(
                 api_visibility="private",
             )
         cleared += [save, save_photo]  # start over forgets the opt-in with the conversation
-    start_btn.click(
+    start_now_btn.click(
         handlers.start_over, [state], outputs, api_name="ui_start_over", api_visibility="private"
     ).then(lambda: (None, "", False, False)[: len(cleared)], None, cleared, api_visibility="private").then(
         None, js=FOCUS_PHOTO_JS

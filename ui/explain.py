@@ -65,9 +65,13 @@ def options_label(candidates: Candidates | None) -> str:
     n, found = len(candidates.regions), candidates.found_count
     if found > n:
         return (
-            f"{OPTIONS_LABEL} {n} of {found} candidates marked, the most likely; describe another to find it"
+            f"{OPTIONS_LABEL} {n} of the {found} found are marked, the most likely, numbered row by row from "
+            "the top, each row left to right; describe another to find it"
         )
-    return f"{OPTIONS_LABEL} {n} candidate{'s' if n != 1 else ''}, numbered left to right, top to bottom"
+    return (
+        f"{OPTIONS_LABEL} {n} candidate{'s' if n != 1 else ''}, numbered row by row from the top, each row "
+        "left to right"
+    )
 
 
 def option_choices(candidates: Candidates | None) -> list[tuple[str, int]]:
@@ -77,10 +81,25 @@ def option_choices(candidates: Candidates | None) -> list[tuple[str, int]]:
     return [(f"{r.id}: {r.description or r.label or 'region'}", r.id) for r in candidates.regions]
 
 
+STRATEGY_WORDS = {
+    "answer": "an answer",
+    "infer": "an answer about the most likely one",
+    "enumerate": "an answer for each",
+    "clarify": "a question: which one do you mean",
+}
+
+
 def status_line(reply: Reply) -> str:
-    """One sentence for the live region: what kind of reply arrived."""
+    """One plain sentence for the live status line: what kind of reply arrived and where the candidates are
+    (no internal words: "an answer for each", not "strategy: enumerate")."""
     if reply.resolved_region is not None:
         return f"Answer about number {reply.resolved_region} is ready."
-    n = len(reply.candidates)
-    found = f" {n} candidate{'s' if n != 1 else ''} marked on the photo." if n else ""
-    return f"Reply ready (strategy: {reply.strategy.value}).{found}"
+    kind = STRATEGY_WORDS.get(reply.strategy.value, "a reply")
+    n, found = len(reply.candidates), reply.candidates.found_count
+    if not n:
+        return f"Reply ready: {kind}."
+    if found > n:
+        marked = f"{n} of the {found} found are marked"
+    else:
+        marked = f"{n} candidate{'s' if n != 1 else ''} marked"
+    return f"Reply ready: {kind}. {marked}; the list is one Tab after the reply."

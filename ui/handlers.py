@@ -138,8 +138,18 @@ class AskHandlers:
         path = upload_path(path)  # checked by open_photo
         if not path:
             if state.image_path:
+                # Removing the photo keeps the conversation on screen (nothing lost to one key); a new photo
+                # starts a new one, as Start over does.
+                chat = list(state.chat)
                 state.forget_photo()
-                return self._blank(state, "Photo removed.").outputs()
+                state.chat = chat
+                text = (
+                    "Photo removed; the conversation stays on screen. Add a photo to ask about it (that starts "
+                    "a new conversation), or download the conversation to keep it."
+                    if chat
+                    else "Photo removed. Add a photo to begin."
+                )
+                return self._blank(state, text).outputs()
             return View(state).outputs()
         try:
             self.open_photo(path, state, request_client(request))
@@ -198,7 +208,8 @@ class AskHandlers:
             yield view.outputs()
             return
         state.session = done.session
-        state.before_choice = None  # a new question: the choice before it is no longer the last turn
+        # The choice before this question stays undoable: undo goes back to its candidates and says that
+        # the questions asked after it leave the conversation.
         yield self._reply_view(state, chat, done.reply, turn=("ask", question)).outputs()
 
     # ---------------------------------------------------------------- turn 2
@@ -264,8 +275,6 @@ class AskHandlers:
             return
         if done.reply.resolved_region is not None:
             state.before_choice = (state.session, list(state.chat))  # what Undo goes back to
-        else:
-            state.before_choice = None
         state.session = done.session
         # A click may add a candidate: the overlay and options are redrawn.
         turn = (turn_kind(choice), choice_json(choice))
@@ -296,7 +305,6 @@ class AskHandlers:
             )
         else:
             text = "Ask another question about this photo."
-        state.before_choice = None
         return View(
             state,
             chat=self._shown_chat(state, clear=True),
@@ -308,10 +316,12 @@ class AskHandlers:
         ).outputs()
 
     def undo_choice(self, state: UIState) -> tuple[Any, ...]:
-        """Back to the candidates as they were before the latest choice: its turn leaves the chat."""
+        """Back to the candidates as they were before the latest choice, at any point: its turn, and any
+        question asked after it, leave the chat (the status says how many)."""
         if state.before_choice is None:
             return View(state, status=status_html("There is no choice to undo.")).outputs()
         session, chat = state.before_choice
+        later = sum(1 for m in state.chat[len(chat) :] if m.get("role") == "user") - 1  # after the choice
         state.session, state.chat, state.before_choice = session, list(chat), None
         state.notice = []
         reply = session.last_reply
@@ -320,14 +330,13 @@ class AskHandlers:
             view.overlay, view.options = self._candidates_view(state, reply, selected=None)
             count = len(reply.candidates)
             view.explain = explain_markdown(reply, state.choice.label())
-            view.status = status_html(f"Choice undone. Choose again from the {count} candidates.")
+            gone = ""
+            if later > 0:
+                questions = "question" if later == 1 else f"{later} questions"
+                gone = f" The {questions} you asked after it left the conversation with it."
+            view.status = status_html(f"Choice undone.{gone} Choose again from the {count} candidates.")
         conversation_log.remember(state, "undo", None)
         return view.outputs()
-
-    def clear_chat(self, state: UIState) -> UIState:
-        """The chat's own Clear button: empty the shown chat; photo and candidates stay."""
-        state.chat = []
-        return state
 
     def start_over(self, state: UIState) -> tuple[Any, ...]:
         state.forget_photo()

@@ -12,6 +12,7 @@ writes a name that differs, so its own writes settle at once).
 from __future__ import annotations
 
 from ui.example_photos import example_photos
+from ui.keyboard import shortcuts_js_table
 
 # Reading a reply aloud in the browser with the Web Speech API (speechSynthesis): no server, no download,
 # the system's own voices, offline. window.whichoneRead.newest() reads the newest reply at the rate the
@@ -46,7 +47,7 @@ READ_ALOUD_JS = """
   };
   const newestText = () => {
     const bots = document.querySelectorAll('#wh-chat .message.bot');
-    return bots.length ? bots[bots.length - 1].innerText.trim() : '';
+    return bots.length && window.whichoneMessageText ? window.whichoneMessageText(bots[bots.length - 1]) : '';
   };
   const speak = (text) => {
     const synth = window.speechSynthesis;
@@ -109,7 +110,8 @@ DOWNLOAD_JS = """
   window.whichoneDownload = async () => {
     const nodes = document.querySelectorAll('#wh-chat [data-testid="user"], #wh-chat [data-testid="bot"]');
     const messages = [...nodes]
-      .map((m) => ({ who: m.dataset.testid === 'user' ? 'You' : 'whichone', text: m.innerText.trim() }))
+      .map((m) => ({
+        who: m.dataset.testid === 'user' ? 'You' : 'whichone', text: window.whichoneMessageText(m) }))
       .filter((m) => m.text);
     if (!messages.length) { status('There is no conversation to download yet.'); return; }
     const overlay = document.querySelector('#wh-overlay img');
@@ -130,8 +132,9 @@ DOWNLOAD_JS = """
       parts.push('<h2>The photo with the candidates</h2>', `<img src="${picture}" alt="${escapeHtml(alt)}">`);
     }
     if (options.length) {
-      const items = options.map((o) => `<li>${escapeHtml(o.replace(/^\\d+[.:]\\s*/, ''))}</li>`);
-      parts.push('<h2>Candidates</h2><ol>', ...items, '</ol>');
+      // The list's own numbers ("4: the coin ..."), as on the photo: never renumbered.
+      const items = options.map((o) => `<li>${escapeHtml(o)}</li>`);
+      parts.push('<h2>Candidates</h2><ul>', ...items, '</ul>');
     }
     parts.push('<h2>Conversation</h2>');
     messages.forEach((m) => parts.push(
@@ -231,6 +234,157 @@ NAMES_JS_TEMPLATE = """
 }
 """
 
+# The keyboard and screen-reader layer (issue 33; ui/keyboard.py has the shortcuts and the help panel):
+# - skip links and Alt+Shift shortcuts (matched on event.code), each declared with aria-keyshortcuts;
+# - one announcement per reply: focus moves to the reply (named, described by its text); the chat's own
+#   live region and Gradio's sr-only status (which says "Loading" and the untranslated "common.complete")
+#   are silenced, so the conversation and the one status line are all that speak;
+# - Gradio's accordions say whether they are open (aria-expanded), their arrow is hidden from the tree;
+# - the numbered photo is a plain image (its wrapper button leaves the tab order; the list is its twin);
+# - "Answer about this one" is aria-disabled while nothing is chosen (it stays findable by Tab);
+# - Start over asks first in a modal dialog; the conversation's text keeps the list numbers ("1.").
+KEYBOARD_JS_TEMPLATE = """
+() => {
+  const shortcuts = __SHORTCUTS__;
+  const focusFirst = (selector) => {
+    const el = document.querySelector(selector);
+    if (!el) return false;
+    el.focus({ preventScroll: true });
+    el.scrollIntoView({ block: 'center' });
+    return document.activeElement === el;
+  };
+  document.addEventListener('click', (event) => {
+    const link = event.target && event.target.closest && event.target.closest('a[data-wh-focus]');
+    if (!link) return;
+    event.preventDefault();
+    if (link.dataset.whFocus.includes('wh-examples')) {
+      const header = document.querySelector('#wh-examples button.label-wrap:not(.open)');
+      if (header) header.click();
+      setTimeout(() => focusFirst(link.dataset.whFocus), 150);
+    } else {
+      focusFirst(link.dataset.whFocus);
+    }
+  });
+  document.addEventListener('keydown', (event) => {
+    if (!event.altKey || !event.shiftKey || event.ctrlKey || event.metaKey) return;
+    const hit = shortcuts.find((s) => s.code === event.code);
+    if (!hit) return;
+    event.preventDefault();
+    const el = document.querySelector(hit.target);
+    if (!el) return;
+    if (hit.press) {
+      if (el.disabled) { say(el.id === 'wh-undo' ? 'There is no choice to undo.' : 'Not available now.'); return; }
+      el.click();
+      if (el.tagName === 'SUMMARY') el.focus();
+    } else {
+      if (el.matches('.message')) el.setAttribute('tabindex', '-1');
+      focusFirst(hit.target);
+    }
+  }, true);
+  const say = (text) => {
+    const line = document.querySelector('#wh-status .wh-status');
+    if (line) line.textContent = text;
+  };
+  // The text of a message as a screen reader hears it, with its list numbers ("1. ...").
+  window.whichoneMessageText = (message) => {
+    const copy = message.cloneNode(true);
+    copy.querySelectorAll('button, [aria-hidden=true]').forEach((n) => n.remove());
+    copy.querySelectorAll('ol').forEach((list) => {
+      const start = parseInt(list.getAttribute('start') || '1', 10);
+      [...list.children].forEach((item, i) => item.prepend(`${start + i}. `));
+    });
+    document.body.appendChild(copy);
+    copy.style.position = 'absolute'; copy.style.left = '-10000px';
+    const text = copy.innerText.trim();
+    copy.remove();
+    return text;
+  };
+  window.whichoneCopy = async () => {
+    const nodes = document.querySelectorAll('#wh-chat [data-testid="user"], #wh-chat [data-testid="bot"]');
+    const lines = [...nodes].map((m) =>
+      `${m.dataset.testid === 'user' ? 'You' : 'whichone'}: ${window.whichoneMessageText(m)}`);
+    const line = document.querySelector('#wh-read-status');
+    if (!lines.length) { if (line) line.textContent = 'There is no conversation to copy yet.'; return; }
+    try {
+      await navigator.clipboard.writeText(lines.join('\\n\\n'));
+      if (line) line.textContent = `Copied the conversation (${lines.length} messages).`;
+    } catch (e) {
+      if (line) line.textContent = 'This browser did not allow copying; use Download the conversation.';
+    }
+  };
+  // Start over asks first: a modal dialog (focus stays in it; Escape keeps everything).
+  const dialog = document.createElement('dialog');
+  dialog.id = 'wh-confirm-dialog';
+  dialog.setAttribute('aria-labelledby', 'wh-confirm-title');
+  dialog.setAttribute('aria-describedby', 'wh-confirm-text');
+  dialog.innerHTML = '<h2 id="wh-confirm-title">Start over?</h2>' +
+    '<p id="wh-confirm-text">This forgets the photo and the whole conversation. ' +
+    'Download the conversation first to keep it.</p>' +
+    '<button type="button" id="wh-confirm-start-over">Yes, start over</button> ' +
+    '<button type="button" id="wh-confirm-keep">No, keep going</button>';
+  const keep = () => {
+    dialog.close();
+    say('Nothing was changed: the photo and the conversation are kept.');
+    const b = document.querySelector('#wh-start-over');
+    if (b) b.focus();
+  };
+  dialog.querySelector('#wh-confirm-keep').addEventListener('click', keep);
+  dialog.addEventListener('cancel', (event) => { event.preventDefault(); keep(); });
+  dialog.querySelector('#wh-confirm-start-over').addEventListener('click', () => {
+    dialog.close();
+    const now = document.querySelector('#wh-start-over-now');
+    if (now) now.click();
+  });
+  document.body.appendChild(dialog);
+  window.whichoneConfirmStartOver = () => {
+    dialog.showModal();
+    dialog.querySelector('#wh-confirm-start-over').focus();
+  };
+  const repair = () => {
+    shortcuts.forEach((s) => {
+      const el = document.querySelector(s.target.split(',')[0]);
+      if (el && el.getAttribute('aria-keyshortcuts') !== s.keys) el.setAttribute('aria-keyshortcuts', s.keys);
+    });
+    // Gradio's own announcer, and the chat's live region (the reply is read as focus moves to it).
+    document.querySelectorAll('.sr-only[role=status], #wh-chat [aria-live]:not([aria-live=off])').forEach((r) => {
+      r.setAttribute('aria-live', 'off');
+      if (r.classList.contains('sr-only')) { r.removeAttribute('role'); r.setAttribute('aria-hidden', 'true'); }
+    });
+    document.querySelectorAll('#wh-chat [data-testid="bot"]').forEach((m, i) => {
+      if (!m.id) m.id = `wh-reply-${i + 1}`;
+      if (m.getAttribute('aria-describedby') !== m.id) m.setAttribute('aria-describedby', m.id);
+    });
+    document.querySelectorAll('button.label-wrap').forEach((b) => {
+      const open = b.classList.contains('open') ? 'true' : 'false';
+      if (b.getAttribute('aria-expanded') !== open) b.setAttribute('aria-expanded', open);
+      b.querySelectorAll('.icon').forEach((i) => i.setAttribute('aria-hidden', 'true'));
+    });
+    document.querySelectorAll('#wh-overlay button').forEach((b) => {
+      if (b.querySelector('img') && b.getAttribute('tabindex') !== '-1') {
+        b.setAttribute('tabindex', '-1');
+        b.setAttribute('role', 'presentation');
+      }
+    });
+    document.querySelectorAll('#wh-photo button:not([aria-label])').forEach((b) => {
+      if (!b.innerText.trim() && b.title) b.setAttribute('aria-label', b.title);
+    });
+    document.querySelectorAll('#wh-photo svg, #wh-photo img:not([alt]):not([src])').forEach((i) => {
+      if (!i.getAttribute('aria-hidden')) i.setAttribute('aria-hidden', 'true');
+    });
+    const choose = document.querySelector('#wh-choose');
+    if (choose) {
+      const none = document.querySelector('#wh-options input:checked') ? 'false' : 'true';
+      if (choose.getAttribute('aria-disabled') !== none) choose.setAttribute('aria-disabled', none);
+    }
+  };
+  repair();
+  new MutationObserver(repair).observe(document.body, {
+    childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'aria-live', 'checked'],
+  });
+  document.addEventListener('change', repair, true);
+}
+"""
+
 
 def page_js() -> str:
     """The script the page runs once it loads (`launch(js=...)`)."""
@@ -238,7 +392,9 @@ def page_js() -> str:
 
     alts = json.dumps({photo.file: photo.alt for photo in example_photos()})
     names = NAMES_JS_TEMPLATE.replace("__EXAMPLES__", alts).strip()
+    keyboard = KEYBOARD_JS_TEMPLATE.replace("__SHORTCUTS__", shortcuts_js_table()).strip()
     parts = [
+        keyboard,
         RADIO_GROUPS_JS.strip(),
         READ_ALOUD_JS.strip(),
         DOWNLOAD_JS.strip(),
