@@ -23,7 +23,7 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import numpy as np
 import typer
@@ -31,11 +31,13 @@ from PIL import Image
 
 from assistant.errors import WhichoneError
 from assistant.grounding import Grounder
+from assistant.perf_check import CHECKS, Check, Targets, check_stack
 from assistant.perf_scene import cups_scene
 from assistant.perf_stack import format_stack_report, stack_cost
 from models.base import ChatMessage, Describing, GenerationSettings
 from models.errors import ModelError
 from models.registry import create_pointer, create_segmenter, create_vlm
+from models.tiny import default_cache_dir
 from prompts import render_prompt
 
 if TYPE_CHECKING:
@@ -337,6 +339,36 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def run_stack_check(
+    stack: str, targets: Targets, check: str, typing_s: float, size: str, as_json: bool, tune_allocator: bool
+) -> int:
+    """`whichone perf --stack`: measure, print beside the previous run, save; the exit status (0 when the
+    checked targets are met, 1 when one is missed, 2 on an error)."""
+    try:
+        if check not in CHECKS:
+            raise WhichoneError(f"--check takes one of {', '.join(CHECKS)}; got {check!r}.")
+        figures = stack_cost(
+            stack,
+            typing_s=max(0.0, typing_s),
+            size=_size(size),
+            tune_allocator=tune_allocator,
+            log=lambda m: typer.echo(m, err=True),
+        )
+    except (WhichoneError, ModelError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        return 2
+    lines, missed = check_stack(figures, targets, cast(Check, check), default_cache_dir())
+    if as_json:
+        typer.echo(json.dumps(figures, indent=2, default=str))
+    else:
+        typer.echo(format_stack_report(figures))
+        typer.echo("\n".join(lines))
+    if missed:
+        typer.echo(f"perf: {', '.join(missed)} missed the target", err=True)
+        return 1
+    return 0
+
+
 def perf(
     segmenter: Annotated[str, typer.Option(help="Main segmenter registry name.")] = "sam-vit-b",
     light: Annotated[
@@ -363,19 +395,28 @@ def perf(
         typer.Option(help="Instead: a whole stack's first and second turn at full size (cpu; cpu-tiny)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    max_first_turn_s: Annotated[float, typer.Option(help="--stack target: first turn, seconds.")] = 2.0,
+    max_second_turn_s: Annotated[float, typer.Option(help="--stack target: second turn, seconds.")] = 1.2,
+    max_first_word_s: Annotated[
+        float, typer.Option(help="--stack target: the reply's first word after Enter, seconds.")
+    ] = 1.5,
+    max_peak_gib: Annotated[float, typer.Option(help="--stack target: peak resident memory, GiB.")] = 2.5,
+    check: Annotated[
+        str, typer.Option(help="--stack: targets that decide the exit status: all, memory or none.")
+    ] = "all",
+    tune_allocator: Annotated[
+        bool, typer.Option(help="--stack: tune the C allocator as the app does (off: to measure it).")
+    ] = True,
 ) -> None:
     """Measure the grounding stage: (a) click vs first query, (b) background embedding overlap,
     (c) batched points, (d) a lighter segmenter, and peak memory. With --stack: what a user of that stack
-    waits for (assistant/perf_stack.py)."""
+    waits for and the memory of each stage (assistant/perf_stack.py), beside the previous run; exits 1
+    when a target is missed (assistant/perf_check.py)."""
     if stack:
-        try:
-            figures = stack_cost(
-                stack, typing_s=max(0.0, typing_s), size=_size(size), log=lambda m: typer.echo(m, err=True)
-            )
-        except (WhichoneError, ModelError) as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2) from None
-        typer.echo(json.dumps(figures, indent=2, default=str) if as_json else format_stack_report(figures))
+        targets = Targets(max_first_turn_s, max_second_turn_s, max_first_word_s, max_peak_gib)
+        code = run_stack_check(stack, targets, check, typing_s, size, as_json, tune_allocator)
+        if code:
+            raise typer.Exit(code)
         return
     try:
         if not 1 <= k <= 64:
