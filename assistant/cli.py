@@ -52,6 +52,11 @@ P = ParamSpec("P")
 R = TypeVar("R")
 FAMILY_NAMES = tuple(f.value for f in GroundingFamily)  # models/types.py: the one list of families
 MAX_REPLY_CHARS = 10_000_000  # standard input beyond this is not read
+SERVED_BY = {  # VLMs that run in a server, not here: where `whichone stacks` says they come from
+    "openai": "your OpenAI-compatible server",
+    "ollama": "Ollama, on this machine",
+    "llamacpp": "llama-server, on this machine",
+}
 
 
 def user_errors(func: Callable[P, R]) -> Callable[P, R]:
@@ -240,9 +245,7 @@ def list_stacks_command() -> None:
                 typer.echo(f"  {kind:9} none (boxes only)")
                 continue
             hub = get_spec(kind, name).hub_id
-            where = hub or (
-                "your server" if name == "openai" else "the VLM" if name.startswith("vlm-") else ""
-            )
+            where = hub or (SERVED_BY.get(name) or ("the VLM" if name.startswith("vlm-") else ""))
             typer.echo(f"  {kind:9} {name}  [{where or 'built locally'}]")
         typer.echo(f"  {size}")
 
