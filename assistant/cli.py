@@ -98,7 +98,7 @@ def ask(
     question: Annotated[str, typer.Argument(help="The question about the photo.")],
     stack: Annotated[
         str | None,
-        typer.Option(help="Stack: cpu, gpu, gpu-molmo, server, cpu-tiny, demo (`whichone stacks`)."),
+        typer.Option(metavar="NAME", help=f"Stack: {', '.join(STACKS)} (`whichone stacks`)."),
     ] = None,
     model: Annotated[str | None, typer.Option(help="VLM registry name (overrides the stack's).")] = None,
     pointer: Annotated[
@@ -258,7 +258,9 @@ def download_command(
     ] = None,
     stack: Annotated[
         str | None,
-        typer.Option(help="A stack (see `whichone stacks`); default: this machine's, without models."),
+        typer.Option(
+            metavar="NAME", help="A stack (see `whichone stacks`); default: this machine's, without models."
+        ),
     ] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="List files and sizes; download nothing.")
@@ -314,7 +316,8 @@ def serve(
     port: Annotated[int | None, typer.Option(help="Port (default: GRADIO_SERVER_PORT or 7860).")] = None,
     model: Annotated[str | None, typer.Option(help="VLM registry name (default: WHICHONE_MODEL).")] = None,
     stack: Annotated[
-        str | None, typer.Option(help="Stack (default: WHICHONE_STACK, else cpu or gpu by CUDA).")
+        str | None,
+        typer.Option(metavar="NAME", help="Stack (default: WHICHONE_STACK, else cpu or gpu by CUDA)."),
     ] = None,
 ) -> None:
     """Start the Gradio app."""
@@ -330,7 +333,8 @@ def serve(
 @user_errors
 def selfcheck_command(
     stack: Annotated[
-        str | None, typer.Option(help="Stack (default: WHICHONE_STACK, else cpu or gpu by CUDA).")
+        str | None,
+        typer.Option(metavar="NAME", help="Stack (default: WHICHONE_STACK, else cpu or gpu by CUDA)."),
     ] = None,
     out: Annotated[Path, typer.Option(help="The report's folder (report.md and the overlays).")] = Path(
         "whichone-selfcheck"
