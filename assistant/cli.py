@@ -53,6 +53,11 @@ P = ParamSpec("P")
 R = TypeVar("R")
 FAMILY_NAMES = tuple(f.value for f in GroundingFamily)  # models/types.py: the one list of families
 MAX_REPLY_CHARS = 10_000_000  # standard input beyond this is not read
+SERVED_BY = {  # VLMs that run in a server, not here: where `whichone stacks` says they come from
+    "openai": "your OpenAI-compatible server",
+    "ollama": "Ollama, on this machine",
+    "llamacpp": "llama-server, on this machine",
+}
 
 
 def user_errors(func: Callable[P, R]) -> Callable[P, R]:
@@ -94,7 +99,7 @@ def ask(
     question: Annotated[str, typer.Argument(help="The question about the photo.")],
     stack: Annotated[
         str | None,
-        typer.Option(help="Stack: cpu, gpu, gpu-molmo, server, cpu-tiny, demo (`whichone stacks`)."),
+        typer.Option(metavar="NAME", help=f"Stack: {', '.join(STACKS)} (`whichone stacks`)."),
     ] = None,
     model: Annotated[str | None, typer.Option(help="VLM registry name (overrides the stack's).")] = None,
     pointer: Annotated[
@@ -248,9 +253,7 @@ def list_stacks_command() -> None:
                 typer.echo(f"  {kind:9} none (boxes only)")
                 continue
             hub = get_spec(kind, name).hub_id
-            where = hub or (
-                "your server" if name == "openai" else "the VLM" if name.startswith("vlm-") else ""
-            )
+            where = hub or (SERVED_BY.get(name) or ("the VLM" if name.startswith("vlm-") else ""))
             typer.echo(f"  {kind:9} {name}  [{where or 'built locally'}]")
         typer.echo(f"  {size}")
 
@@ -263,7 +266,9 @@ def download_command(
     ] = None,
     stack: Annotated[
         str | None,
-        typer.Option(help="A stack (see `whichone stacks`); default: this machine's, without models."),
+        typer.Option(
+            metavar="NAME", help="A stack (see `whichone stacks`); default: this machine's, without models."
+        ),
     ] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="List files and sizes; download nothing.")
@@ -336,7 +341,8 @@ def serve(
     port: Annotated[int | None, typer.Option(help="Port (default: GRADIO_SERVER_PORT or 7860).")] = None,
     model: Annotated[str | None, typer.Option(help="VLM registry name (default: WHICHONE_MODEL).")] = None,
     stack: Annotated[
-        str | None, typer.Option(help="Stack (default: WHICHONE_STACK, else cpu or gpu by CUDA).")
+        str | None,
+        typer.Option(metavar="NAME", help="Stack (default: WHICHONE_STACK, else cpu or gpu by CUDA)."),
     ] = None,
 ) -> None:
     """Start the Gradio app."""
@@ -352,7 +358,8 @@ def serve(
 @user_errors
 def selfcheck_command(
     stack: Annotated[
-        str | None, typer.Option(help="Stack (default: WHICHONE_STACK, else cpu or gpu by CUDA).")
+        str | None,
+        typer.Option(metavar="NAME", help="Stack (default: WHICHONE_STACK, else cpu or gpu by CUDA)."),
     ] = None,
     out: Annotated[Path, typer.Option(help="The report's folder (report.md and the overlays).")] = Path(
         "whichone-selfcheck"

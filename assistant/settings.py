@@ -53,6 +53,9 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("WHICHONE_OPENAI_GROUNDING", "", "the served model's grounding family, if its id says none"),
     Variable("WHICHONE_OPENAI_MIN_PIXELS", "3136", "the server processor's min pixels (Qwen2.5-VL's frame)"),
     Variable("WHICHONE_OPENAI_MAX_PIXELS", "12845056", "the server processor's max pixels"),
+    Variable("WHICHONE_OLLAMA_BASE_URL", "http://localhost:11434/v1", "the ollama stack's Ollama"),
+    Variable("WHICHONE_OLLAMA_MODEL", "qwen2.5vl:3b", "the vision model Ollama serves it"),
+    Variable("WHICHONE_LLAMACPP_BASE_URL", "http://localhost:8080/v1", "the llamacpp stack's llama-server"),
     Variable("WHICHONE_PUBLIC", "on a Space", "1 / 0: public-demo limits on / off"),
     Variable("WHICHONE_ALLOWED_MODELS", "the start-up choice", "public mode: the models a visitor may pick"),
     Variable("WHICHONE_PUBLIC_BENCH_LIMIT", "20", "public mode: examples per benchmark run"),
@@ -95,6 +98,9 @@ class Settings:
     openai_grounding: str | None = None
     openai_min_pixels: int | None = None
     openai_max_pixels: int | None = None
+    ollama_base_url: str | None = None
+    ollama_model: str | None = None
+    llamacpp_base_url: str | None = None
     public: bool | None = None  # None: public exactly on a Hugging Face Space
     allowed_models: tuple[str, ...] = ()
     public_bench_limit: int = 20
@@ -133,6 +139,8 @@ class Settings:
                 min_pixels=self.openai_min_pixels,
                 max_pixels=self.openai_max_pixels,
             ),
+            ollama=OpenAIOptions(base_url=self.ollama_base_url, model=self.ollama_model),
+            llamacpp=OpenAIOptions(base_url=self.llamacpp_base_url),
         )
 
     @classmethod
@@ -162,6 +170,9 @@ class Settings:
             openai_grounding=(reader.text("WHICHONE_OPENAI_GROUNDING") or "").lower() or None,
             openai_min_pixels=reader.optional("WHICHONE_OPENAI_MIN_PIXELS", int, positive=True),
             openai_max_pixels=reader.optional("WHICHONE_OPENAI_MAX_PIXELS", int, positive=True),
+            ollama_base_url=reader.text("WHICHONE_OLLAMA_BASE_URL"),
+            ollama_model=reader.text("WHICHONE_OLLAMA_MODEL"),
+            llamacpp_base_url=reader.text("WHICHONE_LLAMACPP_BASE_URL"),
             public=reader.flag("WHICHONE_PUBLIC"),
             allowed_models=_names(reader.text("WHICHONE_ALLOWED_MODELS")),
             public_bench_limit=reader.number("WHICHONE_PUBLIC_BENCH_LIMIT", base.public_bench_limit),

@@ -7,6 +7,7 @@ imports nothing from models.registry (the registry reads this table; the table d
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -19,6 +20,7 @@ from models.detectors import (
 from models.device import choose_device, device_kind
 from models.errors import ModelUnavailable
 from models.hf_vlm import HFVisionLanguageModel
+from models.local_servers import SERVERS, LocalServerName
 from models.molmo import Molmo2Pointer
 from models.openai_vlm import OpenAICompatibleVLM
 from models.sam import SamSegmenter
@@ -120,6 +122,31 @@ def openai_options() -> dict[str, Any]:
     return model_config().openai.as_kwargs()
 
 
+def _local_server_factory(server: LocalServerName) -> Callable[..., VisionLanguageModel]:
+    """Ollama's or llama-server's VLM: their address and model (WHICHONE_OLLAMA_* / WHICHONE_LLAMACPP_*),
+    the openai backend's timeout and retries."""
+
+    def factory(**kwargs: Any) -> VisionLanguageModel:
+        config = model_config()
+        chosen = config.ollama if server == "ollama" else config.llamacpp
+        known = SERVERS[server]
+        options = {k: v for k, v in openai_options().items() if k in ("timeout", "max_retries", "grounding")}
+        model = chosen.model or known.model
+        return OpenAICompatibleVLM(
+            **{
+                **options,
+                "base_url": chosen.base_url or known.base_url,
+                "model": model,
+                "api_key": server,  # required by the client, ignored by both servers
+                "name": f"{server}:{model}" if model else server,
+                "server": known,
+                **kwargs,
+            }
+        )
+
+    return factory
+
+
 def _openai_factory(**kwargs: Any) -> VisionLanguageModel:
 
     return OpenAICompatibleVLM(**{**openai_options(), **kwargs})
@@ -206,6 +233,26 @@ register(
         kind="vlm",
         description="any OpenAI-compatible server (vLLM, SGLang, OpenAI); see WHICHONE_OPENAI_BASE_URL",
         factory=_openai_factory,
+        on_device=False,
+    )
+)
+register(
+    ModelSpec(
+        name="ollama",
+        kind="vlm",
+        description="a vision model served by Ollama (default qwen2.5vl:3b at http://localhost:11434/v1; "
+        "WHICHONE_OLLAMA_MODEL, WHICHONE_OLLAMA_BASE_URL)",
+        factory=_local_server_factory("ollama"),
+        on_device=False,
+    )
+)
+register(
+    ModelSpec(
+        name="llamacpp",
+        kind="vlm",
+        description="a vision model served by llama.cpp's llama-server (http://localhost:8080/v1, the model "
+        "it serves; WHICHONE_LLAMACPP_BASE_URL)",
+        factory=_local_server_factory("llamacpp"),
         on_device=False,
     )
 )

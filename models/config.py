@@ -45,6 +45,8 @@ class ModelConfig:
     sam_checkpoint: str | None = None  # a segment-anything checkpoint file; None: <cache>/sam/<official>
     smolvlm_longest_edge: int = 0  # 0: the catalog's choice (512 on a CPU, the model's own on a GPU)
     openai: OpenAIOptions = field(default_factory=OpenAIOptions)
+    ollama: OpenAIOptions = field(default_factory=OpenAIOptions)  # base_url and model; None: its defaults
+    llamacpp: OpenAIOptions = field(default_factory=OpenAIOptions)
 
 
 _source: Callable[[], ModelConfig] = ModelConfig

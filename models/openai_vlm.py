@@ -37,6 +37,7 @@ from models.base import (
     strip_pieces,
 )
 from models.errors import ModelError, ModelTimeout, ModelUnavailable
+from models.local_servers import NO_VISION_MARKS, NOT_PULLED_MARKS, LocalServer
 from models.readers import QWEN2_5_VL_MAX_PIXELS, QWEN2_5_VL_MIN_PIXELS, qwen2_5_vl_frame
 from models.types import GroundingFamily
 
@@ -169,6 +170,7 @@ class OpenAICompatibleVLM(ModelBase):
         grounding: GroundingFamily | str | None = None,
         min_pixels: int | None = None,
         max_pixels: int | None = None,
+        server: LocalServer | None = None,
     ) -> None:
         try:
             import openai
@@ -181,7 +183,8 @@ class OpenAICompatibleVLM(ModelBase):
             raise ModelUnavailable(f"unknown image format {image_format!r}; choose one of {choices}")
         if max_concurrency < 1:
             raise ModelUnavailable(f"max_concurrency must be at least 1, got {max_concurrency}")
-        self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
+        self.server = server  # Ollama or llama-server: their own advice when something is missing
+        self.base_url = (base_url or (server.base_url if server else DEFAULT_BASE_URL)).rstrip("/")
         key = api_key or "EMPTY"
         self._model_id = model or None
         self.grounding = _family(grounding)
@@ -291,13 +294,33 @@ class OpenAICompatibleVLM(ModelBase):
                 f"({attempts} attempt{'s' if attempts > 1 else ''})"
             )
         if isinstance(error, openai.APIConnectionError):
+            if self.server is not None:
+                return ModelUnavailable(f"{self.server.not_running(self.base_url)} ({_reason(error)})")
             return ModelUnavailable(f"the model server at {self.base_url} is not reachable: {_reason(error)}")
         if isinstance(error, openai.APIStatusError):
             reason = _server_reason(error.body) or error.message
+            missing = self._missing_ability(reason)
+            if missing is not None:
+                return missing
             return ModelError(
                 f"the model server at {self.base_url} answered HTTP {error.status_code}: {_short(reason)}"
             )
         return ModelError(f"the model server at {self.base_url} failed: {_short(str(error))}")
+
+    def _missing_ability(self, reason: str) -> ModelUnavailable | None:
+        """The served model cannot see images, or the server does not have it: what to do, or None."""
+        said = reason.lower()
+        model = self._model_id or "the served model"
+        if any(mark in said for mark in NO_VISION_MARKS):
+            advice = self.server.vision_help if self.server else "serve a vision model (with its projector)"
+            return ModelUnavailable(
+                f"{model} at {self.base_url} cannot see images ({_short(reason)}): {advice}"
+            )
+        if any(mark in said for mark in NOT_PULLED_MARKS) and self.server is not None:
+            return ModelUnavailable(
+                f"{self.server.label} at {self.base_url} does not have {model}: {self.server.setup}"
+            )
+        return None
 
     def _request(self, messages: Conversation, settings: GenerationSettings | None) -> dict[str, Any]:
         settings = settings or GenerationSettings()
@@ -440,7 +463,7 @@ class OpenAICompatibleVLM(ModelBase):
     def describe(self) -> dict[str, Any]:
         return {
             "name": self.name,
-            "backend": "openai",
+            "backend": self.server.name if self.server else "openai",
             "model_id": self._model_id,
             "base_url": self.base_url,
             "device": "remote",

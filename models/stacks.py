@@ -97,6 +97,22 @@ STACKS: dict[str, Stack] = {
             (_SAM2_TINY,),
         ),
         Stack(
+            "ollama",
+            ModelChoice("ollama", "owlvit-b32", "sam2-hiera-tiny"),
+            "a vision model you run with Ollama (default qwen2.5vl:3b, 4-bit) answers; OWL-ViT B/32 and SAM "
+            "2.1 Hiera-tiny find and outline the candidates on this CPU. Start it with `ollama pull "
+            "qwen2.5vl:3b` (about 3.2 GB), then the Ollama app or `ollama serve`",
+            (_OWLVIT, _SAM2_TINY),
+        ),
+        Stack(
+            "llamacpp",
+            ModelChoice("llamacpp", "owlvit-b32", "sam2-hiera-tiny"),
+            "a vision model you run with llama.cpp's llama-server answers; OWL-ViT B/32 and SAM 2.1 "
+            "Hiera-tiny find and outline the candidates on this CPU. Start it with `llama-server -hf "
+            "ggml-org/Qwen2.5-VL-3B-Instruct-GGUF` (Q4_K_M and its vision projector)",
+            (_OWLVIT, _SAM2_TINY),
+        ),
+        Stack(
             "cpu-tiny",
             ModelChoice("smolvlm-tiny", "owlvit-random-tiny", "sam2-random-tiny"),
             "the cpu stack's classes built tiny and random here (tests, offline runs; answers are noise)",

@@ -4,8 +4,9 @@
 #   bash scripts/install.sh --dev        the app + test tools + Debian's Chromium for the browser tests
 #   bash scripts/install.sh --cpu-torch  torch and torchvision from the PyTorch CPU index (Linux without a
 #                                        GPU: about 1 GB instead of the CUDA build's 5.5 GB)
-# Options combine. Python 3.11 or newer (PYTHON=python3.12 picks one). Works with the bash macOS ships
-# (3.2). Windows: see the README (one `py -m pip install` command with the same lock).
+# Options combine. Python 3.11 or newer (PYTHON=python3.12 picks one), checked first: an older one stops
+# here with one line and how to get a newer one. Works with the bash macOS ships (3.2). Windows:
+# docs/install-and-platforms.md (`py -m pip install` commands with the same lock).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +20,20 @@ for arg in "$@"; do
   esac
 done
 PY=${PYTHON:-python3}
+# The interpreter first: with an older Python pip fails minutes later with a resolver conflict about torch.
+version_of() { "$1" -c 'import platform; print(platform.python_version())' 2>/dev/null || echo "not found"; }
+new_enough() { "$1" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; }
+if ! new_enough "$PY"; then
+  echo "install.sh: whichone needs Python 3.11 or newer; $PY is $(version_of "$PY")." >&2
+  echo "  macOS:   brew install python@3.12, then: PYTHON=python3.12 bash scripts/install.sh" >&2
+  echo "  Linux:   sudo apt install python3.12 python3.12-venv (or your distribution's 3.11+), then: PYTHON=python3.12 bash scripts/install.sh" >&2
+  echo "  Windows: winget install Python.Python.3.12 (or python.org), then the commands in docs/install-and-platforms.md" >&2
+  exit 2
+fi
+if [ -x .venv/bin/python ] && ! new_enough .venv/bin/python; then
+  echo "install.sh: .venv was made with Python $(version_of .venv/bin/python); remove it (rm -rf .venv) and run this again." >&2
+  exit 2
+fi
 LOCK=requirements/lock.txt
 locked() { grep -E "^$1==" "$LOCK" | head -n 1 | sed 's/ *;.*//'; }
 

@@ -1,5 +1,6 @@
 """The Ask tab's photos to try: each file is small, openly licensed, described and credited (in the app
-and the README), shows a strategy, and only a byte-exact copy of one passes the upload gate."""
+and docs/using-the-app.md, which the README links), shows a strategy, and only a byte-exact copy of one
+passes the upload gate."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from assistant.types import Strategy
 from ui.example_photos import EXAMPLES_DIR, example_photos, examples_markdown, is_example
 from ui.uploads import Upload, UploadGate
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "using-the-app.md"
 OPEN_LICENCES = {"CC0", "public domain", "no known copyright restrictions"}
 
 
@@ -37,8 +38,8 @@ def test_the_examples_cover_every_strategy_and_the_bias_trap() -> None:
     assert any("assertive" in p.question and "bias" in p.why for p in example_photos())
 
 
-def test_the_page_text_and_the_readme_credit_every_photo() -> None:
-    text, readme = examples_markdown(), README.read_text(encoding="utf-8")
+def test_the_page_text_and_the_docs_credit_every_photo() -> None:
+    text, readme = examples_markdown(), PAGE.read_text(encoding="utf-8")
     for photo in example_photos():
         assert photo.alt in text and photo.credit in text and photo.url in text
         assert photo.file in readme and photo.url in readme, photo.file

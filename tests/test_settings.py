@@ -1,5 +1,6 @@
-"""Configuration read in one place (assistant/settings.py): the table of variables, its README twin, typed
-values and their errors, and no module but that one reading a WHICHONE_* variable."""
+"""Configuration read in one place (assistant/settings.py): the table of variables, its twin in
+docs/configuration.md, typed values and their errors, and no module but that one reading a WHICHONE_*
+variable."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from assistant.settings import NAMES, VARIABLES, Settings, markdown_table
 REPO = Path(__file__).resolve().parents[1]
 
 
-def test_the_readme_table_is_the_generated_one() -> None:
-    readme = (REPO / "README.md").read_text()
-    assert markdown_table() in readme, "run `whichone settings` and paste its table into the README"
+def test_the_documented_table_is_the_generated_one() -> None:
+    page = (REPO / "docs" / "configuration.md").read_text()
+    assert markdown_table() in page, "run `whichone settings` and paste its table into docs/configuration.md"
 
 
 def test_every_whichone_variable_in_the_code_is_in_the_table_and_read_only_there() -> None:

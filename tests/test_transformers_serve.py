@@ -138,6 +138,29 @@ def test_whichone_ask_through_the_served_model(served: str, tmp_path: Path) -> N
     )
 
 
+@pytest.mark.parametrize("stack", ["llamacpp", "ollama"])
+def test_the_local_server_stacks_through_a_real_server(served: str, stack: str, tmp_path: Path) -> None:
+    """The llamacpp and ollama stacks' VLM against a server we did not write, as a user runs them (the
+    stack's own local pointer and segmenter swapped for their tiny random twins: no download here)."""
+    photo = tmp_path / "photo.png"
+    Image.new("RGB", (160, 120), (200, 30, 30)).save(photo)
+    served_id = json.load(urllib.request.urlopen(served + "/models", timeout=10))["data"][0]["id"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WHICHONE_")}
+    # llama-server serves one model (asked for by what /v1/models lists); Ollama is told which
+    env.update(WHICHONE_LLAMACPP_BASE_URL=served, WHICHONE_OLLAMA_BASE_URL=served, HF_HUB_OFFLINE="1")
+    env.update(WHICHONE_OLLAMA_MODEL=served_id)
+    out = subprocess.run(
+        [sys.executable, "-m", "assistant.cli", "ask", str(photo), "What colour is the square?",
+         "--stack", stack, "--pointer", "owlvit-random-tiny", "--segmenter", "sam2-random-tiny", "--json"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    reply = json.loads(out.stdout)
+    assert reply["stack"]["name"] == stack and reply["stack"]["vlm"] == stack
+    assert reply["model"]["backend"] == stack and reply["model"]["model_id"] == served_id
+    assert reply["model"]["base_url"] == served and reply["reply"].strip()
+
+
 def test_a_benchmark_run_with_four_requests_in_flight(
     served: str, bench_env: Path, bench_data: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -181,7 +181,7 @@ def _peak_memory() -> str:
 def is_noise(choice: ModelChoice, random_weights: bool) -> bool:
     """Whether the answers of these models mean nothing: random weights, built here (tiny, demo)."""
 
-    served = choice.vlm == "openai"
+    served = not get_spec("vlm", choice.vlm).on_device
     return random_weights or (not served and not hub_repos([choice.vlm]))
 
 
@@ -233,6 +233,8 @@ def load_models(choice: ModelChoice, random_weights: bool, stack: str) -> tuple[
         spec = get_spec(kind, name)
         if name == "openai":
             return "an OpenAI-compatible server (WHICHONE_OPENAI_BASE_URL)"
+        if not spec.on_device:
+            return f"a server ({name})"
         return f"{spec.hub_id} (Hugging Face cache)" if spec.hub_id else "built here (nothing to download)"
 
     start = time.perf_counter()
