@@ -8,6 +8,7 @@ gr.State. GPU work goes through one queue group ("gpu") with WHICHONE_GPU_CONCUR
 from __future__ import annotations
 
 import logging
+from collections.abc import Container
 from typing import Any
 
 import gradio as gr
@@ -219,6 +220,12 @@ def waiting_events(demo: gr.Blocks, client: str) -> int:
     )
 
 
+def pending_sessions(demo: gr.Blocks) -> Container[str]:
+    """The sessions with events in Gradio's queue, whose event stream (/queue/data) Gradio serves
+    (Blocks._queue.pending_messages_per_session)."""
+    return getattr(getattr(demo, "_queue", None), "pending_messages_per_session", {})
+
+
 def door(demo: gr.Blocks) -> Middleware:
     """The gatekeeper (ui.gatekeeper) for this app, with the limits of the environment."""
     limits = DoorLimits.from_env(public_mode())
@@ -243,6 +250,7 @@ def door(demo: gr.Blocks) -> Middleware:
         endpoints=endpoints,
         waiting=lambda client: waiting_events(demo, client),
         forget_session=lambda session_hash: forget_session(getattr(demo, "state_holder", None), session_hash),
+        has_events=lambda session_hash: session_hash in pending_sessions(demo),
     )
     return Middleware(Gatekeeper, limits=limits, view=view, budget=budget, ledger=LEDGER)
 
