@@ -226,6 +226,16 @@ def pending_sessions(demo: gr.Blocks) -> Container[str]:
     return getattr(getattr(demo, "_queue", None), "pending_messages_per_session", {})
 
 
+def holds_event(demo: gr.Blocks, event_id: str) -> bool:
+    """Whether Gradio's queue holds the event `event_id` (waiting, running, or its result not yet read:
+    Queue.event_ids_to_events and pending_event_ids_session), whose stream /call/<name>/<id> serves."""
+    queue = getattr(demo, "_queue", None)
+    if event_id in getattr(queue, "event_ids_to_events", {}):
+        return True
+    pending = getattr(queue, "pending_event_ids_session", {})
+    return any(event_id in ids for ids in list(pending.values()))
+
+
 def door(demo: gr.Blocks) -> Middleware:
     """The gatekeeper (ui.gatekeeper) for this app, with the limits of the environment."""
     limits = DoorLimits.from_env(public_mode())
@@ -251,6 +261,7 @@ def door(demo: gr.Blocks) -> Middleware:
         waiting=lambda client: waiting_events(demo, client),
         forget_session=lambda session_hash: forget_session(getattr(demo, "state_holder", None), session_hash),
         has_events=lambda session_hash: session_hash in pending_sessions(demo),
+        has_event=lambda event_id: holds_event(demo, event_id),
     )
     return Middleware(Gatekeeper, limits=limits, view=view, budget=budget, ledger=LEDGER)
 

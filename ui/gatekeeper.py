@@ -129,6 +129,7 @@ class AppView:
     waiting: Callable[[str], int] = lambda client: 0
     forget_session: Callable[[str], None] = lambda session_hash: None
     has_events: Callable[[str], bool] = lambda session_hash: True
+    has_event: Callable[[str], bool] = lambda event_id: True
 
 
 class Refused(Exception):
@@ -211,12 +212,15 @@ class Gatekeeper:
         return mounted
 
     def _check_stream(self, scope: Scope, client: str, path: str, mounted: MountedRoute | None) -> None:
-        """A heartbeat opens (or keeps) a session of this client; an event stream (/queue/data) must name a
-        session with events (Gradio answers any other with an error after its stream began, a traceback
-        in the log)."""
+        """A heartbeat opens (or keeps) a session of this client; an event stream (/queue/data, or
+        /call/<name>/<event id>) must name a session with events or an event Gradio holds (Gradio answers
+        any other with an error after its stream began: a traceback in the log)."""
         kind = mounted.rule.kind if mounted is not None and mounted.rule is not None else None
         if kind == "heartbeat":
             self._admit(client, path.rsplit("/", 1)[-1])
+        elif mounted is not None and mounted.path.endswith("/{api_name}/{event_id}"):  # /call/<name>/<id>
+            if not self.view.has_event(path.rsplit("/", 1)[-1]):
+                raise Refused(404, "There is no such event; it may have finished already.")
         elif path.endswith("/queue/data"):
             session_hash = _query_value(scope, "session_hash")
             if not SESSION_HASH.fullmatch(session_hash) or not self.view.has_events(session_hash):
