@@ -8,6 +8,7 @@ gr.State. GPU work goes through one queue group ("gpu") with WHICHONE_GPU_CONCUR
 from __future__ import annotations
 
 import logging
+from collections.abc import Container
 from typing import Any
 
 import gradio as gr
@@ -229,6 +230,22 @@ def waiting_events(demo: gr.Blocks, client: str) -> int:
     )
 
 
+def pending_sessions(demo: gr.Blocks) -> Container[str]:
+    """The sessions with events in Gradio's queue, whose event stream (/queue/data) Gradio serves
+    (Blocks._queue.pending_messages_per_session)."""
+    return getattr(getattr(demo, "_queue", None), "pending_messages_per_session", {})
+
+
+def holds_event(demo: gr.Blocks, event_id: str) -> bool:
+    """Whether Gradio's queue holds the event `event_id` (waiting, running, or its result not yet read:
+    Queue.event_ids_to_events and pending_event_ids_session), whose stream /call/<name>/<id> serves."""
+    queue = getattr(demo, "_queue", None)
+    if event_id in getattr(queue, "event_ids_to_events", {}):
+        return True
+    pending = getattr(queue, "pending_event_ids_session", {})
+    return any(event_id in ids for ids in list(pending.values()))
+
+
 def door(demo: gr.Blocks) -> Middleware:
     """The gatekeeper (ui.gatekeeper) for this app, with the limits of the environment."""
     limits = DoorLimits.from_env(public_mode())
@@ -253,6 +270,8 @@ def door(demo: gr.Blocks) -> Middleware:
         endpoints=endpoints,
         waiting=lambda client: waiting_events(demo, client),
         forget_session=lambda session_hash: forget_session(getattr(demo, "state_holder", None), session_hash),
+        has_events=lambda session_hash: session_hash in pending_sessions(demo),
+        has_event=lambda event_id: holds_event(demo, event_id),
     )
     return Middleware(Gatekeeper, limits=limits, view=view, budget=budget, ledger=LEDGER)
 

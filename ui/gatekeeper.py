@@ -37,6 +37,7 @@ from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qs
 
 from python_multipart.exceptions import MultipartParseError
 
@@ -127,6 +128,8 @@ class AppView:
     endpoints: Callable[[], EndpointTable]
     waiting: Callable[[str], int] = lambda client: 0
     forget_session: Callable[[str], None] = lambda session_hash: None
+    has_events: Callable[[str], bool] = lambda session_hash: True
+    has_event: Callable[[str], bool] = lambda event_id: True
 
 
 class Refused(Exception):
@@ -172,8 +175,7 @@ class Gatekeeper:
             if not self.limits.trust_forwarded_host:
                 scope = _without_forwarded_host(scope)
             if scope.get("method") != "POST":
-                if mounted is not None and mounted.rule is not None and mounted.rule.kind == "heartbeat":
-                    self._admit(client, path.rsplit("/", 1)[-1])
+                self._check_stream(scope, client, path, mounted)
                 await self.app(scope, receive, send)
                 return
             route = _event_route(path)
@@ -208,6 +210,23 @@ class Gatekeeper:
         if small and declared and declared > mounted.rule.body_bytes:
             raise Refused(413, "The request is too large.")
         return mounted
+
+    def _check_stream(self, scope: Scope, client: str, path: str, mounted: MountedRoute | None) -> None:
+        """A heartbeat opens (or keeps) a session of this client; an event stream (/queue/data, or
+        /call/<name>/<event id>) must name a session with events or an event Gradio holds (Gradio answers
+        any other with an error after its stream began: a traceback in the log)."""
+        kind = mounted.rule.kind if mounted is not None and mounted.rule is not None else None
+        if kind == "heartbeat":
+            self._admit(client, path.rsplit("/", 1)[-1])
+        elif mounted is not None and mounted.path.endswith("/{api_name}/{event_id}"):  # /call/<name>/<id>
+            if not self.view.has_event(path.rsplit("/", 1)[-1]):
+                raise Refused(404, "There is no such event; it may have finished already.")
+        elif path.endswith("/queue/data"):
+            session_hash = _query_value(scope, "session_hash")
+            if not SESSION_HASH.fullmatch(session_hash) or not self.view.has_events(session_hash):
+                raise Refused(404, "There is no such session; reload the page.")
+            if self.limits.public and self.sessions.owner(session_hash) not in (None, client):
+                raise Refused(404, "There is no such session; reload the page.")
 
     def _admit(self, client: str, session_hash: str) -> None:
         if not SESSION_HASH.fullmatch(session_hash):
@@ -270,6 +289,9 @@ class Gatekeeper:
         async def counted() -> Message:
             nonlocal arrived
             message = await receive()
+            if message["type"] == "http.disconnect":  # cut off mid-upload: Gradio's own error path again
+                cut.append(Refused(400, "The upload ended early."))
+                raise MultipartParseError("the client disconnected")
             if message["type"] != "http.request":
                 return message
             chunk = message.get("body", b"")
@@ -477,6 +499,16 @@ def _file_paths(value: object, depth: int = 0) -> Iterator[str]:
     elif isinstance(value, list):
         for item in value:
             yield from _file_paths(item, depth + 1)
+
+
+def _query_value(scope: Scope, name: str) -> str:
+    """The first value of `name` in the request's query string ("" when absent or not decodable)."""
+    try:
+        query = parse_qs(bytes(scope.get("query_string") or b"").decode("latin-1"), errors="strict")
+    except (UnicodeDecodeError, ValueError):
+        return ""
+    values = query.get(name) or [""]
+    return values[0]
 
 
 def _header(scope: Scope, wanted: bytes) -> bytes | None:
