@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 from assistant import lexicon as lx
 from assistant import words as en
+from assistant.evaluation import reply_checks
 from assistant.lexicon import (
     DISTINGUISHING_ADJECTIVES,
     FEMALE_NOUNS,
@@ -45,7 +46,6 @@ from assistant.lexicon import (
     PLACE_WORDS,
     word_set,
 )
-from assistant.evaluation import reply_checks
 from assistant.question import analyse_question
 
 VERBS = lx.RESPONSE_VERBS
