@@ -139,7 +139,7 @@ def class_rules(item: JudgeItem, response: str) -> Judgement:
     plural = cues.plural_mentions(q, final)
     if plural:
         return Judgement("A", reason=f"plural mention: {plural[0]}", path="rules:class.plural")
-    undecided = reply_checks.undecided_reason(final)
+    undecided = reply_checks.undecided_reason(cues.final_answer_as_written(response))
     if undecided:
         return Judgement(UNKNOWN, reason=undecided, path="rules:class.abstain")
     return Judgement("C", reason="one referent, not described", path="rules:class.default")
