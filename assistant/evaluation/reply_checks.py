@@ -35,8 +35,7 @@ _LANGUAGES = (
 )  # fmt: skip
 # words only English uses among these languages (Dutch "is", Italian "a" and "in" are left out)
 _ENGLISH_ONLY = frozenset(
-    "the it it's is and of with this that these those are was were wears has have he she they there what "
-    "which who you your i i'm his her their".split()
+    ["the", "it", "it's", "is", "and", "of", "with", "this", "that", "these", "those", "are", "was", "were", "wears", "has", "have", "he", "she", "they", "there", "what", "which", "who", "you", "your", "i", "i'm", "his", "her", "their"]
 )
 ENGLISH_WORD_SHARE = 0.1
 MIN_WORDS = 3  # shorter replies ("Blue.", "two dogs") are too short for any detector

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 from assistant import lexicon as lx
 from assistant import words as en
+from assistant.evaluation import reply_checks
 from assistant.lexicon import (
     DISTINGUISHING_ADJECTIVES,
     FEMALE_NOUNS,
@@ -45,7 +46,6 @@ from assistant.lexicon import (
     PLACE_WORDS,
     word_set,
 )
-from assistant.evaluation import reply_checks
 from assistant.question import analyse_question
 
 VERBS = lx.RESPONSE_VERBS
@@ -70,7 +70,21 @@ PRONOUN_PEOPLE = {
 POSSESSIVE_PRONOUNS = word_set("his her their its")
 SUBJECT_PRONOUNS = word_set("he she they him them")
 VAGUE_WORDS = word_set("this that it these those")
-_CANON_PLACE = {"centre": "middle", "center": "middle", "leftmost": "left", "rightmost": "right"}
+# places by what they exclude: near / far is one axis however it is said ("in the foreground", "closest",
+# "in front" / "in the background", "further back", "behind")
+_CANON_PLACE = {
+    "centre": "middle",
+    "center": "middle",
+    "leftmost": "left",
+    "rightmost": "right",
+    "front": "foreground",
+    "closest": "foreground",
+    "nearest": "foreground",
+    "back": "background",
+    "behind": "background",
+    "farthest": "background",
+    "furthest": "background",
+}
 NON_IDENTIFYING = (
     "in the image",
     "in the picture",
@@ -251,8 +265,9 @@ def plural_mentions(q: QuestionCues, response: str) -> list[str]:
 
 def _place_of(fragment: str) -> str | None:
     for w in re.findall(_WORD, fragment):
-        if any(w in g for g in PLACE_GROUPS):
-            return _CANON_PLACE.get(w, w)
+        canon = _CANON_PLACE.get(w, w)
+        if any(canon in g for g in PLACE_GROUPS):
+            return canon
     return None
 
 
@@ -342,6 +357,9 @@ def multiple_referents(q: QuestionCues, response: str) -> str | None:
     led = place_led_items(response)
     if exclusive_places(led):
         return f"items led by places that exclude each other: {', '.join(dict.fromkeys(led))}"
+    people = person_led_items(response)
+    if people and (q.referents & PERSON_NOUNS or q.pronoun in PRONOUN_PEOPLE):
+        return f"items led by different people: {', '.join(dict.fromkeys(people))}"
     text = normalise(response)
     another = one_and_another(q, text)
     if another:
@@ -352,24 +370,44 @@ def multiple_referents(q: QuestionCues, response: str) -> str | None:
     return None
 
 
-# A list item or sentence that starts with a place: "Left: a red car", "- **On the right**, the man ...",
-# "1. Foreground: black"
-_PLACE_LED = re.compile(
-    r"^\s*(?:[-*\u2022]|\d+[.)])?\s*(?:on |in |at |to )?(?:the )?(?:far |top |bottom |upper |lower )?"
-    r"([a-z]+)(?: side| one)?\s*[:,]"
+# A list item or sentence led by a short key and ":", ",", " - " or a dash: "Left: a red car", "- **On the
+# right**, the man ...", "Player on the left:", "Leftmost person:", "Left woman -", "Further back, ..."
+_KEYED = re.compile(
+    r"^\s*(?:[-*\u2022]|\d+[.)])?\s*((?:[a-z'-]+\s+){0,3}[a-z'-]+)\s*(:|,|\s[-\u2013\u2014]\s|[\u2013\u2014])"
 )
+
+
+def _keyed_segments(response: str, commas: bool = True) -> list[str]:
+    """The keys that lead the response's list items or sentences ("player on the left", "woman"); with
+    commas False, only keys set off by ":" or a dash (a sentence's subject is often followed by a comma)."""
+    text = response.replace("*", "").replace("_", " ").lower()
+    keys = []
+    for segment in re.split(r"\n|;|(?<=[.!?])\s+", text):
+        m = _KEYED.match(segment)
+        if m and (commas or m.group(2) != ","):
+            keys.append(m.group(1))
+    return keys
 
 
 def place_led_items(response: str) -> list[str]:
     """The places that lead the response's list items or sentences, in order ("left", "right")."""
-    text = response.replace("*", "").replace("_", " ").lower()
-    places = []
-    for segment in re.split(r"\n|;|(?<=[.!?])\s+", text):
-        m = _PLACE_LED.match(segment)
-        place = _place_of(m.group(1)) if m else None
-        if place:
-            places.append(place)
-    return places
+    return [p for p in (_place_of(k) for k in _keyed_segments(response)) if p]
+
+
+_PERSON_KEY = re.compile(r"^(?:the |a |an )?(?:[a-z'-]+ )?([a-z'-]+)$")
+
+
+def person_led_items(response: str) -> list[str]:
+    """The different people that lead list items or sentences ("Woman: ...", "The man - ..."): a list
+    keyed by person, or []."""
+    people = []
+    for key in _keyed_segments(response, commas=False):
+        m = _PERSON_KEY.match(key.strip())
+        noun = m.group(1) if m else ""
+        single = en.lemma(noun) if is_plural(noun) else noun
+        if single in PERSON_NOUNS:
+            people.append(single)
+    return people if len(set(people)) >= 2 else []
 
 
 def one_and_another(q: QuestionCues, text: str) -> str | None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from assistant import lexicon as lx
-from assistant.evaluation import reply_checks
+from assistant.evaluation import answer_match, reply_checks
 from assistant.evaluation import response_cues as cues
 from assistant.evaluation.judge_parse import STRATEGIES, parse_grounded, parse_pass_fail, parse_strategy
 from assistant.evaluation.judgement import (
@@ -113,18 +113,45 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
 def clarification_rules(item: JudgeItem, response: str) -> Judgement:
     references = [r for r in texts(item["reference"]) if _answer_words(r)]
     if not references:
-        return Judgement(UNKNOWN, reason="empty reference answer")
+        return Judgement(UNKNOWN, reason="empty reference answer", path="rules:pass.abstain")
+    asked = cues.clarification_question(response)
+    if asked:  # the rubric: "still asks for clarification" fails
+        return Judgement("FAIL", reason=f"still asks: {asked!r}", path="rules:pass.asks")
     options = _several_options(response)
     if options:
-        return Judgement("FAIL", reason=f"lists several options ({options}), not one answer")
-    tokens = _answer_tokens(response)
+        return Judgement(
+            "FAIL", reason=f"lists several options ({options}), not one answer", path="rules:pass.options"
+        )
+    question = str(item["question"])
+    hint = [w for w in _answer_words(str(item.get("hint") or "")) if w not in cues.words(question)]
+    unread = other = None
     for ref in references:
         words = _answer_words(ref)
-        missing = [w for w in words if w not in tokens]
-        negated = [w for w in words if _negated(response, w)]
-        if not missing and not negated:
-            return Judgement("PASS", reason=f"contains the reference answer {ref!r}")
-    return Judgement("FAIL", reason=f"does not contain the reference answer {references[0]!r}")
+        if words in (["yes"], ["no"]):
+            said = answer_match.yes_no(question, response, _PASS_STOP)
+            if said == words[0]:
+                return Judgement("PASS", reason=f"answers {said!r}", path="rules:pass.yes-no")
+            unread = unread or (None if said else ref)
+            continue
+        if not answer_match.contains_answer(words, response):
+            continue
+        if answer_match.bound_to_hint(words, response, hint) is False:
+            other = other or ref
+            continue
+        return Judgement("PASS", reason=f"contains the reference answer {ref!r}", path="rules:pass.contains")
+    if unread:
+        return Judgement(
+            UNKNOWN, reason="neither yes nor no can be read from the reply", path="rules:pass.abstain"
+        )
+    if other:
+        return Judgement(
+            "FAIL",
+            reason=f"gives {other!r} for another referent than the hinted one",
+            path="rules:pass.bound",
+        )
+    return Judgement(
+        "FAIL", reason=f"does not contain the reference answer {references[0]!r}", path="rules:pass.missing"
+    )
 
 
 def _names_place_or_referent(q: cues.QuestionCues, line: str) -> bool:
@@ -132,18 +159,8 @@ def _names_place_or_referent(q: cues.QuestionCues, line: str) -> bool:
     return bool(toks & cues.PLACE_WORDS or toks & set(q.referents))
 
 
-def _answer_tokens(text: str) -> list[str]:
-    return [_NUMBERS.get(w, w) for w in re.findall(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", cues.normalise(text))]
-
-
 def _answer_words(reference: str) -> list[str]:
-    return [w for w in _answer_tokens(reference) if w not in _PASS_STOP]
-
-
-def _negated(response: str, word: str) -> bool:
-    text = " ".join(_answer_tokens(response))
-    hits = re.finditer(r"\b" + re.escape(word) + r"\b", text)
-    return any(_NEGATION.search(text[: m.start()]) for m in hits)
+    return [w for w in answer_match.tokens(reference) if w not in _PASS_STOP]
 
 
 # ------------------------------------------------------------------------------------------ the questions
