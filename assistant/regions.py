@@ -167,7 +167,7 @@ def _disambiguate(regions: list[Region]) -> list[Region]:
     order ("the blue cup on the left, second from the left"; "..., row 2, third from the left" when they
     stand in more than one row), so the text list alone tells them apart and agrees with the numbers."""
     rows = reading_rows(regions)
-    place = {id(r): (row_number, rank) for row_number, row in enumerate(rows, 1) for rank, r in enumerate(row)}
+    place = {id(r): (number, rank) for number, row in enumerate(rows, 1) for rank, r in enumerate(row)}
     counts: dict[str, int] = {}
     for region in regions:
         counts[region.description] = counts.get(region.description, 0) + 1

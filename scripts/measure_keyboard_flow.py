@@ -55,7 +55,9 @@ def main() -> None:
         for item in step.heard:
             print(f"    {item['t']:>7} ms {item['kind']:5} {item['region'][:30]:30} {item['text'][:150]}")
     if args.json:
-        args.json.write_text(json.dumps({n: [asdict(s) for s in steps] for n, steps in rows.items()}, indent=1))
+        args.json.write_text(
+            json.dumps({n: [asdict(s) for s in steps] for n, steps in rows.items()}, indent=1)
+        )
 
 
 if __name__ == "__main__":

@@ -24,7 +24,9 @@ RECORDER_JS = """
   window.__heard = [];
   const liveOf = (node) => {
     const el = node && (node.nodeType === 1 ? node : node.parentElement);
-    return el && el.closest('[aria-live]:not([aria-live="off"]), [role=status], [role=alert], [role=log]');
+    const region = el && el.closest('[aria-live], [role=status], [role=alert], [role=log]');
+    return region && region.getAttribute('aria-live') !== 'off' && !region.closest('[aria-hidden=true]')
+      ? region : null;
   };
   const last = new Map();
   const note = (region) => {
@@ -48,7 +50,8 @@ RECORDER_JS = """
     });
     document.addEventListener('focusin', (e) => {
       const el = e.target;
-      const name = el.getAttribute('aria-label') || el.labels?.[0]?.innerText || el.innerText || el.value || '';
+      const name = el.getAttribute('aria-label') || el.labels?.[0]?.innerText || el.innerText
+        || el.value || '';
       window.__heard.push({
         t: Math.round(performance.now()), kind: 'focus', region: el.tagName.toLowerCase(),
         text: String(name).trim().replace(/\\s+/g, ' ').slice(0, 120),
@@ -125,6 +128,7 @@ class Walk:
     page: Any
     shortcuts: bool = False
     steps: list[Step] = field(default_factory=list)
+    after_step: Callable[[Step], None] | None = None  # e.g. an axe scan of each state
     timeout_ms: int = 180_000  # a reply of the tiny model on a busy 2-core machine
 
     # ------------------------------------------------------------ keys
@@ -134,7 +138,9 @@ class Walk:
         step.keys.append(key)
 
     def focused(self, predicate: str) -> bool:
-        return bool(self.page.evaluate(f"() => {{ const el = document.activeElement; return !!({predicate}); }}"))
+        return bool(
+            self.page.evaluate(f"() => {{ const el = document.activeElement; return !!({predicate}); }}")
+        )
 
     def reach(self, step: Step, predicate: str, limit: int = 80) -> None:
         """Tab or Shift+Tab (the shorter way) until the focused element satisfies `predicate` (JS, `el`)."""
@@ -161,7 +167,9 @@ class Walk:
     def shortcut_or_reach(self, step: Step, shortcut: str | None, predicate: str) -> None:
         if self.shortcuts and shortcut:
             self.press(step, shortcut)
-            self.page.wait_for_function(f"() => {{ const el = document.activeElement; return !!({predicate}); }}")
+            self.page.wait_for_function(
+                f"() => {{ const el = document.activeElement; return !!({predicate}); }}"
+            )
             return
         self.reach(step, predicate)
 
@@ -181,6 +189,8 @@ class Walk:
         step.focus = self.page.evaluate(FOCUS_JS)
         step.heard = self.page.evaluate(f"() => window.__heard.slice({mark})")
         self.steps.append(step)
+        if self.after_step is not None:
+            self.after_step(step)
         return step
 
     def bots(self) -> int:
@@ -198,17 +208,23 @@ class Walk:
         self.settle("() => document.readyState === 'complete'")
 
         def open_example(step: Step) -> None:
-            if page.locator("a[data-wh-focus*='wh-examples']").count():  # the skip link, where the page has one
+            if page.locator(
+                "a[data-wh-focus*='wh-examples']"
+            ).count():  # the skip link, where the page has one
                 self.reach(step, "el.matches('a[data-wh-focus*=\"wh-examples\"]')")
                 self.press(step, "Enter")
                 page.wait_for_function("() => !!document.activeElement?.closest('#wh-examples')")
-            self.shortcut_or_reach(step, None, f"el.closest('#wh-examples') && el.innerText.includes('{example}')")
+            self.shortcut_or_reach(
+                step, None, f"el.closest('#wh-examples') && el.innerText.includes('{example}')"
+            )
             self.press(step, "Enter")
             self.settle("() => /Photo ready/.test(document.querySelector('#wh-status')?.innerText || '')")
 
         def ask(step: Step) -> None:
             before = self.bots()
-            self.shortcut_or_reach(step, "Alt+Shift+Q", "el.closest('#wh-question') && el.tagName === 'TEXTAREA'")
+            self.shortcut_or_reach(
+                step, "Alt+Shift+Q", "el.closest('#wh-question') && el.tagName === 'TEXTAREA'"
+            )
             self.press(step, "Enter")
             self.wait_reply(before)
 
@@ -231,7 +247,9 @@ class Walk:
 
         def follow_up(step: Step) -> None:
             before = self.bots()
-            self.shortcut_or_reach(step, "Alt+Shift+Q", "el.closest('#wh-question') && el.tagName === 'TEXTAREA'")
+            self.shortcut_or_reach(
+                step, "Alt+Shift+Q", "el.closest('#wh-question') && el.tagName === 'TEXTAREA'"
+            )
             page.keyboard.press("ControlOrMeta+A")  # replacing the old question: typing, as for a mouse user
             page.keyboard.type(FOLLOW_UP)
             self.press(step, "Enter")
@@ -244,7 +262,9 @@ class Walk:
 
         def download(step: Step) -> None:
             with page.expect_download():
-                self.shortcut_or_reach(step, None, "el.id === 'wh-download-chat' || el.closest('#wh-download-chat')")
+                self.shortcut_or_reach(
+                    step, None, "el.id === 'wh-download-chat' || el.closest('#wh-download-chat')"
+                )
                 self.press(step, "Enter")
             self.settle()
 

@@ -54,6 +54,9 @@ CSS = """
 .wh-fetching progress { width: 100%; height: 1rem; }
 button[role="tab"].selected { color: #1d4ed8; }  /* Gradio's blue-500 is 3.7:1 on white in the phone layout */
 .wh-hidden { display: none !important; }
+/* The chat's own Clear wiped the conversation with one key and no way back: Start over (which asks first)
+   does it instead. */
+#wh-chat button[aria-label="Clear"] { display: none !important; }
 .wh-skip a { position: absolute; left: -10000px; top: 0.5rem; padding: 0.5rem 1rem; background: #fff;
   color: #0b3d91; border: 3px solid #0050b3; z-index: 1000; font-weight: 600; }
 .wh-skip a:focus { left: 0.5rem; }

@@ -76,7 +76,8 @@ AFTER_PHOTO_JS = """
 FOCUS_QUESTION_JS = "() => { const q = document.querySelector('#wh-question textarea'); if (q) q.focus(); }"
 FOCUS_OPTIONS_JS = """
 () => {
-  const r = document.querySelector('#wh-options input:checked') || document.querySelector('#wh-options input');
+  const r = document.querySelector('#wh-options input:checked')
+    || document.querySelector('#wh-options input');
   if (r) { r.focus({ preventScroll: true }); r.scrollIntoView({ block: 'center' }); }
 }
 """

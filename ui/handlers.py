@@ -144,8 +144,8 @@ class AskHandlers:
                 state.forget_photo()
                 state.chat = chat
                 text = (
-                    "Photo removed; the conversation stays on screen. Add a photo to ask about it (that starts "
-                    "a new conversation), or download the conversation to keep it."
+                    "Photo removed; the conversation stays on screen. Add a photo to ask about it (that "
+                    "starts a new conversation), or download the conversation to keep it."
                     if chat
                     else "Photo removed. Add a photo to begin."
                 )

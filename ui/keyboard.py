@@ -46,7 +46,7 @@ def skip_links_html() -> str:
     return (
         '<nav aria-label="Skip links" class="wh-skip">'
         '<a href="#wh-question" data-wh-focus="#wh-question textarea">Skip to the photo and question</a> '
-        '<a href="#wh-examples" data-wh-focus="#wh-examples .gallery button, #wh-examples button">'
+        '<a href="#wh-examples" data-wh-focus="#wh-examples button:not(.label-wrap)">'
         "Skip to the photos to try</a></nav>"
     )
 
@@ -54,7 +54,8 @@ def skip_links_html() -> str:
 def help_html() -> str:
     """The "Keyboard shortcuts" panel: a native disclosure (it exposes its expanded state)."""
     rows = "".join(
-        f"<tr><th scope='row'><kbd>{escape(s.keys)}</kbd></th><td>{escape(s.does)}</td></tr>" for s in SHORTCUTS
+        f"<tr><th scope='row'><kbd>{escape(s.keys)}</kbd></th><td>{escape(s.does)}</td></tr>"
+        for s in SHORTCUTS
     )
     return (
         '<details id="wh-keys" class="wh-keys"><summary>Keyboard shortcuts</summary>'
@@ -70,4 +71,6 @@ def shortcuts_js_table() -> str:
     """The shortcuts as a JSON list for the page's script."""
     import json
 
-    return json.dumps([{"code": s.key, "target": s.target, "keys": s.keys, "press": s.press} for s in SHORTCUTS])
+    return json.dumps(
+        [{"code": s.key, "target": s.target, "keys": s.keys, "press": s.press} for s in SHORTCUTS]
+    )

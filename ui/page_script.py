@@ -273,7 +273,10 @@ KEYBOARD_JS_TEMPLATE = """
     const el = document.querySelector(hit.target);
     if (!el) return;
     if (hit.press) {
-      if (el.disabled) { say(el.id === 'wh-undo' ? 'There is no choice to undo.' : 'Not available now.'); return; }
+      if (el.disabled) {
+        say(el.id === 'wh-undo' ? 'There is no choice to undo.' : 'Not available now.');
+        return;
+      }
       el.click();
       if (el.tagName === 'SUMMARY') el.focus();
     } else {
@@ -346,9 +349,14 @@ KEYBOARD_JS_TEMPLATE = """
       if (el && el.getAttribute('aria-keyshortcuts') !== s.keys) el.setAttribute('aria-keyshortcuts', s.keys);
     });
     // Gradio's own announcer, and the chat's live region (the reply is read as focus moves to it).
-    document.querySelectorAll('.sr-only[role=status], #wh-chat [aria-live]:not([aria-live=off])').forEach((r) => {
+    const loud = '.sr-only[role=status], #wh-chat [aria-live]:not([aria-live=off]), '
+      + '#wh-chat [role=log]:not([aria-live=off])';
+    document.querySelectorAll(loud).forEach((r) => {
       r.setAttribute('aria-live', 'off');
-      if (r.classList.contains('sr-only')) { r.removeAttribute('role'); r.setAttribute('aria-hidden', 'true'); }
+      if (r.classList.contains('sr-only')) {
+        r.removeAttribute('role');
+        r.setAttribute('aria-hidden', 'true');
+      }
     });
     document.querySelectorAll('#wh-chat [data-testid="bot"]').forEach((m, i) => {
       if (!m.id) m.id = `wh-reply-${i + 1}`;
