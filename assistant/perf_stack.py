@@ -291,8 +291,8 @@ def format_stack_report(fig: dict[str, Any]) -> str:
         "  weights: "
         + ", ".join(f"{kind} {gib * 1024:.0f} MiB" for kind, gib in fig.get("weights_gib", {}).items()),
         f"  question: {QUESTION!r}; answers {ANSWER_TOKENS} tokens, ECoT recognition {ECOT_TOKENS} tokens",
-        f"first turn (one-pass recognition): {main['first_turn_s']:.2f} s; first word (the reply's first token) "
-        f"{seconds(main['first_word_s'])}; {main['strategy']}, {main['regions']} regions",
+        f"first turn (one-pass recognition): {main['first_turn_s']:.2f} s; first word (the reply's first "
+        f"token) {seconds(main['first_word_s'])}; {main['strategy']}, {main['regions']} regions",
         "  stages: " + stages(main["stages"]),
         f"second turn (a region chosen): {second:.2f} s; the model's first word "
         f"{seconds(main.get('second_first_word_s'))}"
