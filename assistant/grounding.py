@@ -40,7 +40,15 @@ from assistant.regions import (
     score_regions,
 )
 from assistant.types import Candidates, Region
-from models.base import Ability, InstancePointer, MultimaskSegmenter, Pointer, Segmenter, can
+from models.base import (
+    Ability,
+    ImagePreparingModel,
+    InstancePointer,
+    MultimaskSegmenter,
+    Pointer,
+    Segmenter,
+    can,
+)
 from models.errors import ModelError
 from models.types import Box, Grounding
 
@@ -91,14 +99,16 @@ class Grounder:
     # ---------------------------------------------------------------- background embedding
 
     def prepare(self, image: Image.Image, owner: object = None) -> Future[None] | None:
-        """Start computing the segmenter's embedding of `image` in the background; returns immediately.
+        """Start reading `image` in the background: the pointer's part that does not depend on the phrase
+        (an OWL detector's image encoder, models/owl_parts.py), then the segmenter's embedding; returns
+        immediately.
 
         A later `candidates` or `region_from_click` on the same image waits for it instead of computing it
         again. Errors surface there (prepare only logs them). `owner` (e.g. a session id): a new photo of
         the same owner cancels its previous one if that has not started. Returns the Future, or None
-        without segmenter.
+        when neither model has anything to prepare.
         """
-        if self.segmenter is None:
+        if self.segmenter is None and not can(self.pointer, Ability.PREPARE_IMAGE):
             return None
         with self._executor_lock:
             if self._executor is None:
@@ -107,10 +117,19 @@ class Grounder:
             if previous is not None:
                 previous.cancel()  # a photo replaced before its turn came: do not embed it at all
             self._pending = {k: f for k, f in self._pending.items() if not f.done()}
-            future = self._executor.submit(self.segmenter.prepare, image)
+            future = self._executor.submit(self._prepare_now, image)
             self._pending[owner] = future
         future.add_done_callback(_log_failure)
         return future
+
+    def _prepare_now(self, image: Image.Image) -> None:
+        if can(self.pointer, Ability.PREPARE_IMAGE):
+            try:
+                cast(ImagePreparingModel, self.pointer).prepare_image(image)
+            except ModelError as exc:  # the question's own pointer call meets (and reports) it again
+                log.warning("reading the photo ahead for the pointer failed: %s", exc)
+        if self.segmenter is not None:
+            self.segmenter.prepare(image)
 
     def close(self) -> None:
         """Stop the background worker (pending embeddings are dropped)."""

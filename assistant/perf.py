@@ -23,7 +23,7 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 import typer
@@ -31,7 +31,7 @@ from PIL import Image
 
 from assistant.errors import WhichoneError
 from assistant.grounding import Grounder
-from assistant.perf_check import CHECKS, Check, Targets, check_stack
+from assistant.perf_check import CHECKS, Targets, check_stack
 from assistant.perf_scene import cups_scene
 from assistant.perf_stack import format_stack_report, stack_cost
 from models.base import ChatMessage, Describing, GenerationSettings
@@ -357,7 +357,7 @@ def run_stack_check(
     except (WhichoneError, ModelError) as exc:
         typer.echo(f"error: {exc}", err=True)
         return 2
-    lines, missed = check_stack(figures, targets, cast(Check, check), default_cache_dir())
+    lines, missed = check_stack(figures, targets, check, default_cache_dir())
     if as_json:
         typer.echo(json.dumps(figures, indent=2, default=str))
     else:

@@ -30,10 +30,13 @@ from typing import Any, Literal, get_args
 import numpy as np
 from PIL import Image
 
+from models.base import Ability, ModelBase
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable, first_line
 from models.hub import load_pretrained
+from models.owl_parts import OwlImage, encode_image, owl_detect
+from models.pixels import image_digest
 from models.quantise import CPU_QUANTISATIONS, CpuQuantisation, int8_dynamic
-from models.segment_common import check_image, torch_device
+from models.segment_common import EmbeddingCache, check_image, torch_device
 from models.sv import supervision
 from models.tiny_detectors import bert_tokenizer, clip_tokenizer
 from models.types import Box, Grounding
@@ -66,8 +69,14 @@ def detector_query(family: DetectorFamily, phrase: str) -> str:
     return f"a photo of a {words}"
 
 
-class DetectorPointer:
-    """Pointer over an open-vocabulary detector; see the module doc. Thread-safe (one forward at a time)."""
+class DetectorPointer(ModelBase):
+    """Pointer over an open-vocabulary detector; see the module doc. Thread-safe (one forward at a time).
+
+    The OWL families read a photo ahead (`prepare_image`, on upload: models/owl_parts.py); a question then
+    costs their text encoder and class head only. Grounding DINO mixes text and image in every layer, so
+    it has nothing to prepare."""
+
+    ABILITIES = frozenset({Ability.PREPARE_IMAGE})
 
     def __init__(
         self,
@@ -93,6 +102,7 @@ class DetectorPointer:
         self.text_threshold = float(text_threshold)
         self.nms_iou = float(nms_iou)
         self._lock = threading.Lock()
+        self._images: EmbeddingCache[OwlImage] = EmbeddingCache(4)
         self._load(family, device, quantise)
         self.threshold = float(threshold if threshold is not None else DEFAULT_THRESHOLD[self.family])
         self.name = name or f"{self.family}{'-random' if self.checkpoint == 'random' else ''}"
@@ -154,13 +164,16 @@ class DetectorPointer:
         target = [(rgb.height, rgb.width)]
         try:
             # Cut to the text encoder's length (OWL: 16 tokens): a long phrase loses its end, not the call.
-            text: Any = query if self.family == "grounding-dino" else [[query]]
-            inputs = self._processor(
-                images=rgb, text=text, truncation=True, max_length=self._max_text_tokens, return_tensors="pt"
-            ).to(self.device)
-            with self._lock, torch.inference_mode():
-                outputs = self._model(**inputs)
             if self.family == "grounding-dino":
+                inputs = self._processor(
+                    images=rgb,
+                    text=query,
+                    truncation=True,
+                    max_length=self._max_text_tokens,
+                    return_tensors="pt",
+                ).to(self.device)
+                with self._lock, torch.inference_mode():
+                    outputs = self._model(**inputs)
                 found = self._processor.post_process_grounded_object_detection(
                     outputs,
                     inputs["input_ids"],
@@ -170,7 +183,10 @@ class DetectorPointer:
                 )[0]
             else:
                 found = self._processor.post_process_grounded_object_detection(
-                    outputs, threshold=self.threshold, target_sizes=target, text_labels=[[query]]
+                    self._owl_outputs(rgb, query),
+                    threshold=self.threshold,
+                    target_sizes=target,
+                    text_labels=[[query]],
                 )[0]
         except torch.cuda.OutOfMemoryError as error:
             raise ModelOutOfMemory(f"{self.name} ran out of GPU memory") from error
@@ -194,6 +210,35 @@ class DetectorPointer:
         detections = detections[(sides >= 1.0).all(axis=1)]  # a box under a pixel wide outlines nothing
         detections = detections.with_nms(threshold=self.nms_iou, class_agnostic=True)
         return detections[np.argsort(-detections.confidence, kind="stable")]
+
+    def prepare_image(self, image: Image.Image) -> None:
+        """Read the photo ahead (OWL: its image encoder and box head, cached for the last 4 photos); a
+        no-op for Grounding DINO. Blocking: run it in a background thread, as the grounder does; its errors
+        are raised (the grounder logs them; the question's own call meets them again)."""
+        if self.family == "grounding-dino":
+            return
+        rgb = check_image(image, self.name)
+        try:
+            self._images.get(image_digest(rgb), lambda: self._encode(rgb))
+        except (RuntimeError, ValueError) as error:
+            if isinstance(error, ModelError):
+                raise
+            raise ModelError(f"{self.name} failed on this image: {first_line(error)}") from error
+
+    def _encode(self, rgb: Image.Image) -> OwlImage:
+        pixels = self._processor(images=rgb, return_tensors="pt")["pixel_values"].to(self.device)
+        with self._lock, self._torch.inference_mode():
+            return encode_image(self._model, pixels)
+
+    def _owl_outputs(self, rgb: Image.Image, query: str) -> Any:
+        """An OWL detector's output for `query`: the photo's part from the cache (computed now if it was not
+        prepared), then the phrase's part."""
+        photo = self._images.get(image_digest(rgb), lambda: self._encode(rgb))
+        text = self._processor(
+            text=[[query]], truncation=True, max_length=self._max_text_tokens, return_tensors="pt"
+        ).to(self.device)
+        with self._lock, self._torch.inference_mode():
+            return owl_detect(self._model, photo, text["input_ids"], text["attention_mask"])
 
     def point(self, image: Image.Image, phrase: str) -> list[Grounding]:
         """The detections as hits (box, its centre, score), best first; the label is the phrase."""

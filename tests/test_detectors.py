@@ -84,6 +84,47 @@ def test_each_detector_gives_boxes_in_image_pixels_best_first_after_nms(kind, de
     assert info["quantisation"] == "int8" and info["device"] == "cpu"
 
 
+@pytest.mark.parametrize("kind", ["owlvit", "owlv2"])
+@pytest.mark.parametrize("phrase", ["red cup", "person on the left with a very long description of a hat"])
+def test_an_owl_detector_read_in_two_parts_gives_what_one_forward_gives(kind, phrase, detector_dirs) -> None:
+    """The photo's part (prepared on upload) and the phrase's part give the logits and boxes of the model's
+    own forward on the same inputs, and so the same hits."""
+    import torch
+
+    pointer = DetectorPointer(str(detector_dirs[kind]), threshold=0.0, device="cpu", quantise="none")
+    image, query = _scene(), detector_query(pointer.family, phrase)
+    inputs = pointer._processor(
+        images=image,
+        text=[[query]],
+        truncation=True,
+        max_length=pointer._max_text_tokens,
+        return_tensors="pt",
+    )
+    with torch.inference_mode():
+        whole = pointer._model(**inputs)
+    hits_before = pointer.point(image, phrase)  # the photo read now, in the call
+    assert pointer._images.misses == 1
+    pointer.prepare_image(image)  # as on upload: already there, not read again
+    assert pointer._images.misses == 1
+    parts = pointer._owl_outputs(image, query)
+    torch.testing.assert_close(parts.logits, whole.logits)
+    torch.testing.assert_close(parts.pred_boxes, whole.pred_boxes)
+    assert pointer.point(image, phrase) == hits_before
+
+
+def test_the_grounder_prepares_the_detector_and_the_segmenter_on_upload(detector_dirs, sam2_tiny) -> None:
+    pointer = DetectorPointer(str(detector_dirs["owlvit"]), threshold=0.0, device="cpu")
+    grounder = Grounder(pointer, sam2_tiny)
+    image = _scene()
+    future = grounder.prepare(image, owner="a")
+    assert future is not None
+    future.result(timeout=120)
+    assert pointer._images.misses == 1 and sam2_tiny.is_prepared(image)
+    grounder.candidates(image, "red cup")
+    assert pointer._images.misses == 1  # the question did not read the photo again
+    grounder.close()
+
+
 def test_a_higher_threshold_keeps_fewer_boxes(detector_dirs) -> None:
     image = _scene()
     every = DetectorPointer(str(detector_dirs["grounding-dino"]), threshold=0.0).point(image, "cup")

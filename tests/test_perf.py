@@ -3,9 +3,23 @@ measured by running the command, not asserted in tests)."""
 
 from __future__ import annotations
 
+import json
+import platform
+
 import pytest
 
 from assistant.perf import format_report
+from assistant.perf_check import (
+    Targets,
+    check_stack,
+    failed,
+    outcomes,
+    previous_run,
+    saved_path,
+    verdict_lines,
+)
+from assistant.perf_memory import StageMemory, format_stages
+from models.memory import configure_allocator, release_free_memory, resident
 from tests.test_cli import run
 
 
@@ -76,3 +90,92 @@ def test_bad_options_exit_2_with_one_line(args: list[str], message: str) -> None
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0]
+
+
+# ---------------------------------------------------------------- `whichone perf --stack`: targets and runs
+
+
+def stack_figures(first: float, second: float, word: float, peak: float, cpu: float = 1.0) -> dict:
+    stage = {"wall_s": 1.0, "cpu_s": cpu, "peak_gib": peak, "calls": 1, "after_gib": peak}
+    return {
+        "stack": "cpu",
+        "first_turn_s": first,
+        "second_turn_s": second,
+        "first_word_s": word,
+        "peak_rss_gib": peak,
+        "stages": {"recognition (VLM)": {**stage, "allocator_free_gib": 0.0}},
+    }
+
+
+def test_each_target_is_met_or_missed_and_only_the_checked_ones_fail_the_run() -> None:
+    figures = stack_figures(1.9, 1.3, 1.0, 2.6)
+    every = outcomes(figures, Targets(), "all")
+    assert [(r.label, r.met) for r in every] == [
+        ("first turn", True),
+        ("second turn", False),
+        ("first word", True),
+        ("peak memory", False),
+    ]
+    assert [r.label for r in failed(every)] == ["second turn", "peak memory"]
+    assert [r.label for r in failed(outcomes(figures, Targets(), "memory"))] == ["peak memory"]
+    assert failed(outcomes(figures, Targets(max_peak_gib=3.0), "memory")) == []
+    assert failed(outcomes(figures, Targets(), "none")) == []
+    lines = verdict_lines(outcomes(figures, Targets(), "memory"))
+    assert any("second turn" in line and "MISSED (not checked)" in line for line in lines)
+    assert any("peak memory" in line and "2.60 GiB" in line and "MISSED" in line for line in lines)
+
+
+def test_a_figure_that_was_not_measured_misses_its_target() -> None:
+    figures = {**stack_figures(1.0, 1.0, 1.0, 1.0), "second_turn_s": None}
+    assert [r.label for r in failed(outcomes(figures, Targets(), "all"))] == ["second turn"]
+
+
+def test_a_run_is_saved_and_the_next_one_prints_itself_beside_it(tmp_path) -> None:
+    first_lines, missed = check_stack(stack_figures(1.5, 1.0, 0.9, 2.0, cpu=1.0), Targets(), "all", tmp_path)
+    assert missed == [] and "compared with the previous run: none saved yet" in first_lines
+    saved = json.loads(saved_path("cpu", tmp_path).read_text())
+    assert saved["figures"]["peak_rss_gib"] == 2.0 and saved["targets"]["max_peak_gib"] == 2.5
+    lines, missed = check_stack(stack_figures(1.5, 1.0, 0.9, 2.7, cpu=2.0), Targets(), "memory", tmp_path)
+    assert missed == ["peak memory"]
+    text = "\n".join(lines)
+    assert "peak memory     2.00 ->    2.70 GiB (+0.70)" in text
+    assert "stage recognition (VLM): peak +0.70 GiB, CPU +1.00 s" in text
+
+
+def test_an_unreadable_saved_run_is_no_previous_run(tmp_path) -> None:
+    path = saved_path("cpu", tmp_path)
+    path.parent.mkdir(parents=True)
+    path.write_text("{not json")
+    assert previous_run(path) is None
+    lines, _ = check_stack(stack_figures(1.0, 1.0, 1.0, 1.0), Targets(), "all", tmp_path)
+    assert "none saved yet" in "\n".join(lines) and previous_run(path) is not None
+
+
+def test_an_unknown_check_exits_2_with_one_line() -> None:
+    proc = run("perf", "--stack", "cpu-tiny", "--check", "some", timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--check takes one of all, memory, none" in lines[0]
+
+
+def test_the_stage_recorder_keeps_each_open_stages_peak_and_the_cpu_time() -> None:
+    memory = StageMemory()
+    with memory.stage("outer"):
+        memory._note(5 * 2**30)
+        with memory.stage("inner"):
+            memory._note(7 * 2**30)
+            sum(i * i for i in range(200_000))  # some CPU time
+        memory._note(6 * 2**30)
+    stages = memory.as_dict()
+    assert stages["outer"]["peak_gib"] == 7 and stages["inner"]["peak_gib"] == 7
+    assert stages["outer"]["calls"] == 1 and stages["inner"]["cpu_s"] > 0
+    assert memory.peak == 7 * 2**30
+    assert format_stages(stages)[1].split()[:2] == ["outer", "1"]
+
+
+def test_the_allocator_is_tuned_once_and_resident_memory_is_read() -> None:
+    configured = configure_allocator()
+    assert configured == (platform.libc_ver()[0] == "glibc")
+    release_free_memory()
+    now = resident()
+    assert 0 < now.rss <= now.peak and now.allocator_free >= 0
