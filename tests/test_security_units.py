@@ -58,3 +58,26 @@ def test_a_big_image_of_any_mode_is_reduced_before_its_conversion(mode: str) -> 
         image.info["transparency"] = 0
     working = load_image(image)
     assert working.mode == "RGB" and max(working.size) == 2048
+
+
+def test_saved_conversations_are_capped_in_count_and_size(monkeypatch, tmp_path) -> None:
+    from assistant.errors import WhichoneError
+    from models.stacks import ModelChoice
+    from ui import conversation_log
+    from ui.state import UIState
+
+    monkeypatch.setenv("WHICHONE_SAVE_CONVERSATIONS", str(tmp_path))
+    monkeypatch.setattr(conversation_log, "MAX_SAVED_CONVERSATIONS", 2)
+    monkeypatch.setattr(conversation_log, "MAX_CONVERSATION_BYTES", 20_000)
+    states = [UIState(choice=ModelChoice("tiny", "blobs", None)) for _ in range(3)]
+    for state in states:
+        conversation_log.remember(state, "ask", "What is it?", error="no photo")
+    for state in states[:2]:
+        conversation_log.set_saving(state, True, False)
+    with pytest.raises(WhichoneError, match="at most 2 saved conversations"):
+        conversation_log.set_saving(states[2], True, False)
+    assert not states[2].save and len(list(tmp_path.iterdir())) == 2
+    for _ in range(100):  # a long conversation stops being saved at the cap, and the turn goes on
+        conversation_log.remember(states[0], "ask", "x" * 400, error="no photo")
+    saved = tmp_path / states[0].conversation_id / conversation_log.CONVERSATION_FILE  # type: ignore[operator]
+    assert saved.stat().st_size <= 20_000 and len(states[0].record) == 101

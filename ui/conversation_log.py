@@ -33,6 +33,12 @@ log = logging.getLogger(__name__)
 SAVE_ENV = "WHICHONE_SAVE_CONVERSATIONS"
 CONVERSATION_FILE = "conversation.json"
 PHOTO_FILE = "photo.png"
+MAX_SAVED_CONVERSATIONS = 1000  # folders under the save folder; a new one past this is refused
+MAX_CONVERSATION_BYTES = 2 * 2**20  # one conversation.json (a long chat is ~50 KB); later turns not saved
+
+
+class SaveRefused(WhichoneError):
+    """A cap on saved conversations (count, size) would be passed: nothing more is written."""
 
 
 def save_folder() -> Path | None:
@@ -58,6 +64,8 @@ def remember(
             write(state)
         except OSError as exc:  # the folder went away, the disk is full: tell the operator, not the user
             log.warning("a conversation could not be saved: %s", exc.strerror or type(exc).__name__)
+        except SaveRefused as refused:
+            log.warning("a conversation was not saved further: %s", refused)
 
 
 def set_saving(state: UIState, save: bool, include_photo: bool) -> str:
@@ -78,6 +86,9 @@ def set_saving(state: UIState, save: bool, include_photo: bool) -> str:
         return "This conversation will be saved for error inspection from your first question."
     try:
         write(state)
+    except SaveRefused:
+        state.save = state.save_photo = False
+        raise
     except OSError as exc:
         state.save = state.save_photo = False
         raise WhichoneError(f"The conversation could not be saved ({exc.strerror or exc}).") from None
@@ -95,6 +106,11 @@ def write(state: UIState) -> Path:
     if state.conversation_id not in state.saved_ids:
         state.saved_ids.append(state.conversation_id)
     folder = root / state.conversation_id
+    if not folder.is_dir() and _saved_count(root) >= MAX_SAVED_CONVERSATIONS:
+        raise SaveRefused(
+            f"The server keeps at most {MAX_SAVED_CONVERSATIONS} saved conversations and has them; "
+            "this one is not saved."
+        )
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     image = state.session.image
     photo = folder / PHOTO_FILE
@@ -112,8 +128,20 @@ def write(state: UIState) -> Path:
         "turns": state.record,
     }
     text = json.dumps(data, ensure_ascii=False, indent=1)
+    if len(text.encode("utf-8")) > MAX_CONVERSATION_BYTES:
+        raise SaveRefused(
+            f"The conversation is longer than the {MAX_CONVERSATION_BYTES // 2**20} MB a saved copy may "
+            "hold; its later turns are not saved."
+        )
     _atomic(folder / CONVERSATION_FILE, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     return folder
+
+
+def _saved_count(root: Path) -> int:
+    try:
+        return sum(1 for entry in os.scandir(root) if entry.is_dir())
+    except OSError:
+        return 0
 
 
 def delete(state: UIState) -> int:
