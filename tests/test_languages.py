@@ -188,7 +188,11 @@ def test_a_negated_hint_is_not_read_as_a_place() -> None:
 
 # --- catalogs ----------------------------------------------------------------------------------------------
 
-CODE_WITH_SENTENCES = ["assistant/pipeline.py", "assistant/policy.py", "assistant/languages/say_reply.py"]
+CODE_WITH_SENTENCES = [
+    "assistant/pipeline.py",
+    "assistant/policy.py",
+    "assistant/languages/say_reply.py",
+]
 _FIELD = re.compile(r"\{(\w*)\}")
 
 
