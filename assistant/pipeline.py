@@ -621,7 +621,7 @@ def _clarify_text(
     say: Say = ENGLISH,
 ) -> str:
     regions = referents or candidates.regions
-    noun = noun_for(focus, regions)
+    noun = say.noun(noun_for(focus, regions))
     if not regions:
         return say("Which {noun} do you mean? Please describe it, or click on it in the photo.", noun=noun)
     if len(regions) == len(candidates.regions) and candidates.found_count > len(regions):

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from assistant import lexicon as lx
+from assistant.languages.catalog import Say
 from assistant.regions import SaliencyConfig, regions_matching_position
 from assistant.types import (
     STRATEGY_FOR_LEVEL,
@@ -74,88 +75,165 @@ def strategy_for(
     """Choose level and strategy; `Decision.referents` lists the region ids the reply is about."""
     noun = noun_for(focus, candidates.regions, candidates.phrase or "thing")
     regions = candidates.regions
-    caveat = _non_visual_caveat(focus, len(regions))
+    say = Say(focus.language)  # the explanation in the question's language (issue 36)
+    noun = say.noun(noun)
+    caveat = _non_visual_caveat(focus, len(regions), say)
 
     if focus.plural and config.plural_resolves:
         return _decide(
             Level.UNAMBIGUOUS,
-            f"The question asks about {plural(noun)} in general, so one answer covers all of them.",
+            say(
+                "The question asks about {nouns} in general, so one answer covers all of them.",
+                nouns=_nouns(say, noun),
+            ),
             tuple(r.id for r in regions),
         )
     if not regions:
         if verdict is Verdict.AMBIGUOUS and config.clarify_without_candidates:
             return _decide(
                 Level.MANY,
-                f"The model judged the question ambiguous but I could not locate any {noun}, "
-                "so I ask which one you mean.",
+                say(
+                    "The model judged the question ambiguous but I could not locate any {noun}, "
+                    "so I ask which one you mean.",
+                    noun=noun,
+                ),
             )
         return _decide(
             Level.UNAMBIGUOUS,
-            f"I could not locate a {noun} to point at, so I answer about the whole image.",
+            say("I could not locate a {noun} to point at, so I answer about the whole image.", noun=noun),
         )
     phrase = locating_phrase(focus)
     if config.spatial_resolves and phrase and len(regions) > 1:
         picked = regions_matching_position(candidates, phrase)
+        said = _said_place(focus, phrase)
         if len(picked) == 1:
             return _decide(
                 Level.UNAMBIGUOUS,
-                f'"{phrase}" picks out one {noun} (number {picked[0].id}), so I answer about it.',
+                say(
+                    '"{phrase}" picks out one {noun} (number {id}), so I answer about it.',
+                    phrase=said,
+                    noun=noun,
+                    id=picked[0].id,
+                ),
                 (picked[0].id,),
             )
         if 1 < len(picked) < len(regions):
-            return _among_fitting(phrase, picked, noun, config)
+            return _among_fitting(said, picked, noun, config, say)
 
     salient = [r for r in regions if r.salient] or [max(regions, key=lambda r: r.saliency)]
     n = len(salient)
     if n == 1:
-        only = salient[0]
-        others = f" of {len(regions)} found" if len(regions) > 1 else ""
-        if focus.pronoun or verdict is Verdict.AMBIGUOUS:
-            if focus.pronoun:
-                why = f'"{focus.pronoun_word}" is vague' if focus.pronoun_word else "The wording is vague"
-            else:
-                why = "The model judged the question ambiguous"
-            return _decide(
-                Level.SALIENT,
-                f"{why}, but only one {noun} stands out{others} (number {only.id}), so I assume you mean it.",
-                (only.id,),
-            )
-        return _decide(
-            Level.UNAMBIGUOUS,
-            f"There is one clear {noun}{others} (number {only.id}), so I answer directly.",
-            (only.id,),
-        )
+        return _one_salient(focus, verdict, salient[0], len(regions), noun, say)
     if n <= config.enumerate_max:
         if config.trust_unambiguous_verdict and verdict is Verdict.UNAMBIGUOUS:
             top = max(salient, key=lambda r: r.saliency)
             return _decide(
                 Level.UNAMBIGUOUS,
-                f"The model judged the question unambiguous, so I answer about the most prominent {noun} "
-                f"(number {top.id}).",
+                say(
+                    "The model judged the question unambiguous, so I answer about the most prominent {noun} "
+                    "(number {id}).",
+                    noun=noun,
+                    id=top.id,
+                ),
                 (top.id,),
             )
         ids = tuple(r.id for r in sorted(salient, key=lambda r: r.id))
         return _decide(
             Level.FEW,
-            f"{count_word(n)} {plural(noun)} could be meant, so I answer for each.{caveat}",
+            say(
+                "{Count} {nouns} could be meant, so I answer for each.{caveat}",
+                Count=_count(say, n),
+                nouns=_nouns(say, noun),
+                caveat=caveat,
+            ),
             ids,
         )
     return _decide(
         Level.MANY,
-        f"{count_word(n)} {plural(noun)} could be meant, too many to list, so I ask which one.{caveat}",
+        say(
+            "{Count} {nouns} could be meant, too many to list, so I ask which one.{caveat}",
+            Count=_count(say, n),
+            nouns=_nouns(say, noun),
+            caveat=caveat,
+        ),
         tuple(r.id for r in sorted(salient, key=lambda r: r.id)),
     )
 
 
-def _among_fitting(phrase: str, fitting: list[Region], noun: str, config: PolicyConfig) -> Decision:
+def _one_salient(
+    focus: QuestionFocus, verdict: Verdict, only: Region, n_regions: int, noun: str, say: Say
+) -> Decision:
+    others = say(" of {n} found", n=n_regions) if n_regions > 1 else ""
+    if focus.pronoun or verdict is Verdict.AMBIGUOUS:
+        if focus.pronoun:
+            why = (
+                say('"{word}" is vague', word=focus.pronoun_word)
+                if focus.pronoun_word
+                else say("The wording is vague")
+            )
+        else:
+            why = say("The model judged the question ambiguous")
+        return _decide(
+            Level.SALIENT,
+            say(
+                "{why}, but only one {noun} stands out{others} (number {id}), so I assume you mean it.",
+                why=why,
+                noun=noun,
+                others=others,
+                id=only.id,
+            ),
+            (only.id,),
+        )
+    return _decide(
+        Level.UNAMBIGUOUS,
+        say(
+            "There is one clear {noun}{others} (number {id}), so I answer directly.",
+            noun=noun,
+            others=others,
+            id=only.id,
+        ),
+        (only.id,),
+    )
+
+
+def _count(say: Say, n: int) -> str:
+    """ "Three" in English (inflect's word); the digits in another language."""
+    return count_word(n) if say.lang == "en" else str(n)
+
+
+def _nouns(say: Say, noun: str) -> str:
+    """ "cups" in English (inflect's plural); the user's own noun elsewhere, whose plural is not known."""
+    return plural(noun) if say.lang == "en" else noun
+
+
+def _said_place(focus: QuestionFocus, phrase: str) -> str:
+    """The locating words as the user said them ("izquierda"), else the English phrase the policy read."""
+    if focus.language == "en" or not focus.spatial_descriptors:
+        return phrase
+    return " ".join(focus.spatial_descriptors)
+
+
+def _among_fitting(phrase: str, fitting: list[Region], noun: str, config: PolicyConfig, say: Say) -> Decision:
     """The question's locating words fit several candidates equally: those are the ones that could be
     meant (enumerate them, or ask which when there are too many)."""
     ids = tuple(r.id for r in fitting)
-    numbers = _and_list([str(i) for i in ids])
-    fits = f'"{phrase}" fits {count_word(len(ids)).lower()} {plural(noun)} (numbers {numbers})'
+    numbers = _and_list([str(i) for i in ids], say)
+    count = count_word(len(ids)).lower() if say.lang == "en" else str(len(ids))
+    fields = {"phrase": phrase, "count": count, "nouns": _nouns(say, noun), "numbers": numbers}
     if len(ids) <= config.enumerate_max:
-        return _decide(Level.FEW, f"{fits}, so I answer for each.", ids)
-    return _decide(Level.MANY, f"{fits}, too many to list, so I ask which one.", ids)
+        return _decide(
+            Level.FEW,
+            say('"{phrase}" fits {count} {nouns} (numbers {numbers}), so I answer for each.', **fields),
+            ids,
+        )
+    return _decide(
+        Level.MANY,
+        say(
+            '"{phrase}" fits {count} {nouns} (numbers {numbers}), too many to list, so I ask which one.',
+            **fields,
+        ),
+        ids,
+    )
 
 
 def locating_phrase(focus: QuestionFocus) -> str:
@@ -173,8 +251,10 @@ def locating_phrase(focus: QuestionFocus) -> str:
     return " ".join(parts)
 
 
-def _and_list(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+def _and_list(items: list[str], say: Say) -> str:
+    if len(items) == 1:
+        return items[0]
+    return say("{numbers} and {last}", numbers=", ".join(items[:-1]), last=items[-1])
 
 
 def _decide(level: Level, explanation: str, referents: tuple[int, ...] = ()) -> Decision:
@@ -190,9 +270,10 @@ def noun_for(focus: QuestionFocus | None, regions: Sequence[Region], fallback: s
     return next((r.label for r in regions if r.label), fallback)
 
 
-def _non_visual_caveat(focus: QuestionFocus, n_regions: int) -> str:
+def _non_visual_caveat(focus: QuestionFocus, n_regions: int, say: Say) -> str:
     if not focus.non_visual_descriptors or n_regions < 2:
         return ""
     words = ", ".join(f'"{w}"' for w in focus.non_visual_descriptors)
-    verb = "is" if len(focus.non_visual_descriptors) == 1 else "are"
-    return f" {words} {verb} not something a photo shows, so it does not tell them apart."
+    if len(focus.non_visual_descriptors) == 1:
+        return say(" {words} is not something a photo shows, so it does not tell them apart.", words=words)
+    return say(" {words} are not something a photo shows, so it does not tell them apart.", words=words)

@@ -172,6 +172,8 @@ def _three_boxes() -> list:
         ("quella a sinistra", "it", 1),
         ("la número dos", "es", 2),
         ("la 3", "es", 3),
+        ("左边那个", "zh", 1),
+        ("最大的", "zh", 2),
     ],
 )
 def test_a_hint_in_the_questions_language_chooses_the_candidate(hint: str, lang: str, expected: int) -> None:
@@ -186,7 +188,11 @@ def test_a_negated_hint_is_not_read_as_a_place() -> None:
 
 # --- catalogs ----------------------------------------------------------------------------------------------
 
-CODE_WITH_SENTENCES = ["assistant/pipeline.py", "assistant/languages/say_reply.py"]
+CODE_WITH_SENTENCES = [
+    "assistant/pipeline.py",
+    "assistant/policy.py",
+    "assistant/languages/say_reply.py",
+]
 _FIELD = re.compile(r"\{(\w*)\}")
 
 
@@ -216,6 +222,16 @@ def test_every_sentence_of_the_code_is_translated_with_the_same_fields(lang: str
             assert set(_FIELD.findall(text)) <= want and text.strip(), (lang, msgid, text)
             assert set(_FIELD.findall(text)) >= want - {"count"} or lang == "zh", (lang, msgid, text)
     assert not [m.id for m in catalog if m.id and m.id not in code], "catalog has sentences no code says"
+
+
+def test_german_nouns_are_written_with_a_capital_in_sentences() -> None:
+    from assistant.languages.say_reply import localise_candidates
+
+    candidates = localise_candidates(_three_boxes(), Say("de"), "tasse")
+    assert candidates.regions[0].description == "Tasse, links"
+    assert candidates.regions[1].description == "Tasse, in der Mitte, am größten"
+    chinese = localise_candidates(_three_boxes(), Say("zh"), "杯子")
+    assert chinese.regions[1].description == "杯子，在中间，最大的"
 
 
 def test_english_says_the_msgids() -> None:

@@ -32,8 +32,8 @@ def explain_markdown(reply: Reply | None, model_label: str = "") -> str:
         focus = reply.focus
         pointer = f'; the pointer searched for "{reply.candidates.phrase}"' if reply.candidates.phrase else ""
         lines.append(
-            f"- **Language:** {language_name(focus.language)} ({focus.language}), detected from the question; "
-            f"its referent read by {focus.reader or 'no one'}{pointer}"
+            f"- **Language:** {language_name(focus.language)} ({focus.language}), detected from the "
+            f"question; its referent read by {focus.reader or 'no one'}{pointer}"
         )
     if reply.resolved_region is not None:
         lines.append(f"- **Answered about region:** number {reply.resolved_region}")

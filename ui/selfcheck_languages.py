@@ -5,7 +5,7 @@ Each runs the same two-turn flow as the English example of its photo (its `shows
 expected again: the photo has not changed), with a hint in the question's language for the second turn.
 Judged on every stack: the question is read as its language; the assistant's own sentences are not the
 English ones; the hint chooses number 1 (the candidates are numbered from the left, and every hint says
-"the one on the left"; a Chinese hint goes to the model, so it is judged only with real weights). Judged
+"the one on the left", read by its position words in every language here). Judged
 with real weights only: the model's answers are in the question's language (the language detector reads
 them).
 """
@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assistant.languages import RULE_LANGUAGES, language_name
+from assistant.languages import language_name
 from assistant.languages.detect import detect_language
 from assistant.pipeline import Assistant
 from assistant.types import Reply
@@ -75,11 +75,10 @@ def language_checks(
         ),
     ]
     if hint_reply is not None:
-        judged = example.language in RULE_LANGUAGES or not noise
         checks.append(
             Check(
                 f'the hint "{example.hint}" chooses number 1',
-                (hint_reply.resolved_region == 1) if judged else None,
+                hint_reply.resolved_region == 1,
                 f"answered about region {hint_reply.resolved_region}",
             )
         )

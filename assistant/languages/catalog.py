@@ -54,6 +54,10 @@ class Say:
     def n(self, singular: str, plural: str, count: int, **fields: Any) -> str:
         return self._t.ngettext(singular, plural, count).format(count=count, **fields)
 
+    def noun(self, noun: str) -> str:
+        """The head noun as this language writes it in a sentence: German nouns with a capital."""
+        return noun[:1].upper() + noun[1:] if self.lang == "de" else noun
+
 
 ENGLISH = Say("en")
 

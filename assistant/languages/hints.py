@@ -24,9 +24,35 @@ _NUMBERS: dict[str, dict[str, str]] = {
 _WORD = re.compile(r"[^\W_]+|#")
 
 
+# Chinese is written without spaces: its position words are found as substrings, longest first.
+_CHINESE = {
+    "左上": "top left",
+    "右上": "top right",
+    "左下": "bottom left",
+    "右下": "bottom right",
+    "最左": "leftmost",
+    "最右": "rightmost",
+    "左": "left",
+    "右": "right",
+    "上面": "top",
+    "上方": "top",
+    "下面": "bottom",
+    "下方": "bottom",
+    "中间": "middle",
+    "最大": "largest",
+    "最小": "smallest",
+    "不是": "not",
+    "第一": "first",
+    "第二": "second",
+    "第三": "third",
+}
+
+
 def hint_in_english(hint: str, lang: str) -> str:
     """The hint's position, size, order, number and negation words in English, in their order; the hint
-    unchanged for English or a language without rules (Chinese: the model reads it)."""
+    unchanged for English or a language without rules or words here (Japanese: the model reads it)."""
+    if lang == "zh":
+        return _chinese_hint(hint)
     rules = RULES.get(lang)
     if rules is None:
         return hint
@@ -51,6 +77,18 @@ def hint_in_english(hint: str, lang: str) -> str:
             out.append(w)
         k += 1
     return " ".join(out)
+
+
+def _chinese_hint(hint: str) -> str:
+    found: list[tuple[int, str]] = []
+    text = hint
+    for word in sorted(_CHINESE, key=len, reverse=True):
+        at = text.find(word)
+        if at >= 0:
+            found.append((at, _CHINESE[word]))
+            text = text.replace(word, " " * len(word))
+    digits = [(m.start(), m.group()) for m in re.finditer(r"\d+", hint)]
+    return " ".join(word for _, word in sorted(found + digits))
 
 
 def _after_number_word(out: list[str]) -> bool:

@@ -50,7 +50,7 @@ def count_text(say: Say, n: int, noun: str, *, lower: bool = False) -> str:
     if say.lang == "en":
         text = count_phrase(n, noun)
         return text.lower() if lower else text
-    return say.n("{count} candidate ({noun})", "{count} candidates ({noun})", n, noun=noun)
+    return say.n("{count} candidate ({noun})", "{count} candidates ({noun})", n, noun=say.noun(noun))
 
 
 def describe_region(say: Say, region: Region, noun: str) -> str:
@@ -60,7 +60,7 @@ def describe_region(say: Say, region: Region, noun: str) -> str:
     if say.lang == "en" or not region.description.startswith(prefix):
         return region.description
     rest = region.description[len(prefix) :].lstrip(", ")
-    parts = [say("{noun}, {position}", noun=noun, position=say(region.position))]
+    parts = [say("{noun}, {position}", noun=say.noun(noun), position=say(region.position))]
     for size in _SIZE_PHRASES:
         if rest == size or rest.startswith(size + ", "):
             parts.append(say(size))
@@ -68,7 +68,7 @@ def describe_region(say: Say, region: Region, noun: str) -> str:
             break
     if rest:
         parts.append(say(rest))  # "second from the left" ... "number 12 from the left"
-    return ", ".join(parts)
+    return say(", ").join(parts)  # the list separator: "，" in Chinese
 
 
 def localise_candidates(candidates: Candidates, say: Say, noun: str) -> Candidates:
