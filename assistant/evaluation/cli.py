@@ -197,11 +197,11 @@ def bench(
     cache: Annotated[Path | None, typer.Option(help="Response cache (sqlite) path.")] = None,
     max_unknown_rate: Annotated[
         float | None,
-        typer.Option(help="Exit 1 when a judging's unknown share is over this (default: when all are)."),
+        typer.Option(help="Exit 1 when a judging's unknown share is over this (0-1; default off)."),
     ] = None,
     max_error_rate: Annotated[
         float | None,
-        typer.Option(help="Exit 1 when the share of failed items is over this (default: when all failed)."),
+        typer.Option(help="Exit 1 when the share of failed items is over this (0-1; default: all failed)."),
     ] = None,
     segmenter: Annotated[
         str, typer.Option(help="Localisation tasks: segmenter registry name, or `none` (box regions).")

@@ -204,18 +204,15 @@ def rate_limit_failures(
     records: Sequence[ResponseRecord], max_unknown_rate: float | None, max_error_rate: float | None
 ) -> list[str]:
     """Why a run must exit non-zero: a judging whose unknown share is over `max_unknown_rate`, or the
-    share of items the model did not answer over `max_error_rate`. With None (the default) a limit
-    still fails a run whose every judged reply is unknown, or whose every item failed."""
+    share of items the model did not answer over `max_error_rate` (None: that limit is off; a run whose
+    every item failed exits non-zero anyway, see all_failed)."""
     found = []
     for judging, (unknown, n) in unknown_counts(records).items():
-        rate = unknown / n if n else 0.0
-        if (max_unknown_rate is None and n and unknown == n) or (
-            max_unknown_rate is not None and rate > max_unknown_rate
-        ):
-            limit = (
-                "every reply" if max_unknown_rate is None else f"over --max-unknown-rate {max_unknown_rate:g}"
+        if max_unknown_rate is not None and n and unknown / n > max_unknown_rate:
+            found.append(
+                f"{judging}: {unknown} of {n} judgements unknown ({100 * unknown / n:.1f}%, "
+                f"over --max-unknown-rate {max_unknown_rate:g})"
             )
-            found.append(f"{judging}: {unknown} of {n} judgements unknown ({100 * rate:.1f}%, {limit})")
     errors = sum(1 for r in records if r.error)
     if records and max_error_rate is not None and errors / len(records) > max_error_rate:
         found.append(
