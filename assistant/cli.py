@@ -309,20 +309,24 @@ def judge_agreement_command(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print JSON: per question n, coverage, kappas, intervals, items.")
     ] = False,
+    max_new_tokens: Annotated[
+        int | None, typer.Option(help="An LLM judge's reply length (default: per judge question).")
+    ] = None,
 ) -> None:
     """Measure a judge against labelled responses: Cohen's kappa and a confusion matrix."""
-    from assistant.evaluation.records import json_safe
     from assistant.evaluation.judges import (
         agreement_json,
         create_judge,
         format_agreement,
         judge_agreement,
+        judge_settings,
         load_labelled,
     )
+    from assistant.evaluation.records import json_safe
 
     items = load_labelled(labelled)
     tasks = [task] if task else sorted({str(item["task"]) for item in items})
-    chosen = create_judge(judge)
+    chosen = create_judge(judge, settings=judge_settings(max_new_tokens))
     if as_json:
         report = json_safe(agreement_json(chosen, items, tasks, labelled))  # NaN -> null
         typer.echo(json.dumps(report, indent=1, allow_nan=False))

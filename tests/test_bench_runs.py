@@ -184,3 +184,35 @@ def test_a_record_no_judge_looked_at_is_unjudged_not_wrong() -> None:
     )
     assert outcome(task, failed) == WRONG  # a judge that failed counts unknown, as the metrics count it
     assert outcome(task, ResponseRecord(model="tiny", variant="default", id="1", error="model: x")) == ERROR
+
+
+def test_compare_counts_every_judgement_a_record_carries(runs: dict[str, Path], tmp_path: Path) -> None:
+    """A label beside the main one that flips (as a CoT mention would) is a difference, named by judging."""
+    import shutil
+
+    flipped = tmp_path / "flipped"
+    shutil.copytree(runs["base"], flipped)
+    path = flipped / "responses.jsonl"
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    for line in lines:  # the same extra label on every record, flipped on the first
+        line["judgement"]["racquet_cot"] = "NO"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    again = tmp_path / "again"
+    shutil.copytree(flipped, again)
+    lines[0]["judgement"]["racquet_cot"] = "YES"
+    (again / "responses.jsonl").write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    code, out, err = bench("compare", str(flipped), str(again))
+    assert code == 0, err
+    assert "judged alike on 4, differ on 1" in out and "judgements that differ: racquet_cot 1" in out
+
+
+def test_max_unknown_rate_makes_a_run_of_unreadable_replies_exit_non_zero(tmp_path: Path) -> None:
+    """The tiny model's replies are noise: the rule judge leaves them unknown, and a limit fails the run."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("WHICHONE_CACHE_DIR", str(tmp_path / "cache"))
+        mp.setenv("WHICHONE_OFFLINE", "1")
+        args = ["run", "aqua-strategy", "--model", "tiny", "--variant", "base", "--data", "sample"]
+        args += ["--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache.sqlite"), *FAST]
+        code, out, err = bench(*args, "--max-unknown-rate", "0.5")
+    assert code == 1 and "over --max-unknown-rate 0.5" in err
+    assert (tmp_path / "out" / "summary.json").is_file()  # the run's files are kept, to read why

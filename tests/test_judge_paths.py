@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from assistant.cli import app
 from assistant.evaluation.judgement import question
 from assistant.evaluation.judges import LLMJudge, RuleJudge, RulesFirstJudge, create_judge, judge_agreement
+from tests.test_transformers_serve import served  # noqa: F401  (the fixture: transformers serve, tiny SmolVLM)
 
 FAST = ["--max-new-tokens", "8", "--no-progress"]
 
@@ -51,7 +53,7 @@ def test_rules_first_sends_only_what_the_rules_leave_to_the_model(bench_env) -> 
     ]
     judged = judge.judge_many("racquet_class", items)
     assert judged[0].label == "A" and judged[0].path.startswith("rules")
-    assert judged[1].path == "llm:tiny" and "rules abstained" in judged[1].reason
+    assert judged[1].path.startswith("llm:tiny") and "rules abstained" in judged[1].reason
     assert judged[1].prompt == question("racquet_class").prompt  # the paper's own judge prompt
 
 
@@ -59,9 +61,13 @@ def test_a_question_that_needs_the_image_goes_to_the_vlm_judge_and_says_so(bench
     from PIL import Image
 
     judge = create_judge("rules+tiny")
-    item = {"question": "What is on the table?", "response": "A red cup.", "image": Image.new("RGB", (32, 32))}
+    item = {
+        "question": "What is on the table?",
+        "response": "A red cup.",
+        "image": Image.new("RGB", (32, 32)),
+    }
     judged = judge.judge_many("aqua_factual", [item])
-    assert judged[0].path == "llm:tiny" and "needs the image" in judged[0].reason
+    assert judged[0].path.startswith("llm:tiny") and "needs the image" in judged[0].reason
     assert isinstance(judge.llm, LLMJudge)
 
 
@@ -113,3 +119,37 @@ def test_agreement_counts_unknown_as_a_miss_and_separately_on_decided() -> None:
     found = judge_agreement(Abstains(), items, "racquet_cot")
     assert found["unknown"] == 1 and abs(found["coverage"] - 2 / 3) < 1e-9
     assert found["kappa_decided"] == 1.0 and found["kappa"] < 1.0
+
+
+@pytest.mark.slow
+def test_rules_then_a_model_behind_transformers_serve(
+    served: str,  # noqa: F811  (the fixture imported above)
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`--judge rules+openai` against a server we did not write: transformers' own OpenAI-compatible
+    server, serving the tiny SmolVLM; the rules decide the English replies, the served model the rest."""
+    monkeypatch.setenv("WHICHONE_OPENAI_BASE_URL", served)
+    monkeypatch.setenv("WHICHONE_OPENAI_TIMEOUT", "300")
+    labelled = tmp_path / "set.jsonl"
+    rows = [
+        ("Which dog do you mean?", "A"),
+        ("The dog is brown.", "C"),
+        ("Le chien à gauche est brun, celui de droite est noir.", "A"),
+        ("El perro es marrón.", "C"),
+    ]
+    labelled.write_text(
+        "\n".join(
+            json.dumps(
+                {"task": "racquet_class", "question": "What color is the dog?", "response": r, "gold": g}
+            )
+            for r, g in rows
+        )
+        + "\n"
+    )
+    args = ["judge-agreement", "--judge", "rules+openai", "--labelled", str(labelled), "--json"]
+    result = CliRunner().invoke(app, [*args, "--max-new-tokens", "16"])
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)["questions"]["racquet_class"]
+    assert found["paths"] == {"rules": 2, "llm:openai": 2}
+    assert [i["path"].split(":")[0] for i in found["items"]] == ["rules", "rules", "llm", "llm"]

@@ -207,4 +207,4 @@ def test_the_llm_judge_on_the_served_model_counts_what_it_cannot_read_as_unknown
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.stdout + result.stderr
     first = result.stdout.splitlines()[1]
-    assert first.startswith("judge llm:openai on racquet_cot: n=24, kappa=") and "unknown=" in first
+    assert first.startswith("judge llm:openai on racquet_cot: n=24, coverage=") and "unknown=" in first

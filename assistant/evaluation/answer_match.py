@@ -25,11 +25,45 @@ from assistant.evaluation import response_cues as cues
 
 _NUMBERS = {w: str(n) for w, n in lx.NUMBER_WORDS.items()}  # "two" -> "2", as in the question analyser
 _TOKEN = re.compile(r"\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?|\d+(?:[.,]\d+)*|[a-z]+(?:'[a-z]+)?")
-_NEGATORS = frozenset(["not", "no", "isn't", "aren't", "wasn't", "weren't", "isnt", "arent", "wasnt", "never", "nor", "doesn't", "don't"])
+_NEGATORS = frozenset(
+    [
+        "not",
+        "no",
+        "isn't",
+        "aren't",
+        "wasn't",
+        "weren't",
+        "isnt",
+        "arent",
+        "wasnt",
+        "never",
+        "nor",
+        "doesn't",
+        "don't",
+    ]
+)
 _SKIP_AFTER_NEGATION = frozenset(["a", "an", "the", "any", "at", "all", "very"])
 _YES = frozenset(["yes", "yeah", "yep", "yup", "correct", "indeed", "affirmative"])
 _NO = frozenset(["no", "nope", "negative"])
-_AUXILIARIES = frozenset(["is", "are", "was", "were", "does", "do", "did", "can", "could", "has", "have", "had", "will", "would", "should"])
+_AUXILIARIES = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "does",
+        "do",
+        "did",
+        "can",
+        "could",
+        "has",
+        "have",
+        "had",
+        "will",
+        "would",
+        "should",
+    ]
+)
 _CLAUSE_BREAK = re.compile(
     r"[.;!?\n]|,\s+(?=(?:and |but |while |whereas )?(?:the|a|an|one|its|his|her)\b)|"
     r"\s(?:while|whereas|but)\s"

@@ -335,6 +335,14 @@ def run_command(
         typer.Option(metavar="N", help="Override an LLM judge's reply length (default: per judging task)."),
     ] = None,
     cache: Annotated[Path | None, typer.Option(metavar="FILE", help="Response cache (sqlite) path.")] = None,
+    max_unknown_rate: Annotated[
+        float | None,
+        typer.Option(metavar="RATE", help="Exit 1 when a judging's unknown share is over this (0-1; default off)."),
+    ] = None,
+    max_error_rate: Annotated[
+        float | None,
+        typer.Option(metavar="RATE", help="Exit 1 when the share of failed items is over this (0-1; default: all failed)."),
+    ] = None,
     segmenter: Annotated[
         str,
         typer.Option(
@@ -372,10 +380,10 @@ def run_command(
         pointer=pointer,
         progress=progress,
     )
-    _run(config)
+    _run(config, (max_unknown_rate, max_error_rate))
 
 
-def _run(config: RunConfig) -> None:
+def _run(config: RunConfig, limits: tuple[float | None, float | None] = (None, None)) -> None:
     """Run a task and print its table, counts and files; exit 130 when interrupted (the answers so far are
     cached), 2 on an error, 1 when every item failed."""
     from assistant.evaluation.runner import run_benchmark
@@ -396,7 +404,13 @@ def _run(config: RunConfig) -> None:
     finally:
         if main:
             signal.signal(signal.SIGTERM, previous)
-    from assistant.evaluation.report import all_failed, decided_by_line, failure_line, markdown_table
+    from assistant.evaluation.report import (
+        all_failed,
+        decided_by_line,
+        failure_line,
+        markdown_table,
+        rate_limit_failures,
+    )
 
     typer.echo(markdown_table(result.task, result.summary))
     decided = decided_by_line(result.summary)
@@ -420,4 +434,8 @@ def _run(config: RunConfig) -> None:
     if all_failed(result.records):
         # not a result: a script or CI must not read the table above as one
         typer.echo(f"error: every item failed; {failed}. The run has no result.", err=True)
+        raise typer.Exit(1)
+    breached = rate_limit_failures(result.records, limits[0], limits[1])
+    if breached:  # not a result a script may read as one: say why and exit non-zero
+        typer.echo("error: " + "; ".join(breached), err=True)
         raise typer.Exit(1)

@@ -62,18 +62,16 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 DEFAULT_LABELLED = DATA_DIR / "racquet_labelled.jsonl"
 # the question of a labelled line that names none (the first labelled file, RAcQUEt's classes, has no "task")
 DEFAULT_QUESTION = "racquet_class"
-# Responses written by this project to RAcQUEt questions the papers' examples do not use, labelled by the
-# rubrics before the rule judge was changed, and never used to tune it (scripts/racquet_heldout.py).
+# Dev / regression sets: written by this project, labelled before rule changes, then the rules were tuned
+# on them (scripts/racquet_heldout.py, scripts/judges_heldout.py); their kappa is never printed as agreement.
 HELDOUT_LABELLED = DATA_DIR / "racquet_heldout.jsonl"
-# the second held-out set: bias, AQuA strategy and PASS, and more CoT mentions (scripts/judges_heldout.py)
 HELDOUT_2_LABELLED = DATA_DIR / "judges_heldout.jsonl"
-# (how the set relates to the rules, its files): the second set was labelled before the rules were changed
-# for it, measured, and then the rules were fixed on its misses, so its kappa is no longer held-out
-LABELLED_SETS: tuple[tuple[str, tuple[Path, ...]], ...] = (
-    ("held-out", (HELDOUT_LABELLED,)),
-    ("labelled first, then tuned on", (HELDOUT_2_LABELLED,)),
-    ("in-sample", (DEFAULT_LABELLED,)),
-)
+REGRESSION_SETS = (DEFAULT_LABELLED, HELDOUT_LABELLED, HELDOUT_2_LABELLED)
+# The frozen held-out set: 289 replies written blind by an annotator who never saw the rules, committed
+# (with its sha256 in the commit message) before any rule change of issue 32, and never read to tune them.
+# A rule change measured on it makes it a regression set; a new one is then frozen.
+HELDOUT_3_LABELLED = DATA_DIR / "heldout3.jsonl"
+LABELLED_SETS: tuple[tuple[str, tuple[Path, ...]], ...] = (("held-out", (HELDOUT_3_LABELLED,)),)
 
 
 class LLMJudge:
@@ -84,6 +82,19 @@ class LLMJudge:
         self.model = model
         self.settings = settings
         self.name = f"llm:{model.name}"
+        self._path: str | None = None
+
+    @property
+    def path(self) -> str:
+        """What a judgement names as its path: "llm:NAME", with the served model's id where the model
+        knows one ("llm:openai:HuggingFaceTB/SmolVLM-256M-Instruct")."""
+        if self._path is None:
+            try:
+                model_id = self.model.describe().get("model_id")
+            except Exception:  # noqa: BLE001 (a description is optional; the name still says which judge)
+                model_id = None
+            self._path = f"{self.name}:{model_id}" if model_id and model_id != self.model.name else self.name
+        return self._path
 
     @classmethod
     def from_registry(
@@ -126,7 +137,7 @@ class LLMJudge:
             raw=text if isinstance(text, str) else "",
             reason=reason,
             prompt=asked.prompt,
-            path=self.name,
+            path=self.path,
         )
 
     def judge(self, task: str, item: JudgeItem) -> Judgement:
@@ -175,15 +186,22 @@ def _routed(verdict: Judgement, why: str) -> Judgement:
     return replace(verdict, reason=f"{why}; {verdict.reason}")
 
 
-def create_judge(name: str, **kwargs: Any) -> Judge:
+def judge_settings(max_new_tokens: int | None) -> GenerationSettings | None:
+    """An LLM judge's decoding with its reply length overridden (greedy), or None for its own."""
+    return (
+        None if max_new_tokens is None else GenerationSettings(max_new_tokens=max_new_tokens, temperature=0.0)
+    )
+
+
+def create_judge(name: str, settings: GenerationSettings | None = None, **kwargs: Any) -> Judge:
     """ "rules" -> RuleJudge; "rules+MODEL" -> RulesFirstJudge (rules, then MODEL for what they leave);
     any other name -> LLMJudge around that registered VLM."""
     if name in ("rules", "rule"):
         return RuleJudge()
     rules_first = rules_first_model(name)
     if rules_first:
-        return RulesFirstJudge(RuleJudge(), LLMJudge.from_registry(rules_first, **kwargs))
-    return LLMJudge.from_registry(name, **kwargs)
+        return RulesFirstJudge(RuleJudge(), LLMJudge.from_registry(rules_first, settings, **kwargs))
+    return LLMJudge.from_registry(name, settings, **kwargs)
 
 
 def rules_first_model(name: str) -> str | None:
@@ -258,7 +276,9 @@ def judge_agreement(judge: Judge, labelled: Sequence[JudgeItem], task: str | Non
 
 def _path_kind(path: str) -> str:
     """ "rules" or "llm:MODEL" for counting who decided ("rules:class.asks" -> "rules")."""
-    return "rules" if path.startswith("rules") else path or "?"
+    if path.startswith("rules"):
+        return "rules"
+    return ":".join(path.split(":")[:2]) if path else "?"
 
 
 def measured_agreement(judge: Judge | None, tasks: Sequence[str]) -> list[dict[str, Any]]:
@@ -276,10 +296,23 @@ def _rule_agreement(tasks: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
     rows = []
     for kind, paths in LABELLED_SETS:
         labelled = [item for path in paths for item in load_labelled(path)]
+        facts = labelled_set_facts(paths[0])
         for task in tasks:
             if any(r["task"] == task for r in labelled):
                 found = judge_agreement(RuleJudge(), labelled, task)
-                rows.append({"task": task, "set": kind, "kappa": round(found["kappa"], 3), "n": found["n"]})
+                rows.append(
+                    {
+                        "task": task,
+                        "set": kind,
+                        "file": facts["name"],
+                        "sha256": facts["sha256"],
+                        "n": found["n"],
+                        "kappa": round(found["kappa"], 3),
+                        "kappa_ci": [round(x, 3) for x in found["kappa_ci"]],
+                        "kappa_decided": round(found["kappa_decided"], 3),
+                        "coverage": round(found["coverage"], 3),
+                    }
+                )
     return tuple(rows)
 
 
@@ -299,7 +332,7 @@ def agreement_line(judge: str | None, rows: Sequence[Mapping[str, Any]], tasks: 
             f"Judge: {judge}; its agreement with labelled responses is not measured here for {what} "
             f"(measure it: `{agreement_command(judge)}`)."
         )
-    parts = [f"{r['task']} kappa {r['kappa']:.2f} ({r['set']}, n={r['n']})" for r in rows]
+    parts = [_agreement_part(r) for r in rows]
     unmeasured = [t for t in tasks if t not in {r["task"] for r in rows}]
     tail = f"; not measured for {', '.join(unmeasured)}" if unmeasured else ""
     return f"Judge: {judge}; agreement with labelled responses (Cohen's kappa): {'; '.join(parts)}{tail}."
@@ -324,6 +357,19 @@ def agreement_json(
         "labelled": labelled_set_facts(labelled_path),
         "questions": {task: judge_agreement(judge, labelled, task) for task in tasks},
     }
+
+
+def _agreement_part(row: Mapping[str, Any]) -> str:
+    """ "racquet_class kappa 0.91 (95% CI 0.83-0.97), coverage 86%, on decided 0.95 (held-out heldout3.jsonl,
+    n=56, sha256 3384cb75)"."""
+    low, high = row.get("kappa_ci") or (math.nan, math.nan)
+    interval = f" (95% CI {low:.2f}-{high:.2f})" if not (math.isnan(low) or math.isnan(high)) else ""
+    coverage = f", coverage {100 * row['coverage']:.0f}%" if "coverage" in row else ""
+    decided = f", on decided {row['kappa_decided']:.2f}" if "kappa_decided" in row else ""
+    where = f"{row['set']} {row.get('file', '')}, n={row['n']}" + (
+        f", sha256 {str(row['sha256'])[:8]}" if row.get("sha256") else ""
+    )
+    return f"{row['task']} kappa {row['kappa']:.2f}{interval}{coverage}{decided} ({where})"
 
 
 def format_agreement(result: Mapping[str, Any]) -> str:

@@ -167,6 +167,8 @@ def _distribution(labels: Iterable[str], classes: Sequence[str], what: str) -> d
         out[c] = _rate(counts[c], n)  # 0 where nothing was rated: tables show "-" (table_format.rated_pct)
     out[UNKNOWN] = _rate(counts[UNKNOWN], n)
     out["n_unknown"] = counts[UNKNOWN]
+    # a 95% bootstrap interval beside every share (lmms-eval reports one beside every metric)
+    out["ci"] = {c: list(rate_interval([lab == c for lab in labels])) for c in (*classes, UNKNOWN)}
     return out
 
 
@@ -193,7 +195,7 @@ def cot_mention_rate(labels: Iterable[str]) -> dict[str, Any]:
     labels are the judge's "YES" / "NO" / "unknown"; rate = YES / n over all n responses.
     """
     dist = _distribution(labels, ("YES", "NO"), "CoT mentions")
-    return {**dist, "rate": dist["YES"]}
+    return {**dist, "rate": dist["YES"], "rate_ci": dist["ci"]["YES"]}
 
 
 def bias_distribution(records: Iterable[tuple[str, str]]) -> dict[str, dict[str, Any]]:
@@ -267,7 +269,9 @@ def aqua_strategy_metrics(
     return {
         "n": n,
         "overall": float(np.mean(y_true == y_pred)) if n else NAN,
+        "overall_ci": list(rate_interval(list(y_true == y_pred))),
         "per_level": per_level,
+        "per_level_ci": {lv: list(rate_interval(list(y_pred[y_true == lv] == lv))) for lv in LEVELS},
         "n_per_level": n_per_level,
         "n_unknown": n_unknown,
         "unknown_rate": _rate(n_unknown, n),
@@ -280,13 +284,13 @@ def aqua_strategy_metrics(
 def factual_consistency(labels: Iterable[str]) -> dict[str, Any]:
     """Shares of grounded / ungrounded / unknown judgements over all responses (AQuA 4.2, Table 3 G/U)."""
     dist = _distribution(labels, ("grounded", "ungrounded"), "factual consistency")
-    return {**dist, "rate": dist["grounded"]}
+    return {**dist, "rate": dist["grounded"], "rate_ci": dist["ci"]["grounded"]}
 
 
 def pass_rate(labels: Iterable[str]) -> dict[str, Any]:
     """PASS / n over all n two-turn items (AQuA Table 4); unknown judgements count as not passed."""
     dist = _distribution(labels, ("PASS", "FAIL"), "PASS rate")
-    return {**dist, "rate": dist["PASS"]}
+    return {**dist, "rate": dist["PASS"], "rate_ci": dist["ci"]["PASS"]}
 
 
 # --- judge agreement (RAcQUEt Section 3: Cohen's kappa against people) ------------------------------------
@@ -342,7 +346,7 @@ def _kappa(a: list[str], b: list[str], labels: list[str]) -> float:
     return value if not math.isinf(value) else NAN
 
 
-# --- bootstrap intervals (lmms-eval reports a bootstrap error beside every metric) ---------------------------
+# --- bootstrap intervals (lmms-eval reports a bootstrap error beside every metric) -----------------------
 
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 0  # fixed: the same labels give the same interval on every machine

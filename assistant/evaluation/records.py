@@ -121,6 +121,7 @@ class RunSummary:
     judge: str | None = None
     judge_agreement: list[dict[str, JSON]] = field(default_factory=list)  # judges.measured_agreement
     judge_paths: dict[str, dict[str, int]] = field(default_factory=dict)  # scoring.decided_by
+    provenance: dict[str, JSON] = field(default_factory=dict)  # evaluation.provenance: code, libraries
     variants: list[str] = field(default_factory=list)
     n_examples: int = 0
     limit: int | None = None

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from assistant import lexicon as lx
 
@@ -35,7 +35,39 @@ _LANGUAGES = (
 )  # fmt: skip
 # words only English uses among these languages (Dutch "is", Italian "a" and "in" are left out)
 _ENGLISH_ONLY = frozenset(
-    ["the", "it", "it's", "is", "and", "of", "with", "this", "that", "these", "those", "are", "was", "were", "wears", "has", "have", "he", "she", "they", "there", "what", "which", "who", "you", "your", "i", "i'm", "his", "her", "their"]
+    [
+        "the",
+        "it",
+        "it's",
+        "is",
+        "and",
+        "of",
+        "with",
+        "this",
+        "that",
+        "these",
+        "those",
+        "are",
+        "was",
+        "were",
+        "wears",
+        "has",
+        "have",
+        "he",
+        "she",
+        "they",
+        "there",
+        "what",
+        "which",
+        "who",
+        "you",
+        "your",
+        "i",
+        "i'm",
+        "his",
+        "her",
+        "their",
+    ]
 )
 ENGLISH_WORD_SHARE = 0.1
 MIN_WORDS = 3  # shorter replies ("Blue.", "two dogs") are too short for any detector
@@ -111,18 +143,19 @@ def unreadable_reason(text: str) -> str | None:
     return None
 
 
-def undecided_reason(text: str) -> str | None:
-    """Why a reply that no cue decided is "unknown" rather than the default label, or None."""
+def undecided_reason(text: str, lists: bool = True) -> str | None:
+    """Why a reply that no cue decided is "unknown" rather than the default label, or None. `lists`
+    False: a list is no reason (a chain of thought is a list of steps, read step by step)."""
     refused = _REFUSAL.search(text.lower())
     if refused:
         return f"a refusal, no answer to classify ({refused.group(0)!r})"
-    if len(_LIST_ITEM.findall(text)) >= 2:
+    if lists and len(_LIST_ITEM.findall(text)) >= 2:
         return "a list that no rule parsed"
     return None
 
 
 @lru_cache(maxsize=1)
-def _segmenter():  # type: ignore[no-untyped-def]
+def _segmenter() -> Any:  # pysbd ships no type hints
     import pysbd
 
     return pysbd.Segmenter(language="en", clean=False)

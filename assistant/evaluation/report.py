@@ -187,3 +187,41 @@ def decided_by_line(summary: RunSummary) -> str | None:
         for judging, paths in summary.judge_paths.items()
     ]
     return "decided by: " + "; ".join(parts)
+
+
+def unknown_counts(records: Sequence[ResponseRecord]) -> dict[str, tuple[int, int]]:
+    """{judging: (unknown, judged)} over the answered records (a judge call that failed is unknown too)."""
+    counts: dict[str, tuple[int, int]] = {}
+    for r in records:
+        if r.error or r.response is None:
+            continue
+        for key, label in r.judgement.items():
+            if key.endswith(("_reason", "_judge", "_text", "_prompt", "_path", "_error")):
+                continue
+            if not isinstance(label, str):
+                continue
+            unknown, n = counts.get(key, (0, 0))
+            counts[key] = (unknown + (label == "unknown"), n + 1)
+    return counts
+
+
+def rate_limit_failures(
+    records: Sequence[ResponseRecord], max_unknown_rate: float | None, max_error_rate: float | None
+) -> list[str]:
+    """Why a run must exit non-zero: a judging whose unknown share is over `max_unknown_rate`, or the
+    share of items the model did not answer over `max_error_rate` (None: that limit is off; a run whose
+    every item failed exits non-zero anyway, see all_failed)."""
+    found = []
+    for judging, (unknown, n) in unknown_counts(records).items():
+        if max_unknown_rate is not None and n and unknown / n > max_unknown_rate:
+            found.append(
+                f"{judging}: {unknown} of {n} judgements unknown ({100 * unknown / n:.1f}%, "
+                f"over --max-unknown-rate {max_unknown_rate:g})"
+            )
+    errors = sum(1 for r in records if r.error)
+    if records and max_error_rate is not None and errors / len(records) > max_error_rate:
+        found.append(
+            f"{errors} of {len(records)} items failed ({100 * errors / len(records):.1f}%, "
+            f"over --max-error-rate {max_error_rate:g})"
+        )
+    return found

@@ -46,6 +46,7 @@ from assistant.evaluation.cache import (
 from assistant.evaluation.datasets import DatasetUnavailable, load_dataset
 from assistant.evaluation.fetch import ImageFetcher, ImageUnavailable, default_cache_dir
 from assistant.evaluation.judges import measured_agreement
+from assistant.evaluation.provenance import provenance
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.report import write_report
 from assistant.evaluation.schema import Example
@@ -316,6 +317,7 @@ class Runner:
             judge=getattr(judge, "name", None),
             judge_agreement=measured_agreement(judge, self.task.judge_questions),
             judge_paths=scoring.decided_by(records),
+            provenance=provenance(),
             variants=[v.name for v in self.variants],
             n_examples=len(examples),
             limit=self.config.limit,

@@ -297,9 +297,24 @@ class Comparison:
     only_b: int
 
     def disagreements(self) -> list[tuple[int, int]]:
-        """Pairs whose judged labels or outcomes differ (localisation has no label: its outcome)."""
+        """Pairs whose judgements differ: any label a record carries (the class, a CoT mention, PASS, a
+        direct judgement), its main label, or its outcome (localisation has no label: its outcome)."""
         a, b = self.a, self.b
-        return [(i, j) for i, j in self.pairs if a.judged[i] != b.judged[j] or a.outcomes[i] != b.outcomes[j]]
+        return [
+            (i, j)
+            for i, j in self.pairs
+            if a.judged[i] != b.judged[j]
+            or a.outcomes[i] != b.outcomes[j]
+            or judgement_labels(a.records[i]) != judgement_labels(b.records[j])
+        ]
+
+    def differing_judgings(self) -> Counter[str]:
+        """How many paired records differ in each judgement ("racquet_cot 3")."""
+        found: Counter[str] = Counter()
+        for i, j in self.pairs:
+            la, lb = judgement_labels(self.a.records[i]), judgement_labels(self.b.records[j])
+            found.update(k for k in sorted(set(la) | set(lb)) if la.get(k) != lb.get(k))
+        return found
 
     def outcome_changes(self) -> Counter[str]:
         """ "right -> wrong" and the like, over the paired records."""
@@ -312,7 +327,23 @@ class Comparison:
             f"{self.only_b} only in B); judged alike on {agree}, differ on {len(self.pairs) - agree}",
             "outcomes: " + ", ".join(f"{k} {n}" for k, n in sorted(self.outcome_changes().items())),
         ]
+        per = self.differing_judgings()
+        if per:
+            out.append("judgements that differ: " + ", ".join(f"{k} {n}" for k, n in sorted(per.items())))
         return out
+
+
+# a record's judgement keys that say how a label was made, not a label
+_JUDGEMENT_DETAILS = ("_reason", "_judge", "_text", "_prompt", "_path", "_error")
+
+
+def judgement_labels(record: ResponseRecord) -> dict[str, object]:
+    """Every label a record's judgement carries ({"racquet_class": "A", "racquet_cot": "YES", ...})."""
+    return {
+        k: v
+        for k, v in record.judgement.items()
+        if not k.endswith(_JUDGEMENT_DETAILS) and isinstance(v, (str, int, float, bool))
+    }
 
 
 def compare(a: Run, b: Run) -> Comparison:

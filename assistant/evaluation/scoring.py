@@ -239,7 +239,7 @@ def decided_by(records: Sequence[ResponseRecord]) -> dict[str, dict[str, int]]:
     for record in records:
         for key, path in record.judgement.items():
             if key.endswith("_path") and isinstance(path, str):
-                kind = "rules" if path.startswith("rules") else path
+                kind = "rules" if path.startswith("rules") else ":".join(path.split(":")[:2])
                 per = counts.setdefault(key.removesuffix("_path"), {})
                 per[kind] = per.get(kind, 0) + 1
     return counts
