@@ -270,7 +270,8 @@ KEYBOARD_JS_TEMPLATE = """
     const hit = shortcuts.find((s) => s.code === event.code);
     if (!hit) return;
     event.preventDefault();
-    const el = document.querySelector(hit.target);
+    const all = document.querySelectorAll(hit.target);
+    const el = hit.last ? all[all.length - 1] : all[0];  // the newest reply is the last one
     if (!el) return;
     if (hit.press) {
       if (el.disabled) {
@@ -281,7 +282,8 @@ KEYBOARD_JS_TEMPLATE = """
       if (el.tagName === 'SUMMARY') el.focus();
     } else {
       if (el.matches('.message')) el.setAttribute('tabindex', '-1');
-      focusFirst(hit.target);
+      el.focus({ preventScroll: true });
+      el.scrollIntoView({ block: 'center' });
     }
   }, true);
   const say = (text) => {
