@@ -164,9 +164,15 @@ class Walk:
                 return
         raise AssertionError(f"{step.name}: {key} never reached {predicate} in {limit} presses")
 
-    def shortcut_or_reach(self, step: Step, shortcut: str | None, predicate: str) -> None:
-        if self.shortcuts and shortcut:
+    def shortcut_or_reach(
+        self, step: Step, shortcut: str | None, predicate: str, presses: bool = False
+    ) -> None:
+        """Focus the control (`predicate`) by Tab, or by its shortcut; a shortcut that `presses` it acts
+        at once (the step then presses nothing more)."""
+        if self.shortcuts and shortcut and not (not presses and self.focused(predicate)):
             self.press(step, shortcut)
+            if presses:
+                return
             self.page.wait_for_function(
                 f"() => {{ const el = document.activeElement; return !!({predicate}); }}"
             )
@@ -240,7 +246,7 @@ class Walk:
             self.wait_reply(before)
 
         def undo(step: Step) -> None:
-            self.shortcut_or_reach(step, "Alt+Shift+U", "el.closest('#wh-undo')")
+            self.shortcut_or_reach(step, "Alt+Shift+U", "el.closest('#wh-undo')", presses=True)
             if not self.shortcuts:
                 self.press(step, "Enter")
             self.settle("() => /undone/i.test(document.querySelector('#wh-status')?.innerText || '')")
@@ -269,10 +275,11 @@ class Walk:
             self.settle()
 
         def start_over(step: Step) -> None:
-            self.shortcut_or_reach(step, "Alt+Shift+N", "el.closest('#wh-start-over')")
+            self.shortcut_or_reach(step, "Alt+Shift+N", "el.closest('#wh-start-over')", presses=True)
             if not self.shortcuts:
                 self.press(step, "Enter")
-            if page.locator("#wh-confirm-start-over").is_visible():
+            if page.locator("#wh-start-over-now").count():  # the page asks first: its dialog opens
+                page.locator("#wh-confirm-start-over").wait_for(state="visible")
                 self.reach(step, "el.closest('#wh-confirm-start-over')")
                 self.press(step, "Enter")
             self.settle("() => /Started over/.test(document.querySelector('#wh-status')?.innerText || '')")
@@ -285,7 +292,8 @@ class Walk:
         self.step("follow-up question", 2, follow_up)
         self.step("read aloud", 1, read_aloud)
         self.step("download", 1, download)
-        self.step("start over", 1, start_over)
+        # A mouse user confirms too where the page asks first.
+        self.step("start over", 2 if page.locator("#wh-start-over-now").count() else 1, start_over)
         return self.steps
 
 

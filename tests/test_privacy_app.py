@@ -302,6 +302,7 @@ def test_the_ask_tabs_checkboxes_save_and_start_over_unticks_them(
             assert is_our_photo(save_dir / conversation / "photo.png", colours)
 
             page.locator("#wh-start-over").click()
+            page.locator("#wh-confirm-start-over").click()  # it asks first
             page.wait_for_function(f"() => /Started over/.test(({status})())")
             page.wait_for_function(
                 "() => [...document.querySelectorAll('#wh-save input, #wh-save-photo input')]"

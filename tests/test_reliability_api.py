@@ -383,6 +383,7 @@ def test_bad_photos_in_the_browser_get_the_one_line_reason(server: AppServer, tm
                 # question tells when that step is done, so the clearing cannot undo the next upload.
                 page.locator("#wh-question textarea").fill("marker")
                 page.locator("#wh-start-over").click()
+                page.locator("#wh-confirm-start-over").click()  # it asks first
                 page.wait_for_function(
                     f"() => /Started over/.test(({status_js})())"
                     " && document.querySelector('#wh-question textarea').value === ''"

@@ -112,7 +112,10 @@ def click_region(page, x: float, y: float) -> None:
 
 
 def tab_to(page, selector: str, limit: int = 80) -> None:
-    """Press Tab until the focused element is inside `selector` (keyboard only, like a user)."""
+    """Press Tab until the focused element is inside `selector` (keyboard only, like a user); nothing when
+    focus is already there (the page moves it to the question once a photo opens)."""
+    if page.evaluate("s => !!document.activeElement?.closest(s)", selector):
+        return
     for _ in range(limit):
         page.keyboard.press("Tab")
         if page.evaluate("s => !!document.activeElement?.closest(s)", selector):
@@ -168,6 +171,7 @@ def test_mouse_flow_upload_ask_click_region(page, scenes: dict[str, Path]) -> No
 
     # Start over: chat, photo and candidates are gone.
     page.locator("#wh-start-over").click()
+    page.locator("#wh-confirm-start-over").click()  # it asks first
     page.wait_for_function("() => /Started over/.test(document.querySelector('#wh-status')?.innerText || '')")
     page.wait_for_function("() => !document.querySelector('#wh-photo img')")  # the photo is cleared next
     assert bot_messages(page) == [] and len(option_labels(page)) == 0
@@ -207,7 +211,7 @@ def test_keyboard_only_flow(page, scenes: dict[str, Path]) -> None:
     names = radios.evaluate_all("rs => new Set(rs.map(r => r.name)).size")
     assert names == 1
     group = page.locator("#wh-options").aria_snapshot()
-    assert group.startswith('- group "Which one do you mean? 4 candidates, numbered left to right')
+    assert group.startswith('- group "Which one do you mean? 4 candidates, numbered row by row from the top')
     tab_to(page, "#wh-choose")
     page.keyboard.press("Enter")
     answer = wait_for_bot_text(page, r"\(number 2\)", count=2)

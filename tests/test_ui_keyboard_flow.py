@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import bench_page
 from tests.keyboard_flow import RECORDER_JS, Step, Walk
 from tests.ui_support import CHROMIUM, FOUR_SHAPES, draw_scene, launch_chromium, running_app
 
@@ -47,8 +48,9 @@ NEVER_HEARD = ("common.", "Loading", "strategy:", "undefined")
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with running_app() as url:
+def server(bench_cache_root: Path) -> Iterator[str]:
+    # the benchmark tab's runs write to the cache dir: the test session's, not the user's
+    with running_app(WHICHONE_CACHE_DIR=str(bench_cache_root)) as url:
         yield url
 
 
@@ -101,21 +103,27 @@ def test_the_whole_flow_by_keyboard(server: str, tmp_path: Path, viewport: tuple
 
 
 def test_shortcuts_shorten_the_flow(server: str, tmp_path: Path) -> None:
+    declared: set[str] = set()
     with sync_api.sync_playwright() as p:
         context, page = open_page(p, server, tmp_path / "profile", 1280, 1000)
-        steps = Walk(page, shortcuts=True).run()
+
+        def shortcuts_declared(step: Step) -> None:
+            declared.update(
+                page.evaluate(
+                    "() => [...document.querySelectorAll('[aria-keyshortcuts]')]"
+                    ".map(e => e.getAttribute('aria-keyshortcuts'))"
+                )
+            )
+
+        steps = Walk(page, shortcuts=True, after_step=shortcuts_declared).run()
         snapshot = page.locator("#wh-keys").aria_snapshot()
-        declared = page.evaluate(
-            "() => [...document.querySelectorAll('[aria-keyshortcuts]')]"
-            ".map(e => e.getAttribute('aria-keyshortcuts'))"
-        )
         context.close()
     counts = {s.name: len(s.keys) for s in steps}
     for name, keys in SHORTCUT_STEPS.items():
         assert counts[name] <= keys, counts
     assert sum(counts.values()) < sum(keys for keys, _ in EXPECTED.values())
     assert "Keyboard shortcuts" in snapshot
-    assert {"Alt+Shift+Q", "Alt+Shift+C", "Alt+Shift+U", "Alt+Shift+N"} <= set(declared), declared
+    assert {"Alt+Shift+Q", "Alt+Shift+C", "Alt+Shift+U", "Alt+Shift+N", "Alt+Shift+K"} <= declared, declared
 
 
 def test_undo_after_a_follow_up_returns_to_the_candidates_and_says_so(server: str, tmp_path: Path) -> None:
@@ -158,4 +166,32 @@ def test_undo_after_a_follow_up_returns_to_the_candidates_and_says_so(server: st
         assert page.locator("#wh-chat .message.bot").count() == 1
         assert page.locator("#wh-options input[type=radio]").count() == 4
         page.wait_for_function("() => document.activeElement?.closest('#wh-options')")
+        context.close()
+
+
+def test_the_benchmark_tab_on_a_phone(server: str, tmp_path: Path, bench_data) -> None:
+    """390 px: Tab from the Task and Model controls stays in the form, the results table and the run files
+    read as such (files named by file name), and axe finds nothing serious before and after a run."""
+    with sync_api.sync_playwright() as p:
+        context, page = open_page(p, server, tmp_path / "profile", 390, 844)
+        page.wait_for_selector("#wh-photo")
+        page.get_by_role("tab", name="Benchmark").click()
+        page.wait_for_selector("#wh-bench-run")
+        assert blocking(page) == []
+        for control in ("#wh-bench-task input", "#wh-bench-model input"):
+            page.locator(control).focus()
+            page.keyboard.press("Escape")  # close the dropdown's list, as a keyboard user does
+            page.keyboard.press("Tab")
+            page.wait_for_timeout(300)
+            assert page.evaluate("() => document.activeElement !== document.body"), control
+        line = bench_page.run(page, "racquet-general", bench_data["general"], limit="2")
+        assert line.startswith("Done:"), line
+        page.wait_for_timeout(500)
+        names = page.evaluate(
+            "() => [...document.querySelectorAll('#wh-bench-files a[download]')]"
+            ".map(a => a.getAttribute('aria-label') || a.innerText)"
+        )
+        assert names and all(n.startswith("Download ") and "." in n.split("(")[0] for n in names), names
+        assert page.locator("#wh-bench-table [role=region]").count() == 1
+        assert blocking(page) == []
         context.close()

@@ -55,6 +55,9 @@ CSS = """
 .wh-fetching progress { width: 100%; height: 1rem; }
 button[role="tab"].selected { color: #1d4ed8; }  /* Gradio's blue-500 is 3.7:1 on white in the phone layout */
 .wh-hidden { display: none !important; }
+/* The results table on a phone: words stay whole (it wrapped letter by letter); the box scrolls sideways. */
+#wh-bench-table .prose, #wh-bench-plot-text .prose { overflow-x: auto; }
+#wh-bench-table td, #wh-bench-table th { word-break: normal; overflow-wrap: normal; white-space: nowrap; }
 /* The chat's own Clear wiped the conversation with one key and no way back: Start over (which asks first)
    does it instead. */
 #wh-chat button[aria-label="Clear"] { display: none !important; }

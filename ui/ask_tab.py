@@ -202,7 +202,10 @@ def _reply_column() -> _ReplyColumn:
     chat = gr.Chatbot(
         label="Conversation",
         elem_id="wh-chat",
-        height=420,
+        # No scroll box of its own: it grows with the page (a screen reader reads on, and Chromium does not
+        # make it a focus stop between a reply and the question).
+        height=None,
+        min_height=240,
         feedback_options=None,
         buttons=[],  # no button per message: the conversation's own controls sit below (copy, download)
         placeholder="The conversation appears here.",

@@ -102,4 +102,4 @@ def status_line(reply: Reply) -> str:
         marked = f"{n} of the {found} found are marked"
     else:
         marked = f"{n} candidate{'s' if n != 1 else ''} marked"
-    return f"Reply ready: {kind}. {marked}; the list is one Tab after the reply."
+    return f"Reply ready: {kind}. {marked}, listed after the reply."

@@ -19,6 +19,7 @@ class Shortcut:
     target: str  # the CSS selector of the control it focuses or presses
     does: str  # what it does, for the help panel
     press: bool = False  # press the control (a button) rather than focus it
+    last: bool = False  # the last element `target` matches, not the first
 
     @property
     def keys(self) -> str:
@@ -33,7 +34,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
         "#wh-options input:checked, #wh-options input[type=radio]",
         "go to the candidates' list (arrow keys choose, then 'Answer about this one')",
     ),
-    Shortcut("KeyR", "#wh-chat .message.bot:last-of-type", "go to the newest reply"),
+    Shortcut("KeyR", "#wh-chat .message.bot", "go to the newest reply", last=True),
     Shortcut("KeyU", "#wh-undo", "undo my choice (back to the candidates)", press=True),
     Shortcut("KeyP", "#wh-photo button", "go to the photo (upload, paste or webcam)"),
     Shortcut("KeyN", "#wh-start-over", "start over (asks first)", press=True),
@@ -72,5 +73,8 @@ def shortcuts_js_table() -> str:
     import json
 
     return json.dumps(
-        [{"code": s.key, "target": s.target, "keys": s.keys, "press": s.press} for s in SHORTCUTS]
+        [
+            {"code": s.key, "target": s.target, "keys": s.keys, "press": s.press, "last": s.last}
+            for s in SHORTCUTS
+        ]
     )

@@ -270,7 +270,8 @@ KEYBOARD_JS_TEMPLATE = """
     const hit = shortcuts.find((s) => s.code === event.code);
     if (!hit) return;
     event.preventDefault();
-    const el = document.querySelector(hit.target);
+    const all = document.querySelectorAll(hit.target);
+    const el = hit.last ? all[all.length - 1] : all[0];  // the newest reply is the last one
     if (!el) return;
     if (hit.press) {
       if (el.disabled) {
@@ -281,7 +282,8 @@ KEYBOARD_JS_TEMPLATE = """
       if (el.tagName === 'SUMMARY') el.focus();
     } else {
       if (el.matches('.message')) el.setAttribute('tabindex', '-1');
-      focusFirst(hit.target);
+      el.focus({ preventScroll: true });
+      el.scrollIntoView({ block: 'center' });
     }
   }, true);
   const say = (text) => {
@@ -378,6 +380,21 @@ KEYBOARD_JS_TEMPLATE = """
     });
     document.querySelectorAll('#wh-photo svg, #wh-photo img:not([alt]):not([src])').forEach((i) => {
       if (!i.getAttribute('aria-hidden')) i.setAttribute('aria-hidden', 'true');
+    });
+    // Run files: a download link named by its file, not only by its size ("106.3 KB").
+    document.querySelectorAll('[id^="wh-bench"] a[download]').forEach((a) => {
+      const cell = a.closest('tr') && a.closest('tr').querySelector('.filename');
+      const fromLink = decodeURIComponent((a.href || '').split('/').pop() || '');
+      const file = (cell && cell.innerText.trim()) || fromLink;
+      const label = `Download ${file} (${a.innerText.trim()})`;
+      if (file && a.getAttribute('aria-label') !== label) a.setAttribute('aria-label', label);
+    });
+    // The results table and the plot's text scroll sideways on a phone: a named focus stop scrolls them.
+    document.querySelectorAll('#wh-bench-table .prose, #wh-bench-plot-text .prose').forEach((box) => {
+      if (box.getAttribute('tabindex') === '0') return;
+      box.setAttribute('tabindex', '0');
+      box.setAttribute('role', 'region');
+      box.setAttribute('aria-label', box.closest('#wh-bench-table') ? 'Results table' : 'The plot in words');
     });
     const choose = document.querySelector('#wh-choose');
     if (choose) {
