@@ -337,11 +337,16 @@ def run_command(
     cache: Annotated[Path | None, typer.Option(metavar="FILE", help="Response cache (sqlite) path.")] = None,
     max_unknown_rate: Annotated[
         float | None,
-        typer.Option(metavar="RATE", help="Exit 1 when a judging's unknown share is over this (0-1; default off)."),
+        typer.Option(
+            metavar="RATE", help="Exit 1 when a judging's unknown share is over this (0-1; default off)."
+        ),
     ] = None,
     max_error_rate: Annotated[
         float | None,
-        typer.Option(metavar="RATE", help="Exit 1 when the share of failed items is over this (0-1; default: all failed)."),
+        typer.Option(
+            metavar="RATE",
+            help="Exit 1 when the share of failed items is over this (0-1; default: all failed).",
+        ),
     ] = None,
     segmenter: Annotated[
         str,
