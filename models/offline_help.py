@@ -80,6 +80,11 @@ def hub_state() -> str:
     return f"the model hub ({hub_endpoint()}) cannot be reached"
 
 
+def sentence(text: str) -> str:
+    """`text` as a sentence that starts a message: its first letter a capital."""
+    return text[:1].upper() + text[1:]
+
+
 def fetch_command(stack: str | None, names: Sequence[str] = ()) -> str:
     """The command that fetches these weights: the whole stack's, or the named models'."""
     return f"whichone download --stack {stack}" if stack else "whichone download " + " ".join(names)
@@ -101,6 +106,9 @@ def unavailable_help(stack: str | None, names: Sequence[str]) -> str:
     missing = missing_weights(names)
     what = f"the {stack} stack" if stack else "these models"
     if not missing:
-        return f"{hub_state()}. {what_to_do(stack, names)}"
+        return f"{sentence(hub_state())}. {what_to_do(stack, names)}"
     listed = "; ".join(m.line() for m in missing)
-    return f"{hub_state()}, and {what} needs weights that are not here: {listed}. {what_to_do(stack, names)}"
+    return (
+        f"{sentence(hub_state())}, and {what} needs weights that are not here: {listed}. "
+        f"{what_to_do(stack, names)}"
+    )

@@ -92,7 +92,9 @@ def user_message(exc: BaseException, offline_button: str | None = None) -> str:
     """The one line a user sees for an error. `offline_button`: the label of the page's one-click switch to
     the offline stack, where it is offered (a model that is not here says so, and names it)."""
     if isinstance(exc, ModelUnavailable) and offline_button:
-        return f'{exc}. Or press "{offline_button}" at the top of the page to try the app now.'
+        return (
+            f'{str(exc).rstrip(".")}. Or press "{offline_button}" at the top of the page to try the app now.'
+        )
     if isinstance(exc, (WhichoneError, ModelError)):
         return str(exc)
     if isinstance(exc, MemoryError):
