@@ -209,7 +209,8 @@ def _layout_answers(task: Task, summary: RunSummary) -> Layout:
     extra.append(
         f"Items with an empty crowd list: {empty}; each counts as 0 in VQA accuracy and exact match, as "
         "the authors' eval/metrics.py counts it. The second turn asks for a short answer (lmms-eval's "
-        f'VQAv2 instruction: "{SHORT_ANSWER}"), as VQA scoring compares the answer with crowd answers word for word.'
+        f'VQAv2 instruction: "{SHORT_ANSWER}"), as VQA scoring compares the answer with crowd answers '
+        "word for word."
     )
     extra.append(
         "VQA accuracy (min(1, matching crowd answers / 3)) and exact match are ClearVQA's own metrics on the "
