@@ -567,8 +567,15 @@ def test_vqa_accuracy_and_exact_match() -> None:
     assert one.vqa_accuracy == pytest.approx(1 / 3) and one.exact_match
     assert score_answer("It is red.", ["red"] * 10).vqa_accuracy == 0.0  # a sentence is not the answer
     m = answer_metrics(["two", None, "blue"], [["2", "2", "2"], ["red"], []])
-    # item 1: 1.0 and a match; item 2: no reply, 0; item 3 has no crowd answers: left out
-    assert m == {"n": 2, "vqa_accuracy": 0.5, "exact_match": 0.5, "vqa_accuracy_both_normalised": 0.5}
+    # item 1: 1.0 and a match; item 2: no reply, 0; item 3 has no crowd answers: 0, as the authors'
+    # compute_vqa_score (num_match 0 over an empty list) and compute_exact_match ("blue" in []) count it
+    assert m == {
+        "n": 3,
+        "n_empty_crowd": 1,
+        "vqa_accuracy": pytest.approx(1 / 3),
+        "exact_match": pytest.approx(1 / 3),
+        "vqa_accuracy_both_normalised": pytest.approx(1 / 3),
+    }
 
 
 # (prediction, crowd answers, VQA accuracy, exact match) as ClearVQA's own eval/metrics.py computes them

@@ -170,6 +170,7 @@ class Task:
     needs: tuple[str, ...] = ()  # gold fields an example must have to take part, e.g. ("hint",)
     only_levels: tuple[int, ...] | None = None  # AQuA levels to keep (the clarification subset: level 3)
     needs_help: str = ""  # said when no example has the `needs` fields (how to get them)
+    second_turn_suffix: str = ""  # two-turn: said after the hint ("Answer ... a single word or phrase.")
 
     @property
     def uses_pointer(self) -> bool:

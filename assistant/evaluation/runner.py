@@ -441,6 +441,8 @@ class Runner:
                 item.response = reply
                 if self.task.kind == "two-turn":
                     hint = str(item.example.gold.get("hint", ""))
+                    if self.task.second_turn_suffix:  # e.g. ClearVQA: a short answer, for VQA scoring
+                        hint = f"{hint} {self.task.second_turn_suffix}".strip()
                     follow = [*conv, ChatMessage("assistant", reply), ChatMessage("user", hint)]
                     second_round.append((item, follow))
             if second_round:

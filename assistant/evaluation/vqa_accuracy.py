@@ -127,14 +127,23 @@ def answer_metrics(
     predictions: Sequence[str | None], answers: Sequence[Sequence[str]]
 ) -> dict[str, float | int]:
     """Mean VQA accuracy (theirs and ours) and exact-match rate, in [0, 1], over items. A missing
-    prediction scores 0. An item without crowd answers is left out, and n counts the scored items."""
-    scores = [score_answer(p or "", a) for p, a in zip(predictions, answers, strict=True) if a]
+    prediction scores 0. An item whose crowd list is empty scores 0 and stays in the mean, as the authors'
+    eval/metrics.py does (no crowd answer can match); "n_empty_crowd" says how many there were."""
+    scores = [score_answer(p or "", a) for p, a in zip(predictions, answers, strict=True)]
     n = len(scores)
+    empty = sum(1 for a in answers if not a)
     if not n:
         nan = float("nan")
-        return {"n": 0, "vqa_accuracy": nan, "exact_match": nan, "vqa_accuracy_both_normalised": nan}
+        return {
+            "n": 0,
+            "n_empty_crowd": 0,
+            "vqa_accuracy": nan,
+            "exact_match": nan,
+            "vqa_accuracy_both_normalised": nan,
+        }
     return {
         "n": n,
+        "n_empty_crowd": empty,
         "vqa_accuracy": sum(s.vqa_accuracy for s in scores) / n,
         "exact_match": sum(s.exact_match for s in scores) / n,
         "vqa_accuracy_both_normalised": sum(s.vqa_accuracy_both_normalised for s in scores) / n,

@@ -45,6 +45,9 @@ from models.base import GenerationSettings
 from models.errors import first_line
 
 CLEARVQA_HUB_ID = "jian0418/ClearVQA"
+# lmms-eval's VQAv2 post-prompt: VQA accuracy compares the reply with short crowd answers as written, so a
+# sentence ("The umbrella is red.") scores 0 where "red" scores 1
+SHORT_ANSWER = "Answer the question using a single word or phrase."
 
 
 def _clearvqa_paths(data: str | Path | None, split: str) -> tuple[Path, Path]:
@@ -202,6 +205,13 @@ def _layout_answers(task: Task, summary: RunSummary) -> Layout:
                 str(r.errors),
             ]
         )
+    empty = sum(int((r.metrics.get("clearvqa") or {}).get("n_empty_crowd") or 0) for r in summary.results)
+    extra.append(
+        f"Items with an empty crowd list: {empty}; each counts as 0 in VQA accuracy and exact match, as "
+        "the authors' eval/metrics.py counts it. The second turn asks for a short answer (lmms-eval's "
+        f'VQAv2 instruction: "{SHORT_ANSWER}"), as VQA scoring compares the answer with crowd answers '
+        "word for word."
+    )
     extra.append(
         "VQA accuracy (min(1, matching crowd answers / 3)) and exact match are ClearVQA's own metrics on the "
         "answer after the clarification, computed as their eval/metrics.py does (its VQA accuracy compares "
@@ -230,6 +240,7 @@ TASKS: tuple[Task, ...] = (
         reproduces="AQuA Table 4 protocol on ClearVQA",
         default_judge="rules",
         needs=("hint", "answer"),
+        second_turn_suffix=SHORT_ANSWER,
         settings=GenerationSettings(max_new_tokens=128, temperature=0.0),
     ),
 )
