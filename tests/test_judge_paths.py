@@ -31,7 +31,7 @@ def test_bench_rules_then_tiny_reports_how_many_items_each_path_decided(
     assert summary["judge"] == "rules+tiny"
     paths = summary["judge_paths"]
     assert set(paths) == {"racquet_class"}  # the direct prompt: no CoT mention to judge
-    records = [json.loads(x) for x in (out / "records.jsonl").read_text().splitlines()]
+    records = [json.loads(x) for x in (out / "responses.jsonl").read_text().splitlines()]
     answered = [r for r in records if r["response"] is not None and not r["error"]]
     for judging, counts in paths.items():
         assert set(counts) <= {"rules", "llm:tiny"}
