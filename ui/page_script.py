@@ -390,8 +390,10 @@ KEYBOARD_JS_TEMPLATE = """
       if (file && a.getAttribute('aria-label') !== label) a.setAttribute('aria-label', label);
     });
     // The results table and the plot's text scroll sideways on a phone: a named focus stop scrolls them.
-    document.querySelectorAll('#wh-bench-table .prose, #wh-bench-plot-text .prose').forEach((box) => {
-      if (box.getAttribute('tabindex') === '0') return;
+    const boxes = '#wh-bench-table .prose, #wh-bench-plot-text .prose';
+    document.querySelectorAll(boxes).forEach((box) => {
+      // the outermost box only (Gradio nests one .prose in another)
+      if (box.getAttribute('tabindex') === '0' || (box.parentElement && box.parentElement.closest(boxes))) return;
       box.setAttribute('tabindex', '0');
       box.setAttribute('role', 'region');
       box.setAttribute('aria-label', box.closest('#wh-bench-table') ? 'Results table' : 'The plot in words');
