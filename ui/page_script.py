@@ -393,7 +393,8 @@ KEYBOARD_JS_TEMPLATE = """
     const boxes = '#wh-bench-table .prose, #wh-bench-plot-text .prose';
     document.querySelectorAll(boxes).forEach((box) => {
       // the outermost box only (Gradio nests one .prose in another)
-      if (box.getAttribute('tabindex') === '0' || (box.parentElement && box.parentElement.closest(boxes))) return;
+      const inner = box.parentElement && box.parentElement.closest(boxes);
+      if (box.getAttribute('tabindex') === '0' || inner) return;
       box.setAttribute('tabindex', '0');
       box.setAttribute('role', 'region');
       box.setAttribute('aria-label', box.closest('#wh-bench-table') ? 'Results table' : 'The plot in words');
