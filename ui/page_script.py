@@ -286,6 +286,26 @@ KEYBOARD_JS_TEMPLATE = """
       el.scrollIntoView({ block: 'center' });
     }
   }, true);
+  // Focus rescue: Gradio's dropdown re-renders as it closes, so Tab out of one (the Benchmark tab's Task
+  // and Model, on a phone) left focus on the page body. Where a Tab ends on the body, focus goes on to the
+  // next (Shift+Tab: previous) control after the block it left.
+  const tabbable = () => [...document.querySelectorAll('a[href], button, input, select, textarea, summary')]
+    .filter((e) => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length
+      && getComputedStyle(e).visibility !== 'hidden');
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    const from = target && target.closest && (target.closest('[id^="wh-"]') || target);
+    const back = event.shiftKey;
+    setTimeout(() => {
+      if (!from || (document.activeElement && document.activeElement !== document.body)) return;
+      const list = tabbable().filter((e) => !from.contains(e));
+      const after = list.filter((e) => from.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING);
+      const before = list.filter((e) => from.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING);
+      const next = back ? before[before.length - 1] : after[0];
+      if (next) next.focus();
+    }, 150);
+  }, true);
   const say = (text) => {
     const line = document.querySelector('#wh-status .wh-status');
     if (line) line.textContent = text;
@@ -390,8 +410,11 @@ KEYBOARD_JS_TEMPLATE = """
       if (file && a.getAttribute('aria-label') !== label) a.setAttribute('aria-label', label);
     });
     // The results table and the plot's text scroll sideways on a phone: a named focus stop scrolls them.
-    document.querySelectorAll('#wh-bench-table .prose, #wh-bench-plot-text .prose').forEach((box) => {
-      if (box.getAttribute('tabindex') === '0') return;
+    const boxes = '#wh-bench-table .prose, #wh-bench-plot-text .prose';
+    document.querySelectorAll(boxes).forEach((box) => {
+      // the outermost box only (Gradio nests one .prose in another)
+      const inner = box.parentElement && box.parentElement.closest(boxes);
+      if (box.getAttribute('tabindex') === '0' || inner) return;
       box.setAttribute('tabindex', '0');
       box.setAttribute('role', 'region');
       box.setAttribute('aria-label', box.closest('#wh-bench-table') ? 'Results table' : 'The plot in words');
