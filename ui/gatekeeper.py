@@ -79,8 +79,8 @@ class DoorLimits:
     max_event_bytes: int = 256 * 1024  # an event's JSON (a question is at most 500 characters)
     files_per_upload: int = 1
     requests_per_minute: int = 600  # public mode only: every route (a page load fetches ~40 files)
-    sessions_per_client: int = 16  # public mode only: Gradio sessions (pages, API clients) per client
-    session_idle_s: float = 120.0  # at that bound, the client's least recent session goes if idle this long
+    sessions_per_client: int = 32  # public mode only: Gradio sessions (pages, API clients) per client
+    session_idle_s: float = 60.0  # at that bound, the client's least recent session goes if idle this long
     trust_forwarded_host: bool = False  # X-Forwarded-Host/-Proto pass only behind a named (or Space) proxy
     public: bool = False
 
