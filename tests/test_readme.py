@@ -14,8 +14,6 @@ from models.stacks import STACKS
 
 REPO = Path(__file__).resolve().parents[1]
 README = (REPO / "README.md").read_text(encoding="utf-8")
-# Pages written on other branches at the same time (issue 35 asked to link them by these names).
-WRITTEN_ELSEWHERE = {"docs/security.md", "docs/accessibility.md"}
 
 
 def test_the_readme_is_two_screens() -> None:
@@ -36,8 +34,6 @@ def test_every_relative_link_points_at_a_file_that_is_there() -> None:
             if target.startswith(("http://", "https://", "mailto:")):
                 continue
             path = (page.parent / target).resolve()
-            if str(path.relative_to(REPO)) in WRITTEN_ELSEWHERE:
-                continue
             assert path.exists(), f"{page.relative_to(REPO)} links to {target}, which is not there"
 
 
