@@ -1,5 +1,5 @@
 """The page in the browser's language (issue 36): Gradio's I18n with labels from the gettext catalogs, and
-the Settings override kept in the browser. Real app (`python app.py`, tiny models) and Debian's Chromium."""
+Real app (`python app.py`, tiny models) and Debian's Chromium."""
 
 from __future__ import annotations
 
@@ -54,19 +54,5 @@ def test_the_page_follows_the_browsers_language(
             folder = screenshot_dir()
             if folder is not None:
                 page.screenshot(path=str(folder / f"page-{locale}.png"), full_page=False)
-        finally:
-            context.close()
-
-
-def test_the_settings_override_wins_over_the_browser(app_url: str, tmp_path: Path):
-    with playwright_api.sync_playwright() as p:
-        context, page = open_app(p, app_url, tmp_path / "profile", locale="es-ES")
-        try:
-            page.evaluate("window.localStorage.setItem('whichone-page-language', 'fr')")
-            page.reload()
-            page.wait_for_function(
-                "() => document.querySelector('#wh-ask')?.textContent.trim() === 'Demander'"
-            )
-            assert page.evaluate("document.documentElement.lang") == "fr"
         finally:
             context.close()

@@ -25,7 +25,7 @@ from ui.endpoints import EndpointTable
 from ui.engine import ModelPool, choice_from_env
 from ui.gatekeeper import AppView, DoorLimits, Gatekeeper
 from ui.handlers import AskHandlers
-from ui.i18n import LANGUAGE_HEAD, label, page_i18n
+from ui.i18n import label, page_i18n
 from ui.page_script import page_js
 from ui.privacy import free_unopened, held_bytes, temp_root
 from ui.public import public_mode
@@ -253,5 +253,4 @@ def launch_kwargs(demo: gr.Blocks, host: str | None = None, port: int | None = N
         "footer_links": ["api", "gradio"],
         # The page in the browser's language, or the one chosen in Settings (issue 36; ui/i18n.py).
         "i18n": page_i18n(),
-        "head": LANGUAGE_HEAD,
     }

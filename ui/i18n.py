@@ -3,8 +3,8 @@ the assistant's sentences (assistant/languages/locales), so each label is transl
 
 Gradio looks a key up in the dictionary of the browser's language (svelte-i18n, from navigator.language)
 and shows the English one otherwise. Keys are short names: Gradio reads "." and ":" in a key as nesting.
-The override (Settings, "Page language") is kept in the browser's localStorage; `LANGUAGE_HEAD` runs in
-the page's <head>, before Gradio starts, and makes navigator.language say the chosen one.
+Not here yet: a setting that overrides the browser's language (a <head> script that set navigator.language
+from a stored choice did not take effect before Gradio read it, so it was taken out).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from functools import cache
 
 import gradio as gr
 
-from assistant.languages import CATALOG_LANGUAGES, language_name
+from assistant.languages import CATALOG_LANGUAGES
 from assistant.languages.catalog import translations
 from assistant.languages.say_reply import N_
 
@@ -38,34 +38,7 @@ LABELS: dict[str, str] = {
     "download": N_("Download the conversation"),
     "reading_aloud": N_("Reading aloud"),
     "explain": N_("Explain this reply"),
-    "page_language": N_("Page language"),
 }
-
-BROWSER = "browser"  # the override's value that follows the browser
-STORAGE_KEY = "whichone-page-language"
-LANGUAGE_HEAD = f"""
-<script>
-(() => {{
-  // The page language chosen in Settings overrides the browser's for Gradio's I18n (read at start).
-  try {{
-    const chosen = window.localStorage.getItem('{STORAGE_KEY}');
-    if (chosen && chosen !== '{BROWSER}') {{
-      Object.defineProperty(window.navigator, 'language', {{ get: () => chosen }});
-      Object.defineProperty(window.navigator, 'languages', {{ get: () => [chosen] }});
-      document.documentElement.lang = chosen;
-    }}
-  }} catch (e) {{ /* storage blocked: the browser's language stays */ }}
-}})();
-</script>
-"""
-# Settings' dropdown: store the choice, then reload so Gradio starts in it.
-SET_LANGUAGE_JS = f"""
-(value) => {{
-  try {{ window.localStorage.setItem('{STORAGE_KEY}', value); }} catch (e) {{}}
-  window.location.reload();
-  return value;
-}}
-"""
 
 
 @cache
@@ -83,11 +56,4 @@ def label(key: str) -> gr.i18n.I18nData:
     return page_i18n()(key)
 
 
-def language_choices() -> list[tuple[str, str]]:
-    """The override's choices: the browser's language, English, then the catalogs' languages."""
-    return [("Browser", BROWSER), ("English", "en")] + [
-        (language_name(code), code) for code in sorted(CATALOG_LANGUAGES)
-    ]
-
-
-__all__ = ["LABELS", "LANGUAGE_HEAD", "SET_LANGUAGE_JS", "label", "language_choices", "page_i18n"]
+__all__ = ["LABELS", "label", "page_i18n"]

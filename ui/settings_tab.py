@@ -23,7 +23,6 @@ from models.spec import ModelKind
 from models.stacks import NO_SEGMENTER, STACKS, ModelChoice
 from ui.engine import WHAT_TO_DO, ModelPool
 from ui.gpu import spaces_available
-from ui.i18n import BROWSER, SET_LANGUAGE_JS, label, language_choices
 from ui.public import allowed_models, check_models_allowed
 from ui.state import UIState
 
@@ -303,11 +302,6 @@ def build_settings_tab(
         served = ", ".join(sorted(allowed - {NO_SEGMENTER}))
         intro += f" This public demo serves only these models: {served}."
     gr.Markdown(intro)
-    # The page's language (issue 36): the browser's unless chosen here (kept in the browser; on reload).
-    page_language = gr.Radio(
-        language_choices(), value=BROWSER, label=label("page_language"), elem_id="wh-page-language"
-    )
-    page_language.input(None, inputs=page_language, js=SET_LANGUAGE_JS)
     # Radio groups, not dropdowns: Gradio 6.31's dropdown leaves its list open over the labels below when
     # Tab moves on (focus then falls to the page body), and cuts long names off under its arrow; a radio
     # group is one Tab stop whose arrow keys choose, and its labels wrap (ui/page_script.py names it).
