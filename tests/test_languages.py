@@ -192,6 +192,7 @@ CODE_WITH_SENTENCES = [
     "assistant/pipeline.py",
     "assistant/policy.py",
     "assistant/languages/say_reply.py",
+    "ui/i18n.py",
 ]
 _FIELD = re.compile(r"\{(\w*)\}")
 

@@ -27,6 +27,7 @@ from ui.endpoints import EndpointTable
 from ui.engine import ModelPool, choice_from_env
 from ui.gatekeeper import AppView, DoorLimits, Gatekeeper
 from ui.handlers import AskHandlers
+from ui.i18n import label, page_i18n
 from ui.keyboard import help_html, skip_links_html
 from ui.page_script import page_js
 from ui.privacy import free_unopened, held_bytes, temp_root
@@ -152,10 +153,10 @@ def build_app(
         # (then it stops).
         fetch_timer = gr.Timer(2.0, active=pool.fetching(choice) is not None)
         with gr.Tabs():
-            with gr.Tab("Ask", id="ask", elem_id="wh-tab-ask"):
+            with gr.Tab(label("tab_ask"), id="ask", elem_id="wh-tab-ask"):
                 ask_tab = build_ask_tab(ask_handlers, state, gpu_limit)
             add_benchmark_tab(pool)
-            with gr.Tab("Settings", id="settings", elem_id="wh-tab-settings") as settings_tab:
+            with gr.Tab(label("tab_settings"), id="settings", elem_id="wh-tab-settings") as settings_tab:
                 settings = build_settings_tab(
                     settings_handlers, state, choice, banner, fetch_timer, gpu_limit, offline_button=offline
                 )
@@ -299,4 +300,6 @@ def launch_kwargs(demo: gr.Blocks, host: str | None = None, port: int | None = N
         "show_error": False,  # user-facing errors are shown by the handlers; no tracebacks to users
         "ssr_mode": False,  # server-side rendering needs Node.js, which a plain Python Space lacks
         "footer_links": ["api", "gradio"],
+        # The page in the browser's language, or the one chosen in Settings (issue 36; ui/i18n.py).
+        "i18n": page_i18n(),
     }

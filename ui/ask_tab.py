@@ -18,6 +18,7 @@ from ui.conversation_log import save_folder
 from ui.example_photos import example_photos, examples_markdown
 from ui.explain import NO_REPLY_YET, OPTIONS_LABEL
 from ui.handlers import AskHandlers, status_html
+from ui.i18n import label
 from ui.limits import decode_concurrency
 
 # Before a reply streams (the `js` of the events that ask for one, run before their Python function): mark the
@@ -146,7 +147,7 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
             ask = _ask_column()
         with gr.Column(scale=1):
             reply = _reply_column()
-    with gr.Accordion("Explain this reply", open=False, elem_id="wh-explain"):
+    with gr.Accordion(label("explain"), open=False, elem_id="wh-explain"):
         explain = gr.Markdown(NO_REPLY_YET, elem_id="wh-explain-text")
     save, save_photo = _saving()
     _photos_to_try(ask.photo, ask.question)
@@ -167,7 +168,7 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
 
 def _ask_column() -> _AskColumn:
     photo = gr.Image(
-        label="Photo (upload, paste or webcam)",
+        label=label("photo"),
         sources=["upload", "clipboard", "webcam"],
         type="filepath",
         image_mode=None,  # keep the file as sent: the assistant decodes it (EXIF, size checks)
@@ -175,18 +176,18 @@ def _ask_column() -> _AskColumn:
         height=360,
     )
     question = gr.Textbox(
-        label="Question about the photo",
+        label=label("question"),
         placeholder="What colour is the cup?",
         lines=1,
         max_length=500,
         elem_id="wh-question",
         info="Press Enter to ask. Alt+Shift+Q comes back here.",
     )
-    ask_btn = gr.Button("Ask", variant="primary", elem_id="wh-ask")
+    ask_btn = gr.Button(label("ask"), variant="primary", elem_id="wh-ask")
     # A plain picture with its text twin (the list of candidates): no toolbar, no focus stop; a click on a
     # region still chooses it (ui/page_script.py keeps the picture out of the tab order).
     overlay = gr.Image(
-        label="Candidate regions, numbered: click one, or choose it in the list 'Which one do you mean?'",
+        label=label("overlay"),
         interactive=False,
         type="pil",
         format="png",  # crisp numbers and outlines
@@ -200,7 +201,7 @@ def _ask_column() -> _AskColumn:
 
 def _reply_column() -> _ReplyColumn:
     chat = gr.Chatbot(
-        label="Conversation",
+        label=label("conversation"),
         elem_id="wh-chat",
         # No scroll box of its own: it grows with the page (a screen reader reads on, and Chromium does not
         # make it a focus stop between a reply and the question).
@@ -213,7 +214,7 @@ def _reply_column() -> _ReplyColumn:
     status = gr.HTML(status_html("Add a photo to begin."), js_on_load=None, elem_id="wh-status")
     # Back to the candidates as they were before the last choice (disabled, so skipped by Tab, while there
     # is none): first after the reply, as it is the next thing a user who chose wrongly wants.
-    undo_btn = gr.Button("Undo my choice", elem_id="wh-undo", interactive=False, size="sm")
+    undo_btn = gr.Button(label("undo"), elem_id="wh-undo", interactive=False, size="sm")
     options = gr.Radio(
         choices=[],
         label=OPTIONS_LABEL,
@@ -221,27 +222,27 @@ def _reply_column() -> _ReplyColumn:
         elem_id="wh-options",
     )
     # Marked aria-disabled by ui/page_script.py while nothing is chosen (it stays in the tab order).
-    choose_btn = gr.Button("Answer about this one", variant="primary", elem_id="wh-choose")
+    choose_btn = gr.Button(label("choose"), variant="primary", elem_id="wh-choose")
     with gr.Row():
-        read_btn = gr.Button("Read the reply aloud", elem_id="wh-read", size="sm")
-        stop_btn = gr.Button("Stop reading", elem_id="wh-read-stop", size="sm")
+        read_btn = gr.Button(label("read"), elem_id="wh-read", size="sm")
+        stop_btn = gr.Button(label("stop_reading"), elem_id="wh-read-stop", size="sm")
     with gr.Row():
         # Made in the browser (ui/page_script.py): the server writes nothing for it.
-        download_btn = gr.Button("Download the conversation", elem_id="wh-download-chat", size="sm")
+        download_btn = gr.Button(label("download"), elem_id="wh-download-chat", size="sm")
         copy_btn = gr.Button("Copy the conversation", elem_id="wh-copy-chat", size="sm")
         # Asks first (a dialog, ui/page_script.py), then presses the hidden "start over now".
-        start_btn = gr.Button("Start over", variant="stop", elem_id="wh-start-over", size="sm")
+        start_btn = gr.Button(label("start_over"), variant="stop", elem_id="wh-start-over", size="sm")
     start_now_btn = gr.Button("Start over now", elem_id="wh-start-over-now", elem_classes=["wh-hidden"])
     gr.HTML('<div id="wh-read-status" role="status" aria-live="polite"></div>', js_on_load=None)
     hint = gr.Textbox(
-        label="Or describe which one",
+        label=label("hint"),
         placeholder="the one on the left",
         max_length=300,
         elem_id="wh-hint",
         info="Press Enter to send.",
     )
-    another_btn = gr.Button("Ask another question about this photo", elem_id="wh-another", size="sm")
-    with gr.Accordion("Reading aloud", open=False, elem_id="wh-read-settings"):
+    another_btn = gr.Button(label("another"), elem_id="wh-another", size="sm")
+    with gr.Accordion(label("reading_aloud"), open=False, elem_id="wh-read-settings"):
         # Read by the page's script only (no server event): interactive by hand.
         gr.Checkbox(
             False,
