@@ -181,7 +181,9 @@ def test_small_items_say_plain_things_and_add_no_bubbles(page, tmp_path: Path) -
         page.wait_for_function(f"() => /Type a question first/.test(({STATUS})())")
     assert users(page) == [] and bots(page) == []  # no "(empty question)" bubbles
     ask(page, "What colour is the square?")
-    page.locator("#wh-choose").click()
+    # aria-disabled until something is chosen: pressed by keyboard, as a user who hears why
+    page.locator("#wh-choose").focus()
+    page.keyboard.press("Enter")
     page.wait_for_function(f"() => /Choose one of the options first/.test(({STATUS})())")
     assert "arrow keys move through the list and choose" in page.locator("#wh-options").inner_text()
     assert "Space to choose" not in page.locator("#wh-options").inner_text()
