@@ -64,7 +64,7 @@ def _summary(model: str, label: str, metrics: dict) -> RunSummary:
         ("racquet-bias", {"racquet_bias": "anti-stereotypical"}, {"bias_category": "gender"}, WRONG),
         ("aqua-strategy", {"aqua_strategy": "enumerate"}, {"level": 2}, RIGHT),
         ("aqua-strategy", {"aqua_strategy": "clarify"}, {"level": 2}, WRONG),
-        ("aqua-strategy", {}, {"level": 0}, WRONG),  # a judge that failed: unknown, counted wrong
+        ("aqua-strategy", {}, {"level": 0}, "unjudged"),  # no judge looked: not counted wrong
         ("whichone-strategy", {"aqua_strategy": "answer"}, {"level": 0}, RIGHT),
         # judged from the text (unreadable: unknown), not the pipeline's own stated strategy
         (
