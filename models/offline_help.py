@@ -104,11 +104,11 @@ def what_to_do(stack: str | None, names: Sequence[str] = ()) -> str:
 def unavailable_help(stack: str | None, names: Sequence[str]) -> str:
     """One paragraph: why the weights are not fetched, which are missing with their sizes, what to do."""
     missing = missing_weights(names)
-    what = f"the {stack} stack" if stack else "these models"
+    what = f"the {stack} stack needs" if stack else "these models need"
     if not missing:
         return f"{sentence(hub_state())}. {what_to_do(stack, names)}"
     listed = "; ".join(m.line() for m in missing)
     return (
-        f"{sentence(hub_state())}, and {what} needs weights that are not here: {listed}. "
+        f"{sentence(hub_state())}, and {what} weights that are not here: {listed}. "
         f"{what_to_do(stack, names)}"
     )

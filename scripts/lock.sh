@@ -2,7 +2,7 @@
 # The lock: every dependency of whichone (and its extras) pinned, one file for Linux, macOS and Windows.
 #   bash scripts/lock.sh           refresh requirements/lock.txt (newest releases that fit pyproject.toml)
 #   bash scripts/lock.sh --check   resolve the lock for Linux x86_64, macOS 14 arm64 and Windows x86_64,
-#                                  wheels only, without installing: every platform gets exactly the lock's pins
+#                                  wheels only (but PURE_PYTHON_SDISTS), without installing: every platform gets exactly the lock's pins
 # Needs uv (the dev install has it; else `pip install uv`). Works with the bash macOS ships (3.2).
 # torch and torchvision are held at the pair this project runs (TORCH_PAIR): move them on purpose.
 set -euo pipefail
@@ -12,6 +12,9 @@ LOCK=requirements/lock.txt
 PYTHON_VERSION=3.11
 TORCH_PAIR="torch==2.14.1 torchvision==0.29.1"
 PLATFORMS="x86_64-unknown-linux-gnu aarch64-apple-darwin x86_64-pc-windows-msvc"
+# Published as a source archive only; each is pure Python (no compiler needed on any platform), so the
+# check lets these build from source and insists on wheels for everything else.
+PURE_PYTHON_SDISTS="breame"
 # torch 2.14.1's macOS wheels are built for macOS 14 (Sonoma) and newer.
 export MACOSX_DEPLOYMENT_TARGET=14.0
 
@@ -48,7 +51,7 @@ pins "$LOCK" >"$scratch/locked"
 for platform in $PLATFORMS; do
   out="$scratch/$platform.txt"
   if ! "$UV" pip compile pyproject.toml --all-extras --python-version "$PYTHON_VERSION" \
-    --python-platform "$platform" --only-binary :all: -c "$LOCK" --no-header --quiet -o "$out" \
+    --python-platform "$platform" --only-binary :all: $(printf -- '--no-binary %s ' $PURE_PYTHON_SDISTS) -c "$LOCK" --no-header --quiet -o "$out" \
     2>"$scratch/err"; then
     echo "$platform: does NOT resolve to wheels:"
     sed 's/^/  /' "$scratch/err"
@@ -60,7 +63,7 @@ for platform in $PLATFORMS; do
     echo "$platform: resolves to versions the lock does not name: $extra"
     status=1
   else
-    echo "$platform: $(pins "$out" | wc -l | tr -d ' ') packages, all wheels, all as locked" \
+    echo "$platform: $(pins "$out" | wc -l | tr -d ' ') packages, all wheels but $PURE_PYTHON_SDISTS (pure Python), all as locked" \
       "(torch $(grep -E '^torch==' "$out" | cut -d= -f3))"
   fi
 done

@@ -372,7 +372,9 @@ def test_two_turn_clarification_on_aqua_and_clearvqa(bench_env, bench_data, tmp_
         )
     )
     assert len(clear.records) == 6 and clear.model_calls == 12
-    assert clear.records[0].turns[2]["text"] == "What color is the cup on the left?"
+    # the clarified question, with the short-answer instruction VQA-accuracy scoring needs (as LLaVA's eval)
+    second = clear.records[0].turns[2]["text"]
+    assert second == "What color is the cup on the left? Answer the question using a single word or phrase."
     table = (clear.out_dir / "table.md").read_text()
     header = "| PASS rate | Unknown | VQA accuracy | Exact match | VQA accuracy, both normalised (ours) |"
     assert header in table

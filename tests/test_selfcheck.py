@@ -20,7 +20,7 @@ from assistant.types import Candidates, Level, Region, Reply, Strategy, Verdict
 from models.types import Box
 from tests.hub_server import Hub, serve_hub
 from ui.example_photos import example_photos
-from ui.selfcheck import ExampleRun, Turn, found_count, judge
+from ui.selfcheck_examples import ExampleRun, Turn, found_count, judge
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -24,7 +24,7 @@ from models.errors import ModelError, ModelUnavailable
 from models.hub import hub_offline, hub_reachable
 from models.offline_help import hub_state, missing_weights, unavailable_help
 from models.offline_help import what_to_do as offline_what_to_do
-from models.registry import create_pointer, create_segmenter, create_vlm
+from models.registry import create_pointer, create_segmenter, create_vlm, list_models
 from models.stacks import ModelChoice, resolve_choice, stack_name_of
 
 
@@ -246,6 +246,9 @@ def explain_unavailable(choice: ModelChoice, error: ModelError) -> str:
     """A load that failed because weights are missing and the Hub is not used: which are missing, with
     their sizes, and the ways out, naming the stack; any other failure as it is."""
     names = choice.models()
+    known = {spec.name for spec in list_models()}
+    if any(name not in known for name in names):
+        return str(error)  # a name typed wrong is the failure, whatever else is missing
     hub_used = not hub_offline() and hub_reachable(timeout=2.0)
     if hub_used or not missing_weights(names):
         return str(error)

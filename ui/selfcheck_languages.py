@@ -16,16 +16,13 @@ import json
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from assistant.languages import language_name
 from assistant.languages.detect import detect_language
 from assistant.pipeline import Assistant
 from assistant.types import Reply
 from ui.example_photos import EXAMPLES_DIR, ExamplePhoto, example_photos
-
-if TYPE_CHECKING:  # ui.selfcheck imports this module
-    from ui.selfcheck import Check, ExampleRun
+from ui.selfcheck_examples import Check, ExampleRun, run_example
 
 # Openings of the assistant's own English sentences: none may open a reply to a question in another language.
 ENGLISH_FRAMING = ("I see ", "About ", "I assume you mean", " could be meant.", "Which one do you mean?")
@@ -60,8 +57,6 @@ def language_checks(
     example: LanguageExample, first: Reply | None, hint_reply: Reply | None, noise: bool
 ) -> list[Check]:
     """The language's checks of one example's turns: met, not met, or None (not judged)."""
-    from ui.selfcheck import Check
-
     if first is None:
         return []
     name = language_name(example.language)
@@ -100,9 +95,7 @@ def _hint_reply(run: ExampleRun, hint: str) -> Reply | None:
 def run_language_example(
     assistant: Assistant, example: LanguageExample, number: int, out: Path, noise: bool
 ) -> ExampleRun:
-    """The example's two turns (ui.selfcheck.run_example with its hint), and its language checks."""
-    from ui.selfcheck import run_example
-
+    """The example's two turns (ui.selfcheck_examples.run_example with its hint), and its language checks."""
     run = run_example(assistant, example.photo, number, out, noise, hint=example.hint)
     run.checks += language_checks(example, run.first, _hint_reply(run, example.hint), noise)
     return run
