@@ -22,7 +22,17 @@ def test_bench_rules_then_tiny_reports_how_many_items_each_path_decided(
     bench_env, bench_data, tmp_path: Path
 ) -> None:
     out = tmp_path / "out"
-    args = ["bench", "run", "racquet-general", "--model", "tiny", "--judge", "rules+tiny", "--variant", "direct"]
+    args = [
+        "bench",
+        "run",
+        "racquet-general",
+        "--model",
+        "tiny",
+        "--judge",
+        "rules+tiny",
+        "--variant",
+        "direct",
+    ]
     args += ["--limit", "6", "--data", str(bench_data["general"]), "--out", str(out), *FAST]
     args += ["--cache", str(tmp_path / "cache.sqlite")]
     result = CliRunner().invoke(app, args)
