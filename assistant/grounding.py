@@ -50,6 +50,7 @@ from models.base import (
     can,
 )
 from models.errors import ModelError
+from models.memory import release_free_memory
 from models.types import Box, Grounding
 
 log = logging.getLogger(__name__)
@@ -130,6 +131,7 @@ class Grounder:
                 log.warning("reading the photo ahead for the pointer failed: %s", exc)
         if self.segmenter is not None:
             self.segmenter.prepare(image)
+        release_free_memory()  # what the encodings freed, back to the system while the user types
 
     def close(self) -> None:
         """Stop the background worker (pending embeddings are dropped)."""

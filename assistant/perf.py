@@ -340,7 +340,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def run_stack_check(
-    stack: str, targets: Targets, check: str, typing_s: float, size: str, as_json: bool, tune_allocator: bool
+    stack: str, targets: Targets, check: str, typing_s: float, size: str, as_json: bool
 ) -> int:
     """`whichone perf --stack`: measure, print beside the previous run, save; the exit status (0 when the
     checked targets are met, 1 when one is missed, 2 on an error)."""
@@ -351,7 +351,6 @@ def run_stack_check(
             stack,
             typing_s=max(0.0, typing_s),
             size=_size(size),
-            tune_allocator=tune_allocator,
             log=lambda m: typer.echo(m, err=True),
         )
     except (WhichoneError, ModelError) as exc:
@@ -404,9 +403,6 @@ def perf(
     check: Annotated[
         str, typer.Option(help="--stack: targets that decide the exit status: all, memory or none.")
     ] = "all",
-    tune_allocator: Annotated[
-        bool, typer.Option(help="--stack: tune the C allocator as the app does (off: to measure it).")
-    ] = True,
 ) -> None:
     """Measure the grounding stage: (a) click vs first query, (b) background embedding overlap,
     (c) batched points, (d) a lighter segmenter, and peak memory. With --stack: what a user of that stack
@@ -414,7 +410,7 @@ def perf(
     when a target is missed (assistant/perf_check.py)."""
     if stack:
         targets = Targets(max_first_turn_s, max_second_turn_s, max_first_word_s, max_peak_gib)
-        code = run_stack_check(stack, targets, check, typing_s, size, as_json, tune_allocator)
+        code = run_stack_check(stack, targets, check, typing_s, size, as_json)
         if code:
             raise typer.Exit(code)
         return

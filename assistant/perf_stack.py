@@ -41,7 +41,6 @@ from models.detectors import DetectorPointer
 from models.full_size import random_smolvlm_256m
 from models.hf_streaming import streaming_classes
 from models.hf_vlm import HFVisionLanguageModel
-from models.memory import configure_allocator
 from models.registry import create_pointer, create_segmenter, create_vlm
 from models.sam2 import Sam2Segmenter
 from models.stacks import get_stack
@@ -154,13 +153,10 @@ def stack_cost(
     *,
     typing_s: float = 3.0,
     size: tuple[int, int] = (640, 480),
-    tune_allocator: bool = True,
     log: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     """Run the scenario of the module doc; returns the figures (seconds, GiB) with the memory and CPU time
-    of each stage. `tune_allocator`: set up the C allocator as `whichone serve` does (models/memory.py)."""
-    if tune_allocator:
-        configure_allocator()
+    of each stage."""
     log(f"building the {stack} stack ({'full size, random weights' if stack == 'cpu' else 'tiny'}) ...")
     with StageMemory() as memory:
         start = time.perf_counter()
@@ -175,7 +171,6 @@ def stack_cost(
     return {
         "stack": stack,
         "image": f"{size[0]}x{size[1]}",
-        "allocator_tuned": tune_allocator,
         "models": {
             "vlm": vlm.describe(),
             "pointer": pointer.describe() if isinstance(pointer, Describing) else {"name": pointer.name},
@@ -282,8 +277,7 @@ def format_stack_report(fig: dict[str, Any]) -> str:
 
     second, speedup = fig["second_turn_s"], fig["recognition_speedup"]
     lines = [
-        f"stack {fig['stack']} on a {fig['image']} photo; built in {fig['build_s']:.1f} s; "
-        f"allocator {'tuned' if fig.get('allocator_tuned') else 'as the C library starts'}",
+        f"stack {fig['stack']} on a {fig['image']} photo; built in {fig['build_s']:.1f} s",
         "  models: "
         + "; ".join(
             f"{kind} {m.get('name')} ({m.get('quantisation') or 'float32'})" for kind, m in models.items()

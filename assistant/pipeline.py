@@ -68,6 +68,7 @@ from models.base import (
     stream_generate,
 )
 from models.errors import ModelError
+from models.memory import release_free_memory
 from models.registry import create_pointer, create_segmenter, create_vlm
 from prompts import render_prompt
 
@@ -196,7 +197,7 @@ class Assistant:
     ) -> Generator[TurnEvent, None, None]:
         """First turn as events (see the module's notes). `image` may be None to ask another question about
         the session's image. `stream`: the answer's text as the model writes it (else one ReplyText)."""
-        yield from _distinct_texts(self._ask_steps(image, question, session, stream))
+        yield from _turn_events(self._ask_steps(image, question, session, stream))
 
     def _ask_steps(
         self, image: ImageSource | None, question: str, session: Session | None, stream: bool
@@ -327,7 +328,7 @@ class Assistant:
 
         choice: a region id (int), a click (x, y) in working-image pixels, or a typed hint (str).
         """
-        yield from _distinct_texts(self._resolve_steps(session, choice, stream))
+        yield from _turn_events(self._resolve_steps(session, choice, stream))
 
     def _resolve_steps(
         self, session: Session, choice: Choice, stream: bool
@@ -721,10 +722,14 @@ def _prepare_quietly(vlm: ImagePreparingModel, image: Image.Image) -> None:
         vlm.prepare_image(image)
     except ModelError as exc:  # the question's own call will meet (and report) the same failure
         log.warning("encoding the photo ahead failed: %s", exc)
+    release_free_memory()  # what the encoding freed, back to the system while the user types
 
 
-def _distinct_texts(events: Generator[TurnEvent, None, None]) -> Generator[TurnEvent, None, None]:
-    """`events` without empty texts or a text equal to the one before it; closing this closes them."""
+def _turn_events(events: Generator[TurnEvent, None, None]) -> Generator[TurnEvent, None, None]:
+    """`events` without empty texts or a text equal to the one before it; closing this closes them.
+
+    Before the turn's TurnDone, the memory its models freed is handed back to the system (malloc_trim):
+    once per turn, not per tensor, which keeps each call's allocations fast (models/memory.py)."""
     last: str | None = None
     with closing(events):
         for event in events:
@@ -732,6 +737,8 @@ def _distinct_texts(events: Generator[TurnEvent, None, None]) -> Generator[TurnE
                 if not event.text or event.text == last:
                     continue
                 last = event.text
+            elif isinstance(event, TurnDone):
+                release_free_memory()
             yield event
 
 

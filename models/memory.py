@@ -1,17 +1,17 @@
-"""The process's memory: the C allocator told to hand freed memory back, and what is resident now.
+"""The process's memory: what glibc's heaps hold free handed back to the system, and what is resident now.
 
 PyTorch on a CPU allocates every tensor with the C library's malloc and frees it at once (no caching
-allocator). glibc raises its mmap threshold each time a large block is freed (up to 32 MiB), after which
-blocks of that size come from the heap arenas instead, and a freed block in an arena goes back to the
-system only when the top of the heap is free: the float32 weights dropped by int8 quantisation and the
-activations of each call stay resident as free heap. Each thread gets an arena of its own (up to 8 per
-core), and whichone runs its models in several threads (the upload's encodings, the streamed reply).
-`configure_allocator` fixes the threshold (large tensors are mapped and unmapped, so a freed one is
-returned at once) and caps the arenas; `release_free_memory` returns what the heaps hold free
-(malloc_trim). Both are no-ops where the C library is not glibc (macOS, Windows, musl).
+allocator). glibc keeps freed blocks in its heap arenas for reuse, so after a model call the
+activations it freed stay resident (0.4-0.9 GiB over SmolVLM + OWL-ViT + SAM 2 at full size).
+`release_free_memory` hands them back (malloc_trim) and is called at the points where a burst of
+allocation has ended: after int8 quantisation, after the photo's encodings, at the end of each turn.
 
-They are called by the app at start (`whichone serve`, `whichone perf`), not on import: a library
-importing whichone keeps its process's settings.
+Tuning the allocator globally instead (a fixed 256 KiB mmap threshold, a 4 MiB trim threshold, two
+arenas: freed tensors unmapped at once) gave a lower peak, 2.42 GiB against 2.71, but every large tensor
+then costs fresh page faults: the first turn took 1.7x the time (9.8 s against 5.3-5.7 s; system CPU
+time 38 s against 13 s for the whole scenario; `whichone perf --stack cpu`, Dec 2026, docs/perf.md).
+A user waits on the time; so the heaps are trimmed once per burst, not per tensor. It is a no-op where
+the C library is not glibc (macOS, Windows, musl).
 """
 
 from __future__ import annotations
@@ -19,15 +19,8 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import functools
-import os
 import sys
 from dataclasses import dataclass
-
-# mallopt parameters (glibc's malloc.h)
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
-MMAP_THRESHOLD = 256 * 1024  # tensors of 256 KiB and more: mapped, returned to the system when freed
-TRIM_THRESHOLD = 4 * 2**20  # free heap above this at the top of an arena is returned
-ARENA_MAX = 2  # one per core on the 2-core laptops this is for; threads share them beyond that
 
 
 class _MallInfo2(ctypes.Structure):
@@ -61,24 +54,6 @@ def _glibc() -> ctypes.CDLL | None:
     except (OSError, AttributeError):
         return None
     return libc
-
-
-@functools.cache
-def configure_allocator() -> bool:
-    """Fix glibc's mmap threshold, its trim threshold and the number of arenas (see the module doc), once
-    per process; False where the C library is not glibc. A MALLOC_*_ variable the user set wins."""
-    libc = _glibc()
-    if libc is None:
-        return False
-    settings = (
-        ("MALLOC_MMAP_THRESHOLD_", _M_MMAP_THRESHOLD, MMAP_THRESHOLD),
-        ("MALLOC_TRIM_THRESHOLD_", _M_TRIM_THRESHOLD, TRIM_THRESHOLD),
-        ("MALLOC_ARENA_MAX", _M_ARENA_MAX, ARENA_MAX),
-    )
-    for variable, parameter, value in settings:
-        if variable not in os.environ:
-            libc.mallopt(parameter, value)
-    return True
 
 
 def release_free_memory() -> None:

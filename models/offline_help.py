@@ -109,6 +109,5 @@ def unavailable_help(stack: str | None, names: Sequence[str]) -> str:
         return f"{sentence(hub_state())}. {what_to_do(stack, names)}"
     listed = "; ".join(m.line() for m in missing)
     return (
-        f"{sentence(hub_state())}, and {what} weights that are not here: {listed}. "
-        f"{what_to_do(stack, names)}"
+        f"{sentence(hub_state())}, and {what} weights that are not here: {listed}. {what_to_do(stack, names)}"
     )

@@ -17,7 +17,6 @@ from starlette.middleware import Middleware
 from assistant.pipeline import AssistantConfig
 from assistant.settings import settings as read_settings
 from models.errors import ModelError
-from models.memory import configure_allocator
 from models.stacks import ModelChoice
 from ui.api import ApiHandlers, add_api
 from ui.ask_tab import FOCUS_QUESTION_JS, build_ask_tab
@@ -120,7 +119,6 @@ def build_app(
     config: AssistantConfig | None = None,
 ) -> gr.Blocks:
     """The app. `choice` defaults to the environment's; `pool` to a new one, loaded now."""
-    configure_allocator()  # before the models load: freed tensors go back to the system (models/memory.py)
     choice = choice or choice_from_env()
     if pool is None:
         pool = ModelPool()
