@@ -6,6 +6,7 @@ package so the console script works from any folder.
 
 from __future__ import annotations
 
+from ui import connection_guard
 from ui.client_address import trust_named_proxies
 from ui.privacy import STOPPING, start_sweeper, stop_on_sigterm, temp_root
 from ui.public import public_mode
@@ -20,6 +21,7 @@ def main(host: str | None = None, port: int | None = None) -> None:
 
     demo = build_app()
     trust_named_proxies()  # before the server starts: uvicorn reads it then
+    connection_guard.install()  # a header timeout and a cap per address (ui/connection_guard.py)
     stop_on_sigterm()
     # Says where uploads live (no user data): operators and the privacy tests check that folder.
     print(f"whichone: uploads are kept in {temp_root()} until start over, session end or exit", flush=True)
