@@ -95,3 +95,34 @@ def test_sweep_removes_staging_files_and_unopened_uploads_only(tmp_path: Path, m
     assert staging_new.exists() and opened.exists() and fresh.exists() and output.exists()
     assert len(ledger) == 2  # the unopened one is forgotten; the opened and the fresh stay counted
     assert ledger.client_bytes("client") == 8
+
+
+def test_an_upload_of_an_examples_own_file_is_everyones_copy_and_stays(tmp_path: Path, monkeypatch) -> None:
+    """H15: a visitor uploads a photo to try's own file (same bytes and name), which lands where Gradio keeps
+    the shared copy every visitor's example click opens; neither the sweep nor a full folder deletes it."""
+    import time
+
+    from ui.example_photos import example_photos
+    from ui.upload_quota import UploadLedger
+
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path))
+    photo = example_photos()[0]
+    shared = tmp_path / "h5" / photo.path.name
+    shared.parent.mkdir()
+    shared.write_bytes(photo.path.read_bytes())
+    stranger = tmp_path / "h6" / "mine.png"
+    stranger.parent.mkdir()
+    stranger.write_bytes(b"not an example")
+    ledger = UploadLedger()
+    ledger.add("visitor", [str(shared), str(stranger)])
+    for entry in ledger._entries.values():
+        entry.at = time.time() - 3600  # uploaded an hour ago, never opened
+
+    assert privacy.sweep([], ledger.older_than, ledger.forget) == 1
+    assert shared.read_bytes() == photo.path.read_bytes() and not stranger.exists()
+    assert len(ledger) == 0  # both forgotten by the ledger: the example's copy is not the visitor's upload
+
+    ledger.add("visitor", [str(shared)])
+    ledger._entries[str(shared)].at = time.time() - 3600
+    assert privacy.free_unopened(10**9, [], ledger.older_than, ledger.forget, min_age_s=0) == 0
+    assert shared.exists() and len(ledger) == 0

@@ -27,6 +27,8 @@ from pathlib import Path
 
 from PIL import Image
 
+from ui.example_photos import is_example
+
 MEMORY_ROOT = Path("/dev/shm")
 MIN_MEMORY_FREE = 512 * 2**20  # room for a couple of dozen 20 MB uploads and their overlays
 FOLDER_PREFIX = "whichone-gradio-"
@@ -153,6 +155,9 @@ def sweep(
     held = set(live)
     stale = [p for p in unopened(UNOPENED_AGE_S) if p not in held]
     for path in stale:
+        if is_example(Path(path)):  # a visitor sent an example's own file: that is everyone's copy (H15)
+            forget(path)
+            continue
         existed = Path(path).exists()
         forget_files([path])
         removed += existed and not Path(path).exists()
@@ -187,6 +192,9 @@ def free_unopened(
         if freed >= needed:
             break
         if path in held:
+            continue
+        if is_example(Path(path)):  # everyone's copy of an example photo (H15): not this visitor's to free
+            forget(path)
             continue
         try:
             size = Path(path).stat().st_size
