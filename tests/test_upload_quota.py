@@ -99,3 +99,37 @@ def test_the_folder_is_measured_once_per_upload_not_once_per_chunk() -> None:
     budget.release("a", 300 * 65536)  # the upload ended: measured again on the next one
     budget.reserve("b", 1)
     assert len(walks) == 2
+
+
+def test_a_few_heavy_clients_cannot_lock_a_visitors_photo_out() -> None:
+    """H7: eleven addresses each uploading up to its own cap reach four fifths of the folder; the last
+    fifth stays for a client that holds one photo."""
+    mib = 2**20
+    held: dict[str, int] = {}
+    budget = UploadBudget(
+        client_cap=100 * mib,
+        total_cap=1000 * mib,
+        held_total=lambda: sum(held.values()),
+        held_by=lambda c: held.get(c, 0),
+    )
+    refused = 0
+    for n in range(11):
+        attacker = f"10.0.0.{n}"
+        for _ in range(10):  # 10 MB at a time, as many as each may
+            try:
+                budget.reserve(attacker, 10 * mib)
+            except OverBudget as over:
+                assert over.detail in (CLIENT_FULL, SERVER_FULL)
+                refused += 1
+                continue
+            budget.release(attacker, 10 * mib)
+            held[attacker] = held.get(attacker, 0) + 10 * mib
+    heavy_total = sum(v for v in held.values() if v > 20 * mib)
+    assert heavy_total == 800 * mib and sum(held.values()) == 860 * mib and refused == 24
+    # (the three last could still take one photo's worth each: 10 more such addresses fill the reserve)
+    budget.reserve("192.0.2.7", 15 * mib)  # a visitor's 15 MB photo
+    budget.release("192.0.2.7", 15 * mib)
+    held["192.0.2.7"] = 15 * mib
+    with pytest.raises(OverBudget) as heavy:
+        budget.reserve("192.0.2.7", 10 * mib)  # past one photo, the visitor is heavy too
+    assert heavy.value.detail == SERVER_FULL

@@ -114,7 +114,12 @@ class UploadBudget:
     All reservations happen on the server's event loop between awaits, so parallel requests see each
     other's reservations: none is accepted on room another has already taken. `held_total()` walks the
     folder, so it is measured at most once a second, and again after any upload ends (its bytes move from
-    in flight to held then): not once per arriving chunk."""
+    in flight to held then): not once per arriving chunk.
+
+    The last `total_cap // 5` of the folder is kept for light clients, those holding at most
+    `client_cap // 5` with this upload (one phone photo): a few addresses each filling its own cap reach
+    only four fifths of the folder, so a visitor's photo still fits (H7 of issue 31: 11 addresses had
+    locked everyone out)."""
 
     def __init__(
         self,
@@ -126,6 +131,8 @@ class UploadBudget:
     ) -> None:
         self.client_cap = client_cap
         self.total_cap = total_cap
+        self.light_bytes = client_cap // 5
+        self.light_reserve = total_cap // 5
         self.held_total = held_total
         self.held_by = held_by
         self.make_room = make_room
@@ -142,9 +149,11 @@ class UploadBudget:
         """Reserve `size` more bytes for `client`, or raise OverBudget (nothing reserved)."""
         if size <= 0:
             return
-        if self.held_by(client) + self.in_flight[client] + size > self.client_cap:
+        mine = self.held_by(client) + self.in_flight[client] + size
+        if mine > self.client_cap:
             raise OverBudget(413, CLIENT_FULL)
-        over = self._held_total() + sum(self.in_flight.values()) + size - self.total_cap
+        cap = self.total_cap if mine <= self.light_bytes else self.total_cap - self.light_reserve
+        over = self._held_total() + sum(self.in_flight.values()) + size - cap
         if over > 0:
             self._held = None  # measure again after making room
             if self.make_room(over) < over:
