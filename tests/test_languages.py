@@ -193,6 +193,7 @@ CODE_WITH_SENTENCES = [
     "assistant/policy.py",
     "assistant/languages/say_reply.py",
     "ui/i18n.py",
+    "ui/explain.py",
 ]
 _FIELD = re.compile(r"\{(\w*)\}")
 

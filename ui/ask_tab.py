@@ -54,6 +54,9 @@ FOCUS_REPLY_JS = """
   const last = bots[bots.length - 1];
   if (!last) return;
   last.setAttribute('tabindex', '-1');
+  // The reply's language (the status line carries it): screen readers and read-aloud pick its voice.
+  const line = document.querySelector('#wh-status .wh-status[lang]');
+  if (line) last.setAttribute('lang', line.getAttribute('lang'));
   last.focus();
   if (window.whichoneRead) window.whichoneRead.onArrival();  // read aloud, when the user asked for it
 }

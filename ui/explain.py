@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from assistant.languages import language_name
+from assistant.languages.catalog import Say
+from assistant.languages.say_reply import N_
 from assistant.types import Candidates, Level, Reply
 
 LEVEL_WORDS = {
@@ -82,24 +84,31 @@ def option_choices(candidates: Candidates | None) -> list[tuple[str, int]]:
 
 
 STRATEGY_WORDS = {
-    "answer": "an answer",
-    "infer": "an answer about the most likely one",
-    "enumerate": "an answer for each",
-    "clarify": "a question: which one do you mean",
+    "answer": N_("an answer"),
+    "infer": N_("an answer about the most likely one"),
+    "enumerate": N_("an answer for each"),
+    "clarify": N_("a question: which one do you mean"),
 }
+ANY_REPLY = N_("a reply")
+
+
+def reply_language(reply: Reply) -> str:
+    """The language the reply is in: the question's (ISO 639-1; "en" when nothing was read)."""
+    return reply.focus.language if reply.focus is not None else "en"
 
 
 def status_line(reply: Reply) -> str:
-    """One plain sentence for the live status line: what kind of reply arrived and where the candidates are
-    (no internal words: "an answer for each", not "strategy: enumerate")."""
+    """One plain sentence for the live status line, in the reply's language: what kind of reply arrived and
+    where the candidates are (no internal words: "an answer for each", not "strategy: enumerate")."""
+    say = Say(reply_language(reply))
     if reply.resolved_region is not None:
-        return f"Answer about number {reply.resolved_region} is ready."
-    kind = STRATEGY_WORDS.get(reply.strategy.value, "a reply")
+        return say("Answer about number {id} is ready.", id=reply.resolved_region)
+    kind = say(STRATEGY_WORDS.get(reply.strategy.value, ANY_REPLY))
     n, found = len(reply.candidates), reply.candidates.found_count
     if not n:
-        return f"Reply ready: {kind}."
+        return say("Reply ready: {kind}.", kind=kind)
     if found > n:
-        marked = f"{n} of the {found} found are marked"
+        marked = say("{marked} of the {found} found are marked", marked=n, found=found)
     else:
-        marked = f"{n} candidate{'s' if n != 1 else ''} marked"
-    return f"Reply ready: {kind}. {marked}, listed after the reply."
+        marked = say.n("{count} candidate marked", "{count} candidates marked", n)
+    return say("Reply ready: {kind}. {marked}, listed after the reply.", kind=kind, marked=marked)

@@ -37,6 +37,7 @@ from ui.explain import (
     explain_markdown,
     option_choices,
     options_label,
+    reply_language,
     status_line,
 )
 from ui.overlay import alt_text, draw_overlay, overlay_scale
@@ -76,9 +77,13 @@ def undo_button(state: UIState) -> Any:
     return gr.update(interactive=state.before_choice is not None)
 
 
-def status_html(text: str) -> str:
-    # role=status is a polite live region: screen readers announce each new line without moving focus.
-    return f'<div role="status" aria-live="polite" class="wh-status">{escape(text)}</div>'
+def status_html(text: str, lang: str = "en") -> str:
+    """The status line. role=status is a polite live region: screen readers announce each new line without
+    moving focus; `lang` (the text's language) lets them read it with the right voice, and the page script
+    gives the newest reply the same `lang` (ui/page_script.py)."""
+    return (
+        f'<div role="status" aria-live="polite" class="wh-status" lang="{escape(lang)}">{escape(text)}</div>'
+    )
 
 
 def turn_kind(choice: Choice) -> str:
@@ -359,7 +364,7 @@ class AskHandlers:
             state,
             chat=final,
             explain=explain_markdown(reply, state.choice.label()),
-            status=status_html(status_line(reply)),
+            status=status_html(status_line(reply), lang=reply_language(reply)),
             undo=undo_button(state),
         )
         view.overlay, view.options = self._candidates_view(state, reply)

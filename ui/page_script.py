@@ -17,8 +17,9 @@ from ui.keyboard import shortcuts_js_table
 # Reading a reply aloud in the browser with the Web Speech API (speechSynthesis): no server, no download,
 # the system's own voices, offline. window.whichoneRead.newest() reads the newest reply at the rate the
 # page's "Reading speed" slider gives; stop() stops; a reply that arrives while "Read each reply aloud" is
-# ticked is read by the ask events' FOCUS_REPLY_JS (ui/ask_tab.py). Where the browser has no voices (or no
-# speechSynthesis), the status line under the buttons says so instead.
+# ticked is read by the ask events' FOCUS_REPLY_JS (ui/ask_tab.py), with a voice of the reply's language
+# (its `lang`, from the status line); where none is installed the default voice reads it and the status line
+# under the buttons says so. Where the browser has no voices (or no speechSynthesis), that line says so.
 READ_ALOUD_JS = """
 () => {
   const status = (text) => {
@@ -45,9 +46,26 @@ READ_ALOUD_JS = """
     const input = document.querySelector('#wh-read-rate input[type=range], #wh-read-rate input');
     return (input && clampRate(input.value)) || 1;
   };
-  const newestText = () => {
+  const newestBot = () => {
     const bots = document.querySelectorAll('#wh-chat .message.bot');
-    return bots.length && window.whichoneMessageText ? window.whichoneMessageText(bots[bots.length - 1]) : '';
+    return bots.length ? bots[bots.length - 1] : null;
+  };
+  const newestText = () => {
+    const bot = newestBot();
+    return bot && window.whichoneMessageText ? window.whichoneMessageText(bot) : '';
+  };
+  // The newest reply's language: its own lang (set when it arrived), else the status line's.
+  const newestLang = () => {
+    const bot = newestBot();
+    const line = document.querySelector('#wh-status .wh-status[lang]');
+    const tagged = bot && (bot.matches('[lang]') ? bot : bot.querySelector('[lang]'));
+    const lang = (tagged && tagged.getAttribute('lang')) || (line && line.getAttribute('lang')) || '';
+    return lang.toLowerCase();
+  };
+  const languageName = (lang) => {
+    try {
+      return new Intl.DisplayNames(['en'], { type: 'language' }).of(lang) || lang;
+    } catch (e) { return lang; }
   };
   const speak = (text) => {
     const synth = window.speechSynthesis;
@@ -64,9 +82,17 @@ READ_ALOUD_JS = """
     synth.cancel();
     const utterance = new SpeechSynthesisUtterance(text);
     utterance.rate = rate();
+    const lang = newestLang();
+    let note = '';
+    if (lang) {
+      utterance.lang = lang;
+      const voice = synth.getVoices().find((v) => (v.lang || '').toLowerCase().split(/[-_]/)[0] === lang);
+      if (voice) utterance.voice = voice;
+      else note = ` No ${languageName(lang)} voice is installed: reading with the default voice.`;
+    }
     utterance.onend = () => status('Finished reading.');
     synth.speak(utterance);
-    status('Reading the reply aloud. Press Stop reading to stop.');
+    status('Reading the reply aloud. Press Stop reading to stop.' + note);
     return true;
   };
   window.whichoneRead = {
