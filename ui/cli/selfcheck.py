@@ -32,7 +32,6 @@ from typing import Any
 
 from assistant.errors import WhichoneError
 from assistant.grounding import Grounder
-from assistant.perf_stack import build_stack
 from assistant.pipeline import Assistant, AssistantConfig
 from assistant.settings import settings
 from models.base import Pointer, Segmenter, VisionLanguageModel
@@ -43,9 +42,10 @@ from models.offline_help import fetch_command, hub_state, missing_weights, what_
 from models.registry import create_pointer, create_segmenter, create_vlm, get_spec
 from models.spec import ModelKind
 from models.stacks import ModelChoice, resolve_choice
+from ui.cli.perf_stack import build_stack
+from ui.cli.selfcheck_examples import ExampleRun, found_count, run_example
+from ui.cli.selfcheck_languages import language_examples, run_language_example
 from ui.example_photos import example_photos
-from ui.selfcheck_examples import ExampleRun, found_count, run_example
-from ui.selfcheck_languages import language_examples, run_language_example
 
 Echo = Callable[[str], None]
 NOISE = "not judged: this stack's models are random, so its answers are noise"

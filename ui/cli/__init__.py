@@ -17,11 +17,9 @@ from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 import typer
 
 from assistant.errors import WhichoneError
-from assistant.evaluation.cli import bench_app
 from assistant.images import load_image
 from assistant.languages import RULE_LANGUAGES, language_name
 from assistant.languages.question import analyse_any
-from assistant.perf import perf
 from assistant.pipeline import Assistant, AssistantConfig
 from assistant.settings import markdown_table, settings
 from assistant.validation import clean_question
@@ -32,8 +30,10 @@ from models.registry import default_vlm_name, get_spec, list_models
 from models.spec import ModelKind
 from models.stacks import STACKS, default_stack_name, get_stack, resolve_choice
 from models.types import GroundingFamily
+from ui.cli.bench import bench_app
+from ui.cli.perf import perf
+from ui.cli.selfcheck import selfcheck
 from ui.engine import explain_unavailable
-from ui.selfcheck import selfcheck
 from ui.serve import main as serve_app
 
 if TYPE_CHECKING:
