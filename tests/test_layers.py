@@ -17,7 +17,7 @@ KNOWN_UPWARD: set[tuple[str, str]] = set()  # none: settings reach models as val
 
 # module -> why it imports some of the project's modules inside functions
 DEFERRED = {
-    "ui.cli": "the judge-agreement command alone loads the benchmark (sklearn, statsmodels)",
+    "ui.cli.judge": "the judge-agreement command alone loads the benchmark (sklearn, statsmodels)",
     "ui.cli.bench": "`whichone bench list` and --help stay quick without sklearn and pycocotools",
     "ui.serve": "gradio and the whole app load only when the server starts, after the settings are checked",
 }

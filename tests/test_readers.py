@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 
 from models.readers import GroundingFamily, qwen2_5_vl_frame, read_grounding
 from tests.ui_support import REPO
-from ui.cli import FAMILY_NAMES, app
+from ui.cli import app
+from ui.cli.ask import FAMILY_NAMES
 
 CORPUS = REPO.parent / "shared" / "datasets" / "real-model-outputs" / "corpus.jsonl"
 
