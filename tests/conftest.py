@@ -96,6 +96,6 @@ def sam_vit_b_random():
 @pytest.fixture(scope="session")
 def cups_image():
     """320 x 240: five cups in a row, red, blue, red, blue, red, on a plain light background."""
-    from assistant.perf_scene import cups_scene
+    from ui.cli.perf_scene import cups_scene
 
     return cups_scene(320, 240, n=5, colours=(RED, BLUE))

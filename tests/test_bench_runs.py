@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from assistant.cli import app
 from assistant.evaluation.records import ResponseRecord
 from assistant.evaluation.runs import Run, Slice, compare
+from ui.cli import app
 
 FAST = ["--max-new-tokens", "8", "--no-progress"]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from assistant.evaluation.calibration import THRESHOLDS, calibration_metrics, expected_calibration_error
-from tests.test_bench_cli import _bench, _calls
+from tests.test_cli_bench import _bench, _calls
 
 
 def test_metrics_against_hand_computed_values() -> None:

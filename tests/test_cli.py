@@ -13,7 +13,7 @@ from PIL import Image
 
 from tests.corpus import corpus
 
-WHICHONE = [sys.executable, "-m", "assistant.cli"]
+WHICHONE = [sys.executable, "-m", "ui.cli"]
 
 
 def run(*args: str, env: dict[str, str] | None = None, timeout: float = 180) -> subprocess.CompletedProcess:
@@ -205,8 +205,8 @@ def test_the_whole_bad_input_corpus_through_the_cli(tmp_path: Path, cli_env, mon
     -s to see the message each input gets."""
     from typer.testing import CliRunner
 
-    from assistant.cli import app
     from tests.corpus import BAD_QUESTIONS
+    from ui.cli import app
 
     for key, value in cli_env.items():
         monkeypatch.setenv(key, value)

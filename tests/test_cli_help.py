@@ -7,7 +7,7 @@ import pytest
 import typer.main
 from typer.testing import CliRunner
 
-from assistant.cli import app
+from ui.cli import app
 
 BENCH = ("run", "list", "fetch", "show", "compare", "mark")
 

@@ -38,7 +38,7 @@ def _run(url: str, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     }
     env.update(HF_ENDPOINT=url, HF_HOME=str(home), HF_HUB_DISABLE_XET="1", HF_HUB_DISABLE_TELEMETRY="1")
     return subprocess.run(
-        [sys.executable, "-m", "assistant.cli", "download", *args],
+        [sys.executable, "-m", "ui.cli", "download", *args],
         cwd=Path(__file__).resolve().parents[1], env=env, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
 
@@ -150,7 +150,7 @@ def test_a_dry_run_offline_lists_what_it_would_fetch_from_the_catalog(tmp_path: 
         env_home = tmp_path / f"hf-{offline}"
         code = (
             "import os, sys; os.environ['HF_HUB_OFFLINE'] = sys.argv[1]; "
-            "from assistant.cli import app; app(['download', '--stack', 'cpu', '--dry-run'])"
+            "from ui.cli import app; app(['download', '--stack', 'cpu', '--dry-run'])"
         )
         out = subprocess.run(
             [sys.executable, "-c", code, offline],

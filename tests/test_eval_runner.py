@@ -218,7 +218,7 @@ def test_seeded_sample_and_bad_options() -> None:
 
 def _bench_command(bench_data, out: Path, cache: Path) -> list[str]:
     return [
-        sys.executable, "-m", "assistant.cli", "bench", "run", "racquet-general", "--model", "tiny",
+        sys.executable, "-m", "ui.cli", "bench", "run", "racquet-general", "--model", "tiny",
         "--judge", "rules", "--variant", "direct", "--data", str(bench_data["general"]),
         "--out", str(out), "--cache", str(cache), "--max-new-tokens", str(FAST), "--batch-size", "2",
         "--no-progress",
@@ -427,8 +427,8 @@ def test_llm_judgements_are_auditable_and_the_suggested_command_runs(
 
     from typer.testing import CliRunner
 
-    from assistant.cli import app
     from assistant.evaluation.judges import LABELLED_SETS
+    from ui.cli import app
 
     config = _config(bench_data, tmp_path, judge="tiny", limit=2, variants=["cot"], judge_max_new_tokens=8)
     result = run_benchmark(config)

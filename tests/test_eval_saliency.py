@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from assistant.cli import app
 from assistant.evaluation.datasets import DatasetUnavailable
 from assistant.evaluation.runner import RunConfig, RunError, run_benchmark
 from assistant.evaluation.saliency import random_pick
@@ -25,6 +24,7 @@ from models import registry
 from models.errors import ModelUnavailable
 from prompts import render_prompt
 from tests import eval_fixtures as fx
+from ui.cli import app
 
 
 @pytest.fixture

@@ -18,13 +18,13 @@ from PIL import Image
 
 from assistant.errors import SessionError
 from assistant.grounding import Grounder, select_masks
-from assistant.perf_scene import cup_centres
 from assistant.policy import strategy_for
 from assistant.types import Candidates, QuestionFocus, Region, Strategy, Verdict
 from models.base import Ability, ChatMessage, GenerationSettings, ModelBase
 from models.blob_pointer import BlobPointer
 from models.types import Box, Grounding
 from models.vlm_pointer import VLMPointer
+from ui.cli.perf_scene import cup_centres
 
 
 class FixedAnswerVLM(ModelBase):

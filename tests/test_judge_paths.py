@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from assistant.cli import app
 from assistant.evaluation.judgement import question
 from assistant.evaluation.judges import LLMJudge, RuleJudge, RulesFirstJudge, create_judge, judge_agreement
 from tests.test_transformers_serve import served  # noqa: F401  (the fixture: transformers serve, tiny SmolVLM)
+from ui.cli import app
 
 FAST = ["--max-new-tokens", "8", "--no-progress"]
 

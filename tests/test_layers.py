@@ -1,6 +1,7 @@
 """The import graph's contract (read from the source by scripts/import_graph.py): layers point down
-(prompts <- models <- assistant <- assistant.evaluation <- ui <- the CLI and app.py), no two modules import
-each other, and imports sit at the top of modules except where a heavy module is deferred on purpose.
+(prompts <- models <- assistant <- assistant.evaluation <- ui, the web app and the CLI <- app.py), no two
+modules import each other, and imports sit at the top of modules except where a heavy module is deferred on
+purpose.
 
 The four arrows from models/ up to assistant.settings / assistant.errors are the settings reads still to
 move to the edge (issue 22): listed here so that no new one can come in unseen.
@@ -16,8 +17,8 @@ KNOWN_UPWARD: set[tuple[str, str]] = set()  # none: settings reach models as val
 
 # module -> why it imports some of the project's modules inside functions
 DEFERRED = {
-    "assistant.cli": "the judge-agreement command alone loads the benchmark (sklearn, statsmodels)",
-    "assistant.evaluation.cli": "`whichone bench list` and --help stay quick without sklearn and pycocotools",
+    "ui.cli.judge": "the judge-agreement command alone loads the benchmark (sklearn, statsmodels)",
+    "ui.cli.bench": "`whichone bench list` and --help stay quick without sklearn and pycocotools",
     "ui.serve": "gradio and the whole app load only when the server starts, after the settings are checked",
 }
 

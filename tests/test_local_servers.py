@@ -181,7 +181,7 @@ def test_a_model_that_cannot_see_images(local_server, monkeypatch: pytest.Monkey
 def test_whichone_stacks_lists_them_with_the_commands_that_start_them() -> None:
     from typer.testing import CliRunner
 
-    from assistant.cli import app
+    from ui.cli import app
 
     out = CliRunner().invoke(app, ["stacks"]).stdout
     assert "\nollama: a vision model you run with Ollama" in out and "`ollama pull qwen2.5vl:3b`" in out

@@ -12,7 +12,6 @@ import pytest
 from PIL import Image
 
 from assistant.grounding import Grounder
-from assistant.perf_scene import cups_scene
 from assistant.pipeline import Assistant, AssistantConfig
 from assistant.types import Level, Strategy
 from models import registry
@@ -20,6 +19,7 @@ from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
 from models.blob_pointer import BlobPointer
 from models.hf_vlm import HFVisionLanguageModel
 from models.tiny_smolvlm import IMAGE_SEQ_LEN, SMOLVLM_SPECIAL_TOKENS, TILE, build_tiny_smolvlm
+from ui.cli.perf_scene import cups_scene
 
 GREEDY = GenerationSettings(max_new_tokens=8, temperature=0.0)
 

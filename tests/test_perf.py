@@ -8,8 +8,10 @@ import platform
 
 import pytest
 
-from assistant.perf import format_report
-from assistant.perf_check import (
+from models.memory import release_free_memory, resident
+from tests.test_cli import run
+from ui.cli.perf import format_report
+from ui.cli.perf_check import (
     Targets,
     check_stack,
     failed,
@@ -18,9 +20,7 @@ from assistant.perf_check import (
     saved_path,
     verdict_lines,
 )
-from assistant.perf_memory import StageMemory, format_stages
-from models.memory import release_free_memory, resident
-from tests.test_cli import run
+from ui.cli.perf_memory import StageMemory, format_stages
 
 
 def parts(typing: float, embedding: float, recognition: float, masks: float) -> dict[str, float]:

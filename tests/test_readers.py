@@ -10,9 +10,10 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
-from assistant.cli import FAMILY_NAMES, app
 from models.readers import GroundingFamily, qwen2_5_vl_frame, read_grounding
 from tests.ui_support import REPO
+from ui.cli import app
+from ui.cli.ask import FAMILY_NAMES
 
 CORPUS = REPO.parent / "shared" / "datasets" / "real-model-outputs" / "corpus.jsonl"
 

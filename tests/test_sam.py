@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from assistant.perf_scene import cup_centres
 from models.errors import ModelError, ModelUnavailable
 from models.segment_common import EmbeddingCache, pick_best
+from ui.cli.perf_scene import cup_centres
 
 
 @pytest.fixture(scope="module")

@@ -19,8 +19,8 @@ from PIL import Image
 from assistant.types import Candidates, Level, Region, Reply, Strategy, Verdict
 from models.types import Box
 from tests.hub_server import Hub, serve_hub
+from ui.cli.selfcheck_examples import ExampleRun, Turn, found_count, judge
 from ui.example_photos import example_photos
-from ui.selfcheck_examples import ExampleRun, Turn, found_count, judge
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -29,7 +29,7 @@ def run_cli(
     *args: str, env: dict[str, str] | None = None, stdin: str = ""
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "assistant.cli", "selfcheck", *args],
+        [sys.executable, "-m", "ui.cli", "selfcheck", *args],
         cwd=REPO, env={**os.environ, **(env or {})}, input=stdin, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
 

@@ -60,7 +60,7 @@ def test_the_cpu_tiny_stack_builds_the_cpu_stacks_classes(tmp_path: Path, monkey
 
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "assistant.cli", *args],
+        [sys.executable, "-m", "ui.cli", *args],
         cwd=REPO,
         capture_output=True,
         text=True,

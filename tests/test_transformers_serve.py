@@ -127,7 +127,7 @@ def test_whichone_ask_through_the_served_model(served: str, tmp_path: Path) -> N
     env = {k: v for k, v in os.environ.items() if not k.startswith("WHICHONE_")}
     env.update(WHICHONE_OPENAI_BASE_URL=served, HF_HUB_OFFLINE="1")
     out = subprocess.run(
-        [sys.executable, "-m", "assistant.cli", "ask", str(photo), "What colour is the square?",
+        [sys.executable, "-m", "ui.cli", "ask", str(photo), "What colour is the square?",
          "--model", "openai", "--pointer", "blobs", "--segmenter", "none", "--json"],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
@@ -150,7 +150,7 @@ def test_the_local_server_stacks_through_a_real_server(served: str, stack: str, 
     env.update(WHICHONE_LLAMACPP_BASE_URL=served, WHICHONE_OLLAMA_BASE_URL=served, HF_HUB_OFFLINE="1")
     env.update(WHICHONE_OLLAMA_MODEL=served_id)
     out = subprocess.run(
-        [sys.executable, "-m", "assistant.cli", "ask", str(photo), "What colour is the square?",
+        [sys.executable, "-m", "ui.cli", "ask", str(photo), "What colour is the square?",
          "--stack", stack, "--pointer", "owlvit-random-tiny", "--segmenter", "sam2-random-tiny", "--json"],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
@@ -168,7 +168,7 @@ def test_a_benchmark_run_with_four_requests_in_flight(
     cache."""
     from typer.testing import CliRunner
 
-    from assistant.cli import app
+    from ui.cli import app
 
     monkeypatch.setenv("WHICHONE_OPENAI_BASE_URL", served)
     data = str(bench_data["vqfa"])
@@ -191,8 +191,8 @@ def test_the_llm_judge_on_the_served_model_counts_what_it_cannot_read_as_unknown
     server, every reply is read (the tiny model's noise: mostly unknown), and kappa is printed."""
     from typer.testing import CliRunner
 
-    from assistant.cli import app
     from assistant.evaluation.judges import HELDOUT_LABELLED
+    from ui.cli import app
 
     monkeypatch.setenv("WHICHONE_OPENAI_BASE_URL", served)
     args = [

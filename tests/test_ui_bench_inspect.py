@@ -45,7 +45,7 @@ APP: dict[str, str] = {}  # the running app's URL
 def whichone(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
     env = {"WHICHONE_CACHE_DIR": str(cache), "WHICHONE_OFFLINE": "1", "HF_HUB_OFFLINE": "1"}
     return subprocess.run(
-        [sys.executable, "-m", "assistant.cli", *args],
+        [sys.executable, "-m", "ui.cli", *args],
         cwd=REPO, env={**os.environ, **env}, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
 

@@ -4,7 +4,7 @@ another machine, a server model), read without rerunning anything, sliced, expor
 `Run.open(folder)` reads it once; `Run.slice(Slice(...))` gives the indices of the records that match;
 `Run.counts()` says how many each slice value has; `compare(a, b)` pairs two runs' records on the same
 example and prompt and says where their judgements agree. `whichone bench show` and `whichone bench
-compare` print these (assistant/evaluation/cli.py).
+compare` print these (ui/cli/bench.py).
 """
 
 from __future__ import annotations

@@ -33,8 +33,6 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.errors import WhichoneError
 from assistant.grounding import Grounder
-from assistant.perf_memory import StageMemory, format_stages, weights_bytes
-from assistant.perf_scene import cups_scene
 from assistant.pipeline import Assistant, AssistantConfig, ReplyText, TurnDone, TurnEvent
 from models.base import Describing, GenerationSettings
 from models.detectors import DetectorPointer
@@ -44,6 +42,8 @@ from models.hf_vlm import HFVisionLanguageModel
 from models.registry import create_pointer, create_segmenter, create_vlm
 from models.sam2 import Sam2Segmenter
 from models.stacks import get_stack
+from ui.cli.perf_memory import StageMemory, format_stages, weights_bytes
+from ui.cli.perf_scene import cups_scene
 
 if TYPE_CHECKING:
     from models.base import Pointer, Segmenter, VisionLanguageModel
@@ -266,7 +266,7 @@ def _scenario(
 
 
 def format_stack_report(fig: dict[str, Any]) -> str:
-    """The figures as lines (without the targets' verdict: assistant/perf_check.py adds it)."""
+    """The figures as lines (without the targets' verdict: ui/cli/perf_check.py adds it)."""
     main, ecot, models = fig["one_pass"], fig["ecot"], fig["models"]
 
     def stages(parts: dict[str, float]) -> str:

@@ -31,14 +31,14 @@ from PIL import Image
 
 from assistant.errors import WhichoneError
 from assistant.grounding import Grounder
-from assistant.perf_check import CHECKS, Targets, check_stack
-from assistant.perf_scene import cups_scene
-from assistant.perf_stack import format_stack_report, stack_cost
 from models.base import ChatMessage, Describing, GenerationSettings
 from models.errors import ModelError
 from models.registry import create_pointer, create_segmenter, create_vlm
 from models.tiny import default_cache_dir
 from prompts import render_prompt
+from ui.cli.perf_check import CHECKS, Targets, check_stack
+from ui.cli.perf_scene import cups_scene
+from ui.cli.perf_stack import format_stack_report, stack_cost
 
 if TYPE_CHECKING:
     from models.base import Segmenter
@@ -406,8 +406,8 @@ def perf(
 ) -> None:
     """Measure the grounding stage: (a) click vs first query, (b) background embedding overlap,
     (c) batched points, (d) a lighter segmenter, and peak memory. With --stack: what a user of that stack
-    waits for and the memory of each stage (assistant/perf_stack.py), beside the previous run; exits 1
-    when a target is missed (assistant/perf_check.py)."""
+    waits for and the memory of each stage (ui/cli/perf_stack.py), beside the previous run; exits 1
+    when a target is missed (ui/cli/perf_check.py)."""
     if stack:
         targets = Targets(max_first_turn_s, max_second_turn_s, max_first_word_s, max_peak_gib)
         code = run_stack_check(stack, targets, check, typing_s, size, as_json)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from assistant.cli import app
+from ui.cli import app
 
 FAST = ["--max-new-tokens", "8", "--no-progress"]  # the tiny model's replies are noise: short is enough
 

@@ -28,11 +28,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from assistant.errors import WhichoneError
 from assistant.grounding import Grounder
-from assistant.perf_stack import build_stack
 from assistant.pipeline import Assistant, AssistantConfig
 from assistant.settings import settings
 from models.base import Pointer, Segmenter, VisionLanguageModel
@@ -43,9 +44,11 @@ from models.offline_help import fetch_command, hub_state, missing_weights, what_
 from models.registry import create_pointer, create_segmenter, create_vlm, get_spec
 from models.spec import ModelKind
 from models.stacks import ModelChoice, resolve_choice
+from ui.cli.errors import user_errors
+from ui.cli.perf_stack import build_stack
+from ui.cli.selfcheck_examples import ExampleRun, found_count, run_example
+from ui.cli.selfcheck_languages import language_examples, run_language_example
 from ui.example_photos import example_photos
-from ui.selfcheck_examples import ExampleRun, found_count, run_example
-from ui.selfcheck_languages import language_examples, run_language_example
 
 Echo = Callable[[str], None]
 NOISE = "not judged: this stack's models are random, so its answers are noise"
@@ -444,3 +447,55 @@ def _example_markdown(number: int, run: ExampleRun) -> list[str]:
         stages = ", ".join(f"{k} {v:.2f}" for k, v in sorted(turn.reply.timings.items()) if k != "total")
         lines.append(f"| {_cell(turn.label)} | {_cell(turn.reply.text)} | {turn.seconds:.2f} | {stages} |")
     return [*lines, ""]
+
+
+@user_errors
+def selfcheck_command(
+    stack: Annotated[
+        str | None,
+        typer.Option(metavar="NAME", help="Stack (default: WHICHONE_STACK, else cpu or gpu by CUDA)."),
+    ] = None,
+    out: Annotated[Path, typer.Option(help="The report's folder (report.md and the overlays).")] = Path(
+        "whichone-selfcheck"
+    ),
+    yes: Annotated[bool, typer.Option("--yes", help="Download missing models without asking.")] = False,
+    random_weights: Annotated[
+        bool,
+        typer.Option(
+            "--random-weights",
+            help="The cpu stack's published architecture, random weights (timings only; answers are noise).",
+        ),
+    ] = False,
+    languages: Annotated[
+        bool,
+        typer.Option(
+            "--languages",
+            help="Also ask the example photos in es, fr, de, pt, it and zh (ui/examples/languages.json).",
+        ),
+    ] = False,
+) -> None:
+    """Whether whichone works here: load a stack, run every example photo through both turns, and write a
+    report (markdown and overlays) that says what was expected, what happened and how long it took.
+
+    Exit status: 0 every example ran; 1 some example failed (the report says which); 2 the stack could not
+    load (report.md still lists each missing model, its size and the command that fetches it) or an
+    option was wrong."""
+
+    report = selfcheck(
+        stack,
+        out,
+        yes=yes,
+        random_weights=random_weights,
+        languages=languages,
+        echo=typer.echo,
+        ask=lambda q: typer.confirm(q),
+    )
+    judged = [c for run in report.examples for c in run.checks if c.met is not None]
+    typer.echo(
+        f"selfcheck: {sum(run.ran for run in report.examples)} of {len(report.examples)} examples ran; "
+        f"{sum(bool(c.met) for c in judged)} of {len(judged)} judged checks met"
+        + (" (answers are noise: not judged)" if report.noise else "")
+        + f"; {report.seconds:.0f} s; report: {out / 'report.md'}"
+    )
+    if not report.all_ran:
+        raise typer.Exit(1)

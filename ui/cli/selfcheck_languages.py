@@ -21,8 +21,8 @@ from assistant.languages import language_name
 from assistant.languages.detect import detect_language
 from assistant.pipeline import Assistant
 from assistant.types import Reply
+from ui.cli.selfcheck_examples import Check, ExampleRun, run_example
 from ui.example_photos import EXAMPLES_DIR, ExamplePhoto, example_photos
-from ui.selfcheck_examples import Check, ExampleRun, run_example
 
 # Openings of the assistant's own English sentences: none may open a reply to a question in another language.
 ENGLISH_FRAMING = ("I see ", "About ", "I assume you mean", " could be meant.", "Which one do you mean?")
@@ -95,7 +95,7 @@ def _hint_reply(run: ExampleRun, hint: str) -> Reply | None:
 def run_language_example(
     assistant: Assistant, example: LanguageExample, number: int, out: Path, noise: bool
 ) -> ExampleRun:
-    """The example's two turns (ui.selfcheck_examples.run_example with its hint), and its language checks."""
+    """The example's two turns (selfcheck_examples.run_example with its hint), and its language checks."""
     run = run_example(assistant, example.photo, number, out, noise, hint=example.hint)
     run.checks += language_checks(example, run.first, _hint_reply(run, example.hint), noise)
     return run

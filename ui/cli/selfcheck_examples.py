@@ -1,6 +1,6 @@
 """One example photo's two-turn flow as `whichone selfcheck` runs it, and the checks of its outcome.
 
-Shared by the English examples (ui/selfcheck.py) and the other languages' (ui/selfcheck_languages.py).
+Shared by the English examples (ui/cli/selfcheck.py) and the other languages' (ui/cli/selfcheck_languages.py).
 """
 
 from __future__ import annotations
