@@ -664,7 +664,7 @@ def test_rule_judge_class_principles(question: str, response: str, label: str) -
 
 
 def test_the_second_labelled_set_covers_every_rule_task_with_40_and_the_rules_agree() -> None:
-    """assistant/evaluation/data/judges_heldout.jsonl (scripts/judges_heldout.py) was labelled and committed
+    """assistant/evaluation/data/judges_heldout.jsonl (see data/README.md) was labelled and committed
     before the rules were changed for it. Measured then: bias kappa 0.70, AQuA strategy 0.80, PASS 0.95,
     CoT 0.88 (n=16). The rules were then fixed on its misses, so it is now a regression set."""
     from assistant.evaluation.judges import HELDOUT_2_LABELLED, HELDOUT_LABELLED

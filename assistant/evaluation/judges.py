@@ -63,7 +63,7 @@ DEFAULT_LABELLED = DATA_DIR / "racquet_labelled.jsonl"
 # the question of a labelled line that names none (the first labelled file, RAcQUEt's classes, has no "task")
 DEFAULT_QUESTION = "racquet_class"
 # Dev / regression sets: written by this project, labelled before rule changes, then the rules were tuned
-# on them (scripts/racquet_heldout.py, scripts/judges_heldout.py); their kappa is never printed as agreement.
+# on them (who wrote them, when, how: data/README.md); their kappa is never printed as agreement.
 HELDOUT_LABELLED = DATA_DIR / "racquet_heldout.jsonl"
 HELDOUT_2_LABELLED = DATA_DIR / "judges_heldout.jsonl"
 REGRESSION_SETS = (DEFAULT_LABELLED, HELDOUT_LABELLED, HELDOUT_2_LABELLED)
