@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from assistant.cli import app
-from assistant.evaluation.judgement import question
 from assistant.evaluation.judges import LLMJudge, RuleJudge, RulesFirstJudge, create_judge, judge_agreement
+from assistant.evaluation.papers import question
 from tests.test_transformers_serve import served  # noqa: F401  (the fixture: transformers serve, tiny SmolVLM)
 
 FAST = ["--max-new-tokens", "8", "--no-progress"]

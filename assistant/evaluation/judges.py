@@ -24,7 +24,6 @@ from typing import Any
 
 from PIL import Image
 
-from assistant.evaluation import papers  # noqa: F401  (the papers register their judge questions)
 from assistant.evaluation.judgement import (
     UNKNOWN,
     Judge,
@@ -32,10 +31,9 @@ from assistant.evaluation.judgement import (
     JudgeItem,
     Judgement,
     check_item,
-    question,
-    questions,
 )
 from assistant.evaluation.metrics import agreement, kappa_interval
+from assistant.evaluation.papers import judge_questions, question
 from assistant.evaluation.rule_judge import RuleJudge
 from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
 from models.registry import create_vlm
@@ -113,7 +111,7 @@ class LLMJudge:
     def messages(self, task: str, item: JudgeItem) -> list[ChatMessage]:
         """The conversation the judge model sees for one item (with the image where the question needs it)."""
         asked = question(task)
-        check_item(task, item)
+        check_item(asked, item)
         images = []
         if "image" in asked.fields:
             image = item.get("image")
@@ -219,6 +217,7 @@ def load_labelled(path: str | Path | None = None) -> list[dict[str, Any]]:
     path = Path(path) if path is not None else DEFAULT_LABELLED
     if not path.is_file():
         raise JudgeError(f"no labelled file at {path}")
+    known = judge_questions()
     records = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
@@ -230,13 +229,14 @@ def load_labelled(path: str | Path | None = None) -> list[dict[str, Any]]:
         if not isinstance(obj, dict):
             raise JudgeError(f"{path.name} line {number}: expected a JSON object")
         task = obj.setdefault("task", DEFAULT_QUESTION)
-        if task not in questions():
+        asked = known.get(task)
+        if asked is None:
             raise JudgeError(f"{path.name} line {number}: unknown task {task!r}")
-        labels = question(task).labels
+        labels = asked.labels
         if obj.get("gold") not in labels:
             raise JudgeError(f"{path.name} line {number}: gold {obj.get('gold')!r} is not one of {labels}")
         try:
-            check_item(task, obj)
+            check_item(asked, obj)
         except JudgeError as exc:
             raise JudgeError(f"{path.name} line {number}: {exc}") from None
         records.append(obj)
