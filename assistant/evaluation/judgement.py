@@ -3,9 +3,9 @@
 A judge question ("racquet_class", "aqua_strategy", ...) is a `JudgeQuestion`, defined by the paper that
 asks it (assistant/evaluation/papers/*_judge.py): its labels, the fields an item needs, the LLM judge's
 rubric (prompts/) and what it reads, how the judge model's text is parsed, and the rule judge's rules.
-A paper carries its questions (`Paper.questions`), a task's scoring the ones it asks (`Scoring.asks`);
-where only a name is at hand (a judge's input, a labelled file's or a run's field, a command-line
-argument) `assistant.evaluation.papers.question` finds it among the papers' questions. Every
+A paper carries its questions (`Paper.questions`), a task's scoring the ones it asks (`Scoring.asks`), and
+judges are handed the JudgeQuestion itself; where only a name is at hand (a labelled file's or a run's
+field, a command-line argument) `assistant.evaluation.papers.question` finds it among the papers'. Every
 question may also yield "unknown": the judge could not decide (an unparseable model judgement, or no rule
 cue); metrics count it and show it, never drop it.
 """
@@ -94,10 +94,11 @@ def check_item(asked: JudgeQuestion, item: JudgeItem) -> None:
 
 @runtime_checkable
 class Judge(Protocol):
-    """Turns responses into labels of a judging task."""
+    """Turns responses into labels of a judge question (the JudgeQuestion itself: a task's scoring carries
+    it; a name from a labelled file or the command line is looked up once, papers.question)."""
 
     name: str
 
-    def judge(self, task: str, item: JudgeItem) -> Judgement: ...
+    def judge(self, asked: JudgeQuestion, item: JudgeItem) -> Judgement: ...
 
-    def judge_many(self, task: str, items: Sequence[JudgeItem]) -> list[Judgement]: ...
+    def judge_many(self, asked: JudgeQuestion, items: Sequence[JudgeItem]) -> list[Judgement]: ...

@@ -41,7 +41,6 @@ from assistant.evaluation.judgement import (
     JudgeQuestion,
     check_item,
 )
-from assistant.evaluation.papers import question
 
 
 class RuleJudge:
@@ -49,15 +48,10 @@ class RuleJudge:
 
     name = "rules"
 
-    def judge(self, task: str, item: JudgeItem) -> Judgement:
-        return self.judge_question(question(task), item)
+    def judge_many(self, asked: JudgeQuestion, items: Sequence[JudgeItem]) -> list[Judgement]:
+        return [self.judge(asked, item) for item in items]
 
-    def judge_many(self, task: str, items: Sequence[JudgeItem]) -> list[Judgement]:
-        asked = question(task)
-        return [self.judge_question(asked, item) for item in items]
-
-    def judge_question(self, asked: JudgeQuestion, item: JudgeItem) -> Judgement:
-        """`asked`'s judgement of one item by its rules (JudgeError where it has none)."""
+    def judge(self, asked: JudgeQuestion, item: JudgeItem) -> Judgement:
         check_item(asked, item)
         if asked.rules is None:
             if "image" in asked.fields:

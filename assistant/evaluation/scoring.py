@@ -278,7 +278,7 @@ def _judge_chunk(
         stop = JudgeError(f"not judged: the judge's last {in_a_row.count} calls failed ({in_a_row.last})")
         return [stop] * len(fields)
     try:
-        verdicts = judge.judge_many(asked.name, fields)
+        verdicts = judge.judge_many(asked, fields)
     except (WhichoneError, ModelError) as exc:
         if isinstance(exc, JudgeError) and "image" in asked.fields:
             raise
