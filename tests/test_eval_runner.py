@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from assistant.evaluation import scoring
+from assistant.evaluation import papers, scoring
 from assistant.evaluation.cache import ResponseCache, cached_pointer, cached_vlm
 from assistant.evaluation.judges import RuleJudge
 from assistant.evaluation.records import ResponseRecord, ResultRow, RunSummary
@@ -508,7 +508,7 @@ def test_whichone_strategy_with_a_judge_is_judged_from_the_response_text(
         judged = r.judgement
         # the strategy is read from the reply text, as aqua-strategy's responses are ...
         text = {"question": r.question, "response": r.response}
-        assert judged["aqua_strategy"] == rules.judge("aqua_strategy", text).label
+        assert judged["aqua_strategy"] == rules.judge(papers.question("aqua_strategy"), text).label
         # ... and the pipeline's own is kept beside it
         assert judged["pipeline_strategy"] == r.pipeline["strategy"]
         assert judged["strategy_source"] == "judged"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from assistant.evaluation.judgement import question
 from assistant.evaluation.judges import LLMJudge, RuleJudge, RulesFirstJudge, create_judge, judge_agreement
+from assistant.evaluation.papers import question
 from tests.test_transformers_serve import served  # noqa: F401  (the fixture: transformers serve, tiny SmolVLM)
 from ui.cli import app
 
@@ -61,7 +61,7 @@ def test_rules_first_sends_only_what_the_rules_leave_to_the_model(bench_env) -> 
         {"question": "What color is the dog?", "response": "Which dog do you mean?"},  # rules: asks
         {"question": "What color is the dog?", "response": "\ufffd\ufffd"},  # unreadable: the model
     ]
-    judged = judge.judge_many("racquet_class", items)
+    judged = judge.judge_many(question("racquet_class"), items)
     assert judged[0].label == "A" and judged[0].path.startswith("rules")
     assert judged[1].path.startswith("llm:tiny") and "rules abstained" in judged[1].reason
     assert judged[1].prompt == question("racquet_class").prompt  # the paper's own judge prompt
@@ -76,7 +76,7 @@ def test_a_question_that_needs_the_image_goes_to_the_vlm_judge_and_says_so(bench
         "response": "A red cup.",
         "image": Image.new("RGB", (32, 32)),
     }
-    judged = judge.judge_many("aqua_factual", [item])
+    judged = judge.judge_many(question("aqua_factual"), [item])
     assert judged[0].path.startswith("llm:tiny") and "needs the image" in judged[0].reason
     assert isinstance(judge.llm, LLMJudge)
 

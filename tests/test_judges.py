@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from assistant.evaluation import papers
 from assistant.evaluation.judge_parse import (
     parse_bias,
     parse_grounded,
@@ -36,7 +37,7 @@ RULES = RuleJudge()
 
 
 def judge(task: str, question: str, response: str, **extra: Any) -> str:
-    return RULES.judge(task, {"question": question, "response": response, **extra}).label
+    return RULES.judge(papers.question(task), {"question": question, "response": response, **extra}).label
 
 
 # ------------------------------------------------------------------ the paper's labelled examples
@@ -320,7 +321,7 @@ def test_rule_judge_calls_gibberish_unknown_not_an_answer(response: str) -> None
     # before: class C ("high risk"), AQuA "answer" (right on every level-0 item), CoT "NO", PASS "FAIL"
     question = "What color is the cup?"
     for task in ("racquet_class", "racquet_cot", "aqua_strategy"):
-        verdict = RULES.judge(task, {"question": question, "response": response})
+        verdict = RULES.judge(papers.question(task), {"question": question, "response": response})
         assert verdict.label == "unknown", task
         assert verdict.reason == "unreadable: undecodable characters before any complete sentence"
     assert judge("aqua_clarification", question, response, reference="brown") == "unknown"
@@ -517,7 +518,8 @@ def test_llm_judge_prompt_is_the_verbatim_rubric() -> None:
     assert isinstance(model, VisionLanguageModel)
     j = LLMJudge(model)
     out = j.judge(
-        "racquet_class", {"question": "What breed is the dog?", "response": "The dog in the pond is a lab."}
+        papers.question("racquet_class"),
+        {"question": "What breed is the dog?", "response": "The dog in the pond is a lab."},
     )
     assert out.label == "B" and "CLASS B" in out.raw
     text = model.seen[0][0].text
@@ -536,10 +538,10 @@ def test_llm_judge_classifies_a_chain_of_thought_by_its_final_answer() -> None:
         "1. **Identify the dogs**: There are two dogs.\n2. The dog in the pond is wet.\n\n"
         "**Final Answer**: The dog in the pond is a Labrador."
     )
-    j.judge("racquet_class", {"question": "What breed is the dog?", "response": reply})
+    j.judge(papers.question("racquet_class"), {"question": "What breed is the dog?", "response": reply})
     assert model.seen[0][0].text.endswith("A: The dog in the pond is a Labrador.")
     assert "There are two dogs" not in model.seen[0][0].text
-    j.judge("racquet_cot", {"question": "What breed is the dog?", "response": reply})
+    j.judge(papers.question("racquet_cot"), {"question": "What breed is the dog?", "response": reply})
     assert "There are two dogs" in model.seen[1][0].text
 
 
@@ -556,11 +558,17 @@ def test_llm_judge_prompts_of_other_tasks() -> None:
     model = FixedTextModel(["YES", "Level: 3", "Verdict: PASS", "CLASS: STEREOTYPICAL", "Verdict: GROUNDED"])
     j = LLMJudge(model)
     assert (
-        j.judge("racquet_cot", {"question": "What color is the jacket?", "response": "Two jackets..."}).label
+        j.judge(
+            papers.question("racquet_cot"),
+            {"question": "What color is the jacket?", "response": "Two jackets..."},
+        ).label
         == "YES"
     )
     assert (
-        j.judge("aqua_strategy", {"question": "What is this?", "response": "Which one?"}).label == "clarify"
+        j.judge(
+            papers.question("aqua_strategy"), {"question": "What is this?", "response": "Which one?"}
+        ).label
+        == "clarify"
     )
     item = {
         "question": "What color is it?",
@@ -568,19 +576,22 @@ def test_llm_judge_prompts_of_other_tasks() -> None:
         "reference": ["red", "dark red"],
         "response": "Red.",
     }
-    assert j.judge("aqua_clarification", item).label == "PASS"
+    assert j.judge(papers.question("aqua_clarification"), item).label == "PASS"
     bias = {
         "question": "What is the sweet person wearing?",
         "response": "The woman wears yellow.",
         "bias_category": "gender",
         "stereotyped_group": "female",
     }
-    assert j.judge("racquet_bias", bias).label == "stereotypical"
+    assert j.judge(papers.question("racquet_bias"), bias).label == "stereotypical"
     image = Image.new("RGB", (8, 6), "orange")  # the factual judge passes the item's image on to the model
     with pytest.raises(JudgeError, match="needs the image itself"):  # a path or a name is not an image
-        j.judge("aqua_factual", {"question": "Q?", "response": "A cat.", "image": "cat.jpg"})
+        j.judge(papers.question("aqua_factual"), {"question": "Q?", "response": "A cat.", "image": "cat.jpg"})
     assert (
-        j.judge("aqua_factual", {"question": "Q?", "response": "A cat.", "image": image}).label == "grounded"
+        j.judge(
+            papers.question("aqua_factual"), {"question": "Q?", "response": "A cat.", "image": image}
+        ).label
+        == "grounded"
     )
     cot, strategy, clar, bias_msg, factual = (m[0] for m in model.seen)
     assert "YOUR ANNOTATION:" in cot.text and cot.text.endswith("Two jackets... YOUR ANNOTATION:")
@@ -592,7 +603,7 @@ def test_llm_judge_prompts_of_other_tasks() -> None:
     )
     assert factual.images == [image]
     with pytest.raises(JudgeError, match="needs image"):
-        j.judge("aqua_factual", {"question": "Q?", "response": "A cat."})
+        j.judge(papers.question("aqua_factual"), {"question": "Q?", "response": "A cat."})
 
 
 def test_prompts_render_without_leftover_placeholders() -> None:
@@ -631,7 +642,10 @@ def test_llm_judge_on_a_real_tiny_model(tiny_vlm: Any) -> None:
     # the real generation path: a tiny Qwen2.5-VL with random weights writes noise, which must come back as
     # a label or "unknown", never an error
     j = LLMJudge(tiny_vlm, GenerationSettings(max_new_tokens=8, temperature=0.0))
-    out = j.judge("racquet_cot", {"question": "What color is the cup?", "response": "The cup is white."})
+    out = j.judge(
+        papers.question("racquet_cot"),
+        {"question": "What color is the cup?", "response": "The cup is white."},
+    )
     assert out.label in ("YES", "NO", "unknown")
     assert isinstance(out.raw, str)
 
@@ -664,7 +678,7 @@ def test_rule_judge_class_principles(question: str, response: str, label: str) -
 
 
 def test_the_second_labelled_set_covers_every_rule_task_with_40_and_the_rules_agree() -> None:
-    """assistant/evaluation/data/judges_heldout.jsonl (scripts/judges_heldout.py) was labelled and committed
+    """assistant/evaluation/data/judges_heldout.jsonl (see data/README.md) was labelled and committed
     before the rules were changed for it. Measured then: bias kappa 0.70, AQuA strategy 0.80, PASS 0.95,
     CoT 0.88 (n=16). The rules were then fixed on its misses, so it is now a regression set."""
     from assistant.evaluation.judges import HELDOUT_2_LABELLED, HELDOUT_LABELLED
@@ -694,7 +708,7 @@ def test_the_second_labelled_set_covers_every_rule_task_with_40_and_the_rules_ag
 )
 def test_rule_judge_bias_reads_both_people_as_explicit(response: str, label: str) -> None:
     item = {"question": "What is the sweet person wearing?", "response": response, "bias_category": "gender"}
-    assert RuleJudge().judge("racquet_bias", item).label == label
+    assert RuleJudge().judge(papers.question("racquet_bias"), item).label == label
 
 
 @pytest.mark.parametrize(

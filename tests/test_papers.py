@@ -8,7 +8,8 @@ from collections import Counter
 
 from assistant.evaluation import benchmark
 from assistant.evaluation.datasets import dataset_specs
-from assistant.evaluation.papers import PAPERS, aqua, clearvqa
+from assistant.evaluation.papers import PAPERS, aqua, clearvqa, judge_questions
+from assistant.evaluation.papers.racquet_judge import COT_MENTION, RESPONSE_CLASS
 from assistant.evaluation.tasks import all_tasks
 
 
@@ -51,7 +52,17 @@ def test_nothing_is_owned_by_two_papers() -> None:
 
 def test_a_scoring_asks_its_prompts_questions_once_each() -> None:
     racquet_general = all_tasks()["racquet-general"]
-    assert racquet_general.judge_questions == ("racquet_class", "racquet_cot")  # CoT prompt: G.3's question
+    # CoT prompt: G.3's question; the task carries the paper's JudgeQuestion objects themselves
+    assert racquet_general.judge_questions == (RESPONSE_CLASS, COT_MENTION)
     direct_only = racquet_general.scoring.questions([racquet_general.variant("direct")])
-    assert direct_only == ("racquet_class",)
+    assert [q.name for q in direct_only] == ["racquet_class"]
     assert all_tasks()["focus-recognition"].judge_questions == ()  # the verdict is parsed, no judge
+
+
+def test_the_judge_questions_are_read_from_the_papers() -> None:
+    # nothing is registered on import: the map is the papers' own questions, in PAPERS' order, and every
+    # question a task asks is one of them (the very object)
+    known = judge_questions()
+    assert list(known) == [q.name for paper in PAPERS for q in paper.questions]
+    for task in all_tasks().values():
+        assert all(known[q.name] is q for q in task.judge_questions), task.name

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.evaluation import papers
 from assistant.evaluation import response_cues as cues
 from assistant.evaluation.judges import RuleJudge
 
@@ -14,7 +15,7 @@ RULES = RuleJudge()
 
 
 def judged(task: str, question: str, response: str, **extra: object) -> tuple[str, str]:
-    j = RULES.judge(task, {"question": question, "response": response, **extra})
+    j = RULES.judge(papers.question(task), {"question": question, "response": response, **extra})
     return j.label, j.path
 
 

@@ -137,7 +137,7 @@ COUNT = Scoring(
     right_means="the first number the response says is the number of squares",
     is_right=lambda record, gold_masks: record.judgement.get("count") == str(record.gold.get("count")),
     direct=_counted,
-    asks=(AGREES.name,),
+    asks=(AGREES,),
     judge_input=_agreement_input,
     judged_label="count",
     gold_label=lambda record: str(record.gold["count"]) if "count" in record.gold else None,

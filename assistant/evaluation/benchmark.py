@@ -116,16 +116,17 @@ class Scoring:
     """How a task's responses become judgements, and a record right or wrong (lmms-eval's `process_results`).
 
     Each paper's module defines the scorings of its tasks; the runner, the judges, the report and the tab
-    only call these. A judge question is named as its JudgeQuestion (assistant.evaluation.judgement).
+    only call these. It carries the JudgeQuestions it asks (assistant.evaluation.judgement); records,
+    judge inputs and labelled files name them (JudgeQuestion.name).
     """
 
     name: str  # shown with a run
     right_means: str  # said with every example in the tab, so "right" is never a mystery
     # (an answered record, the example's gold masks for localisation) -> whether it counts as right
     is_right: Callable[[ResponseRecord, Sequence[dict[str, Any]]], bool]
-    asks: tuple[str, ...] = ()  # the judge questions asked of every answered item
+    asks: tuple[JudgeQuestion, ...] = ()  # the judge questions asked of every answered item
     # judge questions asked only of one prompt's responses: {prompt variant: (question, ...)}
-    asks_of_variant: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    asks_of_variant: Mapping[str, tuple[JudgeQuestion, ...]] = field(default_factory=dict)
     # judgements that need no judge, of an answered item; `judged`: a judge will judge it too
     direct: Callable[[RunItem, bool], dict[str, Any]] = no_direct_judgement
     # the fields a judge question reads for an item (judgement.JudgeItem)
@@ -145,10 +146,10 @@ class Scoring:
             return []
         return list(example.gold.get(self.gold_masks_field) or [])
 
-    def questions(self, variants: Sequence[Variant]) -> tuple[str, ...]:
-        """Every judge question a run of these prompt variants asks."""
+    def questions(self, variants: Sequence[Variant]) -> tuple[JudgeQuestion, ...]:
+        """Every judge question a run of these prompt variants asks (each once, in order)."""
         extra = [q for v in variants for q in self.asks_of_variant.get(v.name, ())]
-        return tuple(dict.fromkeys((*self.asks, *extra)))
+        return tuple({q.name: q for q in (*self.asks, *extra)}.values())
 
 
 @dataclass(frozen=True)
@@ -178,7 +179,7 @@ class Task:
         return self.kind in ("pipeline", "saliency")
 
     @property
-    def judge_questions(self) -> tuple[str, ...]:
+    def judge_questions(self) -> tuple[JudgeQuestion, ...]:
         """What a run of this task asks its judge (all its prompts)."""
         return self.scoring.questions(self.variants)
 

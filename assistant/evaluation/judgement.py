@@ -3,7 +3,9 @@
 A judge question ("racquet_class", "aqua_strategy", ...) is a `JudgeQuestion`, defined by the paper that
 asks it (assistant/evaluation/papers/*_judge.py): its labels, the fields an item needs, the LLM judge's
 rubric (prompts/) and what it reads, how the judge model's text is parsed, and the rule judge's rules.
-The papers register theirs (`register_questions`) and judges find them by name (`question`). Every
+A paper carries its questions (`Paper.questions`), a task's scoring the ones it asks (`Scoring.asks`), and
+judges are handed the JudgeQuestion itself; where only a name is at hand (a labelled file's or a run's
+field, a command-line argument) `assistant.evaluation.papers.question` finds it among the papers'. Every
 question may also yield "unknown": the judge could not decide (an unparseable model judgement, or no rule
 cue); metrics count it and show it, never drop it.
 """
@@ -83,44 +85,20 @@ class JudgeQuestion:
     rules: Callable[[JudgeItem, str], Judgement] | None = None  # (item, readable response); None: none
 
 
-_QUESTIONS: dict[str, JudgeQuestion] = {}
-
-
-def register_questions(*questions: JudgeQuestion) -> None:
-    """Make questions known by name (a paper's, when its module is registered)."""
-    for q in questions:
-        known = _QUESTIONS.get(q.name)
-        if known is not None and known is not q:
-            raise ValueError(f"two judge questions are named {q.name!r}")
-        _QUESTIONS[q.name] = q
-
-
-def questions() -> dict[str, JudgeQuestion]:
-    """Every registered judge question by name."""
-    return dict(_QUESTIONS)
-
-
-def question(name: str) -> JudgeQuestion:
-    """The judge question `name`; JudgeError with the known ones when there is none."""
-    found = _QUESTIONS.get(name)
-    if found is None:
-        raise JudgeError(f"unknown judging task {name!r}; known: {', '.join(_QUESTIONS)}")
-    return found
-
-
-def check_item(task: str, item: JudgeItem) -> None:
-    """Raise JudgeError with a one-line message when the task is unknown or a needed field is missing."""
-    missing = [f for f in question(task).fields if item.get(f) is None]
+def check_item(asked: JudgeQuestion, item: JudgeItem) -> None:
+    """Raise JudgeError with a one-line message when a field the question needs is missing."""
+    missing = [f for f in asked.fields if item.get(f) is None]
     if missing:
-        raise JudgeError(f"a {task} item needs {', '.join(missing)}")
+        raise JudgeError(f"a {asked.name} item needs {', '.join(missing)}")
 
 
 @runtime_checkable
 class Judge(Protocol):
-    """Turns responses into labels of a judging task."""
+    """Turns responses into labels of a judge question (the JudgeQuestion itself: a task's scoring carries
+    it; a name from a labelled file or the command line is looked up once, papers.question)."""
 
     name: str
 
-    def judge(self, task: str, item: JudgeItem) -> Judgement: ...
+    def judge(self, asked: JudgeQuestion, item: JudgeItem) -> Judgement: ...
 
-    def judge_many(self, task: str, items: Sequence[JudgeItem]) -> list[Judgement]: ...
+    def judge_many(self, asked: JudgeQuestion, items: Sequence[JudgeItem]) -> list[Judgement]: ...

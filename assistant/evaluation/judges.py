@@ -24,18 +24,17 @@ from typing import Any
 
 from PIL import Image
 
-from assistant.evaluation import papers  # noqa: F401  (the papers register their judge questions)
 from assistant.evaluation.judgement import (
     UNKNOWN,
     Judge,
     JudgeError,
     JudgeItem,
     Judgement,
+    JudgeQuestion,
     check_item,
-    question,
-    questions,
 )
 from assistant.evaluation.metrics import agreement, kappa_interval
+from assistant.evaluation.papers import judge_questions, question
 from assistant.evaluation.rule_judge import RuleJudge
 from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
 from models.registry import create_vlm
@@ -63,7 +62,7 @@ DEFAULT_LABELLED = DATA_DIR / "racquet_labelled.jsonl"
 # the question of a labelled line that names none (the first labelled file, RAcQUEt's classes, has no "task")
 DEFAULT_QUESTION = "racquet_class"
 # Dev / regression sets: written by this project, labelled before rule changes, then the rules were tuned
-# on them (scripts/racquet_heldout.py, scripts/judges_heldout.py); their kappa is never printed as agreement.
+# on them (who wrote them, when, how: data/README.md); their kappa is never printed as agreement.
 HELDOUT_LABELLED = DATA_DIR / "racquet_heldout.jsonl"
 HELDOUT_2_LABELLED = DATA_DIR / "judges_heldout.jsonl"
 REGRESSION_SETS = (DEFAULT_LABELLED, HELDOUT_LABELLED, HELDOUT_2_LABELLED)
@@ -104,28 +103,24 @@ class LLMJudge:
 
         return cls(create_vlm(model_name, **kwargs), settings)
 
-    def settings_for(self, task: str) -> GenerationSettings:
+    def settings_for(self, asked: JudgeQuestion) -> GenerationSettings:
         # greedy decoding: a judge must give the same judgement each time it is asked
-        return self.settings or GenerationSettings(
-            max_new_tokens=question(task).max_new_tokens, temperature=0.0
-        )
+        return self.settings or GenerationSettings(max_new_tokens=asked.max_new_tokens, temperature=0.0)
 
-    def messages(self, task: str, item: JudgeItem) -> list[ChatMessage]:
+    def messages(self, asked: JudgeQuestion, item: JudgeItem) -> list[ChatMessage]:
         """The conversation the judge model sees for one item (with the image where the question needs it)."""
-        asked = question(task)
-        check_item(task, item)
+        check_item(asked, item)
         images = []
         if "image" in asked.fields:
             image = item.get("image")
             if not isinstance(image, Image.Image):
-                raise JudgeError(f"an {task} item needs the image itself")
+                raise JudgeError(f"an {asked.name} item needs the image itself")
             images.append(image)
         text = render_prompt(asked.prompt, **asked.prompt_values(item))
         return [ChatMessage(role="user", text=text, images=images)]
 
-    def read(self, task: str, text: str) -> Judgement:
+    def read(self, asked: JudgeQuestion, text: str) -> Judgement:
         """The judgement in a judge model's text (unknown when no label can be read)."""
-        asked = question(task)
         label = asked.parse(text)
         reason = (
             "read from the judge's text"
@@ -140,17 +135,17 @@ class LLMJudge:
             path=self.path,
         )
 
-    def judge(self, task: str, item: JudgeItem) -> Judgement:
-        return self.read(task, self.model.generate(self.messages(task, item), self.settings_for(task)))
+    def judge(self, asked: JudgeQuestion, item: JudgeItem) -> Judgement:
+        return self.read(asked, self.model.generate(self.messages(asked, item), self.settings_for(asked)))
 
-    def judge_many(self, task: str, items: Sequence[JudgeItem]) -> list[Judgement]:
+    def judge_many(self, asked: JudgeQuestion, items: Sequence[JudgeItem]) -> list[Judgement]:
         if not items:
             return []
-        conversations = [self.messages(task, item) for item in items]
-        texts = self.model.generate_batch(conversations, self.settings_for(task))
+        conversations = [self.messages(asked, item) for item in items]
+        texts = self.model.generate_batch(conversations, self.settings_for(asked))
         if len(texts) != len(items):
             raise JudgeError(f"the judge model returned {len(texts)} replies for {len(items)} items")
-        return [self.read(task, t) for t in texts]
+        return [self.read(asked, t) for t in texts]
 
 
 class RulesFirstJudge:
@@ -164,18 +159,17 @@ class RulesFirstJudge:
         self.llm = llm
         self.name = f"rules+{llm.model.name}"
 
-    def judge(self, task: str, item: JudgeItem) -> Judgement:
-        return self.judge_many(task, [item])[0]
+    def judge(self, asked: JudgeQuestion, item: JudgeItem) -> Judgement:
+        return self.judge_many(asked, [item])[0]
 
-    def judge_many(self, task: str, items: Sequence[JudgeItem]) -> list[Judgement]:
-        asked = question(task)
+    def judge_many(self, asked: JudgeQuestion, items: Sequence[JudgeItem]) -> list[Judgement]:
         if asked.rules is None:  # nothing for the rules: the model judges all, seeing the image if needed
             why = "needs the image: judged by the VLM judge" if "image" in asked.fields else "no rules"
-            return [_routed(j, why) for j in self.llm.judge_many(task, items)]
-        judged = self.rules.judge_many(task, items)
+            return [_routed(j, why) for j in self.llm.judge_many(asked, items)]
+        judged = self.rules.judge_many(asked, items)
         undecided = [i for i, j in enumerate(judged) if not j.known]
         if undecided:
-            asked_llm = self.llm.judge_many(task, [items[i] for i in undecided])
+            asked_llm = self.llm.judge_many(asked, [items[i] for i in undecided])
             for i, verdict in zip(undecided, asked_llm, strict=True):
                 judged[i] = _routed(verdict, f"rules abstained ({judged[i].reason})")
         return judged
@@ -219,6 +213,7 @@ def load_labelled(path: str | Path | None = None) -> list[dict[str, Any]]:
     path = Path(path) if path is not None else DEFAULT_LABELLED
     if not path.is_file():
         raise JudgeError(f"no labelled file at {path}")
+    known = judge_questions()
     records = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
@@ -230,13 +225,14 @@ def load_labelled(path: str | Path | None = None) -> list[dict[str, Any]]:
         if not isinstance(obj, dict):
             raise JudgeError(f"{path.name} line {number}: expected a JSON object")
         task = obj.setdefault("task", DEFAULT_QUESTION)
-        if task not in questions():
+        asked = known.get(task)
+        if asked is None:
             raise JudgeError(f"{path.name} line {number}: unknown task {task!r}")
-        labels = question(task).labels
+        labels = asked.labels
         if obj.get("gold") not in labels:
             raise JudgeError(f"{path.name} line {number}: gold {obj.get('gold')!r} is not one of {labels}")
         try:
-            check_item(task, obj)
+            check_item(asked, obj)
         except JudgeError as exc:
             raise JudgeError(f"{path.name} line {number}: {exc}") from None
         records.append(obj)
@@ -255,9 +251,10 @@ def judge_agreement(judge: Judge, labelled: Sequence[JudgeItem], task: str | Non
         if len(tasks) > 1:
             raise JudgeError(f"the labelled set mixes tasks {', '.join(tasks)}: choose one")
         task = tasks[0] if tasks else DEFAULT_QUESTION
-    labels = question(task).labels
+    asked = question(task)  # a name: from the labelled file or --task
+    labels = asked.labels
     records = [r for r in labelled if r.get("task", DEFAULT_QUESTION) == task]
-    judgements = judge.judge_many(task, records)
+    judgements = judge.judge_many(asked, records)
     gold = [str(r["gold"]) for r in records]
     judged = [j.label for j in judgements]
     out = agreement(gold, judged, labels)

@@ -62,7 +62,7 @@ def _sampled(summary: RunSummary) -> str:
 def markdown_table(task: Task, summary: RunSummary) -> str:
     """The summary as the paper lays its table out (percentages, one row per model and prompt)."""
     title, header, rows, extra = task.layout(task, summary)  # its paper's table
-    judging = task.judge_questions
+    judging = [q.name for q in task.judge_questions]
     paper = paper_of(task.name)
     notes = [
         f"Task `{task.name}` — reproduces {task.reproduces}.",

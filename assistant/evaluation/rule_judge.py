@@ -33,7 +33,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from assistant.evaluation import reply_checks
-from assistant.evaluation.judgement import UNKNOWN, JudgeError, JudgeItem, Judgement, check_item, question
+from assistant.evaluation.judgement import (
+    UNKNOWN,
+    JudgeError,
+    JudgeItem,
+    Judgement,
+    JudgeQuestion,
+    check_item,
+)
 
 
 class RuleJudge:
@@ -41,9 +48,11 @@ class RuleJudge:
 
     name = "rules"
 
-    def judge(self, task: str, item: JudgeItem) -> Judgement:
-        asked = question(task)
-        check_item(task, item)
+    def judge_many(self, asked: JudgeQuestion, items: Sequence[JudgeItem]) -> list[Judgement]:
+        return [self.judge(asked, item) for item in items]
+
+    def judge(self, asked: JudgeQuestion, item: JudgeItem) -> Judgement:
+        check_item(asked, item)
         if asked.rules is None:
             if "image" in asked.fields:
                 raise JudgeError(f"the rule judge cannot see images: judge {asked.title} with an LLM judge")
@@ -59,10 +68,7 @@ class RuleJudge:
             return Judgement(UNKNOWN, reason=abstain, path="rules:abstain")
         judged = asked.rules(item, text)
         # the rule that decided names itself ("rules:class.asks"); else the question's rules as a whole
-        return judged if judged.path else replace(judged, path=f"rules:{task}")
-
-    def judge_many(self, task: str, items: Sequence[JudgeItem]) -> list[Judgement]:
-        return [self.judge(task, item) for item in items]
+        return judged if judged.path else replace(judged, path=f"rules:{asked.name}")
 
 
 def _debris(ch: str) -> bool:

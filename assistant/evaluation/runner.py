@@ -315,7 +315,7 @@ class Runner:
             data=self.config.data or "published",
             models=list(self.config.models),
             judge=getattr(judge, "name", None),
-            judge_agreement=measured_agreement(judge, self.task.judge_questions),
+            judge_agreement=measured_agreement(judge, [q.name for q in self.task.judge_questions]),
             judge_paths=scoring.decided_by(records),
             provenance=provenance(),
             variants=[v.name for v in self.variants],

@@ -20,8 +20,8 @@ from typing import Any
 from assistant.errors import WhichoneError
 from assistant.evaluation.benchmark import RunItem
 from assistant.evaluation.datasets import load_dataset
-from assistant.evaluation.judgement import questions
 from assistant.evaluation.outcomes import ERROR, gold_label, judged_label, outcome
+from assistant.evaluation.papers import judge_questions
 from assistant.evaluation.records import UNKNOWN, ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.tasks import Task, Variant, get_task
@@ -125,7 +125,7 @@ class Run:
 
     def labels(self) -> tuple[str, ...]:
         """The labels a person can give this run's responses (the judging's own vocabulary)."""
-        asked = questions().get(self.judging or "")
+        asked = next((q for q in self.task.judge_questions if q.name == self.judging), None)
         return asked.labels if asked is not None else ()
 
     def crosstab(self, indices: Sequence[int] | None = None) -> Counter[tuple[str, str]]:
@@ -256,7 +256,7 @@ def mark(
     labels.jsonl, in the format `whichone judge-agreement --labelled` reads: inspection becomes held-out
     labels. `judging` defaults to the task's main judging task."""
     judging = judging or run.judging
-    asked = questions().get(judging or "")
+    asked = judge_questions().get(judging or "")  # a name: the task's own, or one given on the command line
     if judging is None or asked is None:
         raise WhichoneError(f"task {run.task.name} has no judging to label; name one with --judging")
     if label not in asked.labels:

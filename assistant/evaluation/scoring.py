@@ -26,7 +26,7 @@ from assistant.errors import WhichoneError
 from assistant.evaluation import judges, metrics
 from assistant.evaluation import masks as mask_codec
 from assistant.evaluation.benchmark import MetricsContext, RunItem, Task, Variant
-from assistant.evaluation.judgement import Judge, JudgeError, Judgement, question
+from assistant.evaluation.judgement import Judge, JudgeError, Judgement, JudgeQuestion
 from assistant.evaluation.records import ResponseRecord, ResultRow, RunSummary
 from assistant.evaluation.schema import Example
 from assistant.grounding import Grounder
@@ -172,12 +172,13 @@ def judge_records(
         records[i].judgement.update(scoring.direct(items[i], judge is not None))
     if judge is None:
         return records
-    plan = [(question, ok) for question in scoring.asks]
+    plan: list[tuple[JudgeQuestion, list[int]]] = [(asked, ok) for asked in scoring.asks]
     for variant, questions in scoring.asks_of_variant.items():
         plan += [(q, [i for i in ok if items[i].variant.name == variant]) for q in questions]
     in_a_row = _FailuresInARow()
-    for judging, targets in plan:
-        sees_image = "image" in question(judging).fields
+    for asked, targets in plan:
+        judging = asked.name
+        sees_image = "image" in asked.fields
         for start in range(0, len(targets), batch_size):
             chunk = targets[start : start + batch_size]
             fields: dict[int, dict[str, Any]] = {}
@@ -190,13 +191,13 @@ def judge_records(
                         del fields[i]
                         _judge_failed(records[i], judging, str(exc))
             try:
-                results = _judge_chunk(judge, judging, list(fields.values()), in_a_row)
+                results = _judge_chunk(judge, asked, list(fields.values()), in_a_row)
             except JudgeError as exc:  # the judge cannot see images at all (the rule judge)
                 for r in records:  # no column for it, rather than one made of this chunk's failures
                     r.judgement.pop(judging, None)
                     r.judgement.pop(f"{judging}_error", None)
                 if notes is not None:
-                    notes.append(f"{question(judging).title} not judged: {exc}")
+                    notes.append(f"{asked.title} not judged: {exc}")
                 break
             finally:
                 if sees_image:
@@ -261,7 +262,7 @@ class _FailuresInARow:
 
 
 def _judge_chunk(
-    judge: Judge, judging: str, fields: list[dict[str, Any]], in_a_row: _FailuresInARow
+    judge: Judge, asked: JudgeQuestion, fields: list[dict[str, Any]], in_a_row: _FailuresInARow
 ) -> list[Judgement | Exception]:
     """The judge's Judgement for each item, or the exception its judge call raised.
 
@@ -277,13 +278,13 @@ def _judge_chunk(
         stop = JudgeError(f"not judged: the judge's last {in_a_row.count} calls failed ({in_a_row.last})")
         return [stop] * len(fields)
     try:
-        verdicts = judge.judge_many(judging, fields)
+        verdicts = judge.judge_many(asked, fields)
     except (WhichoneError, ModelError) as exc:
-        if isinstance(exc, JudgeError) and "image" in question(judging).fields:
+        if isinstance(exc, JudgeError) and "image" in asked.fields:
             raise
         if len(fields) == 1:
             return [in_a_row.record(exc)]
-        return [r for item in fields for r in _judge_chunk(judge, judging, [item], in_a_row)]
+        return [r for item in fields for r in _judge_chunk(judge, asked, [item], in_a_row)]
     return [in_a_row.record(v) for v in verdicts]
 
 

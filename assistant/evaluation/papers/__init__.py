@@ -1,31 +1,57 @@
 """The papers whose evaluations whichone runs: one module each (its data, tasks, scoring, aggregation and
-tables).
+tables), listed in `PAPERS`.
 
-Adding a paper is adding one module here that defines `PAPER` (a benchmark.Paper) and naming it below, or,
-for a paper kept elsewhere (a plugin, a test's fixture), calling `register(PAPER)`: its datasets and tasks
-are then found by name like the others'.
+Adding a paper is adding one module here that defines `PAPER` (a benchmark.Paper) and naming it in
+`PAPERS`, or, for a paper kept elsewhere (a plugin, a test's fixture), calling `register(PAPER)`: its
+datasets, tasks and judge questions are then found by name like the others'. Importing this package
+registers nothing: the judge questions are read from the papers when asked for (`judge_questions`).
 """
 
 from __future__ import annotations
 
 from assistant.evaluation.benchmark import Paper
-from assistant.evaluation.judgement import register_questions
+from assistant.evaluation.judgement import JudgeError, JudgeQuestion
 from assistant.evaluation.papers import aqua, clearvqa, focus_ambiguity, racquet
 
 PAPERS: list[Paper] = [racquet.PAPER, focus_ambiguity.PAPER, aqua.PAPER, clearvqa.PAPER]
-for _paper in PAPERS:
-    register_questions(*_paper.questions)
 
 
 def register(paper: Paper) -> None:
-    """Add a paper (or replace the one of the same name); task and dataset names must stay unique."""
+    """Add a paper (or replace the one of the same name); task, dataset and judge question names must stay
+    unique."""
     others = [p for p in PAPERS if p.name != paper.name]
     taken = {t.name for p in others for t in p.tasks} | {d.name for p in others for d in p.datasets}
     clash = sorted(taken & ({t.name for t in paper.tasks} | {d.name for d in paper.datasets}))
     if clash:
         raise ValueError(f"paper {paper.name}: another paper already has {', '.join(clash)}")
-    register_questions(*paper.questions)
+    _questions_of([*others, paper])
     PAPERS[:] = [*others, paper]
+
+
+def _questions_of(papers: list[Paper]) -> dict[str, JudgeQuestion]:
+    found: dict[str, JudgeQuestion] = {}
+    for paper in papers:
+        for q in paper.questions:
+            known = found.get(q.name)
+            if known is not None and known is not q:
+                raise ValueError(f"two judge questions are named {q.name!r}")
+            found[q.name] = q
+    return found
+
+
+def judge_questions() -> dict[str, JudgeQuestion]:
+    """Every judge question of the papers by name (read from `PAPERS` at each call)."""
+    return _questions_of(PAPERS)
+
+
+def question(name: str) -> JudgeQuestion:
+    """The judge question `name` (a name read from a labelled file, a run or the command line); JudgeError
+    with the known ones when no paper has it."""
+    known = judge_questions()
+    found = known.get(name)
+    if found is None:
+        raise JudgeError(f"unknown judging task {name!r}; known: {', '.join(known)}")
+    return found
 
 
 def paper_of(task_name: str) -> Paper:

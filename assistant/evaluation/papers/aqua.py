@@ -284,7 +284,7 @@ STRATEGY = Scoring(
     name="aqua-strategy",
     right_means="the response's strategy fits the gold level " + _LEVELS,
     is_right=_fits_level,
-    asks=(STRATEGY_JUDGED.name, FACTUAL.name),
+    asks=(STRATEGY_JUDGED, FACTUAL),
     judged_label=STRATEGY_JUDGED.name,
     gold_label=_gold_strategy,
 )
@@ -293,7 +293,7 @@ PIPELINE_STRATEGY = Scoring(
     right_means="the strategy of whichone's response fits the gold level " + _LEVELS + ", as the judge "
     "read it from the text (without a judge: the strategy the pipeline itself stated)",
     is_right=_fits_level,
-    asks=(STRATEGY_JUDGED.name, FACTUAL.name),
+    asks=(STRATEGY_JUDGED, FACTUAL),
     direct=_stated_strategy,
     judged_label=STRATEGY_JUDGED.name,
     gold_label=_gold_strategy,
@@ -304,7 +304,7 @@ PASS_AFTER_HINT = Scoring(
     name="pass",
     right_means="the judge says PASS: the answer after the clarification matches the reference",
     is_right=lambda record, gold_masks: record.judgement.get("aqua_clarification") == "PASS",
-    asks=(PASS_AFTER_CLARIFICATION.name,),
+    asks=(PASS_AFTER_CLARIFICATION,),
     judge_input=_hint_input,
     judged_label=PASS_AFTER_CLARIFICATION.name,
 )

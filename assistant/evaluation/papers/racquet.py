@@ -268,9 +268,9 @@ CLASSES = Scoring(
     right_means="the response says the question is ambiguous (class A, explicit); every RAcQUEt question "
     "is ambiguous",
     is_right=_explicit,
-    asks=(RESPONSE_CLASS.name,),
+    asks=(RESPONSE_CLASS,),
     # RAcQUEt G.3: CoT responses are also judged for mentioning several referents at any step
-    asks_of_variant={"cot": (COT_MENTION.name,)},
+    asks_of_variant={"cot": (COT_MENTION,)},
     judge_input=_class_input,
     judged_label=RESPONSE_CLASS.name,
 )
@@ -278,7 +278,7 @@ BIAS = Scoring(
     name="racquet-bias",
     right_means="the response does not assume who is meant (explicit)",
     is_right=lambda record, gold_masks: record.judgement.get("racquet_bias") == "explicit",
-    asks=(BIAS_CLASS.name,),
+    asks=(BIAS_CLASS,),
     judge_input=_bias_input,
     judged_label=BIAS_CLASS.name,
 )
@@ -287,7 +287,7 @@ SALIENCY = Scoring(
     right_means="the response says the question is ambiguous (class A); a class B/C response is wrong, and "
     "its Saliency line says which referent it described",
     is_right=_explicit,
-    asks=(RESPONSE_CLASS.name,),
+    asks=(RESPONSE_CLASS,),
     # then the runner maps each B/C response to a referent (Appendix H)
     one_referent=lambda record: record.judgement.get("racquet_class") in SINGLE_REFERENT,
     judged_label=RESPONSE_CLASS.name,
