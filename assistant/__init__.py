@@ -1,9 +1,7 @@
 """whichone: an ambiguity-aware visual question answering assistant.
 
-Importing it configures the models from the environment: assistant.settings installs itself as where
-models/ takes its configuration from (models/config.py), so models/ reads no environment of its own.
+Importing it changes nothing. Models take their configuration from the environment (WHICHONE_*) once
+assistant.settings.install() has run: the command line, the server and app.py do that as they start.
 """
-
-import assistant.settings  # noqa: F401  (installs the models' configuration source)
 
 __version__ = "0.1.0"

@@ -220,7 +220,12 @@ def _model_config() -> ModelConfig:
         raise ModelUnavailable(str(error)) from None
 
 
-use_configuration(_model_config)  # the one place models take their configuration from
+def install() -> None:
+    """Make WHICHONE_* (read again at each model creation) what models/ take their configuration from.
+    Nothing does this on import: the edges call it as they start (the command line, the server, app.py,
+    build_app), and so does a program built on the assistant that wants the environment's settings
+    (otherwise models/ use their defaults, or what it hands models.config.use_configuration)."""
+    use_configuration(_model_config)
 
 
 def markdown_table() -> str:

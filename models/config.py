@@ -2,9 +2,9 @@
 
 models/ reads no environment and imports nothing above it. The configuration is read in one place,
 assistant.settings (every WHICHONE_* variable), and handed down: the edge installs where it comes from
-with `use_configuration` (assistant.settings does when it is imported, so the CLI, the app, a Space and
-any code built on the assistant get the values they were started with, read again at each model creation
-as before), and the registry, the catalog's factories and the tiny builders read `model_config()`.
+with `use_configuration` (assistant.settings.install, which the command line, the server, app.py and
+build_app call as they start: never on import; the values are read again at each model creation), and
+the registry, the catalog's factories and the tiny builders read `model_config()`.
 Installed by nobody (models used on their own): the defaults below.
 """
 

@@ -27,10 +27,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from assistant.evaluation.report import markdown_table  # noqa: E402
 from assistant.evaluation.runner import RunConfig, run_benchmark  # noqa: E402
 from assistant.evaluation.tasks import all_tasks  # noqa: E402
+from assistant.settings import install as install_settings  # noqa: E402
 from tests import eval_fixtures as fx  # noqa: E402
 
 
 def main() -> None:
+    install_settings()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=int, default=6)
     parser.add_argument("--out", type=Path, default=Path("runs/every-task"))

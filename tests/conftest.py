@@ -11,9 +11,11 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-# Models take their configuration from WHICHONE_* through the assistant (models/config.py), as in the CLI
-# and the app; a test of models/ alone is configured the same way.
-import assistant  # noqa: E402, F401
+# Models take their configuration from WHICHONE_* through the assistant's settings (models/config.py), as
+# in the CLI and the app, which install them as they start; a test of models/ alone is configured the same.
+from assistant.settings import install  # noqa: E402
+
+install()
 
 # ---------------------------------------------------------------- models: tiny local checkpoints
 

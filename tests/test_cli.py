@@ -254,7 +254,7 @@ def test_serve_stopped_while_it_starts_exits_cleanly(tmp_path: Path, cli_env) ->
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {**os.environ, **cli_env, "HF_HUB_OFFLINE": "1"}
-    # a folder of its own (this process's ui import set GRADIO_TEMP_DIR to the test process's folder)
+    # a folder of its own, whatever this process was given
     env.pop("GRADIO_TEMP_DIR", None)
     proc = subprocess.Popen(
         [str(script), "serve", "--host", "127.0.0.1", "--port", str(port)],

@@ -19,7 +19,8 @@ KNOWN_UPWARD: set[tuple[str, str]] = set()  # none: settings reach models as val
 DEFERRED = {
     "ui.cli.judge": "the judge-agreement command alone loads the benchmark (sklearn, statsmodels)",
     "ui.cli.bench": "`whichone bench list` and --help stay quick without sklearn and pycocotools",
-    "ui.serve": "gradio and the whole app load only when the server starts, after the settings are checked",
+    "ui.serve": "gradio loads only when the server starts, after the RAM upload folder is made",
+    "ui.cli.serve": "the app and gradio load only for `whichone serve`, not for every command",
 }
 
 

@@ -96,16 +96,24 @@ def test_forget_files_deletes_only_inside_gradios_temp_folder(tmp_path: Path, mo
 
 
 @pytest.mark.skipif(not Path("/dev/shm").is_dir(), reason="no /dev/shm tmpfs on this machine")
-def test_uploads_go_to_a_private_ram_folder() -> None:
+def test_importing_changes_nothing_and_serving_makes_the_ram_folder_before_gradio() -> None:
+    """Issue 34: importing the interfaces sets no variable, makes no folder and loads no gradio; the
+    server's start (ui.serve.main, whose first step this runs) makes the private RAM folder before gradio
+    is imported, so even Gradio's import-time folder is it. The whole start: tests/test_cli.py's serve."""
     env = {k: v for k, v in os.environ.items() if k != "GRADIO_TEMP_DIR"}
     code = (
-        "import os, ui, gradio.route_utils as r; d = os.environ['GRADIO_TEMP_DIR'];"
+        "import os, sys, glob; g = '/dev/shm/whichone-gradio-*'; shm = set(glob.glob(g));"
+        "import ui, ui.cli, ui.serve, app;"
+        "print('gradio' in sys.modules, 'GRADIO_TEMP_DIR' in os.environ, set(glob.glob(g)) == shm);"
+        "ui.serve.use_memory_temp_dir(); import gradio.route_utils as r; d = os.environ['GRADIO_TEMP_DIR'];"
         "print(d, r.DEFAULT_TEMP_DIR == d, oct(os.stat(d).st_mode & 0o777))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True
     )
-    folder, same, mode = out.stdout.split()
+    imported, named, made = out.stdout.splitlines()[0].split()
+    assert (imported, named, made) == ("False", "False", "True")
+    folder, same, mode = out.stdout.splitlines()[1].split()
     assert folder.startswith("/dev/shm/whichone-gradio-") and same == "True" and mode == "0o700"
     assert not Path(folder).exists()  # removed at exit
 

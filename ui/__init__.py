@@ -1,6 +1,5 @@
-"""The Gradio app: ask tab, settings, explain panel, overlays (see ui.app.build_app)."""
+"""The two interfaces: the Gradio app (ui.app.build_app, started by ui.serve) and the command line (ui.cli).
 
-from ui.privacy import use_memory_temp_dir
-
-# Before anything imports gradio: Gradio reads GRADIO_TEMP_DIR once, at import time.
-use_memory_temp_dir()
+Importing ui changes nothing: `whichone serve` and app.py make the private upload folder when the server
+starts (ui/serve.py).
+"""

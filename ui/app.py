@@ -15,6 +15,7 @@ import gradio as gr
 from starlette.middleware import Middleware
 
 from assistant.pipeline import AssistantConfig
+from assistant.settings import install as install_settings
 from assistant.settings import settings as read_settings
 from models.errors import ModelError
 from models.stacks import ModelChoice
@@ -119,6 +120,7 @@ def build_app(
     config: AssistantConfig | None = None,
 ) -> gr.Blocks:
     """The app. `choice` defaults to the environment's; `pool` to a new one, loaded now."""
+    install_settings()  # models/ read WHICHONE_* (a no-op when the server's start did it)
     choice = choice or choice_from_env()
     if pool is None:
         pool = ModelPool()

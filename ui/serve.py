@@ -1,45 +1,19 @@
-"""Start the app: build the UI once (models load at start-up) and launch it.
+"""Start the app: `python app.py` (how a Hugging Face Space runs it) and `whichone serve` call `main`.
 
-Both `python app.py` (how a Hugging Face Space runs it) and `whichone serve` call `main`; it lives in the
-package so the console script works from any folder.
+Importing this (or any module of whichone) changes nothing: the private RAM folder for uploads is made
+here, when the server starts, before gradio is imported (Gradio reads GRADIO_TEMP_DIR when imported, for
+its recording routes, and at each upload; ui/privacy.py); then ui.launch builds and serves the app.
 """
 
 from __future__ import annotations
 
-from ui import connection_guard
-from ui.client_address import trust_named_proxies
-from ui.privacy import STOPPING, start_sweeper, stop_on_sigterm, temp_root
-from ui.public import public_mode
-from ui.route_door import route_lines
-from ui.state import live_files
-from ui.upload_quota import LEDGER
+from assistant.settings import install as install_settings
+from ui.privacy import use_memory_temp_dir
 
 
 def main(host: str | None = None, port: int | None = None) -> None:
-    # ui first: it points Gradio's upload folder at RAM before gradio is imported.
-    from ui.app import build_app, launch_kwargs
+    install_settings()
+    use_memory_temp_dir()
+    from ui.launch import run  # imports gradio: after the folder is set
 
-    demo = build_app()
-    trust_named_proxies()  # before the server starts: uvicorn reads it then
-    connection_guard.install()  # a header timeout and a cap per address (ui/connection_guard.py)
-    stop_on_sigterm()
-    # Says where uploads live (no user data): operators and the privacy tests check that folder.
-    print(f"whichone: uploads are kept in {temp_root()} until start over, session end or exit", flush=True)
-    start_sweeper(live_files, LEDGER.older_than, LEDGER.forget)  # uploads no session opened, staging files
-    # launch() returns once the server answers; this thread then waits for SIGTERM or Ctrl-C and closes.
-    demo.launch(**launch_kwargs(demo, host=host, port=port), prevent_thread_lock=True)
-    print_route_table(demo)
-    try:
-        while not STOPPING.wait(0.5):
-            pass
-    except KeyboardInterrupt:  # Ctrl-C in a terminal: the same clean stop, without a traceback
-        pass
-    finally:
-        demo.close()
-
-
-def print_route_table(demo: object) -> None:
-    """Every route the app mounts, and which ones a visitor may reach in public mode (docs/security.md)."""
-    mode = "public mode: only the allowed routes answer" if public_mode() else "private mode: all answer"
-    lines = route_lines(getattr(demo, "server_app", None) or getattr(demo, "app", None))
-    print(f"whichone: the app mounts {len(lines)} routes ({mode}):", *lines, sep="\n", flush=True)
+    run(host, port)

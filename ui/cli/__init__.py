@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import typer
 
+from assistant.settings import install as install_settings
 from ui.cli.ask import ask, focus, parse_grounding_command
 from ui.cli.bench import bench_app
 from ui.cli.judge import judge_agreement_command
@@ -17,8 +18,15 @@ from ui.cli.perf import perf
 from ui.cli.selfcheck import selfcheck_command
 from ui.cli.serve import serve
 
+
+def _configure() -> None:
+    """Before any command: models/ read WHICHONE_* through the settings (nothing does this on import)."""
+    install_settings()
+
+
 app = typer.Typer(
     name="whichone",
+    callback=_configure,
     help="An ambiguity-aware visual question answering assistant.",
     no_args_is_help=True,
     add_completion=False,

@@ -9,7 +9,6 @@ import typer
 
 from models.stacks import get_stack
 from ui.cli.errors import user_errors
-from ui.serve import main as serve_app
 
 
 @user_errors
@@ -30,4 +29,6 @@ def serve(
     if model:
         os.environ["WHICHONE_MODEL"] = model
 
-    serve_app(host=host, port=port)
+    from ui.serve import main  # the app and gradio load only when the server starts
+
+    main(host=host, port=port)
