@@ -75,16 +75,27 @@ def bot_messages(page) -> list[str]:
 
 
 def wait_for_bot_text(page, pattern: str, count: int | None = None) -> str:
-    """Wait until the newest assistant message matches `pattern` and is complete (not streaming)."""
+    """Wait until the newest assistant message matches `pattern` and is complete (not streaming).
+
+    Complete: the status line says the turn is over and the message's text has not changed for half a
+    second, because the chat's markdown can be drawn a moment after the status line that came with it (on a
+    loaded machine the status said "ready" while the message still showed the last streamed piece)."""
     page.wait_for_function(
         """([pattern, count]) => {
             const bots = document.querySelectorAll('#wh-chat .message.bot');
             if (!bots.length || (count !== null && bots.length < count)) return false;
             const text = bots[bots.length - 1].innerText;
             const status = document.querySelector('#wh-status')?.innerText || '';
-            return new RegExp(pattern).test(text) && /ready|Error/.test(status);
+            if (!(new RegExp(pattern).test(text) && /ready|Error/.test(status))) return false;
+            const seen = window.whLastBotText;
+            if (!seen || seen.text !== text) {
+                window.whLastBotText = { text, since: Date.now() };
+                return false;
+            }
+            return Date.now() - seen.since >= 500;
         }""",
         arg=[pattern, count],
+        polling=100,
     )
     return bot_messages(page)[-1]
 
