@@ -38,6 +38,16 @@ def run(host: str | None = None, port: int | None = None) -> None:
 
 def print_route_table(demo: object) -> None:
     """Every route the app mounts, and which ones a visitor may reach in public mode (docs/security.md)."""
-    mode = "public mode: only the allowed routes answer" if public_mode() else "private mode: all answer"
     lines = route_lines(getattr(demo, "server_app", None) or getattr(demo, "app", None))
+    if not public_mode():
+        # On a laptop the table is noise before the URL a newcomer looks for: one line says what it is.
+        allowed = sum("allowed" in line for line in lines)
+        print(
+            f"whichone: the app mounts {len(lines)} routes, all answering (private mode); in public mode"
+            f" (WHICHONE_PUBLIC=1, or on a Space) only the {allowed} the page uses do,"
+            " and their table is printed",
+            flush=True,
+        )
+        return
+    mode = "public mode: only the allowed routes answer"
     print(f"whichone: the app mounts {len(lines)} routes ({mode}):", *lines, sep="\n", flush=True)
