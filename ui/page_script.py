@@ -415,10 +415,15 @@ KEYBOARD_JS_TEMPLATE = """
       if (b.getAttribute('aria-expanded') !== open) b.setAttribute('aria-expanded', open);
       b.querySelectorAll('.icon').forEach((i) => i.setAttribute('aria-hidden', 'true'));
     });
+    // The numbered photo: Gradio wraps it in a button, which a click on a region still uses. For the
+    // keyboard and a screen reader its text twin is the list right after it, so the button is out of the
+    // tab order and hidden from the accessibility tree (a role of presentation on a button is not
+    // allowed, and axe flags it).
     document.querySelectorAll('#wh-overlay button').forEach((b) => {
-      if (b.querySelector('img') && b.getAttribute('tabindex') !== '-1') {
+      if (b.querySelector('img') && b.getAttribute('aria-hidden') !== 'true') {
         b.setAttribute('tabindex', '-1');
-        b.setAttribute('role', 'presentation');
+        b.removeAttribute('role');
+        b.setAttribute('aria-hidden', 'true');
       }
     });
     document.querySelectorAll('#wh-photo button:not([aria-label])').forEach((b) => {
