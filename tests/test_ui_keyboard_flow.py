@@ -63,7 +63,7 @@ def open_page(p, server: str, profile: Path, width: int, height: int):
     return context, page
 
 
-def blocking(page) -> list[str]:
+def axe_findings(page) -> list[str]:
     """axe's violations of any impact (minor included) on the page as it is."""
     violations = axe_module.Axe().run(page).response["violations"]
     return [f"{v['impact']} {v['id']} {[n['target'] for n in v['nodes'][:3]]}" for v in violations]
@@ -76,7 +76,7 @@ def test_the_whole_flow_by_keyboard(server: str, tmp_path: Path, viewport: tuple
         context, page = open_page(p, server, tmp_path / "profile", *viewport)
 
         def scan(step: Step) -> None:
-            found[step.name] = blocking(page)
+            found[step.name] = axe_findings(page)
 
         steps = Walk(page, after_step=scan).run()
         context.close()
@@ -184,7 +184,7 @@ def test_the_benchmark_tab_on_a_phone(server: str, tmp_path: Path, bench_data) -
         )
         assert names and all(n.startswith("Download ") and "." in n.split("(")[0] for n in names), names
         assert page.locator("#wh-bench-table [role=region]").count() == 1
-        assert blocking(page) == []
+        assert axe_findings(page) == []
         for control in ("#wh-bench-task input", "#wh-bench-model input"):
             page.locator(control).focus()
             page.keyboard.press("Tab")

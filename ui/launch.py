@@ -10,7 +10,7 @@ from ui.app import build_app, launch_kwargs
 from ui.client_address import trust_named_proxies
 from ui.privacy import STOPPING, start_sweeper, stop_on_sigterm, temp_root
 from ui.public import public_mode
-from ui.route_door import route_lines
+from ui.route_door import mounted_routes, route_lines
 from ui.state import live_files
 from ui.upload_quota import LEDGER
 
@@ -38,16 +38,18 @@ def run(host: str | None = None, port: int | None = None) -> None:
 
 def print_route_table(demo: object) -> None:
     """Every route the app mounts, and which ones a visitor may reach in public mode (docs/security.md)."""
-    lines = route_lines(getattr(demo, "server_app", None) or getattr(demo, "app", None))
+    app = getattr(demo, "server_app", None) or getattr(demo, "app", None)
     if not public_mode():
         # On a laptop the table is noise before the URL a newcomer looks for: one line says what it is.
-        allowed = sum("allowed" in line for line in lines)
+        routes = mounted_routes(app)
+        allowed = sum(route.rule is not None for route in routes)
         print(
-            f"whichone: the app mounts {len(lines)} routes, all answering (private mode); in public mode"
+            f"whichone: the app mounts {len(routes)} routes, all answering (private mode); in public mode"
             f" (WHICHONE_PUBLIC=1, or on a Space) only the {allowed} the page uses do,"
             " and their table is printed",
             flush=True,
         )
         return
+    lines = route_lines(app)
     mode = "public mode: only the allowed routes answer"
     print(f"whichone: the app mounts {len(lines)} routes ({mode}):", *lines, sep="\n", flush=True)
