@@ -117,7 +117,7 @@ def test_must_show_racquet_general_rules_then_cached(bench_env, bench_data, tmp_
     # the table and summary.json name the judge and its agreement on the frozen held-out set only (its
     # file, size and hash, kappa with its interval, coverage), never an in-sample figure
     line = next(x for x in again.splitlines() if x.startswith("Judge: rules; agreement"))
-    assert "racquet_class kappa" in line and "(held-out heldout3.jsonl, n=56, sha256 3384cb75)" in line
+    assert "racquet_class kappa" in line and "(held-out heldout4.jsonl, n=66, sha256 80d65942)" in line
     assert "racquet_cot kappa" in line and "95% CI" in line and "coverage" in line
     assert "in-sample" not in line
     # beside it, the judge the paper used and its agreement with people
@@ -128,7 +128,7 @@ def test_must_show_racquet_general_rules_then_cached(bench_env, bench_data, tmp_
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     sets = {(r["task"], r["set"]): r for r in summary["judge_agreement"]}
     assert {s for _, s in sets} == {"held-out"}
-    assert sets[("racquet_class", "held-out")]["n"] == 56 and sets[("racquet_cot", "held-out")]["n"] == 56
+    assert sets[("racquet_class", "held-out")]["n"] == 66 and sets[("racquet_cot", "held-out")]["n"] == 64
     assert len(sets[("racquet_cot", "held-out")]["kappa_ci"]) == 2
     code = summary["provenance"]["code"]
     assert code.get("git_commit") or code.get("package_version")
