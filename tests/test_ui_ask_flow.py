@@ -169,6 +169,8 @@ def test_the_conversation_downloads_from_the_browser_with_the_marked_photo(page,
 def test_small_items_say_plain_things_and_add_no_bubbles(page, tmp_path: Path) -> None:
     page.locator("#wh-another").click()
     page.wait_for_function(f"() => /Add a photo first/.test(({STATUS})())")
+    # the click's chain ends by focusing the question box: wait for it, or it lands between our focus and key
+    page.wait_for_function("() => !!document.activeElement?.closest('#wh-question')")
     # aria-disabled while nothing is chosen, yet still pressable (a keyboard user who presses it hears why)
     page.locator("#wh-choose").focus()
     page.keyboard.press("Enter")

@@ -145,6 +145,9 @@ def test_undo_after_a_follow_up_returns_to_the_candidates_and_says_so(server: st
         )
         page.locator("#wh-choose").click()
         page.wait_for_function(f"() => /Answer about number 2/.test(({status})())")
+        # the page then moves focus to the new reply, as a screen-reader user hears it; a shortcut pressed
+        # before that move would lose its focus to it
+        page.wait_for_function("() => !!document.activeElement?.closest('#wh-chat')")
         page.keyboard.press("Alt+Shift+Q")
         page.keyboard.press("ControlOrMeta+A")
         page.keyboard.type("Is it big?")
