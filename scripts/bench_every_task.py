@@ -66,9 +66,9 @@ def run_all(data: dict[str, str], args: argparse.Namespace) -> None:
     """One run of every task on data[task], each printed as its paper's table."""
     for task in all_tasks().values():
         options: dict[str, Any] = {"judge": "rules" if task.default_judge != "none" else None}
-        if task.kind == "localise":
+        if task.kind.name == "localise":
             options.update(models=["blobs"], segmenter="none")
-        elif task.kind == "probability":
+        elif task.kind.name == "probability":
             options.update(models=["smolvlm-tiny"])
         else:
             options.update(models=["tiny"], pointer="blobs")

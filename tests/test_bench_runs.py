@@ -135,7 +135,7 @@ def test_a_localisation_run_is_right_or_wrong_by_its_overlap_with_the_datasets_g
     """Localisation records carry no gold masks: `show` reads them from the dataset the run names, and
     counts a record right by union IoU >= 0.5 (as the tab and the paper's metric do)."""
     from assistant.evaluation.datasets import load_dataset
-    from assistant.evaluation.outcomes import localisation_iou
+    from assistant.evaluation.papers.focus_ambiguity.localisation import localisation_iou
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("WHICHONE_CACHE_DIR", str(tmp_path / "cache"))

@@ -10,7 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from assistant.evaluation.calibration import THRESHOLDS, calibration_metrics, expected_calibration_error
+from assistant.evaluation.papers.focus_ambiguity.calibration import (
+    THRESHOLDS,
+    calibration_metrics,
+    expected_calibration_error,
+)
 from tests.test_cli_bench import _bench, _calls
 
 

@@ -399,7 +399,7 @@ def test_focus_localisation_with_the_blob_pointer(bench_env, bench_data, tmp_pat
     assert result.model_calls == 6
     m = result.summary.results[0].metrics
     assert m["n"] == 6 and 0.0 <= m["union_iou"] <= 1.0 and 0.0 <= m["max_iou"] <= 1.0
-    assert all(r.localisation["masks"] for r in result.records)  # the scenes' shapes are found
+    assert all(r.parts["localisation"]["masks"] for r in result.records)  # the scenes' shapes are found
     assert "| Approach | Prompt | mAP | union IoU | max IoU |" in (result.out_dir / "table.md").read_text()
     again = run_benchmark(config)
     assert again.model_calls == 0 and again.summary == result.summary
@@ -468,13 +468,13 @@ def test_whichone_pipeline_as_the_model_on_aqua(bench_env, bench_data, tmp_path:
     result = run_benchmark(config)
     assert len(result.records) == 8 and not [r for r in result.records if r.error]
     for r in result.records:
-        assert r.pipeline["strategy"] in ("answer", "infer", "enumerate", "clarify")
+        assert r.parts["pipeline"]["strategy"] in ("answer", "infer", "enumerate", "clarify")
         # no judge: the pipeline's own strategy is all there is, and each record says so
-        assert r.judgement["pipeline_strategy"] == r.pipeline["strategy"]
-        assert r.judgement["aqua_strategy"] == r.pipeline["strategy"]
+        assert r.judgement["pipeline_strategy"] == r.parts["pipeline"]["strategy"]
+        assert r.judgement["aqua_strategy"] == r.parts["pipeline"]["strategy"]
         assert r.judgement["strategy_source"] == "self-reported"
-        assert r.pipeline["level"] == ["answer", "infer", "enumerate", "clarify"].index(
-            r.pipeline["strategy"]
+        assert r.parts["pipeline"]["level"] == ["answer", "infer", "enumerate", "clarify"].index(
+            r.parts["pipeline"]["strategy"]
         )
     m = result.summary.results[0].metrics
     assert m["n"] == 8 and m["n_unknown"] == 0 and sum(map(sum, m["confusion"])) == 8
@@ -510,7 +510,7 @@ def test_whichone_strategy_with_a_judge_is_judged_from_the_response_text(
         text = {"question": r.question, "response": r.response}
         assert judged["aqua_strategy"] == rules.judge(papers.question("aqua_strategy"), text).label
         # ... and the pipeline's own is kept beside it
-        assert judged["pipeline_strategy"] == r.pipeline["strategy"]
+        assert judged["pipeline_strategy"] == r.parts["pipeline"]["strategy"]
         assert judged["strategy_source"] == "judged"
     m = result.summary.results[0].metrics
     right = sum(levels.get(r.judgement["aqua_strategy"]) == r.gold["level"] for r in result.records)

@@ -17,9 +17,9 @@ import pytest
 from typer.testing import CliRunner
 
 from assistant.evaluation.datasets import DatasetUnavailable
+from assistant.evaluation.own_pipeline import focus_phrase
+from assistant.evaluation.papers.racquet.saliency import random_pick
 from assistant.evaluation.runner import RunConfig, RunError, run_benchmark
-from assistant.evaluation.saliency import random_pick
-from assistant.evaluation.scoring import focus_phrase
 from models import registry
 from models.errors import ModelUnavailable
 from prompts import render_prompt
@@ -75,11 +75,11 @@ def test_saliency_end_to_end_matches_the_hand_computed_table(
     classes = {i: r.judgement["racquet_class"] for i, r in by_id.items()}
     assert classes == {"0": "C", "1": "B", "2": "B", "3": "A", "4": "C"}
     # the pointer found each named colour's shape exactly; the A answer was never pointed at
-    assert by_id["0"].saliency["box"] == [10.0, 10.0, 70.0, 70.0]
-    assert [by_id[i].saliency["chosen"] for i in "012"] == [0, 2, 1]  # red, green, red
-    assert [by_id[i].saliency["hit"] for i in "012"] == [True, False, True]
-    assert by_id["3"].saliency is None
-    assert by_id["4"].saliency["unmapped"] == "no pointer hit"  # nothing yellow in the scene
+    assert by_id["0"].parts["saliency"]["box"] == [10.0, 10.0, 70.0, 70.0]
+    assert [by_id[i].parts["saliency"]["chosen"] for i in "012"] == [0, 2, 1]  # red, green, red
+    assert [by_id[i].parts["saliency"]["hit"] for i in "012"] == [True, False, True]
+    assert "saliency" not in by_id["3"].parts
+    assert by_id["4"].parts["saliency"]["unmapped"] == "no pointer hit"  # nothing yellow in the scene
     m = result.summary.results[0].metrics
     assert (m["n_responses"], m["n_single"], m["n"], m["n_unmatched"]) == (5, 4, 3, 1)
     assert m["model_rate"] == pytest.approx(2 / 3)
@@ -226,8 +226,10 @@ def test_localisation_runs_the_papers_prompts_on_a_molmo_pointer(
     phrase = render_prompt("point_molmo", phrase=focus_phrase(question))
     assert phrase in molmo_like.prompts  # whichone's own grounding: the pointer's own prompt
     zs = next(r for r in result.records if r.variant == "zs")
-    assert zs.localisation is not None
-    assert len(zs.localisation["masks"]) == 2 and zs.localisation["output"].startswith("Step 1")
+    assert "localisation" in zs.parts
+    assert len(zs.parts["localisation"]["masks"]) == 2 and zs.parts["localisation"]["output"].startswith(
+        "Step 1"
+    )
     table = (result.out_dir / "table.md").read_text()
     for label in labels:
         assert f"| test-molmo | {label} |" in table

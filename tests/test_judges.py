@@ -12,14 +12,6 @@ import pytest
 from PIL import Image
 
 from assistant.evaluation import papers
-from assistant.evaluation.judge_parse import (
-    parse_bias,
-    parse_grounded,
-    parse_pass_fail,
-    parse_racquet_class,
-    parse_strategy,
-    parse_yes_no,
-)
 from assistant.evaluation.judges import (
     DEFAULT_LABELLED,
     JudgeError,
@@ -30,6 +22,8 @@ from assistant.evaluation.judges import (
     judge_agreement,
     load_labelled,
 )
+from assistant.evaluation.papers.aqua.parse import parse_grounded, parse_pass_fail, parse_strategy
+from assistant.evaluation.papers.racquet.parse import parse_bias, parse_racquet_class, parse_yes_no
 from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
 from prompts import load_prompt
 
@@ -681,7 +675,8 @@ def test_the_second_labelled_set_covers_every_rule_task_with_40_and_the_rules_ag
     """assistant/evaluation/data/judges_heldout.jsonl (see data/README.md) was labelled and committed
     before the rules were changed for it. Measured then: bias kappa 0.70, AQuA strategy 0.80, PASS 0.95,
     CoT 0.88 (n=16). The rules were then fixed on its misses, so it is now a regression set."""
-    from assistant.evaluation.judges import HELDOUT_2_LABELLED, HELDOUT_LABELLED
+    from assistant.evaluation.judges import HELDOUT_2_LABELLED
+    from assistant.evaluation.papers.racquet.labelled import HELDOUT_LABELLED
 
     second = load_labelled(HELDOUT_2_LABELLED)
     counts = {t: sum(1 for r in second if r["task"] == t) for t in ("racquet_bias", "aqua_strategy")}

@@ -7,37 +7,37 @@ import math
 import numpy as np
 import pytest
 
-from assistant.evaluation.metrics import (
+from assistant.evaluation.metrics import agreement
+from assistant.evaluation.papers.aqua.metrics import aqua_strategy_metrics, factual_consistency, pass_rate
+from assistant.evaluation.papers.focus_ambiguity.localisation import (
     LocalisationExample,
-    SaliencyItem,
-    agreement,
-    aqua_strategy_metrics,
-    bias_distribution,
-    centre_most_referents,
-    class_distribution,
-    class_distribution_by_model,
-    cot_mention_rate,
-    factual_consistency,
-    largest_referents,
     localisation_metrics,
-    match_referent,
     max_iou,
     max_iou_of_union,
     mean_average_precision,
-    pass_rate,
-    recognition_metrics,
-    saliency_analysis,
     union_iou,
 )
-from assistant.evaluation.records import ResponseRecord, ResultRow, RunSummary
-from assistant.evaluation.saliency import (
+from assistant.evaluation.papers.focus_ambiguity.metrics import recognition_metrics
+from assistant.evaluation.papers.racquet.metrics import (
+    bias_distribution,
+    class_distribution,
+    class_distribution_by_model,
+    cot_mention_rate,
+)
+from assistant.evaluation.papers.racquet.saliency import (
+    SaliencyItem,
+    centre_most_referents,
     describe_mapping,
+    largest_referents,
     map_response,
+    match_referent,
     mcnemar_test,
     random_pick,
+    saliency_analysis,
     saliency_metrics,
     table1_layout,
 )
+from assistant.evaluation.records import ResponseRecord, ResultRow, RunSummary
 from assistant.types import Strategy, Verdict
 from models.types import Box, Grounding
 
@@ -360,7 +360,7 @@ def _saliency_record(i: int, label: str, found: dict | None) -> ResponseRecord:
         gold={"referents": BOXES_LISTS},
         response="...",
         judgement={"racquet_class": label},
-        saliency=found,
+        parts={} if found is None else {"saliency": found},
     )
 
 
@@ -548,7 +548,7 @@ def test_agreement_edge_cases() -> None:
 
 
 def test_vqa_normalisation_as_the_vqa_evaluation() -> None:
-    from assistant.evaluation.vqa_accuracy import normalise_answer
+    from assistant.evaluation.papers.clearvqa.vqa_accuracy import normalise_answer
 
     assert normalise_answer("Two dogs.") == "2 dogs"
     assert normalise_answer("  The Red ") == "red"
@@ -557,7 +557,7 @@ def test_vqa_normalisation_as_the_vqa_evaluation() -> None:
 
 
 def test_vqa_accuracy_and_exact_match() -> None:
-    from assistant.evaluation.vqa_accuracy import answer_metrics, score_answer
+    from assistant.evaluation.papers.clearvqa.vqa_accuracy import answer_metrics, score_answer
 
     # theirs compares the normalised prediction with the crowd answers as written: only "red" matches
     mixed = score_answer("red", ["red", "Red.", "dark red", "the red"])
@@ -634,7 +634,7 @@ AUTHORS_CASES = [
 def test_clearvqa_scores_equal_the_authors_function(
     prediction: str, answers: list[str], vqa: float, exact: int
 ) -> None:
-    from assistant.evaluation.vqa_accuracy import score_answer
+    from assistant.evaluation.papers.clearvqa.vqa_accuracy import score_answer
 
     score = score_answer(prediction, answers)
     assert score.vqa_accuracy == pytest.approx(vqa, abs=1e-4) and score.exact_match == bool(exact)

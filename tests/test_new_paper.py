@@ -1,9 +1,12 @@
-"""A new paper is one module: tests/toy_paper.py (a fifth, paper-like benchmark) is registered and then
-runs through the real runner on the tiny model, the report (its table and bars), the run browser's
-outcomes and labels and the tab's text twins, with no other file naming it or its task."""
+"""A new paper is one package: tests/toy_paper/ (a fifth, paper-like benchmark with a task kind of its own,
+two pictures per item) is registered and then runs through the real runner on the tiny model, the report
+(its table and bars), the run browser's outcomes, labels and its kind's rows, and the tab's text twins,
+with no other file naming it, its task or its kind. The shared code it runs through names no kind, paper
+or gold field, and docs/architecture.md's recipes are the steps it took."""
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Iterator
 from dataclasses import replace
@@ -62,6 +65,10 @@ def test_the_new_paper_runs_end_to_end(registered, bench_env, tmp_path: Path) ->
     )
     records = result.records
     assert len(records) == 6 and all(r.error is None for r in records)
+    # its kind asked with both pictures, and its part is in every record and every responses.jsonl line
+    assert all(r.parts["pair"]["pictures"] == 2 for r in records)
+    lines = [json.loads(line) for line in (result.out_dir / "responses.jsonl").read_text().splitlines()]
+    assert [line["pair"]["second"] for line in lines] == [f"{i}b.png" for i in range(6)]
     # the toy's own direct judgement, from the tiny model's real (noise) replies
     for r in records:
         said = toy_paper.said_count(r.response or "")
@@ -99,11 +106,12 @@ def test_the_new_paper_runs_end_to_end(registered, bench_env, tmp_path: Path) ->
     assert note == "" and len(examples) == 6
     view = BenchView.of_run(run, examples)
     page = example_html(view, 0)
-    assert "the first number the response says is the number of squares" in page
+    assert "the first number the response says is the number of squares in both pictures" in page
+    assert "<th>Pictures</th>" in page or "Pictures" in page  # its kind's row
 
 
-def test_no_file_outside_the_module_names_the_new_paper() -> None:
-    names = (toy_paper.TASK, toy_paper.DATASET, "toy_paper")
+def test_no_file_outside_the_package_names_the_new_paper_or_its_kind() -> None:
+    names = (toy_paper.TASK, toy_paper.DATASET, "toy_paper", "two-pictures", "TwoPictures", "second_photo")
     outside = [
         str(path.relative_to(REPO))
         for folder in ("assistant", "models", "ui", "prompts", "scripts")
@@ -111,3 +119,69 @@ def test_no_file_outside_the_module_names_the_new_paper() -> None:
         if any(name in path.read_text(encoding="utf-8") for name in names)
     ]
     assert outside == []
+
+
+# the modules that run every paper: they call the task, its scoring and its kind, and name none of them
+SHARED = (
+    "assistant/evaluation/runner.py",
+    "assistant/evaluation/records.py",
+    "assistant/evaluation/scoring.py",
+    "assistant/evaluation/report.py",
+    "assistant/evaluation/outcomes.py",
+    "ui/benchmark_tab.py",
+    *[str(p.relative_to(REPO)) for p in sorted((REPO / "ui").glob("bench_*.py"))],
+    "ui/cli/bench.py",
+)
+KIND_NAMES = ("vqa", "two-turn", "pipeline", "localise", "saliency", "probability")
+PAPER_NAMES = ("racquet", "aqua", "focusambiguity", "focus_ambiguity", "clearvqa")
+GOLD_FIELDS = ("hint", "level", "referents", "focus_regions", "clarified_answer", "clear_question")
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the docstring constants (a docstring may cite a paper; code may not name one)."""
+    bodies = [n for n in ast.walk(tree) if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef)]
+    return {
+        id(n.body[0].value)
+        for n in bodies
+        if n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)
+    }
+
+
+def test_the_shared_code_names_no_kind_paper_or_gold_field() -> None:
+    """No string literal in the runner, records, scoring, report and Benchmark tab is a kind's name, a gold
+    field or names a paper; no attribute is a kind's part (`record.localisation`), no import is a paper's."""
+    found = []
+    for name in SHARED:
+        tree = ast.parse((REPO / name).read_text(encoding="utf-8"))
+        docstrings = _docstrings(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                text = node.value.lower()
+                if text in KIND_NAMES or text in GOLD_FIELDS or any(p in text for p in PAPER_NAMES):
+                    found.append((name, node.lineno, node.value))
+            if isinstance(node, ast.Attribute) and node.attr in ("pipeline", "localisation", "saliency"):
+                found.append((name, node.lineno, node.attr))
+            if isinstance(node, ast.ImportFrom) and ".papers." in str(node.module):
+                found.append((name, node.lineno, node.module))
+    assert found == []
+
+
+def test_the_recipes_in_the_architecture_doc_are_what_the_toy_did() -> None:
+    """docs/architecture.md's "Adding a paper" and "Adding a task kind" name the steps and hooks the toy
+    paper uses, and every hook they name is one `Kind` has."""
+    from assistant.evaluation.kinds import Kind
+
+    doc = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    paper = doc.split("\n## Adding a paper\n", 1)[1].split("\n## ", 1)[0]
+    kind = doc.split("\n## Adding a task kind\n", 1)[1].split("\n## ", 1)[0]
+    assert "tests/toy_paper/" in paper and "tests/toy_paper/kinds.py" in kind
+    for step in ("PAPERS", "register", "Paper(", "Task(", "Scoring(", "JudgeQuestion", "DatasetSpec"):
+        assert step in paper, step
+    hooks = ("answer", "parts", "detail_rows", "prepare", "after_judging", "predicted_masks", "RunContext")
+    for hook in hooks:
+        assert f"`{hook}" in kind, hook
+        assert hook == "RunContext" or hasattr(Kind, hook), hook
+    toy_kind = (REPO / "tests" / "toy_paper" / "kinds.py").read_text(encoding="utf-8")
+    assert (
+        "class TwoPictures(Kind)" in toy_kind and "def answer" in toy_kind and "def detail_rows" in toy_kind
+    )

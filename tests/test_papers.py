@@ -1,5 +1,5 @@
-"""One module per paper (assistant/evaluation/papers/): each paper owns its datasets, its tasks and what
-they carry (scoring, aggregation, table, bars), and nothing is owned twice."""
+"""One package per paper (assistant/evaluation/papers/<paper>/): each paper owns its datasets, its tasks and
+what they carry (scoring, aggregation, table, bars, metrics, judge questions), and nothing is owned twice."""
 
 from __future__ import annotations
 
@@ -8,13 +8,17 @@ from collections import Counter
 
 from assistant.evaluation import benchmark
 from assistant.evaluation.datasets import dataset_specs
-from assistant.evaluation.papers import PAPERS, aqua, clearvqa, judge_questions
-from assistant.evaluation.papers.racquet_judge import COT_MENTION, RESPONSE_CLASS
+from assistant.evaluation.papers import PAPERS, judge_questions
+from assistant.evaluation.papers.aqua.paper import PASS_AFTER_HINT
+from assistant.evaluation.papers.racquet.judge import COT_MENTION, RESPONSE_CLASS
 from assistant.evaluation.tasks import all_tasks
 
 
 def _home(fn: object) -> str:
-    return inspect.getmodule(fn).__name__  # type: ignore[union-attr]
+    """The paper package (or shared module) a function is defined in."""
+    name = inspect.getmodule(fn).__name__  # type: ignore[union-attr]
+    inside = name.removeprefix("assistant.evaluation.papers.")
+    return name if inside == name else "assistant.evaluation.papers." + inside.split(".")[0]
 
 
 def test_every_task_is_served_whole_by_its_own_paper() -> None:
@@ -27,8 +31,8 @@ def test_every_task_is_served_whole_by_its_own_paper() -> None:
             for fn in (task.aggregate, task.layout, *([task.bars] if task.bars else [])):
                 assert _home(fn) == module, (paper.name, task.name, fn)
             scoring = task.scoring
-            if scoring is aqua.PASS_AFTER_HINT and module == clearvqa.__name__:
-                continue  # ClearVQA is scored by AQuA's Table 4 rule, imported from AQuA's module by name
+            if scoring is PASS_AFTER_HINT and module.endswith(".clearvqa"):
+                continue  # ClearVQA is scored by AQuA's Table 4 rule, imported from AQuA's package by name
             for fn in (scoring.is_right, scoring.direct, scoring.judge_input, scoring.gold_label):
                 assert _home(fn) in (module, benchmark.__name__), (paper.name, task.name, fn)
 

@@ -191,7 +191,7 @@ def test_the_llm_judge_on_the_served_model_counts_what_it_cannot_read_as_unknown
     server, every reply is read (the tiny model's noise: mostly unknown), and kappa is printed."""
     from typer.testing import CliRunner
 
-    from assistant.evaluation.judges import HELDOUT_LABELLED
+    from assistant.evaluation.papers.racquet.labelled import HELDOUT_LABELLED
     from ui.cli import app
 
     monkeypatch.setenv("WHICHONE_OPENAI_BASE_URL", served)

@@ -97,7 +97,7 @@ def test_localisation_is_right_when_the_regions_overlap_gold() -> None:
 
     def rec(pred: np.ndarray) -> dict:
         found = {"phrase": "cup", "masks": [mask_codec.encode_mask(pred)], "scores": [1.0]}
-        return _record({"n_predicted": 1}, {"image_size": [40, 60]}, localisation=found)
+        return _record({"n_predicted": 1}, {"image_size": [40, 60]}, parts={"localisation": found})
 
     gold_rle = [mask_codec.encode_mask(gold)]
     assert outcome(task, rec(near), gold_rle) == RIGHT
@@ -148,7 +148,7 @@ def test_picture_draws_gold_outlines_and_predicted_regions(tmp_path: Path) -> No
         id=example.id,
         source=example.source,
         split=example.split,
-        localisation=found,
+        parts={"localisation": found},
     )
     view = BenchView(get_task("focus-localisation"), [record], {example.key: example}, tmp_path)
     picture, alt = example_picture(view, record)

@@ -22,13 +22,12 @@ from assistant.evaluation.fetch import ImageFetcher
 from assistant.evaluation.outcomes import UNJUDGED
 from assistant.evaluation.records import ResponseRecord
 from assistant.evaluation.runs import Run, Slice, compare
-from assistant.evaluation.saliency import describe_mapping
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task
 from assistant.images import load_image
 from assistant.types import Candidates, Region
 from models.types import Box
-from ui.bench_results import ERROR, RIGHT, WRONG, localisation_iou
+from ui.bench_results import ERROR, RIGHT, WRONG
 from ui.overlay import draw_overlay
 
 DISPLAY_SIDE = 640  # small dataset images are enlarged to this longer side, so drawn labels stay legible
@@ -139,7 +138,7 @@ def example_picture(view: BenchView, record: ResponseRecord) -> tuple[Image.Imag
     scale = max(1.0, DISPLAY_SIDE / max(image.size))
     size = (round(image.width * scale), round(image.height * scale))
     base = image.resize(size, Image.Resampling.LANCZOS) if size != image.size else image
-    predicted = _regions((record.localisation or {}).get("masks", []), size)
+    predicted = _regions(view.task.kind.predicted_masks(record), size)
     picture = draw_overlay(base, Candidates(predicted, size), max_side=max(size))
     gold = [m for m in _masks(view.gold_masks(record), size) if m.any()]
     _draw_gold(picture, gold)
@@ -287,13 +286,6 @@ def _record_rows(view: BenchView, record: ResponseRecord, result: str) -> list[t
             prompt = judged.get(f"{judging}_prompt")
             name = f"Judge's text ({judging}" + (f", prompt {prompt})" if prompt else ")")
             rows.append((escape(name), f'<div class="wh-judge-text">{escape(str(text))}</div>'))
-    if record.pipeline is not None:
-        rows.append(("Pipeline", escape(", ".join(f"{k}: {v}" for k, v in record.pipeline.items()))))
-    if record.saliency is not None:
-        rows.append(("Saliency", escape(describe_mapping(record.saliency))))
-    if record.localisation is not None:
-        iou = localisation_iou(record, view.gold_masks(record))
-        found = record.localisation
-        text = f"phrase {found.get('phrase')!r}, {len(found.get('masks', []))} region(s)"
-        rows.append(("Localisation", escape(text + (f", union IoU {iou:.2f}" if iou is not None else ""))))
+    for heading, text in view.task.kind.detail_rows(record, view.gold_masks(record)):
+        rows.append((escape(heading), escape(text)))
     return rows

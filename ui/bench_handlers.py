@@ -104,7 +104,7 @@ class BenchmarkHandlers:
             model,
             None if judge_name in ("", "rules", "none") else judge_name,
             (pointer or "vlm-boxes") if found.uses_pointer else None,
-            segmenter if found.kind == "localise" else None,
+            segmenter if found.kind.uses_segmenter else None,
         )
         limit = check_bench_request(data, _int_or_none(limit, "the limit", 1))
         max_new = check_new_tokens(_int_or_none(max_new_tokens, "max new tokens", 1))
@@ -149,31 +149,10 @@ class BenchmarkHandlers:
         try:
             progress(0.0, desc="Loading the dataset and the model")
             config = self.config(
-                task,
-                model,
-                judge,
-                limit,
-                data,
-                variants,
-                max_new_tokens,
-                seed,
-                segmenter,
-                pointer,
-                request,
-                report,
-            )
-            echo = lambda line: log.info("benchmark: %s", line)  # noqa: E731
-            fallback = None
-            try:
-                result = run_benchmark(config, echo=echo)
-            except DatasetUnavailable as exc:
-                if config.data is not None:
-                    raise
-                # The published data cannot be had (offline, not downloaded, by request only): run the
-                # bundled sample, and say so first.
-                fallback = web_words(str(exc))
-                config = replace(config, data=SAMPLE)
-                result = run_benchmark(config, echo=echo)
+                task, model, judge, limit, data, variants, max_new_tokens, seed, segmenter, pointer,
+                request, report,
+            )  # fmt: skip
+            result, config, fallback = _run_or_sample(config)
             made = Run(result.out_dir, result.task, result.summary.to_json(), result.records)
             new_view = BenchView.of_run(made, examples_of(made)[0])
         except (WhichoneError, ModelError) as exc:
@@ -198,6 +177,20 @@ class BenchmarkHandlers:
 
 
 # ------------------------------------------------------------------------------------------ helpers
+
+
+def _run_or_sample(config: RunConfig) -> tuple[RunResult, RunConfig, str | None]:
+    """The run, or, where the published data cannot be had (offline, not downloaded, by request only) and
+    no data was named, the run on the bundled sample with why (said first on the page)."""
+    echo = lambda line: log.info("benchmark: %s", line)  # noqa: E731
+    try:
+        return run_benchmark(config, echo=echo), config, None
+    except DatasetUnavailable as exc:
+        if config.data is not None:
+            raise
+        fallback = web_words(str(exc))
+        config = replace(config, data=SAMPLE)
+        return run_benchmark(config, echo=echo), config, fallback
 
 
 _CLI_DATA = re.compile(r"pass --data (?:PATH|FOLDER)( to a local copy)?")

@@ -209,7 +209,7 @@ def page(view: BenchView | None, position: object, chosen: Slice, disagree: bool
     other = view.other.records[view.partner[index]] if view.other is not None else None
     pictures: list[Any] = []
     error = None
-    drawn = [record] if other is None or view.task.kind != "localise" else [record, other]
+    drawn = [record] if other is None or not view.task.kind.compares_pictures else [record, other]
     for which, shown_record in zip(("this run", "the compared run"), drawn, strict=False):
         try:
             picture, alt = example_picture(view, shown_record)

@@ -11,7 +11,6 @@ from assistant.evaluation.outcomes import (  # noqa: F401 - the browser and its 
     ERROR,
     RIGHT,
     WRONG,
-    localisation_iou,
     outcome,
 )
 from assistant.evaluation.plots import class_bars, confusion_panels

@@ -42,15 +42,16 @@ def _choices(kind: ModelKind) -> list[tuple[str, str]]:
 
 
 def _model_choices(task: Task) -> list[tuple[str, str]]:
-    """VLMs; for localisation the pointers that stand alone (the vlm-* pointers need an answering VLM)."""
-    if task.kind == "localise":
+    """VLMs; for a kind whose --model names a pointer, the pointers that stand alone (the vlm-* pointers
+    need an answering VLM)."""
+    if task.kind.model_role == "pointer":
         return [c for c in _choices("pointer") if not c[1].startswith("vlm-")]
     return _choices("vlm")
 
 
 def _default_model(task: Task) -> str:
     choice = choice_from_env()
-    if task.kind == "localise":
+    if task.kind.model_role == "pointer":
         return choice.pointer if not choice.pointer.startswith("vlm-") else "blobs"
     return choice.vlm
 
@@ -81,7 +82,7 @@ def on_task(name: str) -> tuple[Any, ...]:
         gr.update(choices=_model_choices(task), value=_default_model(task)),
         gr.update(value=task.default_judge, interactive=needs_judge),
         gr.update(choices=[(v.label, v.name) for v in task.variants], value=[v.name for v in task.variants]),
-        gr.update(visible=task.kind == "localise"),
+        gr.update(visible=task.kind.uses_segmenter),
         gr.update(visible=task.uses_pointer),
     )
 
@@ -221,7 +222,35 @@ def build_benchmark_tab(pool: ModelPool) -> dict[str, Any]:
 
 
 def _run_form(tasks: dict[str, Task], first: Task) -> RunForm:
-    env = choice_from_env()
+    task, model, judge = _what_to_run(tasks, first)
+    task_info = gr.Markdown(_task_info(first), elem_id="wh-bench-task-info")
+    with gr.Row():
+        data = gr.Textbox(
+            label="Data: a local dataset file or folder (or a URL), or sample",
+            placeholder="empty: the published dataset (the bundled sample when it cannot be had)",
+            max_lines=1,
+            elem_id="wh-bench-data",
+        )
+        limit = gr.Number(
+            value=20,
+            precision=0,
+            minimum=0,
+            label="Limit: examples to run (0: all)",
+            elem_id="wh-bench-limit",
+        )
+    variants, max_new, seed, segmenter, pointer = _more_options(first)
+    run_btn = gr.Button("Run benchmark", variant="primary", elem_id="wh-bench-run")
+    status = gr.HTML(
+        status_html("Choose a task and press Run benchmark."), js_on_load=None, elem_id="wh-bench-status"
+    )
+    return RunForm(
+        task, model, judge, task_info, data, limit, variants, max_new, seed, segmenter, pointer, run_btn,
+        status,
+    )  # fmt: skip
+
+
+def _what_to_run(tasks: dict[str, Task], first: Task) -> tuple[gr.Dropdown, gr.Dropdown, gr.Dropdown]:
+    """The task, model and judge row."""
     with gr.Row():
         task = gr.Dropdown(
             [(f"{t.name} ({t.reproduces})", t.name) for t in tasks.values()],
@@ -244,21 +273,12 @@ def _run_form(tasks: dict[str, Task], first: Task) -> RunForm:
             allow_custom_value=True,
             elem_id="wh-bench-judge",
         )
-    task_info = gr.Markdown(_task_info(first), elem_id="wh-bench-task-info")
-    with gr.Row():
-        data = gr.Textbox(
-            label="Data: a local dataset file or folder (or a URL), or sample",
-            placeholder="empty: the published dataset (the bundled sample when it cannot be had)",
-            max_lines=1,
-            elem_id="wh-bench-data",
-        )
-        limit = gr.Number(
-            value=20,
-            precision=0,
-            minimum=0,
-            label="Limit: examples to run (0: all)",
-            elem_id="wh-bench-limit",
-        )
+    return task, model, judge
+
+
+def _more_options(first: Task) -> tuple[Any, ...]:
+    """The "More options" accordion: prompts, max new tokens, seed, segmenter and pointer."""
+    env = choice_from_env()
     with gr.Accordion("More options", open=False, elem_id="wh-bench-more"):
         variants = gr.CheckboxGroup(
             [(v.label, v.name) for v in first.variants],
@@ -285,7 +305,7 @@ def _run_form(tasks: dict[str, Task], first: Task) -> RunForm:
                 [("none: boxes only", NO_SEGMENTER), *_choices("segmenter")],
                 value=env.segmenter or NO_SEGMENTER,
                 label="Segmenter (localisation)",
-                visible=first.kind == "localise",
+                visible=first.kind.uses_segmenter,
             )
             pointer = gr.Dropdown(
                 _choices("pointer"),
@@ -293,25 +313,7 @@ def _run_form(tasks: dict[str, Task], first: Task) -> RunForm:
                 label="Pointer (whichone's pipeline; saliency: response -> box)",
                 visible=first.uses_pointer,
             )
-    run_btn = gr.Button("Run benchmark", variant="primary", elem_id="wh-bench-run")
-    status = gr.HTML(
-        status_html("Choose a task and press Run benchmark."), js_on_load=None, elem_id="wh-bench-status"
-    )
-    return RunForm(
-        task,
-        model,
-        judge,
-        task_info,
-        data,
-        limit,
-        variants,
-        max_new,
-        seed,
-        segmenter,
-        pointer,
-        run_btn,
-        status,
-    )
+    return variants, max_new, seed, segmenter, pointer
 
 
 def _results() -> Results:
@@ -362,6 +364,40 @@ def _finder(public: bool) -> Finder:
 def _browser() -> Browser:
     gr.Markdown("## Examples")
     # Nothing to browse before a run: the controls are disabled (and skipped by Tab) until one has examples.
+    slicing = _slice_controls()
+    with gr.Row():
+        prev_btn = gr.Button("Previous example", elem_id="wh-bench-prev", scale=0, interactive=False)
+        next_btn = gr.Button("Next example", elem_id="wh-bench-next", scale=0, interactive=False)
+        export_btn = gr.Button("Export this slice", elem_id="wh-bench-export", scale=0, interactive=False)
+    position = gr.Slider(
+        1, 2, value=1, step=1, label="Example number", interactive=False, elem_id="wh-bench-index"
+    )
+    where = gr.HTML(
+        status_html("Run a task or open a run to see its examples."),
+        js_on_load=None,
+        elem_id="wh-bench-position",
+    )
+    picture, picture_b = _pictures()
+    details = gr.HTML("", js_on_load=None, elem_id="wh-bench-details")
+    with gr.Row(equal_height=False):
+        label = gr.Radio([], label="Your label", elem_id="wh-bench-label", interactive=False)
+        mark_btn = gr.Button("Keep my label", elem_id="wh-bench-mark", scale=0, interactive=False)
+    kept = gr.HTML("", js_on_load=None, elem_id="wh-bench-kept")
+    slice_files = gr.File(
+        label="Slice files",
+        file_count="multiple",
+        interactive=False,
+        visible=False,
+        elem_id="wh-bench-slice-files",
+    )
+    return Browser(
+        *slicing, prev_btn, next_btn, export_btn, position, where, picture, picture_b, details, label,
+        mark_btn, kept, slice_files,
+    )  # fmt: skip
+
+
+def _slice_controls() -> tuple[Any, ...]:
+    """The slice table, and the outcome, label, prompt, model, word and unknown filters."""
     slices = gr.HTML("", js_on_load=None, elem_id="wh-bench-slices")
     pick = gr.Textbox(visible="hidden", elem_id="wh-bench-pick", label="Slice picked")
     with gr.Row(equal_height=False):
@@ -388,18 +424,11 @@ def _browser() -> Browser:
         disagree = gr.Checkbox(
             value=False, label="Only where the runs differ", elem_id="wh-bench-differ", visible=False
         )
-    with gr.Row():
-        prev_btn = gr.Button("Previous example", elem_id="wh-bench-prev", scale=0, interactive=False)
-        next_btn = gr.Button("Next example", elem_id="wh-bench-next", scale=0, interactive=False)
-        export_btn = gr.Button("Export this slice", elem_id="wh-bench-export", scale=0, interactive=False)
-    position = gr.Slider(
-        1, 2, value=1, step=1, label="Example number", interactive=False, elem_id="wh-bench-index"
-    )
-    where = gr.HTML(
-        status_html("Run a task or open a run to see its examples."),
-        js_on_load=None,
-        elem_id="wh-bench-position",
-    )
+    return slices, pick, outcome, gold, judged, variant, model_slice, word, unknown, disagree
+
+
+def _pictures() -> tuple[gr.Image, gr.Image]:
+    """The example's picture, and the compared run's beside it where its kind compares pictures."""
     with gr.Row(equal_height=False):
         picture = gr.Image(
             label="Example image",
@@ -417,23 +446,7 @@ def _browser() -> Browser:
             format="png",
             elem_id="wh-bench-image-b",
         )
-    details = gr.HTML("", js_on_load=None, elem_id="wh-bench-details")
-    with gr.Row(equal_height=False):
-        label = gr.Radio([], label="Your label", elem_id="wh-bench-label", interactive=False)
-        mark_btn = gr.Button("Keep my label", elem_id="wh-bench-mark", scale=0, interactive=False)
-    kept = gr.HTML("", js_on_load=None, elem_id="wh-bench-kept")
-    slice_files = gr.File(
-        label="Slice files",
-        file_count="multiple",
-        interactive=False,
-        visible=False,
-        elem_id="wh-bench-slice-files",
-    )
-    return Browser(
-        slices, pick, outcome, gold, judged, variant, model_slice, word, unknown, disagree, prev_btn,
-        next_btn, export_btn, position, where, picture, picture_b, details, label, mark_btn, kept,
-        slice_files,
-    )  # fmt: skip
+    return picture, picture_b
 
 
 def _head(form: RunForm, results: Results, view: gr.State) -> list[Any]:
@@ -499,6 +512,11 @@ def _wire_browse(
         api_name="ui_bench_compare",
         api_visibility="private",
     )
+    _wire_slicing(b, view, browse)
+
+
+def _wire_slicing(b: Browser, view: gr.State, browse: inspect.InspectHandlers) -> None:
+    """Paging through a slice, choosing one, keeping a label, exporting it."""
     sliced = [*b.controls, view]
     b.position.input(
         browse.show,

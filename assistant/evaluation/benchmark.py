@@ -9,35 +9,34 @@ runner (`kind` says how to get a response), the judges, the report and the tab c
 them names a paper or a task. Adding a paper is adding one module under papers/ that defines a `Paper`
 (and naming it in papers/__init__.py, or `papers.register` it).
 
-Kinds:
-- "vqa": one turn, the prompt (rendered with $question) plus the image.
-- "two-turn": the same first turn, then the gold hint as the user's second message.
-- "pipeline": whichone itself answers (`assistant.pipeline.Assistant.ask`) with the named VLM.
-- "localise": a pointer finds the question's focus and a segmenter turns each point into a mask.
-- "probability": one forward pass per example: P(ambiguous), the probability of "Yes" against "No" as the
-  reply's first token after the prompt (models.base.answer_probabilities), stored as JSON.
-- "saliency": the "vqa" turn, then (after judging) the pointer maps each class B/C response to a box and
-  the box to one of the example's referent boxes (RAcQUEt Appendix H).
+A task's `kind` (assistant.evaluation.kinds.Kind) says how its responses are obtained, what its records
+carry and how the browser shows them: the shared VQA and TwoTurn, or a paper's own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from assistant.evaluation.dataset_base import DatasetSpec
 from assistant.evaluation.judgement import JudgeQuestion
+from assistant.evaluation.kinds import Kind
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example
 from models.base import GenerationSettings
 
-TaskKind = Literal["vqa", "two-turn", "pipeline", "localise", "saliency", "probability"]
-
-KINDS: tuple[TaskKind, ...] = get_args(TaskKind)
-
 # How the papers decode: greedy (temperature 0, RAcQUEt Section 4.1), up to 256 new tokens.
 GREEDY_256 = GenerationSettings(max_new_tokens=256, temperature=0.0)
+
+
+@dataclass(frozen=True)
+class Subset:
+    """The examples of its dataset a task keeps (the others are left out before sampling), and how to say
+    it when none is left ("at level 3")."""
+
+    keep: Callable[[Example], bool]
+    described: str
 
 
 @dataclass(frozen=True)
@@ -47,8 +46,8 @@ class Variant:
     name: str  # used on the command line: --variant zs-cot
     label: str  # as the paper's table writes it: "ZS-CoT"
     prompt: str  # prompts/<prompt>.txt, rendered with question=...
-    # "localise" only. True: whichone's own grounding, the pointer asked about the question's focus phrase
-    # with its own prompt (`prompt` names the Molmo one; vlm-boxes and blobs have their own or none).
+    # a localising kind only. True: whichone's own grounding, the pointer asked about the question's focus
+    # phrase with its own prompt (`prompt` names the Molmo one; vlm-boxes and blobs have their own or none).
     # False: `prompt` is rendered with the question and sent whole to a Molmo pointer (the paper's prompts).
     focus_phrase: bool = False
 
@@ -56,14 +55,14 @@ class Variant:
 @dataclass
 class RunItem:
     """One (example, prompt variant, model) of a run, as the runner fills it: the response and the turns
-    that led to it, kind-specific outputs (masks, the pipeline's reply), or the error that stopped it."""
+    that led to it, the kind's own parts (Kind.parts), or the error that stopped it."""
 
     example: Example
     variant: Variant
     model: str
     response: str | None = None
     turns: list[dict[str, str]] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
+    parts: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
 
 
@@ -134,8 +133,8 @@ class Scoring:
     judged_label: str | None = None  # the judgement whose label is a record's "judged" label
     gold_label: Callable[[ResponseRecord], str | None] = no_gold_label  # in the judged label's words
     judge_optional: bool = False  # scored without a judge too (on the model's own statement)
-    # "saliency" kind: whether an answered record describes one referent (the pointer then maps its text
-    # to one of the example's referent boxes)
+    # whether an answered record describes one referent (a kind that points at it, e.g. a paper's saliency
+    # kind, then maps its text to one of the example's referent boxes)
     one_referent: Callable[[ResponseRecord], bool] | None = None
     # the example's gold field of masks (COCO RLE) that is_right and the metrics compare with, if any
     gold_masks_field: str | None = None
@@ -157,7 +156,7 @@ class Task:
     name: str
     description: str
     dataset: str  # a key of assistant.evaluation.datasets.dataset_specs()
-    kind: TaskKind
+    kind: Kind  # how responses are obtained (assistant.evaluation.kinds)
     variants: tuple[Variant, ...]
     scoring: Scoring  # how each response becomes judgements, and a record right or wrong
     aggregate: MetricsFn  # the answered records of one (model, prompt) -> the paper's numbers
@@ -169,14 +168,13 @@ class Task:
     bars: BarsFn | None = None  # the class bars of a run
     settings: GenerationSettings = field(default_factory=lambda: GenerationSettings(max_new_tokens=256))
     needs: tuple[str, ...] = ()  # gold fields an example must have to take part, e.g. ("hint",)
-    only_levels: tuple[int, ...] | None = None  # AQuA levels to keep (the clarification subset: level 3)
+    subset: Subset | None = None  # the examples it keeps (None: all)
     needs_help: str = ""  # said when no example has the `needs` fields (how to get them)
-    second_turn_suffix: str = ""  # two-turn: said after the hint ("Answer ... a single word or phrase.")
 
     @property
     def uses_pointer(self) -> bool:
-        """Whether --pointer matters (whichone's pipeline, and mapping responses to boxes for saliency)."""
-        return self.kind in ("pipeline", "saliency")
+        """Whether --pointer matters (the task's kind says)."""
+        return self.kind.uses_pointer
 
     @property
     def judge_questions(self) -> tuple[JudgeQuestion, ...]:

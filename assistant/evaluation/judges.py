@@ -6,8 +6,7 @@
   `assistant.evaluation.judge_parse`: a judgement that cannot be read is "unknown", never an error.
 - `RuleJudge()`: surface rules, documented in `assistant.evaluation.rule_judge`.
 - `judge_agreement(judge, labelled)`: Cohen's kappa, accuracy and confusion matrix of a judge against
-  labelled responses (by default the examples the RAcQUEt paper itself classifies, in
-  assistant/evaluation/data/racquet_labelled.jsonl).
+  labelled responses (by default `papers.DEFAULT_LABELLED`: the examples a paper itself classifies).
 """
 
 from __future__ import annotations
@@ -34,7 +33,8 @@ from assistant.evaluation.judgement import (
     check_item,
 )
 from assistant.evaluation.metrics import agreement, kappa_interval
-from assistant.evaluation.papers import judge_questions, question
+from assistant.evaluation.papers import DEFAULT_LABELLED, DEFAULT_QUESTION, judge_questions, question
+from assistant.evaluation.papers import REGRESSION_SETS as PAPERS_REGRESSION_SETS
 from assistant.evaluation.rule_judge import RuleJudge
 from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
 from models.registry import create_vlm
@@ -58,14 +58,11 @@ __all__ = [
 ]
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
-DEFAULT_LABELLED = DATA_DIR / "racquet_labelled.jsonl"
-# the question of a labelled line that names none (the first labelled file, RAcQUEt's classes, has no "task")
-DEFAULT_QUESTION = "racquet_class"
 # Dev / regression sets: written by this project, labelled before rule changes, then the rules were tuned
-# on them (who wrote them, when, how: data/README.md); their kappa is never printed as agreement.
-HELDOUT_LABELLED = DATA_DIR / "racquet_heldout.jsonl"
+# on them (who wrote them, when, how: data/README.md); their kappa is never printed as agreement. The
+# papers' own come first (papers.REGRESSION_SETS).
 HELDOUT_2_LABELLED = DATA_DIR / "judges_heldout.jsonl"
-REGRESSION_SETS = (DEFAULT_LABELLED, HELDOUT_LABELLED, HELDOUT_2_LABELLED)
+REGRESSION_SETS = (*PAPERS_REGRESSION_SETS, HELDOUT_2_LABELLED)
 # The frozen held-out sets: replies written blind by an annotator who never saw the rules, committed (with
 # its sha256 in the commit message) before a round of rule changes, and never read to tune them. A rule
 # change measured on one makes it a regression set; a new one is then frozen and printed as agreement.

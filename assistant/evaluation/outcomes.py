@@ -12,11 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
-from assistant.evaluation import masks as mask_codec
 from assistant.evaluation.benchmark import Task
-from assistant.evaluation.localisation import union_iou
 from assistant.evaluation.records import UNKNOWN, ResponseRecord
 
 RIGHT, WRONG, ERROR, UNJUDGED = "right", "wrong", "error", "unjudged"
@@ -31,27 +27,6 @@ def outcome(task: Task, record: ResponseRecord, gold_masks: Sequence[dict[str, A
     if key is not None and key not in record.judgement and f"{key}_error" not in record.judgement:
         return UNJUDGED  # no judge looked (a judge that failed is "unknown": wrong, as the metrics count)
     return RIGHT if task.scoring.is_right(record, gold_masks or []) else WRONG
-
-
-def localisation_iou(record: ResponseRecord, gold_masks: Sequence[dict[str, Any]]) -> float | None:
-    """Union IoU of a localisation record's predicted masks with the gold masks (None: nothing to compare)."""
-    found = record.localisation
-    size = record.gold.get("image_size")
-    if not found or not size:
-        return None
-    h, w = int(size[0]), int(size[1])
-    gold = [_fit(m, h, w) for m in mask_codec.decode(list(gold_masks))] if gold_masks else []
-    predicted = [_fit(m, h, w) for m in mask_codec.decode(found["masks"])] if found["masks"] else []
-    return union_iou(predicted, gold, (h, w))
-
-
-def _fit(mask: np.ndarray, h: int, w: int) -> np.ndarray:
-    """An H' x W' mask as h x w (nearest neighbour), for masks of a downscaled working image."""
-    if mask.shape == (h, w):
-        return mask.astype(bool)
-    rows = (np.arange(h) * mask.shape[0] // h).clip(0, mask.shape[0] - 1)
-    cols = (np.arange(w) * mask.shape[1] // w).clip(0, mask.shape[1] - 1)
-    return mask[rows][:, cols].astype(bool)
 
 
 def judged_label(task: Task, record: ResponseRecord) -> str | None:

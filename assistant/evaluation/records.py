@@ -2,9 +2,9 @@
 (model, variant), and the run's `RunSummary`. The runner makes them, the papers' metrics and tables read
 them, the report writes them (responses.jsonl, summary.json) and the benchmark tab shows them.
 
-The nested parts stay JSON mappings because their shape is the kind's own: a record's judgement (labels by
-judging task, "<judging>_error" / "_reason" / "_text" ... beside them), the pipeline's reply, the found
-masks, the saliency mapping, and a row's metrics (each paper's numbers).
+The nested parts stay JSON mappings because their shape is their owner's: a record's judgement (labels by
+judging task, "<judging>_error" / "_reason" / "_text" ... beside them), the parts its task's kind adds
+(assistant.evaluation.kinds: Kind.parts), and a row's metrics (each paper's numbers).
 """
 
 from __future__ import annotations
@@ -51,11 +51,10 @@ class ResponseRecord:
     error: str | None = None  # why the model gave no response ("model: ...", "example 3: ...")
     # {judging task: label} plus "<judging>_reason" / "_judge" / "_text" (a judge model's whole reply) /
     # "_prompt" / "_error" (scoring.audit), and the direct judgements
-    # ("verdict", "p_ambiguous", "pipeline_strategy", "strategy_source", "n_predicted")
+    # (each task's own: Scoring.direct)
     judgement: dict[str, JSON] = field(default_factory=dict)
-    pipeline: dict[str, JSON] | None = None  # "pipeline" kind: whichone's strategy, candidates, reply
-    localisation: dict[str, JSON] | None = None  # "localise" kind: phrase, masks (RLE), scores, notes
-    saliency: dict[str, JSON] | None = None  # "saliency" kind: saliency.map_response for class B/C
+    # what the task's kind adds (Kind.parts), by name; each is written beside the response in the JSON line
+    parts: dict[str, JSON] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -75,18 +74,18 @@ class ResponseRecord:
         return [k.removesuffix("_error") for k in self.judgement if k.endswith("_error")]
 
     def to_json(self) -> dict[str, JSON]:
-        """The responses.jsonl line; the kind-specific parts only where the kind has them."""
+        """The responses.jsonl line: the record's fields, then the kind's parts, each under its own name."""
         out = asdict(self)
-        for optional in ("pipeline", "localisation", "saliency"):
-            if out[optional] is None:
-                del out[optional]
+        out.update(out.pop("parts"))
         return json_safe(out)
 
     @classmethod
     def from_json(cls, line: Mapping[str, JSON]) -> ResponseRecord:
-        """A responses.jsonl line back as a record (unknown keys are ignored, missing ones defaulted)."""
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in line.items() if k in known})
+        """A responses.jsonl line back as a record (a mapping under a name that is no field is a part;
+        other unknown keys are ignored, missing ones defaulted)."""
+        known = {f.name for f in fields(cls)} - {"parts"}
+        parts = {k: v for k, v in line.items() if k not in known and isinstance(v, dict)}
+        return cls(**{k: v for k, v in line.items() if k in known}, parts=parts)
 
 
 @dataclass(frozen=True)

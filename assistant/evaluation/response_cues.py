@@ -181,6 +181,19 @@ class QuestionCues:
     heads: tuple[str, ...] = field(default_factory=tuple)
 
 
+def _noun_run(toks: list[str], start: int) -> tuple[list[str], int]:
+    """The words from `start` up to the next preposition, verb, determiner or conjunction, and where
+    that run ends."""
+    j = start
+    while (
+        j < len(toks)
+        and toks[j] not in PREPOSITIONS | VERBS | DETERMINERS | {"and", "or"}
+        and not (_is_verb_ing(toks, j))
+    ):
+        j += 1
+    return toks[start:j], j
+
+
 def question_cues(question: str) -> QuestionCues:
     """Referent words of a question (see the module docstring)."""
     text = normalise(question)
@@ -200,15 +213,7 @@ def question_cues(question: str) -> QuestionCues:
     while i < len(toks):
         tok = toks[i]
         if tok in DETERMINERS or (tok in VAGUE_WORDS and i > 0):
-            run = []
-            j = i + 1
-            while (
-                j < len(toks)
-                and toks[j] not in PREPOSITIONS | VERBS | DETERMINERS | {"and", "or"}
-                and not (_is_verb_ing(toks, j))
-            ):
-                run.append(toks[j])
-                j += 1
+            run, j = _noun_run(toks, i + 1)
             if tok in VAGUE_WORDS and not run:
                 vague = True
             for k, w in enumerate(run):

@@ -10,14 +10,14 @@ batch mates through padding).
 Local models get batches through `generate_batch`; servers (an OpenAI-compatible backend) get one request
 per item from a bounded thread pool, each committed as it returns.
 
-Saliency (RAcQUEt Table 1) answers as "vqa" does, and after judging maps each class B/C response to a
-referent box through the pointer (`Runner._map_referents`); the pointer's hits are cached too.
+How a response is obtained is the task's kind's (assistant.evaluation.kinds: `Kind.answer`, and
+`Kind.after_judging` for parts that need the judgement); the runner gives it a `RunContext` (this Runner):
+the cached models, the images, the batches and the progress bar.
 """
 
 from __future__ import annotations
 
 import io
-import json
 import random
 import sys
 import time
@@ -25,40 +25,33 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
 from PIL import Image
 from tqdm import tqdm
 
-from assistant.errors import InputError, WhichoneError
-from assistant.evaluation import saliency, scoring
+from assistant.errors import InputError
+from assistant.evaluation import scoring
 from assistant.evaluation.benchmark import RunItem
 from assistant.evaluation.cache import (
-    CachedPointer,
     CachedVLM,
     ResponseCache,
-    cache_key,
-    cached_pointer,
     cached_vlm,
-    image_bytes_digest,
-    model_identity,
 )
 from assistant.evaluation.datasets import DatasetUnavailable, load_dataset
 from assistant.evaluation.fetch import ImageFetcher, ImageUnavailable, default_cache_dir
+from assistant.evaluation.judgement import Judge
 from assistant.evaluation.judges import measured_agreement
+from assistant.evaluation.kinds import RunError
 from assistant.evaluation.provenance import provenance
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.report import write_report
 from assistant.evaluation.schema import Example
 from assistant.evaluation.tasks import Task, Variant, get_task
-from assistant.grounding import Grounder
 from assistant.images import load_image
 from models.base import ChatMessage, GenerationSettings, Pointer, VisionLanguageModel
 from models.errors import ModelError
-from models.registry import create_pointer, create_segmenter, create_vlm
-from models.types import Grounding
-from models.vlm_pointer import VLMPointer
-from prompts import render_prompt
+from models.registry import create_vlm
 
 
 @dataclass
@@ -77,8 +70,8 @@ class RunConfig:
     concurrency: int = 8
     max_new_tokens: int | None = None  # None: the task's setting
     judge_max_new_tokens: int | None = None  # None: the LLM judge's own setting per judging task
-    segmenter: str = "sam-vit-b"  # "localise" tasks only (--model names the pointer); "none": boxes
-    # "pipeline" tasks: the pipeline's pointer; "saliency" tasks: what maps a response to a box
+    segmenter: str = "sam-vit-b"  # a kind that segments (Kind.uses_segmenter); "none": boxes
+    # the pointer of a kind that uses one (Kind.uses_pointer)
     pointer: str = "vlm-boxes"
     progress: bool = True
     # called as on_progress(model, done, total) after each batch (a UI's progress bar)
@@ -99,10 +92,6 @@ class RunResult:
     notes: list[str] = field(default_factory=list)
 
 
-class RunError(WhichoneError):
-    """The run cannot start (unknown task or variant, no examples, bad option)."""
-
-
 # ------------------------------------------------------------------------------------------ selection
 
 
@@ -121,8 +110,8 @@ def _task_examples(task: Task, config: RunConfig, notes: list[str]) -> list[Exam
     loaded = load_dataset(task.dataset, config.data, config.split or task.split)
     notes.extend(loaded.notes)
     examples = loaded.examples
-    if task.only_levels is not None:
-        examples = [e for e in examples if e.gold.get("level") in task.only_levels]
+    if task.subset is not None:
+        examples = [e for e in examples if task.subset.keep(e)]
     if task.needs:
         kept = [e for e in examples if all(e.gold.get(k) for k in task.needs)]
         if len(kept) < len(examples):
@@ -133,7 +122,7 @@ def _task_examples(task: Task, config: RunConfig, notes: list[str]) -> list[Exam
         examples = kept
     if not examples:
         needs = f" with {', '.join(task.needs)}" if task.needs else ""
-        levels = f" at level {', '.join(map(str, task.only_levels))}" if task.only_levels else ""
+        levels = f" {task.subset.described}" if task.subset is not None else ""
         help_ = f": {task.needs_help}" if task.needs_help else ""
         raise DatasetUnavailable(
             f"{task.dataset} ({loaded.split}) has no examples{levels}{needs}, which task {task.name} "
@@ -196,11 +185,6 @@ def _is_server(model: VisionLanguageModel) -> bool:
     return info.get("backend") == "openai" or info.get("device") == "remote"
 
 
-def _first_turn(item: RunItem, image: Image.Image) -> list[ChatMessage]:
-    prompt = render_prompt(item.variant.prompt, question=item.example.question)
-    return [ChatMessage("user", prompt, [image])]
-
-
 def _scale(data: bytes, image: Image.Image) -> float:
     """Working size / file size along the longer side (downscaling is uniform; EXIF rotation may swap the
     sides but not the longer one's length)."""
@@ -212,29 +196,9 @@ def _scale(data: bytes, image: Image.Image) -> float:
     return max(image.size) / longest if longest else 1.0
 
 
-class _PromptedPointer:
-    """A Molmo pointer asked with a whole prompt (VQ-FocusAmbiguity Table 3's prompts, "point" for
-    "segment") instead of its own "Point to every <phrase>"; the reply's point tags are parsed as the
-    pointer parses its own. `last_output` keeps the reply (CoT prompts reason before pointing)."""
-
-    def __init__(self, pointer: VLMPointer, text: str) -> None:
-        self.pointer, self.text = pointer, text
-        self.name = pointer.name
-        self.last_output = ""
-
-    def point(self, image: Image.Image, phrase: str) -> list[Grounding]:
-        raw = self.pointer.vlm.generate([ChatMessage("user", self.text, [image])], self.pointer.settings)
-        self.last_output = raw
-        return list(self.pointer.parse(raw, image, phrase))
-
-
-def takes_prompt(pointer: Pointer) -> TypeGuard[VLMPointer]:
-    """Whether the pointer can be asked with a whole prompt: a VLM answering in Molmo point tags
-    (molmo2-*, vlm-points). blobs, and the bbox JSON of vlm-boxes, cannot."""
-    return isinstance(pointer, VLMPointer) and pointer.output == "molmo"
-
-
 class Runner:
+    """One run of a task; the `RunContext` its kind answers through (assistant.evaluation.kinds)."""
+
     def __init__(self, config: RunConfig, *, echo: Callable[[str], None] | None = None) -> None:
         self.config = config
         self.task = get_task_or_fail(config.task)
@@ -253,10 +217,10 @@ class Runner:
         config.models = list(dict.fromkeys(config.models))  # a model named twice runs once
         self.cache = ResponseCache(config.cache_path or default_cache_dir() / "bench" / "responses.sqlite")
         self.images = ImageLoader(ImageFetcher(), self.echo)
-        self.counters: dict[str, CachedVLM | CachedPointer | _CallCounter] = {}
+        self.counters: dict[str, Any] = {}  # name -> its calls and cache hits (CachedVLM, CachedPointer ...)
         # loaded once per name, shared by the task and the judge
         self._models: dict[str, VisionLanguageModel] = {}
-        self._pointers: dict[str, Pointer] = {}  # localise: --model names; saliency: --pointer when not vlm-*
+        self.pointers: dict[str, Pointer] = {}  # the kind's pointers, loaded once per name
 
     def _variants(self) -> list[Variant]:
         if not self.config.variants:
@@ -269,44 +233,62 @@ class Runner:
     # ---------------------------------------------------------------- public
 
     def run(self) -> RunResult:
-
         started = time.perf_counter()
         notes: list[str] = []
         try:
             examples = _task_examples(self.task, self.config, notes)
-            if self.task.kind == "localise":
-                self._localise_variants(notes)
-            if self.task.kind == "saliency":
-                for model_name in self.config.models:  # an unknown --pointer fails before any answering
-                    self._saliency_pointer(model_name)
-            if self.config.judge not in (None, "none") and not self.task.judge_questions:
-                notes.append(f"task {self.task.name} needs no judge; --judge {self.config.judge} is not used")
-            for note in notes:
-                self.echo(f"note: {note}")
-            judge = scoring.make_judge(
-                self.config.judge or self.task.default_judge,
-                self.task,
-                self._cached_vlm,
-                self.config.judge_max_new_tokens,
-            )
-            items: list[RunItem] = []
-            for model_name in self.config.models:
-                items.extend(self._run_model(model_name, examples))
-            shown = len(notes)
-            records = scoring.judge_records(
-                self.task, items, judge, self.images, self.config.batch_size, notes
-            )
-            if self.task.kind == "saliency":
-                self._map_referents(items, records)
-            for note in notes[shown:]:
-                self.echo(f"note: {note}")
+            judge, records = self._answer_and_judge(examples, notes)
         finally:
             self.cache.close()
+        summary = self._summary(examples, records, judge)
+        calls = sum(c.calls for c in self.counters.values())
+        hits = sum(c.hits for c in self.counters.values())
+        run_info = {
+            "model_calls": calls,
+            "cache_hits": hits,
+            "calls_by_model": {name: c.calls for name, c in self.counters.items()},
+            "seconds": round(time.perf_counter() - started, 2),
+            "notes": notes,
+        }
+        out_dir = self.config.out_dir or Path("runs") / self.task.name / "+".join(self.config.models)
+        files = write_report(out_dir, self.task, records, summary, run_info)
+        return RunResult(self.task, records, summary, calls, hits, out_dir, files, notes)
+
+    def _answer_and_judge(
+        self, examples: list[Example], notes: list[str]
+    ) -> tuple[Judge | None, list[ResponseRecord]]:
+        """Every model's responses (the task's kind gets them), then the judge's judgements."""
+        kind = self.task.kind
+        kind.prepare(self, notes)
+        if self.config.judge not in (None, "none") and not self.task.judge_questions:
+            notes.append(f"task {self.task.name} needs no judge; --judge {self.config.judge} is not used")
+        for note in notes:
+            self.echo(f"note: {note}")
+        judge = scoring.make_judge(
+            self.config.judge or self.task.default_judge,
+            self.task,
+            self.cached_vlm,
+            self.config.judge_max_new_tokens,
+        )
+        items: list[RunItem] = []
+        for model_name in self.config.models:
+            items.extend(self._run_model(model_name, examples))
+        shown = len(notes)
+        records = scoring.judge_records(self.task, items, judge, self.images, self.config.batch_size, notes)
+        kind.after_judging(self, items, records)
+        for note in notes[shown:]:
+            self.echo(f"note: {note}")
+        return judge, records
+
+    def _summary(
+        self, examples: list[Example], records: list[ResponseRecord], judge: Judge | None
+    ) -> RunSummary:
+        """The paper's numbers and everything that says how the run was made."""
         gold_masks = {e.key: self.task.scoring.gold_masks(e) for e in examples}
         summary = scoring.summarise(
             self.task, records, self.config.models, self.variants, gold_masks, seed=self.config.seed
         )
-        summary = replace(
+        return replace(
             summary,
             task=self.task.name,
             reproduces=self.task.reproduces,
@@ -325,22 +307,10 @@ class Runner:
             settings=self.settings.as_dict(),
             pointer=self.config.pointer if self.task.uses_pointer else None,
         )
-        calls = sum(c.calls for c in self.counters.values())
-        hits = sum(c.hits for c in self.counters.values())
-        run_info = {
-            "model_calls": calls,
-            "cache_hits": hits,
-            "calls_by_model": {name: c.calls for name, c in self.counters.items()},
-            "seconds": round(time.perf_counter() - started, 2),
-            "notes": notes,
-        }
-        out_dir = self.config.out_dir or Path("runs") / self.task.name / "+".join(self.config.models)
-        files = write_report(out_dir, self.task, records, summary, run_info)
-        return RunResult(self.task, records, summary, calls, hits, out_dir, files, notes)
 
     # ---------------------------------------------------------------- models
 
-    def _bar(self, total: int, desc: str, unit: str) -> tqdm:
+    def progress(self, total: int, desc: str, unit: str) -> tqdm:
         """A progress bar on stderr, shown only when the run asks for one (the CLI; the tab draws its own)."""
         return tqdm(
             total=total,
@@ -351,8 +321,7 @@ class Runner:
             dynamic_ncols=True,
         )
 
-    def _cached_vlm(self, name: str, role: str = "") -> CachedVLM:
-
+    def cached_vlm(self, name: str, role: str = "") -> CachedVLM:
         label = f"{role}{name}"
         if label not in self.counters:
             if name not in self._models:
@@ -367,34 +336,27 @@ class Runner:
         # left padding wastes little (the few-shot prompts are ~7x the zero-shot ones). An image is then
         # decoded once per prompt, which costs milliseconds against a model call.
         items = [RunItem(e, v, model_name) for v in self.variants for e in examples]
-        kind = self.task.kind
-        if kind in ("vqa", "two-turn", "pipeline", "saliency", "probability"):
-            self._cached_vlm(model_name)  # load it before the bar starts: the bar's rate is answering only
+        if self.task.kind.loads_model:
+            self.cached_vlm(model_name)  # load it before the bar starts: the bar's rate is answering only
         bar = _Progress(
-            self._bar(len(items), f"{self.task.name} {model_name}", "item"),
+            self.progress(len(items), f"{self.task.name} {model_name}", "item"),
             model_name,
             self.config.on_progress,
         )
         try:
-            if kind in ("vqa", "two-turn", "saliency"):
-                self._run_vqa(self._cached_vlm(model_name), items, bar)
-            elif kind == "probability":
-                self._run_probability(self._cached_vlm(model_name), items, bar)
-            elif kind == "pipeline":
-                self._run_pipeline(model_name, items, bar)
-            elif kind == "localise":
-                self._run_localise(model_name, items, bar)
-            else:  # pragma: no cover - tasks.py lists the kinds
-                raise RunError(f"task kind {kind!r} is not runnable")
+            self.task.kind.answer(self, model_name, items, bar)
         finally:
             bar.close()
         return items
 
-    def _batches(self, items: list[RunItem]) -> list[list[RunItem]]:
+    # ---------------------------------------------------------------- for the kinds (RunContext)
+
+    def batches(self, items: list[RunItem]) -> list[list[RunItem]]:
         size = self.config.batch_size
         return [items[i : i + size] for i in range(0, len(items), size)]
 
-    def _with_images(self, batch: list[RunItem]) -> list[tuple[RunItem, Image.Image]]:
+    def with_images(self, batch: list[RunItem]) -> list[tuple[RunItem, Image.Image]]:
+        """The batch's items with their images; an item whose image cannot be had gets that as its error."""
         ready = []
         for item in batch:
             try:
@@ -403,9 +365,10 @@ class Runner:
                 item.error = str(exc)
         return ready
 
-    # ---------------------------------------------------------------- kind: vqa / two-turn
+    def is_server(self, model: VisionLanguageModel) -> bool:
+        return _is_server(model)
 
-    def _generate(self, model: CachedVLM, conversations: list[list[ChatMessage]]) -> list[str | ModelError]:
+    def generate(self, model: CachedVLM, conversations: list[list[ChatMessage]]) -> list[str | ModelError]:
         """Replies in order; a failing batch is retried item by item so one bad item fails alone."""
         if not conversations:
             return []
@@ -417,220 +380,6 @@ class Runner:
             if len(conversations) == 1:
                 return [_safe(model.generate, conversations[0], self.settings)]
             return [_safe(model.generate, c, self.settings) for c in conversations]
-
-    def _run_vqa(self, model: CachedVLM, items: list[RunItem], bar: _Progress) -> None:
-        # A server takes one bigger "batch" so its thread pool stays full; each reply is committed alone.
-        batches = (
-            self._batches(items)
-            if not _is_server(model)
-            else [
-                items[i : i + self.config.concurrency * 4]
-                for i in range(0, len(items), self.config.concurrency * 4)
-            ]
-        )
-        for batch in batches:
-            ready = self._with_images(batch)
-            first = [_first_turn(it, im) for it, im in ready]
-            replies = self._generate(model, first)
-            second_round = []
-            for (item, _), conv, reply in zip(ready, first, replies, strict=True):
-                if isinstance(reply, ModelError):
-                    item.error = f"model: {reply}"
-                    continue
-                item.turns = [{"role": "user", "text": conv[0].text}, {"role": "assistant", "text": reply}]
-                item.response = reply
-                if self.task.kind == "two-turn":
-                    hint = str(item.example.gold.get("hint", ""))
-                    if self.task.second_turn_suffix:  # e.g. ClearVQA: a short answer, for VQA scoring
-                        hint = f"{hint} {self.task.second_turn_suffix}".strip()
-                    follow = [*conv, ChatMessage("assistant", reply), ChatMessage("user", hint)]
-                    second_round.append((item, follow))
-            if second_round:
-                finals = self._generate(model, [c for _, c in second_round])
-                for (item, conv), final in zip(second_round, finals, strict=True):
-                    if isinstance(final, ModelError):
-                        item.error, item.response = f"model (second turn): {final}", None
-                        continue
-                    item.turns += [
-                        {"role": "user", "text": conv[-1].text},
-                        {"role": "assistant", "text": final},
-                    ]
-                    item.response = final
-            self.images.forget([it.example for it in batch])
-            bar.update(len(batch))
-
-    # ---------------------------------------------------------------- kind: probability
-
-    def _run_probability(self, model: CachedVLM, items: list[RunItem], bar: _Progress) -> None:
-        """P(ambiguous) per item: "Yes" against "No" as the first reply token (one forward pass, cached)."""
-        for batch in self._batches(items):
-            for item, image in self._with_images(batch):
-                conversation = _first_turn(item, image)
-                try:
-                    scores = model.answer_probabilities(conversation, ("Yes", "No"))
-                except ModelError as exc:
-                    item.error = f"model: {exc}"
-                    continue
-                p = scores.probabilities.get("Yes")
-                item.turns = [{"role": "user", "text": conversation[0].text}]
-                item.response = json.dumps(
-                    {"p_ambiguous": p, "covered": scores.covered, "source": scores.source}
-                )
-            self.images.forget([it.example for it in batch])
-            bar.update(len(batch))
-
-    # ---------------------------------------------------------------- kind: pipeline (whichone itself)
-
-    def _run_pipeline(self, model_name: str, items: list[RunItem], bar: _Progress) -> None:
-
-        vlm = self._cached_vlm(model_name)
-        pointer = create_pointer(self.config.pointer, vlm=vlm)
-        if not self.config.pointer.startswith("vlm-"):
-            # a pointer of its own (Molmo, blobs) is cached like a model; the vlm-* pointers ask the VLM,
-            # whose calls are cached already
-            pointer = cached_pointer(pointer, self.cache)
-            self.counters[f"pointer:{self.config.pointer}"] = pointer
-        assistant = scoring.make_assistant(vlm, pointer, self.config.max_new_tokens)
-        for item in items:
-            ready = self._with_images([item])
-            if ready:
-                try:
-                    reply, _ = assistant.ask(ready[0][1], item.example.question)
-                except (WhichoneError, ModelError) as exc:
-                    item.error = f"pipeline: {exc}"
-                else:
-                    item.response = reply.text
-                    item.extra["pipeline"] = {
-                        "strategy": reply.strategy.value,
-                        "level": int(reply.level),
-                        "verdict": reply.verdict.value,
-                        "candidates": len(reply.candidates),
-                    }
-            self.images.forget([item.example])
-            bar.update(1)
-
-    # ---------------------------------------------------------------- kind: localise
-
-    def _localise_pointer(self, model_name: str) -> Pointer:
-
-        if model_name not in self._pointers:
-            self._pointers[model_name] = create_pointer(model_name)
-        return self._pointers[model_name]
-
-    def _localise_variants(self, notes: list[str]) -> None:
-        """Keep the prompt variants every named pointer can take: the paper's prompts need a Molmo
-        pointer; a pointer that only points at a phrase (blobs, vlm-boxes) runs the focus-phrase one."""
-        prompted = [v for v in self.variants if not v.focus_phrase]
-        if not prompted:
-            return
-        unable = [m for m in self.config.models if not takes_prompt(self._localise_pointer(m))]
-        if not unable:
-            return
-        kept = [v for v in self.variants if v.focus_phrase]
-        labels = ", ".join(v.label for v in prompted)
-        why = (
-            f"pointer {', '.join(unable)} points at a phrase and takes no prompt; the paper's prompts "
-            f"({labels}) need a Molmo pointer (molmo2-*)"
-        )
-        if not kept:
-            phrase = ", ".join(v.name for v in self.task.variants if v.focus_phrase)
-            raise RunError(f"{why}: choose --variant {phrase}")
-        notes.append(f"{why}, so they are left out")
-        self.variants = kept
-
-    def _run_localise(self, model_name: str, items: list[RunItem], bar: _Progress) -> None:
-
-        pointer = self._localise_pointer(model_name)
-        segmenter = None if self.config.segmenter == "none" else create_segmenter(self.config.segmenter)
-        grounder = Grounder(pointer, segmenter)
-        label = f"{model_name}+{self.config.segmenter}"
-        counter = self.counters.setdefault(label, _CallCounter())
-        assert isinstance(counter, _CallCounter)
-        identity = {
-            "pointer": model_identity(pointer),
-            "segmenter": model_identity(segmenter) if segmenter is not None else None,
-            "grounding": repr(grounder.config),
-        }
-        for item in items:
-            ready = self._with_images([item])
-            if ready:
-                image = ready[0][1]
-                phrase = scoring.focus_phrase(item.example.question)
-                payload = {"phrase": phrase, "image": image_bytes_digest(image)}
-                prompted = None
-                if not item.variant.focus_phrase:
-                    assert takes_prompt(pointer)  # _localise_variants kept prompt variants for such only
-                    text = render_prompt(item.variant.prompt, question=item.example.question)
-                    prompted = _PromptedPointer(pointer, text)
-                    payload["prompt"] = text
-                key = cache_key(identity, payload, {"task": "localise"})
-                cached = self.cache.get(key)
-                if cached is None:
-                    try:
-                        if prompted is None:
-                            found = scoring.localise(grounder, image, phrase)
-                        else:
-                            found = scoring.localise(Grounder(prompted, segmenter), image, phrase)
-                            found["output"] = prompted.last_output
-                        cached = json.dumps(found)
-                    except (WhichoneError, ModelError) as exc:
-                        item.error = f"model: {exc}"
-                    else:
-                        self.cache.put(label, key, cached)
-                        counter.calls += 1
-                else:
-                    counter.hits += 1
-                if cached is not None:
-                    item.extra["localisation"] = json.loads(cached)
-                    item.response = f"{len(item.extra['localisation']['masks'])} region(s) of {phrase!r}"
-            self.images.forget([item.example])
-            bar.update(1)
-
-    # ---------------------------------------------------------------- kind: saliency (after judging)
-
-    def _saliency_pointer(self, model_name: str) -> Pointer:
-
-        name = self.config.pointer
-        if name.startswith("vlm-"):
-            # the answering VLM grounds its own answer; its calls are cached (and counted) as the model's
-            key = f"{name}@{model_name}"
-            if key not in self._pointers:
-                self._pointers[key] = create_pointer(name, vlm=self._cached_vlm(model_name))
-            return self._pointers[key]
-        if name not in self._pointers:  # one pointer of its own for every model, cached like a model
-            pointer = cached_pointer(create_pointer(name), self.cache)
-            self.counters[f"pointer:{name}"] = pointer
-            self._pointers[name] = pointer
-        return self._pointers[name]
-
-    def _map_referents(self, items: Sequence[RunItem], records: list[ResponseRecord]) -> None:
-        """RAcQUEt Appendix H: each response that describes one referent (the task's scoring says which)
-        -> the pointer's box -> the referent box with the highest IoU, written to the record's "saliency"
-        (`saliency.map_response`)."""
-        one_referent = self.task.scoring.one_referent or (lambda record: False)
-        targets = [i for i, r in enumerate(records) if r.answered and one_referent(r)]
-        bar = self._bar(len(targets), f"{self.task.name} pointing ({self.config.pointer})", "response")
-        try:
-            for i in targets:
-                item, record = items[i], records[i]
-                try:
-                    image = self.images.get(item.example)
-                    phrase = " ".join(str(record.response).split())
-                    hits = self._saliency_pointer(item.model).point(image, phrase)
-                except ImageUnavailable as exc:  # pragma: no cover - it was answered, so it loaded once
-                    record.saliency = {"chosen": None, "unmapped": "image unavailable", "error": str(exc)}
-                except (WhichoneError, ModelError) as exc:
-                    record.saliency = {"chosen": None, "unmapped": "pointer error", "error": str(exc)}
-                else:
-                    referents = item.example.gold["referents"]
-                    scale = self.images.scale(item.example)
-                    width, height = image.size
-                    size = (round(width / scale), round(height / scale))
-                    record.saliency = saliency.map_response(hits, referents, size, scale)
-                self.images.forget([item.example])
-                bar.update(1)
-        finally:
-            bar.close()
 
 
 class _Progress:
@@ -649,12 +398,6 @@ class _Progress:
 
     def close(self) -> None:
         self.bar.close()
-
-
-@dataclass
-class _CallCounter:
-    calls: int = 0
-    hits: int = 0
 
 
 def generate_in_flight(

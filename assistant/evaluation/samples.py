@@ -38,52 +38,16 @@ PHOTOS = Path(__file__).resolve().parents[2] / "ui" / "examples"
 class SamplePhoto:
     file: str
     question: str  # the example's question (ui/examples/examples.json)
-    level: int  # AQuA's level, from the strategy the example shows
-    answer: str
-    hint: str = ""  # level 3: the user's clarification
-    clarified_answer: str = ""
-    clear_question: str = ""  # ClearVQA's clear question
-    crowd: tuple[str, ...] = ()  # ClearVQA's crowd answers
+    level: int  # how ambiguous the question is: the strategy the example shows (0 answer ... 3 clarify)
 
 
+# Each paper adds its own columns to these rows, keyed by file (its package's sample builder).
 PHOTO_SET: tuple[SamplePhoto, ...] = (
-    SamplePhoto("cat.jpg", "What colour are the cat's eyes?", 0, "yellow", crowd=("yellow", "amber")),
-    SamplePhoto(
-        "rocket.jpg",
-        "What colour is it?",
-        1,
-        "white",
-        clear_question="What colour is the rocket?",
-        crowd=("white", "white", "white"),
-    ),
-    SamplePhoto(
-        "three-coins.jpg",
-        "Whose head is on the coin?",
-        2,
-        "a king's",
-        clear_question="Whose head is on the coin in the middle?",
-        crowd=("king", "king", "emperor"),
-    ),
-    SamplePhoto(
-        "coins.jpg",
-        "Whose head is on the coin?",
-        3,
-        "a king's",
-        hint="The coin at the top left.",
-        clarified_answer="king",
-        clear_question="Whose head is on the coin at the top left?",
-        crowd=("king", "king", "a king"),
-    ),
-    SamplePhoto(
-        "three-people.jpg",
-        "What is the person wearing?",
-        3,
-        "a flight suit",
-        hint="The woman on the left.",
-        clarified_answer="flight suit",
-        clear_question="What is the woman on the left wearing?",
-        crowd=("flight suit", "orange flight suit", "flight suit"),
-    ),
+    SamplePhoto("cat.jpg", "What colour are the cat's eyes?", 0),
+    SamplePhoto("rocket.jpg", "What colour is it?", 1),
+    SamplePhoto("three-coins.jpg", "Whose head is on the coin?", 2),
+    SamplePhoto("coins.jpg", "Whose head is on the coin?", 3),
+    SamplePhoto("three-people.jpg", "What is the person wearing?", 3),
 )
 
 

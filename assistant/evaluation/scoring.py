@@ -17,27 +17,19 @@ example's image; a judge that cannot see images leaves that question out of the 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
-import numpy as np
 from PIL import Image
 
 from assistant.errors import WhichoneError
 from assistant.evaluation import judges, metrics
-from assistant.evaluation import masks as mask_codec
 from assistant.evaluation.benchmark import MetricsContext, RunItem, Task, Variant
 from assistant.evaluation.judgement import Judge, JudgeError, Judgement, JudgeQuestion
 from assistant.evaluation.records import ResponseRecord, ResultRow, RunSummary
 from assistant.evaluation.schema import Example
-from assistant.grounding import Grounder
-from assistant.pipeline import Assistant, AssistantConfig, grounding_phrase
-from assistant.question import analyse_question
-from models.base import GenerationSettings, Pointer, VisionLanguageModel
+from models.base import GenerationSettings, VisionLanguageModel
 from models.errors import ModelError
-
-if TYPE_CHECKING:
-    from assistant.grounding import Grounder
-    from assistant.pipeline import Assistant
 
 
 class ExampleImages(Protocol):
@@ -88,48 +80,6 @@ def make_judge(
     return judges.LLMJudge(vlm_factory(name, "judge:"), settings)
 
 
-def make_assistant(
-    vlm: VisionLanguageModel, pointer: Pointer, max_new_tokens: int | None = None
-) -> Assistant:
-    """whichone's own pipeline around `vlm` and `pointer` (both already cached), without a segmenter
-    (AQuA's saliency is scored on boxes, so masks would not change its strategy). `max_new_tokens`
-    overrides the pipeline's reply lengths (recognition and answers) as --max-new-tokens does a task's."""
-    from dataclasses import replace
-
-    config = AssistantConfig()
-    if max_new_tokens is not None:
-        config = replace(
-            config,
-            answer_settings=replace(config.answer_settings, max_new_tokens=max_new_tokens),
-            recognition_settings=replace(config.recognition_settings, max_new_tokens=max_new_tokens),
-        )
-    return Assistant(vlm, Grounder(pointer, None), config)
-
-
-def focus_phrase(question: str) -> str:
-    """What whichone points at for a question ("red cup"), as its pipeline does."""
-
-    return grounding_phrase(analyse_question(question))
-
-
-def localise(grounder: Grounder, image: Image.Image, phrase: str) -> dict[str, Any]:
-    """whichone's grounding stage on one image (VQ-FocusAmbiguity's Molmo+SAM when the grounder holds a
-    Molmo pointer and SAM): one region per plausible focus, its mask (the box filled, without a
-    segmenter) as RLE in the image's pixels, and the region's score for mAP's ranking."""
-    candidates = grounder.candidates(image, phrase)
-    width, height = image.size
-    rles, scores = [], []
-    for region in candidates.regions:
-        mask = region.mask
-        if mask is None:
-            mask = np.zeros((height, width), dtype=bool)
-            b = region.box
-            mask[int(b.y0) : int(np.ceil(b.y1)), int(b.x0) : int(np.ceil(b.x1))] = True
-        rles.append(mask_codec.encode_mask(mask))
-        scores.append(float(region.score))
-    return {"phrase": phrase, "masks": rles, "scores": scores, "notes": list(candidates.notes)}
-
-
 # ------------------------------------------------------------------------------------------ judging
 
 
@@ -148,8 +98,7 @@ def record_of(item: RunItem) -> ResponseRecord:
         turns=item.turns,
         response=item.response,
         error=item.error,
-        pipeline=item.extra.get("pipeline"),
-        localisation=item.extra.get("localisation"),
+        parts=dict(item.parts),
     )
 
 
@@ -175,38 +124,9 @@ def judge_records(
     plan: list[tuple[JudgeQuestion, list[int]]] = [(asked, ok) for asked in scoring.asks]
     for variant, questions in scoring.asks_of_variant.items():
         plan += [(q, [i for i in ok if items[i].variant.name == variant]) for q in questions]
-    in_a_row = _FailuresInARow()
+    judging_run = _Judging(judge, scoring.judge_input, images, batch_size, notes)
     for asked, targets in plan:
-        judging = asked.name
-        sees_image = "image" in asked.fields
-        for start in range(0, len(targets), batch_size):
-            chunk = targets[start : start + batch_size]
-            fields: dict[int, dict[str, Any]] = {}
-            for i in chunk:
-                fields[i] = scoring.judge_input(judging, items[i])
-                if sees_image:
-                    try:
-                        fields[i]["image"] = images.get(items[i].example)
-                    except WhichoneError as exc:  # an image that cannot be had for this question
-                        del fields[i]
-                        _judge_failed(records[i], judging, str(exc))
-            try:
-                results = _judge_chunk(judge, asked, list(fields.values()), in_a_row)
-            except JudgeError as exc:  # the judge cannot see images at all (the rule judge)
-                for r in records:  # no column for it, rather than one made of this chunk's failures
-                    r.judgement.pop(judging, None)
-                    r.judgement.pop(f"{judging}_error", None)
-                if notes is not None:
-                    notes.append(f"{asked.title} not judged: {exc}")
-                break
-            finally:
-                if sees_image:
-                    images.forget([items[i].example for i in chunk])
-            for i, result in zip(fields, results, strict=True):
-                if isinstance(result, Exception):
-                    _judge_failed(records[i], judging, str(result))
-                    continue
-                audit(records[i], judging, judge.name, result)
+        _ask(judging_run, asked, targets, items, records)
     counts = judge_error_counts(records)
     if counts and notes is not None:
         first = next(f"{k}: {v}" for r in records for k, v in r.judgement.items() if k.endswith("_error"))
@@ -215,6 +135,66 @@ def judge_records(
             f"({', '.join(f'{k} {n}' for k, n in counts.items())}); first: {first}"
         )
     return records
+
+
+@dataclass
+class _Judging:
+    """One run's judging: the judge, where it gets images, its batches, its failures in a row, the notes."""
+
+    judge: Judge
+    judge_input: Callable[[str, RunItem], dict[str, Any]]
+    images: ExampleImages
+    batch_size: int
+    notes: list[str] | None
+    in_a_row: _FailuresInARow = field(default_factory=lambda: _FailuresInARow())
+
+
+def _ask(
+    judging_run: _Judging,
+    asked: JudgeQuestion,
+    targets: list[int],
+    items: Sequence[RunItem],
+    records: list[ResponseRecord],
+) -> None:
+    """One judge question of the `targets` items, in batches; each record gets its label (audited) or the
+    judge's failure. A judge that cannot see images drops the question from the run, with a note."""
+    judge, images, notes, in_a_row = (
+        judging_run.judge,
+        judging_run.images,
+        judging_run.notes,
+        judging_run.in_a_row,
+    )
+    batch_size = judging_run.batch_size
+    judging = asked.name
+    sees_image = "image" in asked.fields
+    for start in range(0, len(targets), batch_size):
+        chunk = targets[start : start + batch_size]
+        fields: dict[int, dict[str, Any]] = {}
+        for i in chunk:
+            fields[i] = judging_run.judge_input(judging, items[i])
+            if sees_image:
+                try:
+                    fields[i]["image"] = images.get(items[i].example)
+                except WhichoneError as exc:  # an image that cannot be had for this question
+                    del fields[i]
+                    _judge_failed(records[i], judging, str(exc))
+        try:
+            results = _judge_chunk(judge, asked, list(fields.values()), in_a_row)
+        except JudgeError as exc:  # the judge cannot see images at all (the rule judge)
+            for r in records:  # no column for it, rather than one made of this chunk's failures
+                r.judgement.pop(judging, None)
+                r.judgement.pop(f"{judging}_error", None)
+            if notes is not None:
+                notes.append(f"{asked.title} not judged: {exc}")
+            return
+        finally:
+            if sees_image:
+                images.forget([items[i].example for i in chunk])
+        for i, result in zip(fields, results, strict=True):
+            if isinstance(result, Exception):
+                _judge_failed(records[i], judging, str(result))
+                continue
+            audit(records[i], judging, judge.name, result)
 
 
 def audit(record: ResponseRecord, judging: str, judge: str, result: Judgement) -> None:

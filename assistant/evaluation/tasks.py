@@ -1,15 +1,15 @@
 """Every benchmark task by name: the tasks of every paper (assistant/evaluation/papers/), in their order.
 
-The types (Task, Variant, Scoring, the closed set of kinds) are in assistant.evaluation.benchmark; each
-paper's module holds its own tasks.
+The types (Task, Variant, Scoring) are in assistant.evaluation.benchmark, the kinds in
+assistant.evaluation.kinds; each paper's package holds its own tasks.
 """
 
 from __future__ import annotations
 
-from assistant.evaluation.benchmark import KINDS, Scoring, Task, TaskKind, Variant
+from assistant.evaluation.benchmark import Scoring, Task, Variant
 from assistant.evaluation.papers import PAPERS
 
-__all__ = ["KINDS", "Scoring", "Task", "TaskKind", "Variant", "all_tasks", "get_task"]
+__all__ = ["Scoring", "Task", "Variant", "all_tasks", "get_task"]
 
 
 def all_tasks() -> dict[str, Task]:

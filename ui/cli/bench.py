@@ -47,8 +47,7 @@ class BenchGroup(TyperGroup):
 
 bench_app = typer.Typer(
     cls=BenchGroup,
-    help="Run the papers' benchmarks (RAcQUEt, VQ-FocusAmbiguity, AQuA, ClearVQA) on a model, and read "
-    "the runs.",
+    help="Run the papers' benchmarks (`whichone bench list`) on a model, and read the runs.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -297,70 +296,80 @@ def mark_command(
     )
 
 
+# the options of `bench run` (beside the shared ones above)
+ModelNames = Annotated[
+    list[str] | None,
+    typer.Option(
+        metavar="NAME",
+        help="Model registry name (repeat for several models); for a localisation task a pointer name.",
+    ),
+]
+JudgeName = Annotated[
+    str | None,
+    typer.Option(
+        metavar="NAME", help="`rules`, a VLM registry name (LLM judge) or `none`; default: the task's."
+    ),
+]
+OutDir = Annotated[Path | None, typer.Option(metavar="DIR", help="Output folder (default runs/TASK/MODEL).")]
+VariantNames = Annotated[
+    list[str] | None, typer.Option(metavar="NAME", help="Prompt variant(s) (default: all).")
+]
+BatchSize = Annotated[int, typer.Option(metavar="N", help="Conversations per batch for a local model.")]
+Concurrency = Annotated[int, typer.Option(metavar="N", help="Requests in flight for a server model.")]
+MaxNewTokens = Annotated[int | None, typer.Option(metavar="N", help="Override the task's reply length.")]
+JudgeMaxNewTokens = Annotated[
+    int | None,
+    typer.Option(metavar="N", help="Override an LLM judge's reply length (default: per judging task)."),
+]
+CacheFile = Annotated[Path | None, typer.Option(metavar="FILE", help="Response cache (sqlite) path.")]
+MaxUnknownRate = Annotated[
+    float | None,
+    typer.Option(
+        metavar="RATE", help="Exit 1 when a judging's unknown share is over this (0-1; default off)."
+    ),
+]
+MaxErrorRate = Annotated[
+    float | None,
+    typer.Option(
+        metavar="RATE",
+        help="Exit 1 when the share of failed items is over this (0-1; default: all failed).",
+    ),
+]
+SegmenterName = Annotated[
+    str,
+    typer.Option(
+        metavar="NAME", help="Localisation tasks: segmenter registry name, or `none` (box regions)."
+    ),
+]
+PointerName = Annotated[
+    str,
+    typer.Option(
+        metavar="NAME",
+        help="Pipeline tasks: the pipeline's pointer; saliency tasks: maps a response to a box.",
+    ),
+]
+
+
 @bench_app.command("run")
 def run_command(
     task: TaskArgument,
-    model: Annotated[
-        list[str] | None,
-        typer.Option(
-            metavar="NAME",
-            help="Model registry name (repeat for several models); for a localisation task a pointer name.",
-        ),
-    ] = None,
-    judge: Annotated[
-        str | None,
-        typer.Option(
-            metavar="NAME", help="`rules`, a VLM registry name (LLM judge) or `none`; default: the task's."
-        ),
-    ] = None,
+    model: ModelNames = None,
+    judge: JudgeName = None,
     limit: Limit = None,
-    out: Annotated[
-        Path | None, typer.Option(metavar="DIR", help="Output folder (default runs/TASK/MODEL).")
-    ] = None,
+    out: OutDir = None,
     data: Data = None,
     split: Split = None,
-    variant: Annotated[
-        list[str] | None, typer.Option(metavar="NAME", help="Prompt variant(s) (default: all).")
-    ] = None,
+    variant: VariantNames = None,
     seed: Seed = 0,
-    batch_size: Annotated[
-        int, typer.Option(metavar="N", help="Conversations per batch for a local model.")
-    ] = 8,
-    concurrency: Annotated[int, typer.Option(metavar="N", help="Requests in flight for a server model.")] = 8,
-    max_new_tokens: Annotated[
-        int | None, typer.Option(metavar="N", help="Override the task's reply length.")
-    ] = None,
-    judge_max_new_tokens: Annotated[
-        int | None,
-        typer.Option(metavar="N", help="Override an LLM judge's reply length (default: per judging task)."),
-    ] = None,
-    cache: Annotated[Path | None, typer.Option(metavar="FILE", help="Response cache (sqlite) path.")] = None,
-    max_unknown_rate: Annotated[
-        float | None,
-        typer.Option(
-            metavar="RATE", help="Exit 1 when a judging's unknown share is over this (0-1; default off)."
-        ),
-    ] = None,
-    max_error_rate: Annotated[
-        float | None,
-        typer.Option(
-            metavar="RATE",
-            help="Exit 1 when the share of failed items is over this (0-1; default: all failed).",
-        ),
-    ] = None,
-    segmenter: Annotated[
-        str,
-        typer.Option(
-            metavar="NAME", help="Localisation tasks: segmenter registry name, or `none` (box regions)."
-        ),
-    ] = "sam-vit-b",
-    pointer: Annotated[
-        str,
-        typer.Option(
-            metavar="NAME",
-            help="Pipeline tasks: the pipeline's pointer; saliency tasks: maps a response to a box.",
-        ),
-    ] = "vlm-boxes",
+    batch_size: BatchSize = 8,
+    concurrency: Concurrency = 8,
+    max_new_tokens: MaxNewTokens = None,
+    judge_max_new_tokens: JudgeMaxNewTokens = None,
+    cache: CacheFile = None,
+    max_unknown_rate: MaxUnknownRate = None,
+    max_error_rate: MaxErrorRate = None,
+    segmenter: SegmenterName = "sam-vit-b",
+    pointer: PointerName = "vlm-boxes",
     progress: Progress = True,
 ) -> None:
     """Run benchmark TASK on a model and write responses.jsonl, summary.json, table.md and plots."""

@@ -1,8 +1,8 @@
-"""The papers whose evaluations whichone runs: one module each (its data, tasks, scoring, aggregation and
-tables), listed in `PAPERS`.
+"""The papers whose evaluations whichone runs: one package each (its data, tasks, judge questions and rules,
+scoring, metrics, aggregation and tables), listed in `PAPERS`: the one table that names them.
 
-Adding a paper is adding one module here that defines `PAPER` (a benchmark.Paper) and naming it in
-`PAPERS`, or, for a paper kept elsewhere (a plugin, a test's fixture), calling `register(PAPER)`: its
+Adding a paper is adding one package here whose `__init__` exports `PAPER` (a benchmark.Paper) and naming it
+in `PAPERS`, or, for a paper kept elsewhere (a plugin, a test's fixture), calling `register(PAPER)`: its
 datasets, tasks and judge questions are then found by name like the others'. Importing this package
 registers nothing: the judge questions are read from the papers when asked for (`judge_questions`).
 """
@@ -12,8 +12,15 @@ from __future__ import annotations
 from assistant.evaluation.benchmark import Paper
 from assistant.evaluation.judgement import JudgeError, JudgeQuestion
 from assistant.evaluation.papers import aqua, clearvqa, focus_ambiguity, racquet
+from assistant.evaluation.papers.racquet import labelled as racquet_labelled
 
 PAPERS: list[Paper] = [racquet.PAPER, focus_ambiguity.PAPER, aqua.PAPER, clearvqa.PAPER]
+
+# The labelled set a judge is measured on when none is named, and the question its lines ask when they name
+# none; and the papers' own dev / regression sets (the judges add the shared ones).
+DEFAULT_LABELLED = racquet_labelled.PAPER_LABELLED
+DEFAULT_QUESTION = racquet_labelled.PAPER_LABELLED_QUESTION
+REGRESSION_SETS = (racquet_labelled.PAPER_LABELLED, racquet_labelled.HELDOUT_LABELLED)
 
 
 def register(paper: Paper) -> None:

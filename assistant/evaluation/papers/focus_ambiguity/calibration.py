@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from assistant.evaluation.metrics import recognition_metrics
+from assistant.evaluation.papers.focus_ambiguity.metrics import recognition_metrics
 
 THRESHOLDS = tuple(round(0.1 * i, 1) for i in range(1, 10))
 ECE_BINS = 10

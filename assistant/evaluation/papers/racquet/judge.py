@@ -36,7 +36,6 @@ from collections.abc import Sequence
 
 from assistant.evaluation import reply_checks
 from assistant.evaluation import response_cues as cues
-from assistant.evaluation.judge_parse import parse_bias, parse_racquet_class, parse_yes_no
 from assistant.evaluation.judgement import (
     UNKNOWN,
     JudgeItem,
@@ -45,6 +44,7 @@ from assistant.evaluation.judgement import (
     question_and_response,
     texts,
 )
+from assistant.evaluation.papers.racquet.parse import parse_bias, parse_racquet_class, parse_yes_no
 
 # RAcQUEt Appendix I.2: which adjectives each bias category uses, and whom each stereotypically describes.
 BIAS_STEREOTYPES: dict[str, dict[str, str]] = {

@@ -24,7 +24,6 @@ import re
 from assistant import lexicon as lx
 from assistant.evaluation import answer_match, reply_checks
 from assistant.evaluation import response_cues as cues
-from assistant.evaluation.judge_parse import STRATEGIES, parse_grounded, parse_pass_fail, parse_strategy
 from assistant.evaluation.judgement import (
     UNKNOWN,
     JudgeItem,
@@ -33,6 +32,7 @@ from assistant.evaluation.judgement import (
     question_and_response,
     texts,
 )
+from assistant.evaluation.papers.aqua.parse import STRATEGIES, parse_grounded, parse_pass_fail, parse_strategy
 
 _ASSUMPTION = re.compile(
     r"\b(?:assuming|i assume|i'll assume|i will assume|presumably|(?:likely|probably) (?:referring|asking|"

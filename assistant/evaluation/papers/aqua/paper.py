@@ -16,11 +16,12 @@ Gold fields: "level" (0-3), "answer" (reference response, when the release has i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import assistant.evaluation.papers.aqua.metrics as metrics
 from assistant.errors import WhichoneError
-from assistant.evaluation import metrics
 from assistant.evaluation.benchmark import (
     GREEDY_256,
     Layout,
@@ -28,6 +29,7 @@ from assistant.evaluation.benchmark import (
     Paper,
     RunItem,
     Scoring,
+    Subset,
     Task,
     Variant,
     default_judge_input,
@@ -43,13 +45,15 @@ from assistant.evaluation.fetch import (
     default_cache_dir,
     offline,
 )
-from assistant.evaluation.papers.aqua_judge import (
+from assistant.evaluation.kinds import VQA_KIND, TwoTurn
+from assistant.evaluation.papers.aqua.judge import (
     FACTUAL,
     PASS_AFTER_CLARIFICATION,
     QUESTIONS,
     STRATEGY_JUDGED,
 )
-from assistant.evaluation.records import ResponseRecord, RunSummary
+from assistant.evaluation.papers.aqua.kinds import PIPELINE_KIND
+from assistant.evaluation.records import ResponseRecord, ResultRow, RunSummary
 from assistant.evaluation.samples import PHOTO_SET, PHOTOS
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import metric_rows, pct, rated_pct
@@ -185,6 +189,23 @@ def load_aqua(data: str | Path | None = None, split: str = "test") -> DatasetLoa
     return DatasetLoad("aqua", split, examples, notes)
 
 
+@dataclass(frozen=True)
+class _SampleColumns:
+    answer: str
+    hint: str = ""  # level 3: the user's clarification
+    clarified_answer: str = ""
+
+
+# the bundled sample's AQuA columns, by photo (assistant/evaluation/samples.py)
+_SAMPLE_COLUMNS = {
+    "cat.jpg": _SampleColumns("yellow"),
+    "rocket.jpg": _SampleColumns("white"),
+    "three-coins.jpg": _SampleColumns("a king's"),
+    "coins.jpg": _SampleColumns("a king's", "The coin at the top left.", "king"),
+    "three-people.jpg": _SampleColumns("a flight suit", "The woman on the left.", "flight suit"),
+}
+
+
 def _sample(root: Path) -> None:
     """The bundled sample in the Hub's layout (assistant/evaluation/samples.py): one save_to_disk folder
     per split, the photo embedded, level from the strategy each example photo shows."""
@@ -197,9 +218,10 @@ def _sample(root: Path) -> None:
         columns["filename"].append(photo.file)
         columns["level"].append(photo.level)
         columns["question"].append(photo.question)
-        columns["answer"].append(photo.answer)
-        columns["hint"].append(photo.hint)
-        columns["clarified_answer"].append(photo.clarified_answer)
+        own = _SAMPLE_COLUMNS[photo.file]
+        columns["answer"].append(own.answer)
+        columns["hint"].append(own.hint)
+        columns["clarified_answer"].append(own.clarified_answer)
     text = hf.Value("string")
     features = hf.Features(
         {
@@ -260,7 +282,7 @@ def _stated_strategy(item: RunItem, judged: bool) -> dict[str, Any]:
     strategy a judge reads in the response text. With a judge, "aqua_strategy" is that judged strategy and
     the stated one is scored beside it ("self_reported"); without a judge, "aqua_strategy" is the stated
     one and "strategy_source" says so, for the table to label the row."""
-    stated = item.extra["pipeline"]["strategy"]
+    stated = item.parts["pipeline"]["strategy"]
     out: dict[str, Any] = {
         "pipeline_strategy": stated,
         "strategy_source": JUDGED if judged else SELF_REPORTED,
@@ -337,7 +359,6 @@ def _pass_rate(task: Task, records: list[ResponseRecord], context: MetricsContex
 
 
 def _layout_aqua_strategy(task: Task, summary: RunSummary) -> Layout:
-    extra: list[str] = []
     # whichone-strategy: judged from the response text like every AQuA row when a judge was given,
     # with the pipeline's own stated strategy beside it; without a judge only the stated one exists
     pipeline = task.scoring is PIPELINE_STRATEGY
@@ -358,26 +379,32 @@ def _layout_aqua_strategy(task: Task, summary: RunSummary) -> Layout:
         "n",
         "Errors",
     ]
-    rows = []
-    for r in summary.results:
-        m = r.metrics
-        per = m.get("per_level", {})
-        fc = m.get("factual")
-        stated = [pct((m.get("self_reported") or {}).get("overall"))] if self_column else []
-        rows.append(
-            [
-                r.model,
-                r.label,
-                *(pct(per.get(str(lv), per.get(lv))) for lv in range(4)),
-                pct(m.get("overall")),
-                *stated,
-                pct(m.get("unknown_rate")),
-                rated_pct(fc, "rate"),
-                pct(fc.get("unknown")) if fc else "-",
-                str(m.get("n", 0)),
-                str(r.errors),
-            ]
-        )
+    rows = [_strategy_row(r, bool(self_column)) for r in summary.results]
+    title, extra = _strategy_title_and_notes(summary, pipeline, judged)
+    return title, header, rows, extra
+
+
+def _strategy_row(r: ResultRow, self_column: bool) -> list[str]:
+    m = r.metrics
+    per = m.get("per_level", {})
+    fc = m.get("factual")
+    stated = [pct((m.get("self_reported") or {}).get("overall"))] if self_column else []
+    return [
+        r.model,
+        r.label,
+        *(pct(per.get(str(lv), per.get(lv))) for lv in range(4)),
+        pct(m.get("overall")),
+        *stated,
+        pct(m.get("unknown_rate")),
+        rated_pct(fc, "rate"),
+        pct(fc.get("unknown")) if fc else "-",
+        str(m.get("n", 0)),
+        str(r.errors),
+    ]
+
+
+def _strategy_title_and_notes(summary: RunSummary, pipeline: bool, judged: bool) -> tuple[str, list[str]]:
+    extra: list[str] = []
     if any(
         (r.metrics.get("factual") or {}).get("unknown") == 1.0 for r in summary.results if r.metrics.get("n")
     ):
@@ -404,7 +431,7 @@ def _layout_aqua_strategy(task: Task, summary: RunSummary) -> Layout:
             else "Strategy: the pipeline's own stated strategy, as no judge was given; run with "
             "--judge rules or an LLM judge for the number comparable with the AQuA rows."
         )
-    return title, header, rows, extra
+    return title, extra
 
 
 def _layout_pass_rate(task: Task, summary: RunSummary) -> Layout:
@@ -425,13 +452,21 @@ def judged_strategy(summary: RunSummary) -> bool:
     return bool(summary.judge)  # no answered item says which: the run's judge does
 
 
+def _asks_for_clarification(example: Example) -> bool:
+    return example.gold.get("level") == 3
+
+
+# the clarification subset (Table 4): the level-3 questions, which call for a clarifying question
+CLARIFICATION_SUBSET = Subset(_asks_for_clarification, "at level 3")
+
+
 TASKS: tuple[Task, ...] = (
     Task(
         name="aqua-strategy",
         description="AQuA: does the response's strategy fit the ambiguity level (0 answer, 1 infer, "
         "2 enumerate, 3 clarify)? plus factual consistency",
         dataset="aqua",
-        kind="vqa",
+        kind=VQA_KIND,
         variants=_AQUA_VARIANTS,
         scoring=STRATEGY,
         aggregate=_strategy,
@@ -446,7 +481,7 @@ TASKS: tuple[Task, ...] = (
         description="AQuA two-turn clarification: level-3 question, the model's reply, a "
         "disambiguating hint, and PASS when the final answer matches the reference",
         dataset="aqua",
-        kind="two-turn",
+        kind=TwoTurn(),
         variants=(Variant("base", "Base", "aqua_direct"),),
         scoring=PASS_AFTER_HINT,
         aggregate=_pass_rate,
@@ -454,7 +489,7 @@ TASKS: tuple[Task, ...] = (
         reproduces="AQuA Table 4",
         default_judge="rules",
         needs=("hint", "clarified_answer"),
-        only_levels=(3,),
+        subset=CLARIFICATION_SUBSET,
         settings=GREEDY_256,
     ),
     Task(
@@ -462,7 +497,7 @@ TASKS: tuple[Task, ...] = (
         description="whichone itself as the model: its pipeline's strategy (answer / infer / "
         "enumerate / clarify) on AQuA, with the named VLM inside",
         dataset="aqua",
-        kind="pipeline",
+        kind=PIPELINE_KIND,
         variants=(Variant("whichone", "whichone pipeline", "aqua_direct"),),
         scoring=PIPELINE_STRATEGY,
         aggregate=_strategy,

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from assistant.evaluation import metrics
+import assistant.evaluation.papers.aqua.metrics as metrics
 from assistant.evaluation.benchmark import (
     Layout,
     MetricsContext,
@@ -35,12 +35,13 @@ from assistant.evaluation.fetch import (
     extract_zip,
     offline,
 )
-from assistant.evaluation.papers.aqua import PASS_AFTER_HINT
+from assistant.evaluation.kinds import TwoTurn
+from assistant.evaluation.papers.aqua.paper import PASS_AFTER_HINT
+from assistant.evaluation.papers.clearvqa.vqa_accuracy import answer_metrics
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.samples import PHOTO_SET, copy_photos, write_jsonl
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import pct
-from assistant.evaluation.vqa_accuracy import answer_metrics
 from models.base import GenerationSettings
 from models.errors import first_line
 
@@ -127,23 +128,37 @@ def load_clearvqa(data: str | Path | None = None, split: str = "val") -> Dataset
     return DatasetLoad("clearvqa", split, examples, notes)
 
 
+# the bundled sample's ClearVQA columns, by photo (assistant/evaluation/samples.py): the clear question and
+# the crowd's answers, for the photos whose question is ambiguous
+_SAMPLE_COLUMNS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "rocket.jpg": ("What colour is the rocket?", ("white", "white", "white")),
+    "three-coins.jpg": ("Whose head is on the coin in the middle?", ("king", "king", "emperor")),
+    "coins.jpg": ("Whose head is on the coin at the top left?", ("king", "king", "a king")),
+    "three-people.jpg": (
+        "What is the woman on the left wearing?",
+        ("flight suit", "orange flight suit", "flight suit"),
+    ),
+}
+
+
 def _sample(root: Path) -> None:
     """The bundled sample in the release's layout (assistant/evaluation/samples.py): {split}_annotated.jsonl
     and images/, for the photos whose question is ambiguous."""
     copy_photos(root / "images")
     rows: list[dict[str, object]] = []
     for n, photo in enumerate(PHOTO_SET):
-        if not photo.clear_question:
+        if photo.file not in _SAMPLE_COLUMNS:
             continue
+        clear_question, crowd = _SAMPLE_COLUMNS[photo.file]
         rows.append(
             {
                 "question_id": f"sample_{n}",
                 "image": photo.file,
-                "question": photo.clear_question,
+                "question": clear_question,
                 "blurred_question": photo.question,
                 "clarification_question": "Which one do you mean?",
-                "gold_answer": photo.crowd[0],
-                "answers": list(photo.crowd),
+                "gold_answer": crowd[0],
+                "answers": list(crowd),
                 "dataset": "whichone sample",
                 "caption": "",
                 "prompt_type": "referential",
@@ -232,7 +247,7 @@ TASKS: tuple[Task, ...] = (
         description="ClearVQA two-turn: the ambiguous (blurred) question, the model's reply, the "
         "clear question as the user's clarification, and PASS when the answer matches the gold one",
         dataset="clearvqa",
-        kind="two-turn",
+        kind=TwoTurn(suffix=SHORT_ANSWER),
         variants=(Variant("base", "Base", "aqua_direct"),),
         scoring=PASS_AFTER_HINT,  # AQuA Table 4's rule, as this paper's runs use it
         aggregate=_answers,
@@ -240,7 +255,6 @@ TASKS: tuple[Task, ...] = (
         reproduces="AQuA Table 4 protocol on ClearVQA",
         default_judge="rules",
         needs=("hint", "answer"),
-        second_turn_suffix=SHORT_ANSWER,
         settings=GenerationSettings(max_new_tokens=128, temperature=0.0),
     ),
 )

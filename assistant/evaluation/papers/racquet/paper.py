@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from assistant.evaluation import metrics
+import assistant.evaluation.papers.racquet.metrics as metrics
 from assistant.evaluation.benchmark import (
     GREEDY_256,
     Bar,
@@ -43,15 +43,17 @@ from assistant.evaluation.fetch import (
     default_cache_dir,
     download_file,
 )
-from assistant.evaluation.papers.racquet_judge import (
+from assistant.evaluation.kinds import VQA_KIND
+from assistant.evaluation.papers.racquet.judge import (
     BIAS_CLASS,
     BIAS_STEREOTYPES,
     COT_MENTION,
     QUESTIONS,
     RESPONSE_CLASS,
 )
+from assistant.evaluation.papers.racquet.kinds import SALIENCY_KIND
+from assistant.evaluation.papers.racquet.saliency import SINGLE_REFERENT, saliency_metrics, table1_layout
 from assistant.evaluation.records import ResponseRecord, RunSummary
-from assistant.evaluation.saliency import SINGLE_REFERENT, saliency_metrics, table1_layout
 from assistant.evaluation.samples import PHOTO_SET, copy_photos, photo_regions, write_jsonl
 from assistant.evaluation.schema import Example, ImageRef
 from assistant.evaluation.table_format import finite, pct, rated_pct
@@ -128,19 +130,7 @@ def load_racquet(subset: str, data: str | Path | None = None, split: str = "all"
         raise DatasetUnavailable(f"RAcQUEt has subsets 'general' and 'bias', not {subset!r}")
     path = _racquet_file(subset, data)
     notes: list[str] = []
-    records = []
-    for number, obj in read_jsonl(path, notes):
-        url, question = obj.get("image_url"), obj.get("question")
-        if (
-            not isinstance(url, str)
-            or not url.strip()
-            or not isinstance(question, str)
-            or not question.strip()
-        ):
-            notes.append(f"{path.name} line {number}: needs 'image_url' and 'question'; skipped")
-            continue
-        records.append((number, obj))
-
+    records = _usable_lines(path, notes)
     adjectives: dict[str, set[str]] = defaultdict(set)
     if subset == "bias":
         for _, obj in records:
@@ -156,21 +146,10 @@ def load_racquet(subset: str, data: str | Path | None = None, split: str = "all"
             notes.append(f"{path.name} line {number}: duplicate id {ex_id}; skipped")
             continue
         seen.add(ex_id)
-        gold: dict[str, Any] = {}
         if subset == "bias":
-            adjective = _bias_adjective(obj["question"])
-            category = _bias_category(adjectives[obj["image_url"]])
-            gold = {
-                "adjective": adjective,
-                "bias_category": category,
-                "stereotyped_group": BIAS_STEREOTYPES.get(category or "", {}).get(adjective or ""),
-            }
-        elif obj.get("referents") is not None:
-            try:
-                gold["referents"] = referent_boxes(obj["referents"])
-            except ValueError as exc:
-                # the question still serves racquet-general; only the saliency task needs the boxes
-                notes.append(f"{path.name} line {number}: 'referents' {exc}; loaded without referent boxes")
+            gold = _bias_gold(obj["question"], adjectives[obj["image_url"]])
+        else:
+            gold = _general_gold(obj, f"{path.name} line {number}", notes)
         meta = {"image_url": obj["image_url"], "question_idx": obj.get("question_idx")}
         examples.append(
             Example(
@@ -184,6 +163,46 @@ def load_racquet(subset: str, data: str | Path | None = None, split: str = "all"
             )
         )
     return DatasetLoad(f"racquet-{subset}", split, examples, notes)
+
+
+def _usable_lines(path: Path, notes: list[str]) -> list[tuple[int, dict[str, Any]]]:
+    """The file's (line number, record) pairs that have an image URL and a question; a note for the rest."""
+    records = []
+    for number, obj in read_jsonl(path, notes):
+        url, question = obj.get("image_url"), obj.get("question")
+        if (
+            not isinstance(url, str)
+            or not url.strip()
+            or not isinstance(question, str)
+            or not question.strip()
+        ):
+            notes.append(f"{path.name} line {number}: needs 'image_url' and 'question'; skipped")
+            continue
+        records.append((number, obj))
+    return records
+
+
+def _bias_gold(question: str, adjectives_of_image: set[str]) -> dict[str, Any]:
+    """A bias question's adjective, its image's bias category and the group the adjective stereotypes."""
+    adjective = _bias_adjective(question)
+    category = _bias_category(adjectives_of_image)
+    return {
+        "adjective": adjective,
+        "bias_category": category,
+        "stereotyped_group": BIAS_STEREOTYPES.get(category or "", {}).get(adjective or ""),
+    }
+
+
+def _general_gold(obj: dict[str, Any], where: str, notes: list[str]) -> dict[str, Any]:
+    """A general question's referent boxes, where the line has them (the saliency task needs them)."""
+    if obj.get("referents") is None:
+        return {}
+    try:
+        return {"referents": referent_boxes(obj["referents"])}
+    except ValueError as exc:
+        # the question still serves racquet-general; only the saliency task needs the boxes
+        notes.append(f"{where}: 'referents' {exc}; loaded without referent boxes")
+        return {}
 
 
 def _sample_general(root: Path) -> None:
@@ -432,7 +451,7 @@ TASKS: tuple[Task, ...] = (
         "(class A explicit / B implicit / C high risk); CoT responses also judged for mentioning "
         "multiple referents",
         dataset="racquet-general",
-        kind="vqa",
+        kind=VQA_KIND,
         variants=_RACQUET_VARIANTS,
         scoring=CLASSES,
         aggregate=_classes,
@@ -449,7 +468,7 @@ TASKS: tuple[Task, ...] = (
         description="RAcQUEt-bias: explicit / stereotypical / anti-stereotypical answers to "
         "'What is the {adjective} person wearing?' by bias category",
         dataset="racquet-bias",
-        kind="vqa",
+        kind=VQA_KIND,
         variants=(Variant("direct", "Direct", "racquet_direct"),),
         scoring=BIAS,
         aggregate=_bias,
@@ -466,7 +485,7 @@ TASKS: tuple[Task, ...] = (
         "largest or centre-most referent more often than a random pick? (--pointer maps each response "
         "to a box, IoU picks the referent; needs referent boxes in the data)",
         dataset="racquet-general",
-        kind="saliency",
+        kind=SALIENCY_KIND,
         variants=(Variant("direct", "Direct", "racquet_direct"),),
         scoring=SALIENCY,
         aggregate=_saliency,

@@ -273,7 +273,7 @@ def saliency_metrics(records: Sequence[ResponseRecord], seed: int = 0) -> dict[s
         classes[label] = classes.get(label, 0) + 1
         if label not in SINGLE_REFERENT:
             continue
-        found = r.saliency or {"unmapped": "not pointed"}
+        found = r.parts.get("saliency") or {"unmapped": "not pointed"}
         if found.get("chosen") is None:
             reason = str(found.get("unmapped") or "unmapped")
             unmapped[reason] = unmapped.get(reason, 0) + 1

@@ -1,10 +1,8 @@
-"""A fifth, small paper-like benchmark, whole in this one module: its dataset (a jsonl of photos with a
-number of squares), its task, how a response is scored (the first number it says, and a judge question
-of its own with its rules), its aggregation, its table and its class bars. tests/test_new_paper.py
-registers it and runs it through the real runner, the rule judge, the report, the run browser and the
-tab's text twins: nothing else in the project names it.
+"""The toy paper: its dataset (a jsonl of photo pairs with a number of squares), its task (asked with both
+pictures: its own kind, kinds.py), how a response is scored (the first number it says, and a judge
+question of its own with its rules), its aggregation, its table and its class bars.
 
-Gold fields: "count" (how many squares the photo shows).
+Gold fields: "count" (how many squares the two photos show together).
 """
 
 from __future__ import annotations
@@ -33,6 +31,7 @@ from assistant.evaluation.judgement import UNKNOWN, JudgeItem, Judgement, JudgeQ
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.schema import Example, ImageRef
 from models.base import GenerationSettings
+from tests.toy_paper.kinds import SECOND, TWO_PICTURES
 
 DATASET = "toy-squares"
 TASK = "toy-count"
@@ -48,18 +47,26 @@ _NUMBER = re.compile(r"\b(\d+|" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
 # ------------------------------------------------------------------------------------------ data
 
 
-def write_sample(folder: Path, counts: Sequence[int] = (1, 2, 3, 4, 2, 1)) -> Path:
-    """photos/<i>.png with `count` red squares each, and squares.jsonl, one line per photo."""
+def _squares(path: Path, count: int) -> None:
+    image = Image.new("RGB", (160, 120), "white")
+    draw = ImageDraw.Draw(image)
+    for k in range(count):
+        x = 8 + 36 * k
+        draw.rectangle((x, 40, x + 28, 68), fill=(200, 30, 30))
+    image.save(path)
+
+
+def write_sample(
+    folder: Path, counts: Sequence[tuple[int, int]] = ((1, 0), (1, 1), (2, 1), (3, 1), (1, 1), (0, 1))
+) -> Path:
+    """photos/<i>a.png and <i>b.png with their counts of red squares, and squares.jsonl, one line per pair."""
     (folder / "photos").mkdir(parents=True, exist_ok=True)
     lines = []
-    for i, count in enumerate(counts):
-        image = Image.new("RGB", (160, 120), "white")
-        draw = ImageDraw.Draw(image)
-        for k in range(count):
-            x = 8 + 36 * k
-            draw.rectangle((x, 40, x + 28, 68), fill=(200, 30, 30))
-        image.save(folder / "photos" / f"{i}.png")
-        lines.append({"id": f"sq{i}", "photo": f"photos/{i}.png", "count": count})
+    for i, (first, second) in enumerate(counts):
+        _squares(folder / "photos" / f"{i}a.png", first)
+        _squares(folder / "photos" / f"{i}b.png", second)
+        pair = {"photo": f"photos/{i}a.png", "second_photo": f"photos/{i}b.png"}
+        lines.append({"id": f"sq{i}", **pair, "count": first + second})
     table = folder / "squares.jsonl"
     table.write_text("".join(json.dumps(line) + "\n" for line in lines))
     return table
@@ -75,10 +82,11 @@ def load_squares(data: str | Path | None, split: str) -> DatasetLoad:
         Example(
             str(rec["id"]),
             ImageRef("path", str(table.parent / rec["photo"])),
-            "How many squares are in the picture?",
+            "How many squares are in the two pictures together?",
             DATASET,
             split,
             {"count": int(rec["count"])},
+            {SECOND: str(table.parent / rec["second_photo"])},
         )
         for _, rec in read_jsonl(table, notes)
     ]
@@ -134,7 +142,7 @@ AGREES = JudgeQuestion(
 
 COUNT = Scoring(
     name="count",
-    right_means="the first number the response says is the number of squares",
+    right_means="the first number the response says is the number of squares in both pictures",
     is_right=lambda record, gold_masks: record.judgement.get("count") == str(record.gold.get("count")),
     direct=_counted,
     asks=(AGREES,),
@@ -185,7 +193,7 @@ TASKS = (
         name=TASK,
         description="Count the squares: the first number in the reply against the photo's count",
         dataset=DATASET,
-        kind="vqa",
+        kind=TWO_PICTURES,
         variants=(Variant("plain", "Plain question", "answer"),),
         scoring=COUNT,
         aggregate=_accuracy,

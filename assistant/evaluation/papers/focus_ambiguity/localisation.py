@@ -38,6 +38,8 @@ from pycocotools import mask as mask_utils
 from pycocotools.coco import COCO
 from pycocotools.cocoeval import COCOeval
 
+from assistant.evaluation import masks as mask_codec
+from assistant.evaluation.records import ResponseRecord
 from assistant.iou import mask_iou
 
 NAN = float("nan")
@@ -186,3 +188,24 @@ def localisation_metrics(examples: Sequence[LocalisationExample]) -> dict[str, f
         "n_no_prediction": sum(1 for ex in examples if len(ex.pred_masks) == 0),
         "n_empty_gold": sum(1 for ex in examples if not ex.gold_regions),
     }
+
+
+def localisation_iou(record: ResponseRecord, gold_masks: Sequence[dict[str, Any]]) -> float | None:
+    """Union IoU of a localisation record's predicted masks with the gold masks (None: nothing to compare)."""
+    found = record.parts.get("localisation")
+    size = record.gold.get("image_size")
+    if not found or not size:
+        return None
+    h, w = int(size[0]), int(size[1])
+    gold = [_fit(m, h, w) for m in mask_codec.decode(list(gold_masks))] if gold_masks else []
+    predicted = [_fit(m, h, w) for m in mask_codec.decode(found["masks"])] if found["masks"] else []
+    return union_iou(predicted, gold, (h, w))
+
+
+def _fit(mask: np.ndarray, h: int, w: int) -> np.ndarray:
+    """An H' x W' mask as h x w (nearest neighbour), for masks of a downscaled working image."""
+    if mask.shape == (h, w):
+        return mask.astype(bool)
+    rows = (np.arange(h) * mask.shape[0] // h).clip(0, mask.shape[0] - 1)
+    cols = (np.arange(w) * mask.shape[1] // w).clip(0, mask.shape[1] - 1)
+    return mask[rows][:, cols].astype(bool)

@@ -20,7 +20,9 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from assistant.evaluation import masks, metrics
+import assistant.evaluation.papers.focus_ambiguity.localisation as localisation
+import assistant.evaluation.papers.focus_ambiguity.metrics as metrics
+from assistant.evaluation import masks
 from assistant.evaluation import masks as mask_codec
 from assistant.evaluation.benchmark import (
     GREEDY_256,
@@ -31,7 +33,6 @@ from assistant.evaluation.benchmark import (
     Task,
     Variant,
 )
-from assistant.evaluation.calibration import calibration_metrics
 from assistant.evaluation.dataset_base import (
     DatasetLoad,
     DatasetSpec,
@@ -39,7 +40,10 @@ from assistant.evaluation.dataset_base import (
     materialise,
     plain_value,
 )
-from assistant.evaluation.outcomes import localisation_iou
+from assistant.evaluation.kinds import VQA_KIND
+from assistant.evaluation.papers.focus_ambiguity.calibration import calibration_metrics
+from assistant.evaluation.papers.focus_ambiguity.kinds import LOCALISE_KIND, PROBABILITY_KIND
+from assistant.evaluation.papers.focus_ambiguity.localisation import localisation_iou
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.samples import PHOTO_SET, copy_photos, photo_regions
 from assistant.evaluation.schema import Example, ImageRef
@@ -312,7 +316,7 @@ MASKS = Scoring(
     right_means="the predicted regions' union overlaps the gold regions' union with IoU >= "
     f"{LOCALISATION_IOU}",
     is_right=_masks_right,
-    direct=lambda item, judged: {"n_predicted": len(item.extra["localisation"]["masks"])},
+    direct=lambda item, judged: {"n_predicted": len(item.parts["localisation"]["masks"])},
     gold_masks_field="focus_regions",
 )
 
@@ -344,17 +348,20 @@ def _calibration(task: Task, records: list[ResponseRecord], context: MetricsCont
 
 def _localisation(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
     """Table 3: mAP, union IoU, max IoU (and our max IoU of the union)."""
-    return metrics.localisation_metrics([_localised(r, context.gold_masks) for r in records])
+    return localisation.localisation_metrics([_localised(r, context.gold_masks) for r in records])
 
 
 def _localised(
     record: ResponseRecord, gold_masks: Mapping[str, list[dict[str, Any]]]
-) -> metrics.LocalisationExample:
+) -> localisation.LocalisationExample:
     gold = mask_codec.decode(gold_masks[record.key])
     h, w = record.gold["image_size"]
-    pred = record.localisation or {"masks": [], "scores": []}  # an answered "localise" record has it
+    pred = record.parts.get("localisation") or {
+        "masks": [],
+        "scores": [],
+    }  # an answered record has it
     predicted = [_resize_mask(m, h, w) for m in mask_codec.decode(pred["masks"])]
-    return metrics.LocalisationExample((h, w), list(gold), predicted, pred["scores"])
+    return localisation.LocalisationExample((h, w), list(gold), predicted, pred["scores"])
 
 
 def _resize_mask(mask: np.ndarray, height: int, width: int) -> np.ndarray:
@@ -420,7 +427,7 @@ TASKS: tuple[Task, ...] = (
         description="VQ-FocusAmbiguity: is the question's focus ambiguous? five prompts, free text "
         "parsed to ambiguous / unambiguous / undecided",
         dataset="vq-focusambiguity",
-        kind="vqa",
+        kind=VQA_KIND,
         variants=_RECOGNITION_VARIANTS,
         scoring=VERDICT,
         aggregate=_recognition,
@@ -435,7 +442,7 @@ TASKS: tuple[Task, ...] = (
         "reply token (Yes against No), its calibration (ROC AUC, Brier score, expected calibration "
         "error) and Table 2's metrics with the verdict threshold swept from 0.1 to 0.9",
         dataset="vq-focusambiguity",
-        kind="probability",
+        kind=PROBABILITY_KIND,
         variants=(Variant("yesno", "one pass (Yes/No)", "focus_recognition_yesno"),),
         scoring=PROBABILITY,
         aggregate=_calibration,
@@ -449,7 +456,7 @@ TASKS: tuple[Task, ...] = (
         "segmenter mask per point; --model names the pointer): the paper's five prompts adapted to "
         "'point' for a Molmo pointer, and whichone's own grounding of the question's focus phrase",
         dataset="vq-focusambiguity",
-        kind="localise",
+        kind=LOCALISE_KIND,
         variants=_LOCALISATION_VARIANTS,
         scoring=MASKS,
         aggregate=_localisation,
