@@ -544,7 +544,7 @@ def test_agreement_edge_cases() -> None:
     assert agreement([], [], ["A"])["n"] == 0
 
 
-# --- ClearVQA's own metrics (assistant/evaluation/vqa_accuracy.py), hand-computed ---------------------
+# --- ClearVQA's own metrics (papers/clearvqa/vqa_accuracy.py), hand-computed -----------------------------
 
 
 def test_vqa_normalisation_as_the_vqa_evaluation() -> None:

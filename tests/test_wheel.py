@@ -58,7 +58,8 @@ def wheel_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
     wheel = next(root.glob("whichone-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     for needed in (
-        "assistant/evaluation/papers/racquet.py",
+        "assistant/evaluation/papers/racquet/paper.py",
+        "assistant/evaluation/papers/aqua/kinds.py",
         "prompts/answer.txt",
         "ui/examples/examples.json",
         "ui/examples/cat.jpg",

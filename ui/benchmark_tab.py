@@ -364,7 +364,7 @@ def _finder(public: bool) -> Finder:
 def _browser() -> Browser:
     gr.Markdown("## Examples")
     # Nothing to browse before a run: the controls are disabled (and skipped by Tab) until one has examples.
-    slicing = _slice_controls()
+    slices, pick, outcome, gold, judged, variant, model_slice, word, unknown, disagree = _slice_controls()
     with gr.Row():
         prev_btn = gr.Button("Previous example", elem_id="wh-bench-prev", scale=0, interactive=False)
         next_btn = gr.Button("Next example", elem_id="wh-bench-next", scale=0, interactive=False)
@@ -391,8 +391,9 @@ def _browser() -> Browser:
         elem_id="wh-bench-slice-files",
     )
     return Browser(
-        *slicing, prev_btn, next_btn, export_btn, position, where, picture, picture_b, details, label,
-        mark_btn, kept, slice_files,
+        slices, pick, outcome, gold, judged, variant, model_slice, word, unknown, disagree, prev_btn,
+        next_btn, export_btn, position, where, picture, picture_b, details, label, mark_btn, kept,
+        slice_files,
     )  # fmt: skip
 
 

@@ -1,4 +1,4 @@
-"""Does a reply give the reference answer? The word matching behind AQuA's PASS rule (aqua_judge).
+"""Does a reply give the reference answer? The word matching behind AQuA's PASS rule (papers/aqua/judge.py).
 
 - Tokens: a time ("10:10", "7:45 pm") and a number ("3.5", "1,000") are one token each; number words are
   digits ("two" -> "2", as the question analyser reads them); hyphenated words are their parts.

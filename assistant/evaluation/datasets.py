@@ -1,8 +1,8 @@
 """Loading a benchmark's dataset by name: the registry of every paper's datasets.
 
-Each paper's module (assistant/evaluation/papers/) has its own loader (RAcQUEt's jsonl, AQuA's Hugging Face
-dataset, the VQ-FocusAmbiguity release, ClearVQA's jsonl and images) and its DatasetSpecs, built from
-assistant/evaluation/dataset_base.py; this module finds them by name.
+Each paper's package (assistant/evaluation/papers/<paper>/) has its own loader (RAcQUEt's jsonl, AQuA's
+Hugging Face dataset, the VQ-FocusAmbiguity release, ClearVQA's jsonl and images) and its DatasetSpecs,
+built from assistant/evaluation/dataset_base.py; this module finds them by name.
 
 `load_dataset(name, data=None, split=None)` returns a `DatasetLoad`: the examples plus notes on anything
 skipped (one plain line each). `data` is a local file or folder, or an http(s) URL of a file or zip.

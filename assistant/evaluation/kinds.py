@@ -62,24 +62,43 @@ class CallCounter(Protocol):
 class RunOptions(Protocol):
     """The run's options a kind may read (assistant.evaluation.runner.RunConfig)."""
 
-    models: list[str]
-    concurrency: int
-    pointer: str
-    segmenter: str
-    max_new_tokens: int | None
+    @property
+    def models(self) -> list[str]: ...
+
+    @property
+    def concurrency(self) -> int: ...
+
+    @property
+    def pointer(self) -> str: ...
+
+    @property
+    def segmenter(self) -> str: ...
+
+    @property
+    def max_new_tokens(self) -> int | None: ...
 
 
 class RunContext(Protocol):
     """What the runner offers a kind while it runs (assistant.evaluation.runner.Runner)."""
 
-    config: RunOptions
-    task: Task
     variants: list[Variant]  # the prompt variants the run asks; `prepare` may narrow them
-    settings: GenerationSettings
-    cache: ResponseCache
-    images: ExampleImages
     counters: dict[str, Any]  # name -> calls and cache hits, summed into the run's facts
     pointers: dict[str, Pointer]  # loaded once per name (a kind's own cache of pointers)
+
+    @property
+    def config(self) -> RunOptions: ...
+
+    @property
+    def task(self) -> Task: ...
+
+    @property
+    def settings(self) -> GenerationSettings: ...
+
+    @property
+    def cache(self) -> ResponseCache: ...
+
+    @property
+    def images(self) -> ExampleImages: ...
 
     def cached_vlm(self, name: str, role: str = "") -> CachedVLM: ...
 

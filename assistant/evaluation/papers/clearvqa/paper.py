@@ -183,7 +183,7 @@ DATASETS: tuple[DatasetSpec, ...] = (
 
 def _answers(task: Task, records: list[ResponseRecord], context: MetricsContext) -> dict[str, Any]:
     """AQuA's PASS rate, and ClearVQA's own metrics on the answer after the clarification: VQA accuracy
-    (min(1, matching crowd answers / 3)) and exact match (assistant/evaluation/vqa_accuracy.py)."""
+    (min(1, matching crowd answers / 3)) and exact match (vqa_accuracy.py)."""
 
     out = metrics.pass_rate([r.judged("aqua_clarification") for r in records])
     crowd = [list(r.gold.get("answers") or []) for r in records]
