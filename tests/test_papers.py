@@ -70,3 +70,8 @@ def test_the_judge_questions_are_read_from_the_papers() -> None:
     assert list(known) == [q.name for paper in PAPERS for q in paper.questions]
     for task in all_tasks().values():
         assert all(known[q.name] is q for q in task.judge_questions), task.name
+
+
+def test_a_task_carries_its_paper() -> None:
+    for paper in PAPERS:
+        assert all(task.paper is paper for task in paper.tasks), paper.name

@@ -1,12 +1,13 @@
 """What a benchmark is, as data: a task (dataset, prompt variants, scoring, aggregation, paper table) and
-the paper that owns its tasks (assistant/evaluation/papers/: one module per paper).
+the paper that owns its tasks (assistant/evaluation/papers/: one package per paper). A task carries its
+Paper (`task.paper`) and, through its scoring, its JudgeQuestion objects.
 
 A task carries everything that is its paper's knowledge, the way an lmms-eval task carries
 `process_results` and its aggregation: its `Scoring` (which judge questions it asks, the judgements that
 need no judge, when a record is right, its judged and gold labels), `aggregate` (the judgements of one
 model and prompt -> the paper's numbers), `layout` (the paper's table) and, for class bars, `bars`. The
 runner (`kind` says how to get a response), the judges, the report and the tab call the task; none of
-them names a paper or a task. Adding a paper is adding one module under papers/ that defines a `Paper`
+them names a paper or a task. Adding a paper is adding one package under papers/ that defines a `Paper`
 (and naming it in papers/__init__.py, or `papers.register` it).
 
 A task's `kind` (assistant.evaluation.kinds.Kind) says how its responses are obtained, what its records
@@ -170,6 +171,8 @@ class Task:
     needs: tuple[str, ...] = ()  # gold fields an example must have to take part, e.g. ("hint",)
     subset: Subset | None = None  # the examples it keeps (None: all)
     needs_help: str = ""  # said when no example has the `needs` fields (how to get them)
+    # the Paper that owns it: set once, by the Paper it is first given to (Paper.__post_init__)
+    paper: Paper | None = field(default=None, compare=False, repr=False)
 
     @property
     def uses_pointer(self) -> bool:
@@ -202,3 +205,8 @@ class Paper:
     # The judge the paper itself used and its measured agreement with people (printed with every table of
     # a task that needs a judge, beside the judge of the run); "" where its metrics need no judge.
     judge: str = ""
+
+    def __post_init__(self) -> None:
+        for task in self.tasks:  # each task carries the paper it belongs to (the first that holds it)
+            if task.paper is None:
+                object.__setattr__(task, "paper", self)

@@ -21,7 +21,6 @@ from pathlib import Path
 
 from assistant.evaluation import plots
 from assistant.evaluation.judges import agreement_line
-from assistant.evaluation.papers import paper_of
 from assistant.evaluation.records import JSON, ResponseRecord, RunSummary, json_safe
 from assistant.evaluation.samples import SAMPLE, SAMPLE_NOTE
 from assistant.evaluation.table_format import md
@@ -63,13 +62,13 @@ def markdown_table(task: Task, summary: RunSummary) -> str:
     """The summary as the paper lays its table out (percentages, one row per model and prompt)."""
     title, header, rows, extra = task.layout(task, summary)  # its paper's table
     judging = [q.name for q in task.judge_questions]
-    paper = paper_of(task.name)
+    paper_judge = task.paper.judge if task.paper is not None else ""
     notes = [
         f"Task `{task.name}` — reproduces {task.reproduces}.",
         agreement_line(summary.judge, summary.judge_agreement, judging)
         if judging
         else "Judge: none needed (the metric reads the model's output directly).",
-        *([f"The paper's own judge: {paper.judge}."] if judging and paper.judge else []),
+        *([f"The paper's own judge: {paper_judge}."] if judging and paper_judge else []),
         f"Split {summary.split}; {summary.n_examples} examples {_sampled(summary)}.",
         *extra,
     ]

@@ -59,11 +59,3 @@ def question(name: str) -> JudgeQuestion:
     if found is None:
         raise JudgeError(f"unknown judging task {name!r}; known: {', '.join(known)}")
     return found
-
-
-def paper_of(task_name: str) -> Paper:
-    """The paper whose module holds task `task_name`."""
-    for paper in PAPERS:
-        if any(task.name == task_name for task in paper.tasks):
-            return paper
-    raise KeyError(f"no paper has task {task_name!r}")
