@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image
@@ -37,7 +38,6 @@ from models.base import (
     strip_pieces,
 )
 from models.errors import ModelError, ModelTimeout, ModelUnavailable
-from models.local_servers import NO_VISION_MARKS, NOT_PULLED_MARKS, LocalServer
 from models.readers import QWEN2_5_VL_MAX_PIXELS, QWEN2_5_VL_MIN_PIXELS, qwen2_5_vl_frame
 from models.types import GroundingFamily
 
@@ -51,6 +51,33 @@ DEFAULT_BASE_URL = "http://localhost:8000/v1"
 _RETRY_STATUSES = (408, 409, 429)
 _RETRY_DELAY_S, _MAX_RETRY_DELAY_S = 0.5, 8.0
 _FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp"}
+
+
+@dataclass(frozen=True)
+class LocalServer:
+    """A model server people run on a laptop (Ollama, llama-server; its rows are models.catalog.SERVERS):
+    where it listens, and what to tell a user when it is not running or lacks the model."""
+
+    name: str  # the VLM's registry name and the stack's
+    label: str  # what the user calls it
+    base_url: str  # its OpenAI-compatible API, as it listens by default
+    model: str | None  # the model to ask for (None: the one it serves, from /v1/models)
+    setup: str  # the commands that start it with a suitable vision model
+    vision_help: str  # what to do when the served model cannot see images
+
+    def not_running(self, base_url: str) -> str:
+        return f"{self.label} is not running at {base_url}: start it ({self.setup})"
+
+
+# What these servers answer when the model has no vision part or is not there (their error bodies'
+# messages, lower case): llama-server without --mmproj; Ollama for a model that is not pulled.
+NO_VISION_MARKS = (
+    "image input is not supported",  # llama-server without a vision projector
+    "mmproj",
+    "does not support image",
+    "not a multimodal model",  # vLLM
+)
+NOT_PULLED_MARKS = ("try pulling it first",)
 
 
 def _short(text: str, limit: int = 200) -> str:

@@ -17,9 +17,9 @@ from assistant.languages.question import analyse_any
 from assistant.pipeline import Assistant, AssistantConfig
 from assistant.settings import settings
 from assistant.validation import clean_question
+from models.catalog import STACKS, resolve_choice
 from models.errors import ModelError, ModelUnavailable
 from models.readers import read_grounding
-from models.stacks import STACKS, resolve_choice
 from models.types import GroundingFamily
 from ui.cli.errors import user_errors
 from ui.engine import explain_unavailable
