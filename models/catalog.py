@@ -21,17 +21,18 @@ from models.detectors import (
 )
 from models.device import choose_device, device_kind
 from models.errors import ModelUnavailable
+from models.families import molmo, qwen
 from models.hf_vlm import HFVisionLanguageModel
-from models.molmo import Molmo2Pointer
 from models.openai_vlm import LocalServer, OpenAICompatibleVLM
 from models.sam import SamSegmenter
 from models.sam2 import SAM2_HIERA_TINY, Sam2Segmenter
 from models.sam3 import SAM3_ID, Sam3Pointer
 from models.spec import ModelSpec
-from models.tiny_detectors import TINY_DETECTORS, TinyDetector, build_tiny_detector
-from models.tiny_molmo import build_tiny_molmo2
-from models.tiny_sam2 import build_tiny_sam2
-from models.tiny_sam3 import build_tiny_sam3
+from models.tiny import TinyRecipe, build_tiny
+from models.tiny_detectors import TINY_DETECTOR_RECIPES, TINY_DETECTORS, TinyDetector
+from models.tiny_sam2 import TINY_SAM2
+from models.tiny_sam3 import TINY_SAM3
+from models.tiny_smolvlm import TINY_SMOLVLM
 from models.vlm_pointer import VLMPointer
 
 if TYPE_CHECKING:
@@ -101,18 +102,15 @@ def _mps_available() -> bool:
     return bool(backend is not None and backend.is_available())
 
 
-def _local_tiny_factory(module: str, builder: str, name: str, int8_on_cpu: bool = False):
-    """A factory that builds (once, cached) a tiny local checkpoint with `module.builder(target_dir)` and
-    loads it like real weights. A tiny model is for CPUs and tests: not quantised unless asked, or unless
+def _local_tiny_factory(recipe: TinyRecipe, name: str, int8_on_cpu: bool = False):
+    """A factory that builds (once, cached) a tiny local checkpoint of `recipe` (models/tiny.py) and loads
+    it like real weights. A tiny model is for CPUs and tests: not quantised unless asked, or unless
     `int8_on_cpu` (smolvlm-tiny: int8 on a CPU, as the cpu stack's smolvlm-256m)."""
 
     def factory(*, target_dir: Path | None = None, **kwargs: Any) -> VisionLanguageModel:
-        import importlib
-
-        build = getattr(importlib.import_module(module), builder)
         kwargs.setdefault("name", name)
         kwargs.setdefault("quantise", "int8" if int8_on_cpu and _runs_on_cpu(kwargs) else "none")
-        return HFVisionLanguageModel(str(build(target_dir)), **kwargs)
+        return HFVisionLanguageModel(str(build_tiny(recipe, target_dir)), **kwargs)
 
     return factory
 
@@ -187,7 +185,7 @@ register(
         name="tiny",
         kind="vlm",
         description="tiny random Qwen2.5-VL built locally (tests and offline demos; its answers are noise)",
-        factory=_local_tiny_factory("models.tiny", "build_tiny_qwen2_5_vl", "tiny"),
+        factory=_local_tiny_factory(qwen.TINY_QWEN2_5_VL, "tiny"),
     )
 )
 register(
@@ -235,7 +233,7 @@ register(
         name="qwen3-vl-tiny",
         kind="vlm",
         description="tiny random Qwen3-VL built locally (tests of the qwen3-vl code path; answers are noise)",
-        factory=_local_tiny_factory("models.tiny_qwen3_vl", "build_tiny_qwen3_vl", "qwen3-vl-tiny"),
+        factory=_local_tiny_factory(qwen.TINY_QWEN3_VL, "qwen3-vl-tiny"),
     )
 )
 register(
@@ -252,9 +250,7 @@ register(
         name="smolvlm-tiny",
         kind="vlm",
         description="tiny random SmolVLM (Idefics3) built locally (tests of smolvlm-256m's code path; noise)",
-        factory=_local_tiny_factory(
-            "models.tiny_smolvlm", "build_tiny_smolvlm", "smolvlm-tiny", int8_on_cpu=True
-        ),
+        factory=_local_tiny_factory(TINY_SMOLVLM, "smolvlm-tiny", int8_on_cpu=True),
     )
 )
 register(
@@ -298,11 +294,17 @@ MOLMO2_IDS = {
 }
 
 
+def _checkpoint_pointer(model_id: str, output: str, *, settings: Any = None, **options: Any) -> Pointer:
+    """The VLM pointer (models/vlm_pointer.py) on a checkpoint loaded here (models/hf_vlm.py; 4-bit NF4 on
+    CUDA when bitsandbytes is there), asking for the pointer format `output`."""
+    vlm = HFVisionLanguageModel(model_id, **options)
+    return VLMPointer(vlm, output=output, settings=settings, name=vlm.name)
+
+
 def _molmo2_factory(hub_id: str, name: str):
     def factory(*, vlm: VisionLanguageModel | None = None, **kwargs: Any) -> Pointer:
-
         kwargs.setdefault("name", name)
-        return Molmo2Pointer(hub_id, **kwargs)
+        return _checkpoint_pointer(hub_id, "molmo", **kwargs)
 
     return factory
 
@@ -310,10 +312,9 @@ def _molmo2_factory(hub_id: str, name: str):
 def _tiny_molmo2_factory(
     *, vlm: VisionLanguageModel | None = None, target_dir: Path | None = None, **kwargs: Any
 ) -> Pointer:
-
     kwargs.setdefault("name", "molmo2-tiny")
     kwargs.setdefault("quantise", "none")
-    return Molmo2Pointer(str(build_tiny_molmo2(target_dir)), **kwargs)
+    return _checkpoint_pointer(str(build_tiny(molmo.TINY_MOLMO2, target_dir)), "molmo", **kwargs)
 
 
 def _vlm_pointer_factory(output: Literal["qwen", "molmo"]):
@@ -336,7 +337,7 @@ def _tiny_sam3_factory(
 ) -> Pointer:
 
     kwargs.setdefault("name", "sam3-tiny")
-    return Sam3Pointer(str(build_tiny_sam3(target_dir)), **kwargs)
+    return Sam3Pointer(str(build_tiny(TINY_SAM3, target_dir)), **kwargs)
 
 
 def _detector_factory(checkpoint: str, name: str, family: DetectorFamily | None = None):
@@ -356,7 +357,7 @@ def _tiny_detector_factory(kind: TinyDetector, name: str):
         kwargs.setdefault("name", name)
         # Random tiny weights score every box alike and low: keep them all, so tests see the whole path.
         kwargs.setdefault("threshold", 0.0)
-        return DetectorPointer(str(build_tiny_detector(kind, target_dir)), **kwargs)
+        return DetectorPointer(str(build_tiny(TINY_DETECTOR_RECIPES[kind], target_dir)), **kwargs)
 
     return factory
 
@@ -487,7 +488,7 @@ def _sam2_factory(**kwargs: Any) -> Segmenter:
 def _tiny_sam2_factory(*, target_dir: Path | None = None, **kwargs: Any) -> Segmenter:
 
     kwargs.setdefault("name", "sam2-random-tiny")
-    return Sam2Segmenter(str(build_tiny_sam2(target_dir)), **kwargs)
+    return Sam2Segmenter(str(build_tiny(TINY_SAM2, target_dir)), **kwargs)
 
 
 _SAM_FILES = {
