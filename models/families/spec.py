@@ -57,11 +57,6 @@ class GroundingFamilySpec:
     fallback_for: tuple[Coords, ...] = ()
     tiny: tuple[TinyRecipe, ...] = field(default=(), repr=False)  # local checkpoints of the family
 
-    @property
-    def value(self) -> str:
-        """The family's name (as the enum of names that this record replaced gave it)."""
-        return self.name
-
     def matches_id(self, model_id: str) -> bool:
         return bool(self.id_pattern) and re.search(str(self.id_pattern), model_id) is not None
 
