@@ -67,6 +67,7 @@ class VLMPointer:
             raise ModelUnavailable(f"unknown coordinate scale {coords!r}; choose 'pixels' or 'norm1000'")
         self.vlm = vlm
         self.output = output
+        self.shape = formats[output].shape  # what the reply holds: "boxes" or "points"
         self.prompt = prompt or formats[output].prompt
         self.coords = coords
         # Boxes for a dozen objects fit in ~40 tokens each; greedy so the same image gives the same regions.

@@ -75,6 +75,7 @@ def test_a_served_toy_model_grounds_end_to_end(monkeypatch: pytest.MonkeyPatch) 
         pointer = registry.create_pointer("toy-boxes", vlm=vlm)
         candidates = Grounder(pointer).candidates(photo(), "the red square")
     assert pointer.name == "vlm-boxes:openai:acme/toyvlm-2b" and pointer.describe()["output"] == "toy"
+    assert pointer.shape == "boxes"
     assert len(candidates) == 1 and candidates.regions[0].box is not None
     box = candidates.regions[0].box
     assert np.abs(np.array([box.x0, box.y0, box.x1, box.y1]) - np.array(SQUARE, dtype=float)).max() <= 2.0
