@@ -36,7 +36,7 @@ class Variable:
 
 
 VARIABLES: tuple[Variable, ...] = (
-    Variable("WHICHONE_STACK", "cpu / gpu", "the stack (models/stacks.py): cpu without CUDA, gpu with it"),
+    Variable("WHICHONE_STACK", "cpu / gpu", "the stack (models/catalog.py): cpu without CUDA, gpu with it"),
     Variable("WHICHONE_MODEL", "", "the VLM, overriding the stack's (see `whichone models`)"),
     Variable("WHICHONE_POINTER", "", "the pointer, overriding the stack's"),
     Variable("WHICHONE_SEGMENTER", "", "the segmenter, overriding the stack's; `none`: boxes only"),

@@ -23,7 +23,8 @@ import numpy as np
 from PIL import Image
 
 from models.errors import ModelError as ModelError  # re-exported for adapters
-from models.types import Grounding, GroundingFamily
+from models.families.spec import GroundingFamilySpec
+from models.types import Grounding
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,7 @@ class FrameSizingModel(Protocol):
 class GroundingFamilyModel(Protocol):
     """A VLM that knows its grounding convention (None: its replies have none)."""
 
-    def grounding_family(self) -> GroundingFamily | None: ...
+    def grounding_family(self) -> GroundingFamilySpec | None: ...
 
 
 def stream_generate(

@@ -1,4 +1,5 @@
-"""The built-in adapters as a plain table, `SPECS`, which models.registry indexes by (kind, name).
+"""The built-in adapters as a plain table, `SPECS`, which models.registry indexes by (kind, name); the local
+model servers (`SERVERS`); and the stacks (`STACKS`), named presets of a VLM, a pointer and a segmenter.
 
 Importing this must stay cheap: no torch, transformers or openai import here. Each factory imports its
 adapter when it is called, and passes its keyword arguments on (device, quantise, timeout, ...). This module
@@ -8,6 +9,7 @@ imports nothing from models.registry (the registry reads this table; the table d
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -19,18 +21,18 @@ from models.detectors import (
 )
 from models.device import choose_device, device_kind
 from models.errors import ModelUnavailable
+from models.families import molmo, qwen
 from models.hf_vlm import HFVisionLanguageModel
-from models.local_servers import SERVERS, LocalServerName
-from models.molmo import Molmo2Pointer
-from models.openai_vlm import OpenAICompatibleVLM
+from models.openai_vlm import LocalServer, OpenAICompatibleVLM
 from models.sam import SamSegmenter
 from models.sam2 import SAM2_HIERA_TINY, Sam2Segmenter
 from models.sam3 import SAM3_ID, Sam3Pointer
 from models.spec import ModelSpec
-from models.tiny_detectors import TINY_DETECTORS, TinyDetector, build_tiny_detector
-from models.tiny_molmo import build_tiny_molmo2
-from models.tiny_sam2 import build_tiny_sam2
-from models.tiny_sam3 import build_tiny_sam3
+from models.tiny import TinyRecipe, build_tiny
+from models.tiny_detectors import TINY_DETECTOR_RECIPES, TINY_DETECTORS, TinyDetector
+from models.tiny_sam2 import TINY_SAM2
+from models.tiny_sam3 import TINY_SAM3
+from models.tiny_smolvlm import TINY_SMOLVLM
 from models.vlm_pointer import VLMPointer
 
 if TYPE_CHECKING:
@@ -100,18 +102,15 @@ def _mps_available() -> bool:
     return bool(backend is not None and backend.is_available())
 
 
-def _local_tiny_factory(module: str, builder: str, name: str, int8_on_cpu: bool = False):
-    """A factory that builds (once, cached) a tiny local checkpoint with `module.builder(target_dir)` and
-    loads it like real weights. A tiny model is for CPUs and tests: not quantised unless asked, or unless
+def _local_tiny_factory(recipe: TinyRecipe, name: str, int8_on_cpu: bool = False):
+    """A factory that builds (once, cached) a tiny local checkpoint of `recipe` (models/tiny.py) and loads
+    it like real weights. A tiny model is for CPUs and tests: not quantised unless asked, or unless
     `int8_on_cpu` (smolvlm-tiny: int8 on a CPU, as the cpu stack's smolvlm-256m)."""
 
     def factory(*, target_dir: Path | None = None, **kwargs: Any) -> VisionLanguageModel:
-        import importlib
-
-        build = getattr(importlib.import_module(module), builder)
         kwargs.setdefault("name", name)
         kwargs.setdefault("quantise", "int8" if int8_on_cpu and _runs_on_cpu(kwargs) else "none")
-        return HFVisionLanguageModel(str(build(target_dir)), **kwargs)
+        return HFVisionLanguageModel(str(build_tiny(recipe, target_dir)), **kwargs)
 
     return factory
 
@@ -120,6 +119,35 @@ def openai_options() -> dict[str, Any]:
     """The openai backend's configured options (WHICHONE_OPENAI_*), as its keyword arguments; a bad number
     is ModelUnavailable naming the variable (the configuration's source says so)."""
     return model_config().openai.as_kwargs()
+
+
+# The local model servers people already run on a laptop, Ollama and llama.cpp's `llama-server`: both speak
+# the OpenAI-compatible chat-completions API, so whichone reaches them through the `openai` adapter with their
+# own default address, the model to ask for, and what to tell a user when something is missing. A suitable
+# model is a small vision model in 4 bits: Qwen2.5-VL 3B (`qwen2.5vl:3b` in Ollama's library;
+# `ggml-org/Qwen2.5-VL-3B-Instruct-GGUF`, Q4_K_M with its vision projector, for llama-server's `-hf`).
+LocalServerName = Literal["ollama", "llamacpp"]
+
+SERVERS: dict[LocalServerName, LocalServer] = {
+    "ollama": LocalServer(
+        name="ollama",
+        label="Ollama",
+        base_url="http://localhost:11434/v1",
+        model="qwen2.5vl:3b",
+        setup="`ollama pull qwen2.5vl:3b`, then the Ollama app or `ollama serve`",
+        vision_help="pull a vision model (`ollama pull qwen2.5vl:3b`) and set WHICHONE_OLLAMA_MODEL to it",
+    ),
+    "llamacpp": LocalServer(
+        name="llamacpp",
+        label="llama.cpp's llama-server",
+        base_url="http://localhost:8080/v1",
+        model=None,
+        setup="`llama-server -hf ggml-org/Qwen2.5-VL-3B-Instruct-GGUF`, which fetches the model and its "
+        "vision projector",
+        vision_help="start llama-server with a vision model and its projector: `llama-server -hf "
+        "ggml-org/Qwen2.5-VL-3B-Instruct-GGUF`, or `-m MODEL.gguf --mmproj MMPROJ.gguf`",
+    ),
+}
 
 
 def _local_server_factory(server: LocalServerName) -> Callable[..., VisionLanguageModel]:
@@ -157,7 +185,7 @@ register(
         name="tiny",
         kind="vlm",
         description="tiny random Qwen2.5-VL built locally (tests and offline demos; its answers are noise)",
-        factory=_local_tiny_factory("models.tiny", "build_tiny_qwen2_5_vl", "tiny"),
+        factory=_local_tiny_factory(qwen.TINY_QWEN2_5_VL, "tiny"),
     )
 )
 register(
@@ -205,7 +233,7 @@ register(
         name="qwen3-vl-tiny",
         kind="vlm",
         description="tiny random Qwen3-VL built locally (tests of the qwen3-vl code path; answers are noise)",
-        factory=_local_tiny_factory("models.tiny_qwen3_vl", "build_tiny_qwen3_vl", "qwen3-vl-tiny"),
+        factory=_local_tiny_factory(qwen.TINY_QWEN3_VL, "qwen3-vl-tiny"),
     )
 )
 register(
@@ -222,9 +250,7 @@ register(
         name="smolvlm-tiny",
         kind="vlm",
         description="tiny random SmolVLM (Idefics3) built locally (tests of smolvlm-256m's code path; noise)",
-        factory=_local_tiny_factory(
-            "models.tiny_smolvlm", "build_tiny_smolvlm", "smolvlm-tiny", int8_on_cpu=True
-        ),
+        factory=_local_tiny_factory(TINY_SMOLVLM, "smolvlm-tiny", int8_on_cpu=True),
     )
 )
 register(
@@ -268,11 +294,17 @@ MOLMO2_IDS = {
 }
 
 
+def _checkpoint_pointer(model_id: str, output: str, *, settings: Any = None, **options: Any) -> Pointer:
+    """The VLM pointer (models/vlm_pointer.py) on a checkpoint loaded here (models/hf_vlm.py; 4-bit NF4 on
+    CUDA when bitsandbytes is there), asking for the pointer format `output`."""
+    vlm = HFVisionLanguageModel(model_id, **options)
+    return VLMPointer(vlm, output=output, settings=settings, name=vlm.name)
+
+
 def _molmo2_factory(hub_id: str, name: str):
     def factory(*, vlm: VisionLanguageModel | None = None, **kwargs: Any) -> Pointer:
-
         kwargs.setdefault("name", name)
-        return Molmo2Pointer(hub_id, **kwargs)
+        return _checkpoint_pointer(hub_id, "molmo", **kwargs)
 
     return factory
 
@@ -280,10 +312,9 @@ def _molmo2_factory(hub_id: str, name: str):
 def _tiny_molmo2_factory(
     *, vlm: VisionLanguageModel | None = None, target_dir: Path | None = None, **kwargs: Any
 ) -> Pointer:
-
     kwargs.setdefault("name", "molmo2-tiny")
     kwargs.setdefault("quantise", "none")
-    return Molmo2Pointer(str(build_tiny_molmo2(target_dir)), **kwargs)
+    return _checkpoint_pointer(str(build_tiny(molmo.TINY_MOLMO2, target_dir)), "molmo", **kwargs)
 
 
 def _vlm_pointer_factory(output: Literal["qwen", "molmo"]):
@@ -306,7 +337,7 @@ def _tiny_sam3_factory(
 ) -> Pointer:
 
     kwargs.setdefault("name", "sam3-tiny")
-    return Sam3Pointer(str(build_tiny_sam3(target_dir)), **kwargs)
+    return Sam3Pointer(str(build_tiny(TINY_SAM3, target_dir)), **kwargs)
 
 
 def _detector_factory(checkpoint: str, name: str, family: DetectorFamily | None = None):
@@ -326,7 +357,7 @@ def _tiny_detector_factory(kind: TinyDetector, name: str):
         kwargs.setdefault("name", name)
         # Random tiny weights score every box alike and low: keep them all, so tests see the whole path.
         kwargs.setdefault("threshold", 0.0)
-        return DetectorPointer(str(build_tiny_detector(kind, target_dir)), **kwargs)
+        return DetectorPointer(str(build_tiny(TINY_DETECTOR_RECIPES[kind], target_dir)), **kwargs)
 
     return factory
 
@@ -457,7 +488,7 @@ def _sam2_factory(**kwargs: Any) -> Segmenter:
 def _tiny_sam2_factory(*, target_dir: Path | None = None, **kwargs: Any) -> Segmenter:
 
     kwargs.setdefault("name", "sam2-random-tiny")
-    return Sam2Segmenter(str(build_tiny_sam2(target_dir)), **kwargs)
+    return Sam2Segmenter(str(build_tiny(TINY_SAM2, target_dir)), **kwargs)
 
 
 _SAM_FILES = {
@@ -493,3 +524,168 @@ register(
         factory=_tiny_sam2_factory,
     )
 )
+
+
+# ---------------------------------------------------------------- stacks
+# Stacks: named presets of VLM + pointer + segmenter, so a user picks one word instead of three models.
+#
+# `cpu` is the default without CUDA, `gpu` with it. `--model`, `--pointer` and `--segmenter` (and
+# WHICHONE_MODEL / WHICHONE_POINTER / WHICHONE_SEGMENTER) still override one part of a stack.
+#
+# `cpu` is SmolVLM-256M + OWL-ViT B/32 + SAM 2.1 Hiera-tiny because OWL-ViT B/32 is the one detector fast
+# enough for a first turn of a few seconds on a laptop CPU (the README's "Stacks" gives the measurements).
+# Grounding DINO and MM-Grounding-DINO are the more accurate detectors and are registered for machines with
+# time to spare.
+
+NO_SEGMENTER = "none"  # the name for "boxes only"
+
+
+@dataclass(frozen=True)
+class ModelChoice:
+    """Which models by registry name (see `whichone models`)."""
+
+    vlm: str
+    pointer: str
+    segmenter: str | None = None
+
+    def label(self) -> str:
+        seg = self.segmenter or "no segmenter"
+        return f"{self.vlm} / {self.pointer} / {seg}"
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"vlm": self.vlm, "pointer": self.pointer, "segmenter": self.segmenter}
+
+    def models(self) -> list[str]:
+        """The registry names this choice loads (no segmenter: two)."""
+        return [n for n in (self.vlm, self.pointer, self.segmenter) if n]
+
+
+@dataclass(frozen=True)
+class Download:
+    """One set of weights a stack fetches: where from, and about how big (the published weight files)."""
+
+    source: str
+    gigabytes: float
+
+
+@dataclass(frozen=True)
+class Stack:
+    name: str
+    choice: ModelChoice
+    description: str
+    downloads: tuple[Download, ...] = ()
+
+    @property
+    def download_gigabytes(self) -> float:
+        return round(sum(d.gigabytes for d in self.downloads), 2)
+
+
+# Sizes of the published weight files (safetensors), rounded; bf16 checkpoints are 2 bytes a parameter.
+_SMOLVLM = Download("HuggingFaceTB/SmolVLM-256M-Instruct", 0.51)
+_OWLVIT = Download("google/owlvit-base-patch32", 0.61)
+_SAM2_TINY = Download("facebook/sam2.1-hiera-tiny", 0.16)
+_QWEN_3B = Download("Qwen/Qwen2.5-VL-3B-Instruct", 7.5)
+_SAM3 = Download("facebook/sam3", 3.4)
+_MOLMO2_4B = Download("allenai/Molmo2-4B", 9.7)
+
+STACKS: dict[str, Stack] = {
+    s.name: s
+    for s in (
+        Stack(
+            "cpu",
+            ModelChoice("smolvlm-256m", "owlvit-b32", "sam2-hiera-tiny"),
+            "a laptop without a GPU: SmolVLM-256M (int8) answers, OWL-ViT B/32 finds the candidates, SAM 2.1 "
+            "Hiera-tiny outlines them (the default without CUDA)",
+            (_SMOLVLM, _OWLVIT, _SAM2_TINY),
+        ),
+        Stack(
+            "gpu",
+            ModelChoice("qwen2.5-vl-3b", "sam3", None),
+            "a CUDA GPU: Qwen2.5-VL 3B (4-bit) answers, SAM 3 finds and outlines every instance in one call "
+            "(gated: ask for access to facebook/sam3 first; the default with CUDA)",
+            (_QWEN_3B, _SAM3),
+        ),
+        Stack(
+            "gpu-molmo",
+            ModelChoice("qwen2.5-vl-3b", "molmo2-4b", "sam2-hiera-tiny"),
+            "a CUDA GPU without SAM 3 access: Qwen2.5-VL 3B answers, Molmo2-4B points, SAM 2.1 outlines",
+            (_QWEN_3B, _MOLMO2_4B, _SAM2_TINY),
+        ),
+        Stack(
+            "server",
+            ModelChoice("openai", "vlm-boxes", "sam2-hiera-tiny"),
+            "an OpenAI-compatible server (WHICHONE_OPENAI_BASE_URL) answers and grounds; SAM 2.1 outlines",
+            (_SAM2_TINY,),
+        ),
+        Stack(
+            "ollama",
+            ModelChoice("ollama", "owlvit-b32", "sam2-hiera-tiny"),
+            "a vision model you run with Ollama (default qwen2.5vl:3b, 4-bit) answers; OWL-ViT B/32 and SAM "
+            "2.1 Hiera-tiny find and outline the candidates on this CPU. Start it with `ollama pull "
+            "qwen2.5vl:3b` (about 3.2 GB), then the Ollama app or `ollama serve`",
+            (_OWLVIT, _SAM2_TINY),
+        ),
+        Stack(
+            "llamacpp",
+            ModelChoice("llamacpp", "owlvit-b32", "sam2-hiera-tiny"),
+            "a vision model you run with llama.cpp's llama-server answers; OWL-ViT B/32 and SAM 2.1 "
+            "Hiera-tiny find and outline the candidates on this CPU. Start it with `llama-server -hf "
+            "ggml-org/Qwen2.5-VL-3B-Instruct-GGUF` (Q4_K_M and its vision projector)",
+            (_OWLVIT, _SAM2_TINY),
+        ),
+        Stack(
+            "cpu-tiny",
+            ModelChoice("smolvlm-tiny", "owlvit-random-tiny", "sam2-random-tiny"),
+            "the cpu stack's classes built tiny and random here (tests, offline runs; answers are noise)",
+        ),
+        Stack(
+            "demo",
+            ModelChoice("tiny", "blobs", None),
+            "offline demo: a tiny random VLM and a pointer that finds coloured regions (answers are noise)",
+        ),
+    )
+}
+DEFAULT_CPU_STACK, DEFAULT_GPU_STACK = "cpu", "gpu"
+
+
+def stack_name_of(choice: ModelChoice) -> str | None:
+    """The name of the stack that is exactly `choice`, or None (a custom mix)."""
+    return next((st.name for st in STACKS.values() if st.choice == choice), None)
+
+
+def get_stack(name: str) -> Stack:
+    stack = STACKS.get(name.strip())
+    if stack is None:
+        raise ModelUnavailable(f"there is no stack named {name!r}; known: {', '.join(STACKS)}")
+    return stack
+
+
+def default_stack_name(cuda: bool | None = None) -> str:
+    """ "gpu" with a CUDA GPU, else "cpu" (torch is imported only when `cuda` is not given)."""
+    if cuda is None:
+        try:
+            import torch
+        except ImportError:
+            cuda = False
+        else:
+            cuda = bool(torch.cuda.is_available())
+    return DEFAULT_GPU_STACK if cuda else DEFAULT_CPU_STACK
+
+
+def resolve_choice(
+    stack: str | None = None,
+    *,
+    vlm: str | None = None,
+    pointer: str | None = None,
+    segmenter: str | None = None,
+) -> tuple[str, ModelChoice]:
+    """(stack name, models): the stack (default: by CUDA) with any part given by name overriding it.
+    `segmenter` "none" means boxes only."""
+    name = (stack or "").strip() or default_stack_name()
+    base = get_stack(name).choice
+    seg = base.segmenter if segmenter is None or not segmenter.strip() else segmenter.strip()
+    return name, ModelChoice(
+        vlm=(vlm or "").strip() or base.vlm,
+        pointer=(pointer or "").strip() or base.pointer,
+        segmenter=None if seg == NO_SEGMENTER else seg,
+    )

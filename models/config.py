@@ -38,7 +38,7 @@ class OpenAIOptions:
 
 @dataclass(frozen=True)
 class ModelConfig:
-    stack: str | None = None  # a stack's name (models/stacks.py); None: by the machine
+    stack: str | None = None  # a stack's name (models/catalog.py); None: by the machine
     model: str | None = None  # the VLM, overriding the stack's
     device: str | None = None  # where models that run on a device run; None: cuda > mps > cpu
     cache_dir: Path = DEFAULT_CACHE_DIR  # tiny checkpoints, SAM weights, benchmark data

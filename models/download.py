@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from models.catalog import get_stack
 from models.errors import ModelError, error_chain, first_line
 from models.hub import gated_help
 from models.offline_help import catalog_gigabytes, catalog_size, hub_cache, hub_state, is_cached
 from models.registry import list_models
-from models.stacks import get_stack
 
 # What transformers' from_pretrained reads for the models whichone registers.
 LOADER_FILES = ("*.json", "*.safetensors", "*.txt", "*.jinja", "*.model", "*.tiktoken")

@@ -5,6 +5,7 @@ device; the local Hugging Face cache first, then the Hub; every failure as one M
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -71,17 +72,7 @@ def load_checkpoint(
     if not is_dir and looks_like_path(model_id):
         raise ModelUnavailable(f"there is no model directory at {model_id}")
     source = str(Path(model_id).expanduser()) if is_dir else model_id
-    load_kwargs: dict[str, Any] = {"dtype": torch_dtype}
-    if quantisation == "nf4":
-        from transformers import BitsAndBytesConfig
-
-        load_kwargs["quantization_config"] = BitsAndBytesConfig(
-            load_in_4bit=True,
-            bnb_4bit_quant_type="nf4",
-            bnb_4bit_compute_dtype=torch.bfloat16,
-            bnb_4bit_use_double_quant=True,
-        )
-        load_kwargs["device_map"] = {"": device}
+    load_kwargs = _load_kwargs(quantisation, torch_dtype, device)
 
     def load(local_only: bool) -> Checkpoint:
         processor = AutoProcessor.from_pretrained(source, local_files_only=local_only, **processor_options)
@@ -92,17 +83,44 @@ def load_checkpoint(
             model = model.to(device)
         return Checkpoint(model, processor, device, quantisation, torch_dtype)
 
+    return _load_cache_first(load, model_id, name, is_dir)
+
+
+def _load_kwargs(quantisation: str, torch_dtype: Any, device: str) -> dict[str, Any]:
+    """from_pretrained's options: the dtype, and for NF4 the bitsandbytes configuration and placement."""
+    load_kwargs: dict[str, Any] = {"dtype": torch_dtype}
+    if quantisation == "nf4":
+        import torch
+        from transformers import BitsAndBytesConfig
+
+        load_kwargs["quantization_config"] = BitsAndBytesConfig(
+            load_in_4bit=True,
+            bnb_4bit_quant_type="nf4",
+            bnb_4bit_compute_dtype=torch.bfloat16,
+            bnb_4bit_use_double_quant=True,
+        )
+        load_kwargs["device_map"] = {"": device}
+    return load_kwargs
+
+
+def _load_cache_first(
+    load: Callable[[bool], Checkpoint], model_id: str, name: str, is_dir: bool
+) -> Checkpoint:
+    """`load(local_only)` from the local cache first, then from the Hub where it is reachable; each failure
+    as a ModelError kind with a plain message."""
+    import torch
+
     try:
         try:
             # The local cache first: fast, reproducible, and no network wait when it is complete.
-            return load(local_only=True)
+            return load(True)
         except OSError as error:
             if is_dir or hub_offline():
                 raise
             if not hub_reachable():
                 # Without this check huggingface_hub retries for minutes on a machine without network.
                 raise not_loadable(model_id, error, is_dir, unreachable=True) from error
-            return load(local_only=False)  # downloads into the Hugging Face cache
+            return load(False)  # downloads into the Hugging Face cache
     except ModelError:  # already phrased for a user (ModelError is a RuntimeError: keep it first)
         raise
     except torch.cuda.OutOfMemoryError as error:

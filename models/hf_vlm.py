@@ -27,11 +27,11 @@ from models.base import (
     strip_pieces,
 )
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable, first_line, is_out_of_memory
+from models.families import GroundingFamilySpec, family_table
 from models.hf_loading import load_checkpoint
 from models.hf_streaming import streaming_classes
 from models.prefix_cache import IMAGE_END_TOKENS, PREFIX_MODEL_TYPES, ImagePrefixCache
 from models.quantise import int8_dynamic
-from models.types import GroundingFamily
 
 if TYPE_CHECKING:
     import torch
@@ -62,15 +62,6 @@ def fit_size(width: int, height: int, max_side: int) -> tuple[int, int]:
         return width, height
     scale = max_side / longest
     return max(1, round(width * scale)), max(1, round(height * scale))
-
-
-# config.model_type -> models.readers family: Qwen2.5-VL answers in its resized frame's pixels, Qwen2-VL
-# and Qwen3-VL on 0-1000.
-_GROUNDING_FAMILIES = {
-    "qwen2_5_vl": GroundingFamily.QWEN2_5_VL,
-    "qwen2_vl": GroundingFamily.QWEN2_VL,
-    "qwen3_vl": GroundingFamily.QWEN3_VL,
-}  # a checkpoint config's model_type -> how its replies write coordinates
 
 
 class HFVisionLanguageModel(ModelBase):
@@ -187,11 +178,11 @@ class HFVisionLanguageModel(ModelBase):
         size = fit_size(*rgb.size, self.max_image_side)
         return rgb.resize(size, Image.Resampling.BICUBIC) if size != rgb.size else rgb
 
-    def grounding_family(self) -> GroundingFamily | None:
-        """The grounding convention of this checkpoint's architecture, from its config's model_type; None
-        for an architecture without grounding output (SmolVLM)."""
+    def grounding_family(self) -> GroundingFamilySpec | None:
+        """The grounding convention of this checkpoint's architecture: the family whose record lists its
+        config's model_type (models/families/); None for an architecture without one (SmolVLM)."""
         model_type = str(getattr(getattr(self._model, "config", None), "model_type", "") or "")
-        return _GROUNDING_FAMILIES.get(model_type)
+        return family_table().for_model_type(model_type)
 
     def model_input_size(self, image: Image.Image) -> tuple[int, int]:
         """(width, height) of the image as the model sees it, after our resize and the processor's.
@@ -260,7 +251,7 @@ class HFVisionLanguageModel(ModelBase):
                 # Idefics3Processor (SmolVLM) finds each image's tokens with char_to_token, which the
                 # sanitised encoding (built piece by piece, without offsets) lacks: it fails on every image.
                 # Remove control tokens from the text ourselves instead, from now on. (An error of the input
-                # itself, e.g. an image Qwen's processor refuses, recurs here and is raised.)
+                # itself, e.g. an image the processor refuses, recurs here and is raised.)
                 inputs = self._apply_chat_template(self._without_control_tokens(batch))
                 self._sanitize = False
         else:

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from models.catalog import STACKS
 from models.hub import hub_endpoint, hub_offline
 from models.registry import list_models
-from models.stacks import STACKS
 
 OFFLINE_STACK = "cpu-tiny"  # built here from the cpu stack's classes: nothing to download
 
@@ -33,7 +33,7 @@ class MissingWeights:
 
 
 def catalog_gigabytes(repo_id: str) -> float | None:
-    """About how many GB a repository's weights are, as the stacks' catalog says (models/stacks.py)."""
+    """About how many GB a repository's weights are, as the stacks' catalog says (models/catalog.py)."""
     for stack in STACKS.values():
         for weights in stack.downloads:
             if weights.source == repo_id:

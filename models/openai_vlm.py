@@ -17,11 +17,11 @@ import base64
 import io
 import math
 import random
-import re
 import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image
@@ -37,9 +37,7 @@ from models.base import (
     strip_pieces,
 )
 from models.errors import ModelError, ModelTimeout, ModelUnavailable
-from models.local_servers import NO_VISION_MARKS, NOT_PULLED_MARKS, LocalServer
-from models.readers import QWEN2_5_VL_MAX_PIXELS, QWEN2_5_VL_MIN_PIXELS, qwen2_5_vl_frame
-from models.types import GroundingFamily
+from models.families import FamilyTable, GroundingFamilySpec, family_table
 
 DEFAULT_TIMEOUT_S = 60  # seconds per HTTP attempt (WHICHONE_OPENAI_TIMEOUT)
 DEFAULT_MAX_RETRIES = 2  # attempts after the first (WHICHONE_OPENAI_MAX_RETRIES)
@@ -51,6 +49,33 @@ DEFAULT_BASE_URL = "http://localhost:8000/v1"
 _RETRY_STATUSES = (408, 409, 429)
 _RETRY_DELAY_S, _MAX_RETRY_DELAY_S = 0.5, 8.0
 _FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp"}
+
+
+@dataclass(frozen=True)
+class LocalServer:
+    """A model server people run on a laptop (Ollama, llama-server; its rows are models.catalog.SERVERS):
+    where it listens, and what to tell a user when it is not running or lacks the model."""
+
+    name: str  # the VLM's registry name and the stack's
+    label: str  # what the user calls it
+    base_url: str  # its OpenAI-compatible API, as it listens by default
+    model: str | None  # the model to ask for (None: the one it serves, from /v1/models)
+    setup: str  # the commands that start it with a suitable vision model
+    vision_help: str  # what to do when the served model cannot see images
+
+    def not_running(self, base_url: str) -> str:
+        return f"{self.label} is not running at {base_url}: start it ({self.setup})"
+
+
+# What these servers answer when the model has no vision part or is not there (their error bodies'
+# messages, lower case): llama-server without --mmproj; Ollama for a model that is not pulled.
+NO_VISION_MARKS = (
+    "image input is not supported",  # llama-server without a vision projector
+    "mmproj",
+    "does not support image",
+    "not a multimodal model",  # vLLM
+)
+NOT_PULLED_MARKS = ("try pulling it first",)
 
 
 def _short(text: str, limit: int = 200) -> str:
@@ -113,27 +138,17 @@ def image_data_url(image: Image.Image, image_format: str = "PNG") -> str:
     return f"data:{_FORMATS[fmt]};base64,{base64.b64encode(buffer.getvalue()).decode('ascii')}"
 
 
-# Model ids -> grounding family, most specific first.
-_FAMILY_PATTERNS = (
-    (r"qwen2\.5-vl|qwen2\.5vl", GroundingFamily.QWEN2_5_VL),
-    (r"qwen3-vl|qwen3vl", GroundingFamily.QWEN3_VL),
-    (r"qwen2-vl|qwen2vl", GroundingFamily.QWEN2_VL),
-    (r"molmo2", GroundingFamily.MOLMO2),
-    (r"molmo", GroundingFamily.MOLMO),
-    (r"paligemma", GroundingFamily.PALIGEMMA),
-    (r"florence-2|florence2", GroundingFamily.FLORENCE_2),
-)
-
-
-def _family(name: GroundingFamily | str | None) -> GroundingFamily | None:
+def _family(name: GroundingFamilySpec | str | None, families: FamilyTable) -> GroundingFamilySpec | None:
     """The grounding family a setting names (None when unset); an unknown name is one line naming them."""
-    text = (name.value if isinstance(name, GroundingFamily) else name or "").strip().lower()
-    if not text:
+    if isinstance(name, GroundingFamilySpec):
+        return name
+    if not (name or "").strip():
         return None
+    text = str(name).strip().lower()
     try:
-        return GroundingFamily(text)
+        return families.named(text)
     except ValueError:
-        known = ", ".join(f.value for f in GroundingFamily)
+        known = ", ".join(families.names())
         raise ModelUnavailable(
             f"unknown grounding family {text!r} (WHICHONE_OPENAI_GROUNDING); known: {known}"
         ) from None
@@ -146,8 +161,9 @@ class OpenAICompatibleVLM(ModelBase):
     errors, timeouts, 408/409/429 and 5xx (so a call takes at most about (max_retries + 1) * timeout plus
     the client's short back-off). max_concurrency: requests in flight at once in generate_batch.
     max_image_side: images are scaled down so their longer side is at most this (None sends them as they are).
-    grounding: the served model's grounding family (models.readers) when its id says nothing; min_pixels /
-    max_pixels: the server processor's bounds for a Qwen2.5-VL's resized frame (default: Qwen2.5-VL's).
+    grounding: the served model's grounding family (models/families/) when its id says nothing; min_pixels /
+    max_pixels: the server processor's bounds for the resized frame of a family with a frame rule (default:
+    the family's). families: the grounding families it knows (default: models/families/).
     The adapter reads no environment: models.catalog.openai_options gives it WHICHONE_OPENAI_*.
     """
 
@@ -167,10 +183,11 @@ class OpenAICompatibleVLM(ModelBase):
         image_format: str = "PNG",
         max_image_side: int | None = 2048,
         name: str | None = None,
-        grounding: GroundingFamily | str | None = None,
+        grounding: GroundingFamilySpec | str | None = None,
         min_pixels: int | None = None,
         max_pixels: int | None = None,
         server: LocalServer | None = None,
+        families: FamilyTable | None = None,
     ) -> None:
         try:
             import openai
@@ -187,7 +204,8 @@ class OpenAICompatibleVLM(ModelBase):
         self.base_url = (base_url or (server.base_url if server else DEFAULT_BASE_URL)).rstrip("/")
         key = api_key or "EMPTY"
         self._model_id = model or None
-        self.grounding = _family(grounding)
+        self.families = families or family_table()
+        self.grounding = _family(grounding, self.families)
         self.min_pixels, self.max_pixels = min_pixels, max_pixels
         self.timeout = float(timeout)
         self.max_retries = int(max_retries)
@@ -231,31 +249,25 @@ class OpenAICompatibleVLM(ModelBase):
         size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
         return image.resize(size, Image.Resampling.BICUBIC)
 
-    def grounding_family(self) -> GroundingFamily | None:
-        """The served model's grounding convention: WHICHONE_OPENAI_GROUNDING
-        where set (a served model whose name says nothing), else read from the model id
-        ("Qwen/Qwen2.5-VL-7B-Instruct" -> qwen2.5-vl); None when the id names no known family."""
+    def grounding_family(self) -> GroundingFamilySpec | None:
+        """The served model's grounding convention: WHICHONE_OPENAI_GROUNDING where set (a served model whose
+        name says nothing), else the family whose id pattern the model id matches (models/families/); None
+        when the id names no known family."""
         if self.grounding:
             return self.grounding
-        model_id = (self._model_id or "").lower().replace("_", "-")
-        for pattern, family in _FAMILY_PATTERNS:
-            if re.search(pattern, model_id):
-                return family
-        return None
+        return self.families.for_model_id(self._model_id or "")
 
     def model_input_size(self, image: Image.Image) -> tuple[int, int]:
-        """(width, height) of the frame the served model's coordinates refer to: for a Qwen2.5-VL, the
-        frame its processor resizes the image we send to (transformers' smart_resize, with the server's
-        min/max pixels: WHICHONE_OPENAI_MIN_PIXELS / WHICHONE_OPENAI_MAX_PIXELS, else the processor's
-        defaults); otherwise the image as sent."""
+        """(width, height) of the frame the served model's coordinates refer to: for a family with a frame
+        rule, the frame its processor resizes the image we send to (with the server's min/max pixels:
+        WHICHONE_OPENAI_MIN_PIXELS / WHICHONE_OPENAI_MAX_PIXELS, else the processor's defaults); otherwise
+        the image as sent."""
         sent = self.fit_image(image).size
-        if self.grounding_family() is not GroundingFamily.QWEN2_5_VL:
+        family = self.grounding_family()
+        if family is None or family.frame is None:
             return sent
-
-        min_pixels = self.min_pixels or QWEN2_5_VL_MIN_PIXELS
-        max_pixels = self.max_pixels or QWEN2_5_VL_MAX_PIXELS
         try:
-            return qwen2_5_vl_frame(sent, min_pixels, max_pixels)
+            return family.frame(sent, self.min_pixels, self.max_pixels)
         except ValueError as error:  # an aspect ratio the processor refuses too
             raise ModelError(f"{self.name} cannot take this image: {error}") from error
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 from typing import Any, cast
 
 from models.base import Pointer, Segmenter, VisionLanguageModel
-from models.catalog import SPECS
+from models.catalog import SPECS, resolve_choice
 from models.config import model_config
 from models.errors import ModelUnavailable
 from models.spec import KINDS, ModelKind, ModelSpec
-from models.stacks import resolve_choice
 
 __all__ = ["KINDS", "ModelSpec", "create", "create_pointer", "create_segmenter", "create_vlm", "get_spec"]
 

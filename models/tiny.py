@@ -1,77 +1,57 @@
-"""Tiny local checkpoints of real architectures, built here without any model hub.
+"""Tiny local checkpoints of real architectures, built here without any model hub: one recipe for all.
 
-`build_tiny_qwen2_5_vl()` writes a Qwen2.5-VL of the real transformers classes (random weights, a byte-level
-BPE tokenizer trained locally, a Qwen-style chat template) with `save_pretrained`, so that
-`AutoProcessor` / `AutoModelForImageTextToText.from_pretrained(dir)` load it exactly as they load real
-weights. Tests and offline demos run the adapters' real code path on it in a fraction of a second.
+A `TinyRecipe` says how one checkpoint is made (its folder under <cache>/tiny/, the seed of its random
+weights, its version, and `build_into`, which writes the files); `build_tiny(recipe)` builds it once and
+reuses it after. Each checkpoint is written with the real transformers classes and `save_pretrained`, so
+`AutoProcessor` / `AutoModel*.from_pretrained(dir)` load it exactly as they load real weights, and tests and
+offline demos run the adapters' real code path on it in a fraction of a second. The recipes live with what
+they build: a grounding family's in its record (models/families/), the others in models/tiny_*.py. This
+module holds what they share: a locally trained byte-level BPE, the completeness marker, and the
+build-then-rename that makes concurrent builders safe.
 """
 
 from __future__ import annotations
 
+import json
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from models.config import model_config
-from models.tiny_common import (
-    build_atomically,
-    chat_token_ids,
-    eos_generation_config,
-    save_checkpoint,
-    seeded_model,
-    train_byte_level_bpe,
-    word_walk,
-)
 
-# Bump when the recipe changes, so a cached checkpoint from an older recipe is rebuilt.
-TINY_RECIPE_VERSION = 1
-_SEED = 1234
 
-# Qwen's special tokens, in the order Qwen2.5 gives them ids (after the ordinary vocabulary).
-QWEN_SPECIAL_TOKENS = (
-    "<|endoftext|>",
-    "<|im_start|>",
-    "<|im_end|>",
-    "<|vision_start|>",
-    "<|vision_end|>",
-    "<|image_pad|>",
-    "<|video_pad|>",
-)
+@dataclass(frozen=True)
+class TinyRecipe:
+    """How one tiny checkpoint is made. `build_into(folder, seed)` writes the checkpoint's files into
+    `folder`, drawing its random weights from `seed`, and returns the facts its marker records; bump
+    `version` when the files it writes change, so a cached checkpoint of an older recipe is rebuilt."""
 
-# Renders like Qwen2.5-VL's own template: a default system turn, each image as
-# <|vision_start|><|image_pad|><|vision_end|> (the processor expands <|image_pad|> to one token per merged
-# patch), then the text. Written here rather than copied so no hub file is needed.
-QWEN_STYLE_CHAT_TEMPLATE = (
-    "{% if messages[0]['role'] != 'system' %}"
-    "<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n"
-    "{% endif %}"
-    "{% for message in messages %}"
-    "<|im_start|>{{ message['role'] }}\n"
-    "{% if message['content'] is string %}"
-    "{{ message['content'] }}"
-    "{% else %}"
-    "{% for part in message['content'] %}"
-    "{% if part['type'] == 'image' %}<|vision_start|><|image_pad|><|vision_end|>"
-    "{% elif part['type'] == 'video' %}<|vision_start|><|video_pad|><|vision_end|>"
-    "{% elif part['type'] == 'text' %}{{ part['text'] }}"
-    "{% endif %}"
-    "{% endfor %}"
-    "{% endif %}"
-    "<|im_end|>\n"
-    "{% endfor %}"
-    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
-)
+    folder: str  # under <cache>/tiny/
+    seed: int
+    build_into: Callable[[Path, int], dict[str, Any]]
+    version: int = 1
 
-# Words of the domain (objects, colours, places) so the trained merges look like real English sub-words.
-_WORD_TEXT = (
-    "the a an this that it is are what which where who how many colour color of on in at to and or "
-    "left right top bottom middle centre center front back behind next near far side corner "
-    "cup mug bottle glass plate bowl chair table sofa bed lamp door window car bus bike dog cat bird "
-    "person man woman child shirt hat bag phone book laptop screen sign tree flower ball box "
-    "red blue green yellow white black brown grey gray orange pink purple "
-    "small large big little tall short two three four one first second last other "
-    "answer question image photo picture region show see look please tell me you can I do not know "
-    "ambiguous clear unclear referent object objects point points box mask"
-)
+    def default_dir(self) -> Path:
+        return default_cache_dir() / "tiny" / self.folder
+
+
+def build_tiny(recipe: TinyRecipe, target_dir: Path | None = None, *, overwrite: bool = False) -> Path:
+    """Build (or reuse) the tiny checkpoint of `recipe` and return its directory (default: the cache's).
+
+    Reuses `target_dir` when it holds a complete checkpoint of the recipe's version. Builds into a temporary
+    sibling directory and renames it into place, so concurrent builders never see a half-written one.
+    """
+    target = Path(target_dir) if target_dir is not None else recipe.default_dir()
+
+    def build_into(out: Path) -> dict[str, Any]:
+        return recipe.build_into(out, recipe.seed)
+
+    return build_atomically(
+        target, build_into, recipe_version=recipe.version, seed=recipe.seed, overwrite=overwrite
+    )
 
 
 def default_cache_dir() -> Path:
@@ -79,107 +59,132 @@ def default_cache_dir() -> Path:
     return model_config().cache_dir
 
 
-def tiny_qwen2_5_vl_dir() -> Path:
-    return default_cache_dir() / "tiny" / "qwen2_5_vl"
+MARKER = "whichone_tiny.json"
 
 
-def _training_corpus() -> list[str]:
-    """Deterministic English-like lines for BPE training (no files, no downloads)."""
-    walk = word_walk(_WORD_TEXT.split(), 600, line_step=7, word_step=13, width=8)
-    lines = [line.capitalize() + ("?" if i % 3 == 0 else ".") for i, line in enumerate(walk)]
-    lines.append("0 1 2 3 4 5 6 7 8 9 10 100 [ ] { } ( ) , : ; \" ' - _ / bbox_2d point_2d label")
-    return lines
+def word_walk(words: Sequence[str], lines: int, line_step: int, word_step: int, width: int) -> list[str]:
+    """Deterministic English-like lines for BPE training (no files, no downloads): line i takes `width`
+    words, the k-th being words[(i * line_step + k * word_step) % len(words)]."""
+    n = len(words)
+    return [" ".join(words[(i * line_step + k * word_step) % n] for k in range(width)) for i in range(lines)]
 
 
-def qwen_tokenizer() -> tuple[Any, dict[str, int]]:
-    """A Qwen-style tokenizer trained here (byte-level BPE, Qwen's special tokens; generation pads on the
-    left) and the special tokens' ids: shared by the tiny Qwen2.5-VL and Qwen3-VL checkpoints."""
-    from transformers import PreTrainedTokenizerFast
+def train_byte_level_bpe(corpus: Iterable[str], special_tokens: Sequence[str], vocab_size: int) -> Any:
+    """A byte-level BPE whose special tokens take the ids right after the learnt vocabulary.
 
-    raw = train_byte_level_bpe(_training_corpus(), QWEN_SPECIAL_TOKENS, vocab_size=600)
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=raw,
-        eos_token="<|im_end|>",
-        pad_token="<|endoftext|>",
-        unk_token=None,
-        extra_special_tokens={"image_token": "<|image_pad|>", "video_token": "<|video_pad|>"},
-    )
-    tokenizer.padding_side = "left"
-    return tokenizer, {tok: raw.token_to_id(tok) for tok in QWEN_SPECIAL_TOKENS}
-
-
-def _build_into(out: Path) -> dict:
-    from transformers import (
-        Qwen2_5_VLConfig,
-        Qwen2_5_VLForConditionalGeneration,
-        Qwen2_5_VLProcessor,
-        Qwen2VLImageProcessor,
-        Qwen2VLVideoProcessor,
-    )
-
-    tokenizer, ids = qwen_tokenizer()
-    vocab_size = len(tokenizer)
-
-    token_ids = chat_token_ids(ids)
-    config = Qwen2_5_VLConfig(
-        text_config={
-            "vocab_size": vocab_size,
-            "hidden_size": 64,
-            "intermediate_size": 128,
-            "num_hidden_layers": 2,
-            "num_attention_heads": 4,
-            "num_key_value_heads": 2,
-            "max_position_embeddings": 2048,
-            # head_dim 16 -> 8 rotary frequencies split over (time, height, width) like Qwen's [16, 24, 24].
-            "rope_parameters": {
-                "rope_type": "default",
-                "rope_theta": 1_000_000.0,
-                "mrope_section": [2, 3, 3],
-            },
-            **token_ids,
-        },
-        vision_config={
-            "depth": 2,
-            "hidden_size": 32,
-            "intermediate_size": 64,
-            "num_heads": 2,
-            "out_hidden_size": 64,
-            "patch_size": 14,
-            "spatial_merge_size": 2,
-            "temporal_patch_size": 2,
-            "window_size": 112,
-            "fullatt_block_indexes": [1],
-        },
-        image_token_id=ids["<|image_pad|>"],
-        video_token_id=ids["<|video_pad|>"],
-        vision_start_token_id=ids["<|vision_start|>"],
-        vision_end_token_id=ids["<|vision_end|>"],
-        **token_ids,
-    )
-
-    model = seeded_model(Qwen2_5_VLForConditionalGeneration, config, _SEED)  # deterministic random weights
-    model.generation_config = eos_generation_config(ids)
-    # Real Qwen2.5-VL uses the same patch 14 x merge 2 grid; a small max_pixels keeps the image at <= 64
-    # patches (<= 16 merged tokens) so generation on a CPU stays around a tenth of a second.
-    image_processor = Qwen2VLImageProcessor(
-        min_pixels=28 * 28 * 4, max_pixels=28 * 28 * 16, patch_size=14, merge_size=2, temporal_patch_size=2
-    )
-    processor = Qwen2_5_VLProcessor(
-        image_processor=image_processor,
-        tokenizer=tokenizer,
-        video_processor=Qwen2VLVideoProcessor(),
-        chat_template=QWEN_STYLE_CHAT_TEMPLATE,
-    )
-    return save_checkpoint(out, model, processor, vocab_size=vocab_size)
-
-
-def build_tiny_qwen2_5_vl(target_dir: Path | None = None, *, overwrite: bool = False) -> Path:
-    """Build (or reuse) the tiny Qwen2.5-VL checkpoint and return its directory.
-
-    Reuses `target_dir` when it holds a complete checkpoint of the current recipe. Builds into a temporary
-    sibling directory and renames it into place, so concurrent builders never see a half-written one.
+    `vocab_size` counts the special tokens too. Returns a `tokenizers.Tokenizer`.
     """
-    target = Path(target_dir) if target_dir is not None else tiny_qwen2_5_vl_dir()
-    return build_atomically(
-        target, _build_into, recipe_version=TINY_RECIPE_VERSION, seed=_SEED, overwrite=overwrite
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    tokenizer.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size - len(special_tokens),
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),  # every byte is encodable
+        show_progress=False,
+    )
+    tokenizer.train_from_iterator(corpus, trainer=trainer)
+    tokenizer.add_special_tokens(list(special_tokens))
+    return tokenizer
+
+
+def seeded_model(model_class: Callable[[Any], Any], config: Any, seed: int) -> Any:
+    """`model_class(config)` in eval mode, its random weights drawn after `torch.manual_seed(seed)` (the
+    same weights at every build of a recipe)."""
+    import torch
+
+    torch.manual_seed(seed)
+    return model_class(config).eval()
+
+
+def save_checkpoint(out: Path, model: Any, processor: Any, **facts: Any) -> dict[str, Any]:
+    """Write `model` and its processor to `out` as `from_pretrained` reads them; the marker's facts: the
+    parameter count and `facts`."""
+    model.save_pretrained(out)
+    processor.save_pretrained(out)
+    return {"parameters": sum(p.numel() for p in model.parameters()), **facts}
+
+
+def is_complete(directory: Path, recipe_version: int) -> bool:
+    """True when `directory` holds every file its marker lists, written by recipe `recipe_version`."""
+    try:
+        info = json.loads((directory / MARKER).read_text())
+    except (OSError, ValueError):
+        return False
+    if info.get("recipe_version") != recipe_version:
+        return False
+    return all((directory / name).is_file() for name in info.get("files", []))
+
+
+def build_atomically(
+    target: Path,
+    build_into: Callable[[Path], dict],
+    *,
+    recipe_version: int,
+    seed: int,
+    overwrite: bool = False,
+) -> Path:
+    """Build (or reuse) a checkpoint at `target` and return `target`.
+
+    Reuses `target` when it holds a complete checkpoint of `recipe_version`. Otherwise `build_into(dir)`
+    writes the files into a temporary sibling directory (returning facts for the marker), which is then
+    renamed into place, so concurrent builders never see a half-written one.
+    """
+    if not overwrite and is_complete(target, recipe_version):
+        return target
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.build-", dir=target.parent))
+    try:
+        info = build_into(staging)
+        files = sorted(p.name for p in staging.iterdir() if p.is_file())
+        marker = {"recipe_version": recipe_version, "seed": seed, "files": files, **info}
+        (staging / MARKER).write_text(json.dumps(marker, indent=2))
+        if target.exists():
+            if not overwrite and is_complete(target, recipe_version):
+                return target  # another process finished first; keep theirs
+            shutil.rmtree(target)
+        try:
+            staging.rename(target)
+        except OSError:
+            # Lost a race to another builder between the check and the rename: theirs is as good.
+            if not is_complete(target, recipe_version):
+                raise
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def chat_token_ids(
+    ids: dict[str, int], *, bos: str = "<|endoftext|>", eos: str = "<|im_end|>", pad: str = "<|endoftext|>"
+) -> dict[str, Any]:
+    """bos/eos/pad ids for a checkpoint's text and top-level configs.
+
+    The defaults are the ChatML-style format (<|im_end|> ends a turn); `ids` maps the named special tokens to
+    their ids.
+    """
+    return {"bos_token_id": ids[bos], "eos_token_id": ids[eos], "pad_token_id": ids[pad]}
+
+
+def eos_generation_config(
+    ids: dict[str, int],
+    *,
+    eos: Sequence[str] = ("<|im_end|>", "<|endoftext|>"),
+    pad: str = "<|endoftext|>",
+    bos: str = "<|endoftext|>",
+) -> Any:
+    """Greedy GenerationConfig that stops at any of the `eos` tokens.
+
+    The defaults stop at <|im_end|> or <|endoftext|> (the ChatML-style format); `ids` maps the named
+    special tokens to their ids.
+    """
+    from transformers import GenerationConfig
+
+    return GenerationConfig(
+        eos_token_id=[ids[tok] for tok in eos],
+        pad_token_id=ids[pad],
+        bos_token_id=ids[bos],
+        do_sample=False,
     )

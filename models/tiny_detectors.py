@@ -14,16 +14,12 @@ detectors, whose compute does not depend on the vocabulary.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
-from models.tiny import default_cache_dir
-from models.tiny_common import build_atomically, save_checkpoint
+from models.tiny import TinyRecipe, save_checkpoint
 
-TINY_RECIPE_VERSION = 2
-_SEED = 4321
-# Seeds whose random box heads put some boxes inside the photo (seed 4321 puts every OWLv2 box past its edge).
-_SEEDS = {"owlv2": 1}
 TinyDetector = Literal["owlvit", "owlv2", "grounding-dino", "mm-grounding-dino"]
 TINY_DETECTORS: tuple[TinyDetector, ...] = ("owlvit", "owlv2", "grounding-dino", "mm-grounding-dino")
 _IMAGE = 64  # OWL: 4 x 4 patches of 16; Grounding DINO: its image processor's shortest edge is twice this
@@ -59,10 +55,6 @@ def bert_tokenizer() -> Any:
         *(f"##{c}" for c in letters),
     ]
     return BertTokenizer(vocab={t: i for i, t in enumerate(dict.fromkeys(tokens))})
-
-
-def tiny_detector_dir(kind: TinyDetector) -> Path:
-    return default_cache_dir() / "tiny" / kind.replace("-", "_")
 
 
 def _owl(kind: TinyDetector) -> tuple[Any, Any]:
@@ -122,21 +114,21 @@ def _grounding_dino(kind: TinyDetector) -> tuple[Any, Any]:
     return model, tf.GroundingDinoProcessor(image_processor=image_processor, tokenizer=tokenizer)
 
 
-def build_tiny_detector(
-    kind: TinyDetector, target_dir: Path | None = None, *, overwrite: bool = False
-) -> Path:
-    """Build (or reuse) the tiny detector `kind` and return its directory (see models.tiny)."""
-    if kind not in TINY_DETECTORS:
-        raise ValueError(f"unknown tiny detector {kind!r}; choose one of {', '.join(TINY_DETECTORS)}")
-
-    def build_into(out: Path) -> dict:
+def _builder(kind: TinyDetector) -> Callable[[Path, int], dict[str, Any]]:
+    def build_into(out: Path, seed: int) -> dict[str, Any]:
         import torch
 
-        torch.manual_seed(_SEEDS.get(kind, _SEED))  # the model is built inside _owl / _grounding_dino
+        torch.manual_seed(seed)  # the model is built inside _owl / _grounding_dino
         model, processor = _owl(kind) if kind.startswith("owl") else _grounding_dino(kind)
         return save_checkpoint(out, model.eval(), processor, kind=kind)
 
-    target = Path(target_dir) if target_dir is not None else tiny_detector_dir(kind)
-    return build_atomically(
-        target, build_into, recipe_version=TINY_RECIPE_VERSION, seed=_SEED, overwrite=overwrite
+    return build_into
+
+
+# Seed 4321, but 1 for OWLv2: 4321 puts every OWLv2 box past the photo's edge.
+TINY_DETECTOR_RECIPES: dict[TinyDetector, TinyRecipe] = {
+    kind: TinyRecipe(
+        kind.replace("-", "_"), seed=1 if kind == "owlv2" else 4321, build_into=_builder(kind), version=2
     )
+    for kind in TINY_DETECTORS
+}

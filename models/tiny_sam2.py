@@ -6,20 +6,14 @@ without any model hub: a 4-stage Hiera of widths 16-128 on 256 px inputs (featur
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from models.tiny import default_cache_dir
-from models.tiny_common import build_atomically, save_checkpoint, seeded_model
+from models.tiny import TinyRecipe, save_checkpoint, seeded_model
 
-TINY_RECIPE_VERSION = 1
-_SEED = 1357
 _SIDE = 256
 
 
-def tiny_sam2_dir() -> Path:
-    return default_cache_dir() / "tiny" / "sam2"
-
-
-def _build_into(out: Path) -> dict:
+def _build_into(out: Path, seed: int) -> dict[str, Any]:
     from transformers import Sam2Config, Sam2ImageProcessor, Sam2Model, Sam2Processor
 
     side = _SIDE
@@ -41,7 +35,7 @@ def _build_into(out: Path) -> dict:
         mask_decoder_config={"hidden_size": 32, "mlp_dim": 64, "num_attention_heads": 2,
                              "iou_head_hidden_dim": 32},
     )  # fmt: skip
-    model = seeded_model(Sam2Model, config, _SEED)  # deterministic random weights
+    model = seeded_model(Sam2Model, config, seed)  # deterministic random weights
     processor = Sam2Processor(
         image_processor=Sam2ImageProcessor(
             size={"height": side, "width": side}, mask_size={"height": side // 4, "width": side // 4}
@@ -50,9 +44,4 @@ def _build_into(out: Path) -> dict:
     return save_checkpoint(out, model, processor)
 
 
-def build_tiny_sam2(target_dir: Path | None = None, *, overwrite: bool = False) -> Path:
-    """Build (or reuse) the tiny SAM 2.1 checkpoint and return its directory (see models.tiny)."""
-    target = Path(target_dir) if target_dir is not None else tiny_sam2_dir()
-    return build_atomically(
-        target, _build_into, recipe_version=TINY_RECIPE_VERSION, seed=_SEED, overwrite=overwrite
-    )
+TINY_SAM2 = TinyRecipe("sam2", seed=1357, build_into=_build_into)

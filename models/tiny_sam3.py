@@ -5,28 +5,22 @@ code path on it: processor, forward, transformers' instance post-processing."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from models.tiny import default_cache_dir
-from models.tiny_common import (
-    build_atomically,
+from models.tiny import (
+    TinyRecipe,
     save_checkpoint,
     seeded_model,
     train_byte_level_bpe,
     word_walk,
 )
 
-TINY_RECIPE_VERSION = 1
-_SEED = 77
 _SPECIAL = ("<|startoftext|>", "<|endoftext|>")
 _HIDDEN = 32
 _IMAGE = 112  # 8 x 8 patches of 14
 
 
-def tiny_sam3_dir() -> Path:
-    return default_cache_dir() / "tiny" / "sam3"
-
-
-def _build_into(out: Path) -> dict:
+def _build_into(out: Path, seed: int) -> dict[str, Any]:
     from transformers import PreTrainedTokenizerFast, Sam3Config, Sam3Model, Sam3Processor
     from transformers.models.sam3.image_processing_sam3 import Sam3ImageProcessor
 
@@ -59,7 +53,7 @@ def _build_into(out: Path) -> dict:
         detr_decoder_config={**small, "num_layers": 2, "num_queries": 20},
         mask_decoder_config={"hidden_size": _HIDDEN, "num_attention_heads": 2},
     )  # fmt: skip
-    model = seeded_model(Sam3Model, config, _SEED)  # deterministic random weights
+    model = seeded_model(Sam3Model, config, seed)  # deterministic random weights
     processor = Sam3Processor(
         image_processor=Sam3ImageProcessor(
             size={"height": _IMAGE, "width": _IMAGE}, mask_size={"height": 32, "width": 32}
@@ -70,9 +64,4 @@ def _build_into(out: Path) -> dict:
     return save_checkpoint(out, model, processor)
 
 
-def build_tiny_sam3(target_dir: Path | None = None, *, overwrite: bool = False) -> Path:
-    """Build (or reuse) the tiny SAM 3 checkpoint and return its directory (see models.tiny)."""
-    target = Path(target_dir) if target_dir is not None else tiny_sam3_dir()
-    return build_atomically(
-        target, _build_into, recipe_version=TINY_RECIPE_VERSION, seed=_SEED, overwrite=overwrite
-    )
+TINY_SAM3 = TinyRecipe("sam3", seed=77, build_into=_build_into)

@@ -3,7 +3,7 @@
 HuggingFaceTB/SmolVLM-256M-Instruct, the default model on machines without a GPU, is an Idefics3: a SigLIP
 vision encoder, a pixel-shuffle connector and a Llama decoder, with Idefics3Processor splitting each image
 into tiles (`<fake_token_around_image><row_i_col_j><image>...`) plus a global view (`<global-img>`).
-`build_tiny_smolvlm()` writes an Idefics3ForConditionalGeneration of the same shape in miniature (random
+Its recipe `TINY_SMOLVLM` writes an Idefics3ForConditionalGeneration of the same shape in miniature (random
 weights: 2 Llama layers of width 64, a 2-layer SigLIP of width 32 on 8-pixel patches of 64-pixel tiles,
 scale factor 4 as SmolVLM-256M has, so 4 image tokens per tile), a byte-level BPE tokenizer trained locally
 with the special tokens the processor looks up, the real Idefics3ImageProcessor / Idefics3Processor, and
@@ -19,9 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from models.smolvlm_architecture import SMOLVLM_256M_TEXT
-from models.tiny import default_cache_dir
-from models.tiny_common import (
-    build_atomically,
+from models.tiny import (
+    TinyRecipe,
     chat_token_ids,
     eos_generation_config,
     save_checkpoint,
@@ -29,10 +28,6 @@ from models.tiny_common import (
     train_byte_level_bpe,
     word_walk,
 )
-
-# 2: the real SmolVLM-256M's context (8192 tokens); servers that check a prompt's length read it
-TINY_SMOLVLM_RECIPE_VERSION = 2
-_SEED = 2468
 
 # SmolVLM's text special tokens: bos <|im_start|>, eos <end_of_utterance>, pad <|im_end|>, unk <|endoftext|>.
 TEXT_SPECIAL_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>", "<end_of_utterance>")
@@ -77,10 +72,6 @@ _CORPUS = (
     "one two three image picture answer question please tell me which one do you mean"
 )
 _CORPUS_WORDS = _CORPUS.split()
-
-
-def tiny_smolvlm_dir() -> Path:
-    return default_cache_dir() / "tiny" / "smolvlm"
 
 
 def _corpus() -> list[str]:
@@ -128,7 +119,7 @@ def smolvlm_processor(tokenizer: Any, *, longest_edge: int, tile: int, image_seq
     )
 
 
-def _build_into(out: Path) -> dict:
+def _build_into(out: Path, seed: int) -> dict[str, Any]:
     from transformers import (
         Idefics3Config,
         Idefics3ForConditionalGeneration,
@@ -163,7 +154,7 @@ def _build_into(out: Path) -> dict:
         image_token_id=ids["<image>"],
         **token_ids,
     )
-    model = seeded_model(Idefics3ForConditionalGeneration, config, _SEED)  # deterministic random weights
+    model = seeded_model(Idefics3ForConditionalGeneration, config, seed)  # deterministic random weights
     model.generation_config = eos_generation_config(
         ids, eos=("<end_of_utterance>", "<|im_end|>"), pad="<|im_end|>", bos="<|im_start|>"
     )
@@ -171,12 +162,5 @@ def _build_into(out: Path) -> dict:
     return save_checkpoint(out, model, processor, vocab_size=raw.get_vocab_size())
 
 
-def build_tiny_smolvlm(target_dir: Path | None = None, *, overwrite: bool = False) -> Path:
-    """Build (or reuse) the tiny SmolVLM (Idefics3) checkpoint and return its directory.
-
-    Builds into a temporary sibling and renames it into place, so concurrent builders never see half a one.
-    """
-    target = Path(target_dir) if target_dir is not None else tiny_smolvlm_dir()
-    return build_atomically(
-        target, _build_into, recipe_version=TINY_SMOLVLM_RECIPE_VERSION, seed=_SEED, overwrite=overwrite
-    )
+# Version 2: the real SmolVLM-256M's context (8192 tokens); servers that check a prompt's length read it.
+TINY_SMOLVLM = TinyRecipe("smolvlm", seed=2468, build_into=_build_into, version=2)

@@ -1,6 +1,6 @@
-"""What the models produce, in the coordinates the whole project uses: a `Box`, a `Grounding` (one raw hit
-of a pointer or grounder), and the `GroundingFamily` whose convention a reply's coordinates follow (the key
-of models/readers.py's one reader). The domain (assistant/types.py) builds its regions from them.
+"""What the models produce, in the coordinates the whole project uses: a `Box` and a `Grounding` (one raw hit
+of a pointer or grounder). The domain (assistant/types.py) builds its regions from them; the convention a
+reply's coordinates follow is its grounding family (models/families/).
 
 Coordinates are pixels of the *original* (upright, EXIF-applied) image: x to the right, y down. Boxes are
 (x0, y0, x1, y1) with x0 <= x1, y0 <= y1. Masks are H x W boolean arrays of the same image.
@@ -9,7 +9,6 @@ Coordinates are pixels of the *original* (upright, EXIF-applied) image: x to the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
 import numpy as np
 
@@ -75,17 +74,3 @@ class Grounding:
     box: Box | None = None
     score: float = 1.0
     source: str = ""
-
-
-class GroundingFamily(str, Enum):
-    """How a model family writes boxes and points (models/readers.py reads each): the one name a model
-    reports (`grounding_family()`), `whichone parse-grounding --family` takes and WHICHONE_OPENAI_GROUNDING
-    gives."""
-
-    QWEN2_5_VL = "qwen2.5-vl"  # JSON bbox_2d / point_2d in the processor-resized frame's pixels
-    QWEN2_VL = "qwen2-vl"  # 0-1000
-    QWEN3_VL = "qwen3-vl"  # 0-1000
-    MOLMO = "molmo"  # <point x= y=> in percent
-    MOLMO2 = "molmo2"  # <points coords=...> in 0-1000
-    PALIGEMMA = "paligemma"  # <locYYYY> bins of 1024
-    FLORENCE_2 = "florence-2"  # <loc_N> bins of 1000

@@ -1,17 +1,17 @@
 """A pointer that asks a VisionLanguageModel to ground a phrase, so one model can serve where memory is short.
 
-output="qwen" (default): prompts/grounding_boxes.txt asks for Qwen's grounding JSON
-(`[{"bbox_2d": [x1, y1, x2, y2], "label": ...}]`); output="molmo": prompts/point_molmo.txt and Molmo's point
-tags, for a Molmo served through any VLM adapter (e.g. vLLM behind models.openai_vlm; models/molmo.py runs
-Molmo2 in transformers). The reply is read by models/readers.py, the reader `whichone parse-grounding` uses,
-in the family the VLM reports (models.types.GroundingFamily); a VLM that reports none is read as configured
-(coords="pixels": Qwen2.5-VL, in the frame the VLM's processor resized the photo to where it knows it, else
-original pixels; coords="norm1000": 0-1000 as Qwen2-VL and Qwen3-VL answer).
+`output` names the format asked for, one of the families' pointer formats (models/families/): its prompt
+asks for JSON boxes or point tags, and the reply is read by models/readers.py, the reader `whichone
+parse-grounding` uses, in the family the VLM reports (`grounding_family()`). A VLM that reports none, or
+one of another format, is read as configured: as the format's family for the `coords` setting ("pixels":
+the frame the VLM's processor resized the photo to where it knows it, else original pixels; "norm1000":
+0-1000 of each side), or, where the format has none, as each of its families, keeping the reading that
+finds most.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from PIL import Image
 
@@ -26,22 +26,18 @@ from models.base import (
     can,
 )
 from models.errors import ModelUnavailable
-from models.parsing import Coords
+from models.families import FamilyTable, GroundingFamilySpec, family_table
+from models.families.spec import Coords
 from models.readers import read_grounding
-from models.types import Grounding, GroundingFamily
+from models.types import Grounding
 from prompts import render_prompt
 
-OUTPUTS = {"qwen": "grounding_boxes", "molmo": "point_molmo"}
 MAX_PHRASE_CHARS = 120
 
 
 def clean_phrase(phrase: str) -> str:
     """One line, collapsed whitespace, at most MAX_PHRASE_CHARS: it goes into a prompt."""
     return " ".join(str(phrase).split())[:MAX_PHRASE_CHARS]
-
-
-QWEN_FAMILIES = (GroundingFamily.QWEN2_5_VL, GroundingFamily.QWEN2_VL, GroundingFamily.QWEN3_VL)
-MOLMO_FAMILIES = (GroundingFamily.MOLMO2, GroundingFamily.MOLMO)
 
 
 class VLMPointer:
@@ -51,25 +47,32 @@ class VLMPointer:
         self,
         vlm: VisionLanguageModel,
         *,
-        output: Literal["qwen", "molmo"] = "qwen",
+        output: str | None = None,
         prompt: str | None = None,
         coords: Coords = "pixels",
         settings: GenerationSettings | None = None,
         name: str | None = None,
+        families: FamilyTable | None = None,
     ) -> None:
-        if output not in OUTPUTS:
+        """`output`: a pointer format's name (None: the families' first that asks for boxes); `families`:
+        the records to read with (default: models/families/)."""
+        self.families = families or family_table()
+        formats = self.families.pointer_formats()
+        output = output or next(f.output for f in formats.values() if f.shape == "boxes")
+        if output not in formats:
             raise ModelUnavailable(
-                f"unknown pointer output format {output!r}; choose one of {', '.join(OUTPUTS)}"
+                f"unknown pointer output format {output!r}; choose one of {', '.join(formats)}"
             )
         if coords not in ("pixels", "norm1000"):
             raise ModelUnavailable(f"unknown coordinate scale {coords!r}; choose 'pixels' or 'norm1000'")
         self.vlm = vlm
         self.output = output
-        self.prompt = prompt or OUTPUTS[output]
+        self.shape = formats[output].shape  # what the reply holds: "boxes" or "points"
+        self.prompt = prompt or formats[output].prompt
         self.coords = coords
         # Boxes for a dozen objects fit in ~40 tokens each; greedy so the same image gives the same regions.
         self.settings = settings or GenerationSettings(max_new_tokens=512, temperature=0.0)
-        self.name = name or f"vlm-{'boxes' if output == 'qwen' else 'points'}:{getattr(vlm, 'name', 'vlm')}"
+        self.name = name or f"vlm-{formats[output].shape}:{getattr(vlm, 'name', 'vlm')}"
         self.last_output = ""
         self.last_notes: list[str] = []
 
@@ -86,35 +89,29 @@ class VLMPointer:
 
     def parse(self, raw: str, image: Image.Image, phrase: str = "") -> list[Grounding]:
         """The model's text -> Groundings in original-image pixels (never raises), read by the one grounding
-        reader (models/readers.py) in the family the VLM reports, else the one this pointer was configured
-        for; what could not be read is in `last_notes`."""
+        reader (models/readers.py) in the family the VLM reports, else as configured (see the module's
+        doc); what could not be read is in `last_notes`."""
         reported = (
             cast(GroundingFamilyModel, self.vlm).grounding_family()
             if can(self.vlm, Ability.GROUNDING_FAMILY)
             else None
         )
-        if self.output == "molmo":
-            # A Molmo served through any adapter: v1 percent tags or Molmo2 coords, as the reply has them.
-            readings = [
-                read_grounding(raw, family, image.size, default_label=phrase)
-                for family in ((reported,) if reported in MOLMO_FAMILIES else MOLMO_FAMILIES)
-            ]
-            reading = max(readings, key=lambda r: len(r.groundings))
-        else:
-            if reported in QWEN_FAMILIES:  # a served Qwen3-VL answers on 0-1000 whatever we configured
-                family = reported
-            else:
-                family = GroundingFamily.QWEN3_VL if self.coords == "norm1000" else GroundingFamily.QWEN2_5_VL
-            # Qwen2.5-VL's pixels are of the frame its processor resized the photo to, where the VLM knows
-            # it; a VLM that does not is read in original-image pixels.
-            frame = (
-                cast(FrameSizingModel, self.vlm).model_input_size(image)
-                if can(self.vlm, Ability.FRAME_SIZE)
-                else image.size
-            )
-            reading = read_grounding(raw, family, image.size, frame, default_label=phrase)
+        readings = [
+            read_grounding(raw, family, image.size, self._frame(family, image), default_label=phrase)
+            for family in self.families.to_read(self.output, reported, self.coords)
+        ]
+        reading = max(readings, key=lambda r: len(r.groundings))
         self.last_notes = list(reading.notes)
         return [Grounding(h.label, h.point, h.box, h.score, self.name) for h in reading.groundings]
+
+    def _frame(self, family: GroundingFamilySpec, image: Image.Image) -> tuple[float, float] | None:
+        """The frame a family with a frame rule answers in: the one the VLM's processor resized the photo
+        to, where the VLM knows it; else the photo's own size. None for other families."""
+        if family.frame is None:
+            return None
+        if can(self.vlm, Ability.FRAME_SIZE):
+            return cast(FrameSizingModel, self.vlm).model_input_size(image)
+        return image.size
 
     def describe(self) -> dict[str, Any]:
         vlm = (

@@ -23,9 +23,10 @@ install()
 @pytest.fixture(scope="session")
 def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny Qwen2.5-VL (real transformers classes, random weights) built once per test session."""
-    from models.tiny import build_tiny_qwen2_5_vl
+    from models.families.qwen import TINY_QWEN2_5_VL
+    from models.tiny import build_tiny
 
-    return build_tiny_qwen2_5_vl(tmp_path_factory.mktemp("tiny") / "qwen2_5_vl")
+    return build_tiny(TINY_QWEN2_5_VL, tmp_path_factory.mktemp("tiny") / "qwen2_5_vl")
 
 
 @pytest.fixture(scope="session")

@@ -17,8 +17,9 @@ from assistant.types import Strategy
 from models.detectors import DetectorPointer, detector_query
 from models.errors import ModelError, ModelUnavailable
 from models.sam2 import Sam2Segmenter
-from models.tiny_detectors import TINY_DETECTORS, build_tiny_detector
-from models.tiny_sam2 import build_tiny_sam2
+from models.tiny import build_tiny
+from models.tiny_detectors import TINY_DETECTOR_RECIPES, TINY_DETECTORS
+from models.tiny_sam2 import TINY_SAM2
 from models.types import Box, Grounding
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -27,12 +28,12 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.fixture(scope="module")
 def detector_dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("detectors")
-    return {kind: build_tiny_detector(kind, root / kind) for kind in TINY_DETECTORS}
+    return {kind: build_tiny(TINY_DETECTOR_RECIPES[kind], root / kind) for kind in TINY_DETECTORS}
 
 
 @pytest.fixture(scope="module")
 def sam2_tiny(tmp_path_factory: pytest.TempPathFactory) -> Sam2Segmenter:
-    return Sam2Segmenter(str(build_tiny_sam2(tmp_path_factory.mktemp("sam2") / "sam2")), device="cpu")
+    return Sam2Segmenter(str(build_tiny(TINY_SAM2, tmp_path_factory.mktemp("sam2") / "sam2")), device="cpu")
 
 
 def _scene() -> Image.Image:
@@ -197,7 +198,7 @@ class _RecordingSam2(Sam2Segmenter):
 def test_detector_boxes_prompt_sam2_and_the_detector_score_reaches_the_region(
     detector_dirs, tmp_path
 ) -> None:
-    segmenter = _RecordingSam2(str(build_tiny_sam2(tmp_path / "sam2")), device="cpu")
+    segmenter = _RecordingSam2(str(build_tiny(TINY_SAM2, tmp_path / "sam2")), device="cpu")
     segmenter.boxes_seen = []
     pointer = DetectorPointer(str(detector_dirs["grounding-dino"]), threshold=0.0)
     image = _scene()

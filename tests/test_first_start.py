@@ -25,14 +25,15 @@ SMOLVLM = "HuggingFaceTB/SmolVLM-256M-Instruct"
 
 
 def cpu_stack_hub(**options: object) -> Hub:
-    from models.tiny_detectors import build_tiny_detector
-    from models.tiny_sam2 import build_tiny_sam2
-    from models.tiny_smolvlm import build_tiny_smolvlm
+    from models.tiny import build_tiny
+    from models.tiny_detectors import TINY_DETECTOR_RECIPES
+    from models.tiny_sam2 import TINY_SAM2
+    from models.tiny_smolvlm import TINY_SMOLVLM
 
     folders = {
-        SMOLVLM: build_tiny_smolvlm(),
-        "google/owlvit-base-patch32": build_tiny_detector("owlvit"),
-        "facebook/sam2.1-hiera-tiny": build_tiny_sam2(),
+        SMOLVLM: build_tiny(TINY_SMOLVLM),
+        "google/owlvit-base-patch32": build_tiny(TINY_DETECTOR_RECIPES["owlvit"]),
+        "facebook/sam2.1-hiera-tiny": build_tiny(TINY_SAM2),
     }
     return Hub.from_folders(folders, **options)  # type: ignore[arg-type]
 

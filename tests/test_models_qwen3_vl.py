@@ -1,4 +1,4 @@
-"""Qwen3-VL through the real transformers classes on a tiny random checkpoint (models/tiny_qwen3_vl.py): as
+"""Qwen3-VL through the real transformers classes on a tiny random checkpoint (models/families/qwen.py): as
 the answering VLM and as its own pointer, whose boxes are read on Qwen3-VL's 0-1000 scale."""
 
 from __future__ import annotations
@@ -65,8 +65,12 @@ def test_qwen3_vl_as_its_own_pointer_reads_0_to_1000(qwen3) -> None:
 
 
 def test_the_tiny_checkpoint_is_reused(tmp_path: Path) -> None:
-    from models.tiny_qwen3_vl import build_tiny_qwen3_vl
+    from models.families.qwen import TINY_QWEN3_VL
+    from models.tiny import build_tiny
 
-    first = build_tiny_qwen3_vl(tmp_path / "q")
+    first = build_tiny(TINY_QWEN3_VL, tmp_path / "q")
     stamp = (first / "config.json").stat().st_mtime
-    assert build_tiny_qwen3_vl(tmp_path / "q") == first and (first / "config.json").stat().st_mtime == stamp
+    assert (
+        build_tiny(TINY_QWEN3_VL, tmp_path / "q") == first
+        and (first / "config.json").stat().st_mtime == stamp
+    )

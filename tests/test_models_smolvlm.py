@@ -18,7 +18,8 @@ from models import registry
 from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
 from models.blob_pointer import BlobPointer
 from models.hf_vlm import HFVisionLanguageModel
-from models.tiny_smolvlm import IMAGE_SEQ_LEN, SMOLVLM_SPECIAL_TOKENS, TILE, build_tiny_smolvlm
+from models.tiny import build_tiny
+from models.tiny_smolvlm import IMAGE_SEQ_LEN, SMOLVLM_SPECIAL_TOKENS, TILE, TINY_SMOLVLM
 from ui.cli.perf_scene import cups_scene
 
 GREEDY = GenerationSettings(max_new_tokens=8, temperature=0.0)
@@ -26,7 +27,7 @@ GREEDY = GenerationSettings(max_new_tokens=8, temperature=0.0)
 
 @pytest.fixture(scope="module")
 def smol_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_tiny_smolvlm(tmp_path_factory.mktemp("tiny") / "smolvlm")
+    return build_tiny(TINY_SMOLVLM, tmp_path_factory.mktemp("tiny") / "smolvlm")
 
 
 @pytest.fixture(scope="module")
@@ -111,11 +112,11 @@ def test_build_is_deterministic_and_reused(smol_dir: Path, tmp_path: Path) -> No
     def sha(path: Path) -> str:
         return hashlib.sha256(path.read_bytes()).hexdigest()
 
-    other = build_tiny_smolvlm(tmp_path / "again")
+    other = build_tiny(TINY_SMOLVLM, tmp_path / "again")
     for name in ("model.safetensors", "tokenizer.json", "config.json", "processor_config.json"):
         assert sha(other / name) == sha(smol_dir / name), name
     mtime = (other / "model.safetensors").stat().st_mtime_ns
-    assert build_tiny_smolvlm(other) == other  # complete: reused as it is
+    assert build_tiny(TINY_SMOLVLM, other) == other  # complete: reused as it is
     assert (other / "model.safetensors").stat().st_mtime_ns == mtime
     assert json.loads((other / "whichone_tiny.json").read_text())["parameters"] > 100_000
 
@@ -250,10 +251,13 @@ def test_registry_builds_and_loads_smolvlm_tiny(smol_dir: Path, smol_vlm: HFVisi
 
 def test_default_cache_dir_holds_smolvlm_tiny(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from models.tiny import default_cache_dir
-    from models.tiny_smolvlm import tiny_smolvlm_dir
 
     monkeypatch.setenv("WHICHONE_CACHE_DIR", str(tmp_path))
-    assert tiny_smolvlm_dir() == default_cache_dir() / "tiny" / "smolvlm" == tmp_path / "tiny" / "smolvlm"
+    assert (
+        TINY_SMOLVLM.default_dir()
+        == default_cache_dir() / "tiny" / "smolvlm"
+        == tmp_path / "tiny" / "smolvlm"
+    )
 
 
 # ---------------------------------------------------------------- the assistant end to end

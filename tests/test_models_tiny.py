@@ -21,8 +21,9 @@ from models.base import (
     strip_pieces,
 )
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
+from models.families.qwen import QWEN_SPECIAL_TOKENS, TINY_QWEN2_5_VL
 from models.hf_vlm import HFVisionLanguageModel, fit_size
-from models.tiny import QWEN_SPECIAL_TOKENS, build_tiny_qwen2_5_vl
+from models.tiny import build_tiny
 
 GREEDY = GenerationSettings(max_new_tokens=8, temperature=0.0)
 
@@ -88,11 +89,11 @@ def test_build_reuses_complete_dir_and_rebuilds_identically(tiny_model_dir: Path
     weights = copy / "model.safetensors"
     first_hash, first_mtime = _sha(weights), weights.stat().st_mtime_ns
 
-    assert build_tiny_qwen2_5_vl(copy) == copy  # complete: reused as it is
+    assert build_tiny(TINY_QWEN2_5_VL, copy) == copy  # complete: reused as it is
     assert weights.stat().st_mtime_ns == first_mtime
 
     (copy / "whichone_tiny.json").unlink()  # an interrupted build leaves no marker: rebuild it
-    assert build_tiny_qwen2_5_vl(copy) == copy
+    assert build_tiny(TINY_QWEN2_5_VL, copy) == copy
     assert json.loads((copy / "whichone_tiny.json").read_text())["parameters"] > 100_000
     assert weights.stat().st_mtime_ns != first_mtime
     assert _sha(weights) == first_hash  # fixed seed: the same weights every build

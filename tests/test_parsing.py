@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from models.parsing import MAX_HITS, parse_molmo, parse_qwen
+from models.families.molmo import parse_molmo
+from models.families.qwen import parse_qwen
+from models.parsing import MAX_HITS
 
 SIZE = (640, 480)  # original image (width, height)
 INPUT = (320, 240)  # the Qwen processor's resized input: coordinates scale by 2

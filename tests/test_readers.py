@@ -10,7 +10,9 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
-from models.readers import GroundingFamily, qwen2_5_vl_frame, read_grounding
+from models.families import family_table
+from models.families.qwen import qwen2_5_vl_frame
+from models.readers import read_grounding
 from tests.ui_support import REPO
 from ui.cli import app
 from ui.cli.ask import FAMILY_NAMES
@@ -55,7 +57,7 @@ def test_the_real_replies_are_read_right(capsys) -> None:
     with capsys.disabled():
         print("\ncorpus: " + ", ".join(f"{f} {right[f]} of {total[f]}" for f in total) + f"; wrong: {wrong}")
     assert len(cases) == 24 and sum(right.values()) >= 23, wrong
-    assert set(total) == {f.value for f in GroundingFamily} == set(FAMILY_NAMES)
+    assert set(total) == set(family_table().names()) == set(FAMILY_NAMES)
 
 
 def test_qwen2_5_vl_frames_follow_the_processors_resize_rule() -> None:
@@ -143,12 +145,12 @@ def test_the_apps_vlm_pointer_reads_every_qwen_and_molmo_reply_as_parse_groundin
 
     checked = 0
     for case in corpus():
-        family = GroundingFamily(case["family"])
-        if family in (GroundingFamily.PALIGEMMA, GroundingFamily.FLORENCE_2):
+        family = family_table().named(case["family"])
+        if family.pointer is None:
             continue  # not grounding output a VLM pointer asks for
         served = {"base_url": "http://127.0.0.1:9/v1", "api_key": "-", "max_image_side": None}
         vlm = OpenAICompatibleVLM(case["model"], grounding=family, **served)
-        output = "molmo" if family in (GroundingFamily.MOLMO, GroundingFamily.MOLMO2) else "qwen"
+        output = family.pointer.output
         image = Image.new("RGB", tuple(case["image_size"]))
         hits = VLMPointer(vlm, output=output).parse(case["raw"], image)
         reading = read_grounding(case["raw"], family, case["image_size"], vlm.model_input_size(image))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from models.stacks import STACKS
+from models.catalog import STACKS
 from ui.cli import app
 
 REPO = Path(__file__).resolve().parents[1]

@@ -62,7 +62,7 @@ def test_a_big_image_of_any_mode_is_reduced_before_its_conversion(mode: str) -> 
 
 def test_saved_conversations_are_capped_in_count_and_size(monkeypatch, tmp_path) -> None:
     from assistant.errors import WhichoneError
-    from models.stacks import ModelChoice
+    from models.catalog import ModelChoice
     from ui import conversation_log
     from ui.state import UIState
 

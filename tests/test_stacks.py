@@ -1,4 +1,4 @@
-"""Stacks (models/stacks.py): every named preset resolves to registered models, parts override, the
+"""Stacks (models/catalog.py): every named preset resolves to registered models, parts override, the
 cpu-tiny stack builds the cpu stack's classes, and the CLI lists and uses them."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from models import registry
+from models.catalog import STACKS, ModelChoice, default_stack_name, get_stack, resolve_choice
 from models.errors import ModelUnavailable
-from models.stacks import STACKS, ModelChoice, default_stack_name, get_stack, resolve_choice
 
 REPO = Path(__file__).resolve().parents[1]
 

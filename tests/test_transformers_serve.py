@@ -41,9 +41,10 @@ def served() -> Iterator[str]:
     pytest.importorskip("accelerate")  # transformers serve places the model with accelerate
     if not TRANSFORMERS_CLI.exists():
         pytest.skip("the transformers CLI is not installed")
-    from models.tiny_smolvlm import build_tiny_smolvlm
+    from models.tiny import build_tiny
+    from models.tiny_smolvlm import TINY_SMOLVLM
 
-    folder = build_tiny_smolvlm()
+    folder = build_tiny(TINY_SMOLVLM)
     port = _free_port()
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     command = [str(TRANSFORMERS_CLI), "serve", str(folder), "--device", "cpu", "--host", "127.0.0.1"]

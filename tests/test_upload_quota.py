@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from models.stacks import ModelChoice
+from models.catalog import ModelChoice
 from ui import privacy
 from ui.state import LIVE, UIState
 from ui.upload_quota import CLIENT_FULL, LEDGER, SERVER_FULL, OverBudget, UploadBudget, UploadLedger

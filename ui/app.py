@@ -17,8 +17,8 @@ from starlette.middleware import Middleware
 from assistant.pipeline import AssistantConfig
 from assistant.settings import install as install_settings
 from assistant.settings import settings as read_settings
+from models.catalog import ModelChoice
 from models.errors import ModelError
-from models.stacks import ModelChoice
 from ui.api import ApiHandlers, add_api
 from ui.ask_tab import FOCUS_QUESTION_JS, build_ask_tab
 from ui.benchmark_tab import build_benchmark_tab

@@ -26,8 +26,8 @@ from assistant.evaluation.runner import RunConfig, RunResult, get_task_or_fail, 
 from assistant.evaluation.runs import Run
 from assistant.evaluation.samples import SAMPLE, SAMPLE_NOTE
 from assistant.validation import finite_number
+from models.catalog import NO_SEGMENTER
 from models.errors import ModelError
-from models.stacks import NO_SEGMENTER
 from ui.bench_browser import BenchView
 from ui.bench_inspect import N_VIEW_OUTPUTS, examples_of, results_outputs, status_html, view_outputs
 from ui.engine import ModelPool

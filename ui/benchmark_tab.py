@@ -17,9 +17,9 @@ import gradio as gr
 
 from assistant.evaluation.datasets import dataset_specs
 from assistant.evaluation.tasks import Task, all_tasks
+from models.catalog import NO_SEGMENTER
 from models.registry import list_models
 from models.spec import ModelKind
-from models.stacks import NO_SEGMENTER
 from ui import bench_inspect as inspect
 from ui.bench_handlers import BenchmarkHandlers, session_dir
 from ui.bench_inspect import N_VIEW_OUTPUTS, status_html

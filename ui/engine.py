@@ -19,13 +19,13 @@ from assistant.grounding import Grounder
 from assistant.pipeline import Assistant, AssistantConfig
 from assistant.settings import settings
 from models.base import Describing, Pointer, Segmenter, VisionLanguageModel
+from models.catalog import ModelChoice, resolve_choice, stack_name_of
 from models.download import DownloadFailed, StackFetch, fetch_with_progress, hub_repos
 from models.errors import ModelError, ModelUnavailable
 from models.hub import hub_offline, hub_reachable
 from models.offline_help import hub_state, missing_weights, unavailable_help
 from models.offline_help import what_to_do as offline_what_to_do
 from models.registry import create_pointer, create_segmenter, create_vlm, list_models
-from models.stacks import ModelChoice, resolve_choice, stack_name_of
 
 
 def _say(line: str) -> None:

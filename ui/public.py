@@ -18,7 +18,7 @@ import os
 
 from assistant.errors import WhichoneError
 from assistant.settings import settings
-from models.stacks import NO_SEGMENTER
+from models.catalog import NO_SEGMENTER
 from ui.engine import choice_from_env
 
 

@@ -17,10 +17,10 @@ from assistant.marking import MARK_MODES, MarkMode
 from assistant.pipeline import RECOGNITION_PROMPTS, AssistantConfig
 from assistant.policy import PolicyConfig
 from assistant.regions import AreaNorm, SaliencyConfig
+from models.catalog import NO_SEGMENTER, STACKS, ModelChoice, stack_name_of
 from models.errors import ModelError
 from models.registry import list_models
 from models.spec import ModelKind
-from models.stacks import NO_SEGMENTER, STACKS, ModelChoice, stack_name_of
 from ui.engine import ModelPool, what_to_do
 from ui.gpu import spaces_available
 from ui.public import allowed_models, check_models_allowed

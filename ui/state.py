@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.pipeline import AssistantConfig
 from assistant.session import Session
-from models.stacks import ModelChoice
+from models.catalog import ModelChoice
 from ui.privacy import forget_files
 from ui.upload_quota import LEDGER
 

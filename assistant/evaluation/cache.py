@@ -44,8 +44,9 @@ from models.base import (
     abilities_of,
     answer_probabilities,
 )
+from models.families.spec import GroundingFamilySpec
 from models.pixels import image_digest
-from models.types import Box, Grounding, GroundingFamily
+from models.types import Box, Grounding
 
 # describe() keys that say how a model was loaded or how it runs now, not what it answers.
 VOLATILE_IDENTITY_KEYS = frozenset(
@@ -246,7 +247,7 @@ class CachedVLM:
     def model_input_size(self, image: Image.Image) -> tuple[int, int]:
         return cast(FrameSizingModel, self.model).model_input_size(image)
 
-    def grounding_family(self) -> GroundingFamily | None:
+    def grounding_family(self) -> GroundingFamilySpec | None:
         return cast(GroundingFamilyModel, self.model).grounding_family()
 
     def prepare_image(self, image: Image.Image) -> None:

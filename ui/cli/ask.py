@@ -17,17 +17,17 @@ from assistant.languages.question import analyse_any
 from assistant.pipeline import Assistant, AssistantConfig
 from assistant.settings import settings
 from assistant.validation import clean_question
+from models.catalog import STACKS, resolve_choice
 from models.errors import ModelError, ModelUnavailable
+from models.families import family_table
 from models.readers import read_grounding
-from models.stacks import STACKS, resolve_choice
-from models.types import GroundingFamily
 from ui.cli.errors import user_errors
 from ui.engine import explain_unavailable
 
 if TYPE_CHECKING:
     from assistant.types import Reply
 
-FAMILY_NAMES = tuple(f.value for f in GroundingFamily)  # models/types.py: the one list of families
+FAMILY_NAMES = family_table().names()  # models/families/: the one list of families
 MAX_REPLY_CHARS = 10_000_000  # standard input beyond this is not read
 
 

@@ -35,13 +35,13 @@ from assistant.errors import WhichoneError
 from assistant.grounding import Grounder
 from assistant.pipeline import Assistant, AssistantConfig, ReplyText, TurnDone, TurnEvent
 from models.base import Describing, GenerationSettings
+from models.catalog import get_stack
 from models.detectors import DetectorPointer
 from models.full_size import random_smolvlm_256m
 from models.hf_streaming import streaming_classes
 from models.hf_vlm import HFVisionLanguageModel
 from models.registry import create_pointer, create_segmenter, create_vlm
 from models.sam2 import Sam2Segmenter
-from models.stacks import get_stack
 from ui.cli.perf_memory import StageMemory, format_stages, weights_bytes
 from ui.cli.perf_scene import cups_scene
 

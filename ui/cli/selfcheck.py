@@ -37,13 +37,13 @@ from assistant.grounding import Grounder
 from assistant.pipeline import Assistant, AssistantConfig
 from assistant.settings import settings
 from models.base import Pointer, Segmenter, VisionLanguageModel
+from models.catalog import ModelChoice, resolve_choice
 from models.download import DownloadFailed, download, hub_repos, plan, size_text
 from models.errors import ModelError
 from models.hub import hub_offline
 from models.offline_help import fetch_command, hub_state, missing_weights, what_to_do
 from models.registry import create_pointer, create_segmenter, create_vlm, get_spec
 from models.spec import ModelKind
-from models.stacks import ModelChoice, resolve_choice
 from ui.cli.errors import user_errors
 from ui.cli.perf_stack import build_stack
 from ui.cli.selfcheck_examples import ExampleRun, found_count, run_example

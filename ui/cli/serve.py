@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from models.stacks import get_stack
+from models.catalog import get_stack
 from ui.cli.errors import user_errors
 
 
