@@ -204,12 +204,7 @@ class Assistant:
     ) -> Generator[TurnEvent, None, None]:
         timer = _Timer()
         with timer("load"):
-            if image is not None:
-                session = self.open_image(image, session.copy() if session is not None else None)
-            elif session is None or session.image is None:
-                raise SessionError("Please add a photo first.")
-            else:
-                session = session.copy()
+            session = self._turn_session(image, session)
             question = clean_question(question, self.config.max_question_chars)
             focus = analyse_any(question)
         img = session.image
@@ -252,16 +247,21 @@ class Assistant:
             timings=timer.finish(),
             model_calls=dict(calls),
         )
-        session.question, session.focus, session.candidates, session.last_reply = (
-            question,
-            focus,
-            candidates,
-            reply,
-        )
+        session.question, session.focus, session.candidates = question, focus, candidates
+        session.last_reply = reply
         session.add("user", question)
         session.add("assistant", text)
         yield ReplyText(reply.text)
         yield TurnDone(reply, session)
+
+    def _turn_session(self, image: ImageSource | None, session: Session | None) -> Session:
+        """The session a first turn works on (a copy; the one given is unchanged): a new photo opens in it,
+        else it must hold one already."""
+        if image is not None:
+            return self.open_image(image, session.copy() if session is not None else None)
+        if session is None or session.image is None:
+            raise SessionError("Please add a photo first.")
+        return session.copy()
 
     def _follow_up(
         self,
@@ -340,113 +340,98 @@ class Assistant:
         session = session.copy()
         timer = _Timer()
         calls: Counter[str] = Counter()
-        fitting: list[Region] = []  # regions a typed hint fits equally well
         with timer("choose"):
-            if isinstance(choice, bool):
-                raise SessionError(
-                    say("Choose a region by its number, a click on the photo, or a few words.")
-                )
-            if isinstance(choice, int):
-                region = candidates.by_id(choice)
-                if region is None:
-                    ids = ", ".join(str(r.id) for r in candidates.regions) or say("none")
-                    raise SessionError(
-                        say(
-                            "There is no region number {number}; the numbers are: {ids}.",
-                            number=choice,
-                            ids=ids,
-                        )
-                    )
-                user_text = say("Number {id}", id=region.id)
-            elif isinstance(choice, tuple):
-                if len(choice) != 2 or not all(math.isfinite(float(v)) for v in choice):
-                    raise SessionError(say("A click needs a position on the photo, in pixels."))
-                region, candidates = self._region_from_click(image, candidates, choice, calls)
-                candidates = localise_candidates(candidates, say, noun_for(session.focus, candidates.regions))
-                region = candidates.by_id(region.id) or region
-                user_text = say("(clicked at {x}, {y})", x=f"{choice[0]:.0f}", y=f"{choice[1]:.0f}")
-            else:
-                hint = clean_hint(choice)
-                not_a_number = _NOT_A_REGION_NUMBER.match(hint)
-                if not_a_number:  # "number -1", "#2.5": not one of the numbers, and no guess at one
-                    ids = ", ".join(str(r.id) for r in candidates.regions) or say("none")
-                    raise SessionError(
-                        say(
-                            "There is no region number {number}; the numbers are: {ids}.",
-                            number=not_a_number.group(1),
-                            ids=ids,
-                        )
-                    )
-                user_text = hint
-                # a hint in the question's language is read by its position words ("la de la izquierda")
-                fitting = regions_for_hint(
-                    candidates, hint if say.lang == "en" else hint_in_english(hint, say.lang)
-                )
-                if len(fitting) == 1:
-                    region = fitting[0]
-                elif fitting:  # the words fit several equally: ask among those, no model call
-                    region = None
-                else:
-                    region = self._region_from_hint_vlm(question, candidates, hint, calls)
-        session.candidates = candidates
-        session.chosen_region = region.id if region else None
-        session.add("user", user_text, region.id if region else None)
-        yield UserTurn(user_text)
-        # The second turn makes no recognition call: it carries the first turn's verdict forward.
-        verdict = session.last_reply.verdict if session.last_reply else Verdict.UNDECIDED
-        probability = session.last_reply.ambiguity_probability if session.last_reply else None
-        if region is None:
-            if fitting:
-                text = say("Your words fit more than one. ") + _clarify_text(
-                    session.focus, candidates, fitting, others_why="not fitting", say=say
-                )
-                numbers = ", ".join(str(r.id) for r in fitting)
-                why = say("Your hint fits numbers {numbers} equally, so I ask again.", numbers=numbers)
-            else:
-                text = say("I could not tell which one you mean. ") + _clarify_text(
-                    session.focus, candidates, say=say
-                )
-                why = say("Your hint did not match any candidate, so I ask again.")
-            reply = Reply(
-                text=text,
-                strategy=Strategy.CLARIFY,
-                level=Level.MANY,
-                candidates=candidates,
-                explanation=why,
-                referents=tuple(r.id for r in fitting),
-                verdict=verdict,
-                ambiguity_probability=probability,
-                focus=session.focus,
-                timings=timer.finish(),
-                model_calls=dict(calls),
-            )
+            chosen = self._choose(session, choice, calls, say)
+        session.candidates = chosen.candidates
+        session.chosen_region = chosen.region.id if chosen.region else None
+        session.add("user", chosen.user_text, session.chosen_region)
+        yield UserTurn(chosen.user_text)
+        if chosen.region is None:
+            reply = _ask_again_reply(session, chosen.fitting, timer, calls, say)
         else:
-            opening = say("About {description} (number {id}): ", description=region.description, id=region.id)
-            with timer("response"):
-                answer = yield from self._answer_region(
-                    image, question, region, candidates, calls, stream, opening, say.lang
-                )
-            text = opening + answer
-            reply = Reply(
-                text=text,
-                strategy=Strategy.ANSWER,
-                level=Level.UNAMBIGUOUS,
-                candidates=candidates,
-                explanation=say(
-                    "You chose number {id}, {description}.", id=region.id, description=region.description
-                ),
-                verdict=verdict,
-                ambiguity_probability=probability,
-                focus=session.focus,
-                referents=(region.id,),
-                timings=timer.finish(),
-                model_calls=dict(calls),
-                resolved_region=region.id,
-            )
+            reply = yield from self._answer_chosen(session, chosen.region, timer, calls, stream, say)
         session.last_reply = reply
         session.add("assistant", reply.text, reply.resolved_region)
         yield ReplyText(reply.text)
         yield TurnDone(reply, session)
+
+    def _choose(self, session: Session, choice: Choice, calls: Counter[str], say: Say) -> _Chosen:
+        """The region the user's choice names: by its number, a click on the photo, or a typed hint."""
+        candidates = session.candidates
+        assert candidates is not None
+        if isinstance(choice, bool):
+            raise SessionError(say("Choose a region by its number, a click on the photo, or a few words."))
+        if isinstance(choice, int):
+            region = candidates.by_id(choice)
+            if region is None:
+                raise _no_region_number(choice, candidates, say)
+            return _Chosen(region, candidates, say("Number {id}", id=region.id))
+        if isinstance(choice, tuple):
+            return self._chosen_by_click(session, choice, calls, say)
+        return self._chosen_by_hint(session, choice, calls, say)
+
+    def _chosen_by_click(
+        self, session: Session, click: tuple[float, float], calls: Counter[str], say: Say
+    ) -> _Chosen:
+        """The region at a click (the segmenter finds one there when no candidate holds the point)."""
+        image, candidates = session.image, session.candidates
+        assert image is not None and candidates is not None
+        if len(click) != 2 or not all(math.isfinite(float(v)) for v in click):
+            raise SessionError(say("A click needs a position on the photo, in pixels."))
+        region, candidates = self._region_from_click(image, candidates, click, calls)
+        candidates = localise_candidates(candidates, say, noun_for(session.focus, candidates.regions))
+        region = candidates.by_id(region.id) or region
+        return _Chosen(
+            region, candidates, say("(clicked at {x}, {y})", x=f"{click[0]:.0f}", y=f"{click[1]:.0f}")
+        )
+
+    def _chosen_by_hint(self, session: Session, typed: str, calls: Counter[str], say: Say) -> _Chosen:
+        """The region a typed hint names: by its position words, else by asking the VLM; None when the
+        words fit several equally (the reply asks among those, no model call) or the VLM names none."""
+        question, candidates = session.question, session.candidates
+        assert question is not None and candidates is not None
+        hint = clean_hint(typed)
+        not_a_number = _NOT_A_REGION_NUMBER.match(hint)
+        if not_a_number:  # "number -1", "#2.5": not one of the numbers, and no guess at one
+            raise _no_region_number(not_a_number.group(1), candidates, say)
+        # a hint in the question's language is read by its position words ("la de la izquierda")
+        fitting = regions_for_hint(candidates, hint if say.lang == "en" else hint_in_english(hint, say.lang))
+        if len(fitting) == 1:
+            region: Region | None = fitting[0]
+        elif fitting:
+            region = None
+        else:
+            region = self._region_from_hint_vlm(question, candidates, hint, calls)
+        return _Chosen(region, candidates, hint, tuple(fitting))
+
+    def _answer_chosen(
+        self, session: Session, region: Region, timer: _Timer, calls: Counter[str], stream: bool, say: Say
+    ) -> Generator[TurnEvent, None, Reply]:
+        """The second turn's answer about the chosen region, carrying the first turn's verdict forward."""
+        image, question, candidates = session.image, session.question, session.candidates
+        assert image is not None and question is not None and candidates is not None
+        opening = say("About {description} (number {id}): ", description=region.description, id=region.id)
+        with timer("response"):
+            answer = yield from self._answer_region(
+                image, question, region, candidates, calls, stream, opening, say.lang
+            )
+        verdict, probability = _carried_verdict(session)
+        return Reply(
+            text=opening + answer,
+            strategy=Strategy.ANSWER,
+            level=Level.UNAMBIGUOUS,
+            candidates=candidates,
+            explanation=say(
+                "You chose number {id}, {description}.", id=region.id, description=region.description
+            ),
+            verdict=verdict,
+            ambiguity_probability=probability,
+            focus=session.focus,
+            referents=(region.id,),
+            timings=timer.finish(),
+            model_calls=dict(calls),
+            resolved_region=region.id,
+        )
 
     # --- parts --------------------------------------------------------------------------------------
 
@@ -612,6 +597,64 @@ def grounding_phrase(focus: QuestionFocus) -> str:
     ]
     head = focus.head or "object"
     return " ".join([*words, head])
+
+
+@dataclass(frozen=True)
+class _Chosen:
+    """What a second turn's choice named: the region (None: not one), the candidates (a click may add
+    one), what the user's turn says, and the regions a typed hint fits equally well."""
+
+    region: Region | None
+    candidates: Candidates
+    user_text: str
+    fitting: tuple[Region, ...] = ()
+
+
+def _no_region_number(number: object, candidates: Candidates, say: Say) -> SessionError:
+    ids = ", ".join(str(r.id) for r in candidates.regions) or say("none")
+    return SessionError(
+        say("There is no region number {number}; the numbers are: {ids}.", number=number, ids=ids)
+    )
+
+
+def _carried_verdict(session: Session) -> tuple[Verdict, float | None]:
+    """The second turn makes no recognition call: it carries the first turn's verdict forward."""
+    previous = session.last_reply
+    return (previous.verdict, previous.ambiguity_probability) if previous else (Verdict.UNDECIDED, None)
+
+
+def _ask_again_reply(
+    session: Session, fitting: tuple[Region, ...], timer: _Timer, calls: Counter[str], say: Say
+) -> Reply:
+    """A second turn whose choice named no one region: ask again, among the regions the hint fits when it
+    fits several, else among all."""
+    candidates = session.candidates
+    assert candidates is not None
+    if fitting:
+        text = say("Your words fit more than one. ") + _clarify_text(
+            session.focus, candidates, list(fitting), others_why="not fitting", say=say
+        )
+        numbers = ", ".join(str(r.id) for r in fitting)
+        why = say("Your hint fits numbers {numbers} equally, so I ask again.", numbers=numbers)
+    else:
+        text = say("I could not tell which one you mean. ") + _clarify_text(
+            session.focus, candidates, say=say
+        )
+        why = say("Your hint did not match any candidate, so I ask again.")
+    verdict, probability = _carried_verdict(session)
+    return Reply(
+        text=text,
+        strategy=Strategy.CLARIFY,
+        level=Level.MANY,
+        candidates=candidates,
+        explanation=why,
+        referents=tuple(r.id for r in fitting),
+        verdict=verdict,
+        ambiguity_probability=probability,
+        focus=session.focus,
+        timings=timer.finish(),
+        model_calls=dict(calls),
+    )
 
 
 def _clarify_text(

@@ -73,90 +73,117 @@ def strategy_for(
     config: PolicyConfig = PolicyConfig(),
 ) -> Decision:
     """Choose level and strategy; `Decision.referents` lists the region ids the reply is about."""
-    noun = noun_for(focus, candidates.regions, candidates.phrase or "thing")
     regions = candidates.regions
     say = Say(focus.language)  # the explanation in the question's language (issue 36)
-    noun = say.noun(noun)
-    caveat = _non_visual_caveat(focus, len(regions), say)
+    noun = say.noun(noun_for(focus, regions, candidates.phrase or "thing"))
+    if focus.plural and config.plural_resolves:  # rule 1
+        return _about_all(regions, noun, say)
+    if not regions:  # rule 2
+        return _none_found(verdict, noun, config, say)
+    if config.spatial_resolves and len(regions) > 1:  # rule 3
+        placed = _by_position(focus, candidates, noun, config, say)
+        if placed is not None:
+            return placed
+    return _by_saliency(focus, verdict, regions, noun, config, say)  # rule 4
 
-    if focus.plural and config.plural_resolves:
+
+def _about_all(regions: Sequence[Region], noun: str, say: Say) -> Decision:
+    """Rule 1: a plural question asks about all of them."""
+    return _decide(
+        Level.UNAMBIGUOUS,
+        say(
+            "The question asks about {nouns} in general, so one answer covers all of them.",
+            nouns=_nouns(say, noun),
+        ),
+        tuple(r.id for r in regions),
+    )
+
+
+def _none_found(verdict: Verdict, noun: str, config: PolicyConfig, say: Say) -> Decision:
+    """Rule 2: no candidate: answer about the whole image, or ask when the VLM judged it ambiguous."""
+    if verdict is Verdict.AMBIGUOUS and config.clarify_without_candidates:
         return _decide(
-            Level.UNAMBIGUOUS,
+            Level.MANY,
             say(
-                "The question asks about {nouns} in general, so one answer covers all of them.",
-                nouns=_nouns(say, noun),
+                "The model judged the question ambiguous but I could not locate any {noun}, "
+                "so I ask which one you mean.",
+                noun=noun,
             ),
-            tuple(r.id for r in regions),
         )
-    if not regions:
-        if verdict is Verdict.AMBIGUOUS and config.clarify_without_candidates:
-            return _decide(
-                Level.MANY,
-                say(
-                    "The model judged the question ambiguous but I could not locate any {noun}, "
-                    "so I ask which one you mean.",
-                    noun=noun,
-                ),
-            )
-        return _decide(
-            Level.UNAMBIGUOUS,
-            say("I could not locate a {noun} to point at, so I answer about the whole image.", noun=noun),
-        )
+    return _decide(
+        Level.UNAMBIGUOUS,
+        say("I could not locate a {noun} to point at, so I answer about the whole image.", noun=noun),
+    )
+
+
+def _by_position(
+    focus: QuestionFocus, candidates: Candidates, noun: str, config: PolicyConfig, say: Say
+) -> Decision | None:
+    """Rule 3: locating words that fit one candidate pick it; fitting some of them, those could be meant.
+    None: no locating words, or they fit none or all (rule 4 decides)."""
     phrase = locating_phrase(focus)
-    if config.spatial_resolves and phrase and len(regions) > 1:
-        picked = regions_matching_position(candidates, phrase)
-        said = _said_place(focus, phrase)
-        if len(picked) == 1:
-            return _decide(
-                Level.UNAMBIGUOUS,
-                say(
-                    '"{phrase}" picks out one {noun} (number {id}), so I answer about it.',
-                    phrase=said,
-                    noun=noun,
-                    id=picked[0].id,
-                ),
-                (picked[0].id,),
-            )
-        if 1 < len(picked) < len(regions):
-            return _among_fitting(said, picked, noun, config, say)
-
-    salient = [r for r in regions if r.salient] or [max(regions, key=lambda r: r.saliency)]
-    n = len(salient)
-    if n == 1:
-        return _one_salient(focus, verdict, salient[0], len(regions), noun, say)
-    if n <= config.enumerate_max:
-        if config.trust_unambiguous_verdict and verdict is Verdict.UNAMBIGUOUS:
-            top = max(salient, key=lambda r: r.saliency)
-            return _decide(
-                Level.UNAMBIGUOUS,
-                say(
-                    "The model judged the question unambiguous, so I answer about the most prominent {noun} "
-                    "(number {id}).",
-                    noun=noun,
-                    id=top.id,
-                ),
-                (top.id,),
-            )
-        ids = tuple(r.id for r in sorted(salient, key=lambda r: r.id))
+    if not phrase:
+        return None
+    picked = regions_matching_position(candidates, phrase)
+    said = _said_place(focus, phrase)
+    if len(picked) == 1:
         return _decide(
-            Level.FEW,
+            Level.UNAMBIGUOUS,
             say(
-                "{Count} {nouns} could be meant, so I answer for each.{caveat}",
-                Count=_count(say, n),
-                nouns=_nouns(say, noun),
-                caveat=caveat,
+                '"{phrase}" picks out one {noun} (number {id}), so I answer about it.',
+                phrase=said,
+                noun=noun,
+                id=picked[0].id,
             ),
-            ids,
+            (picked[0].id,),
+        )
+    if 1 < len(picked) < len(candidates.regions):
+        return _among_fitting(said, picked, noun, config, say)
+    return None
+
+
+def _by_saliency(
+    focus: QuestionFocus,
+    verdict: Verdict,
+    regions: Sequence[Region],
+    noun: str,
+    config: PolicyConfig,
+    say: Say,
+) -> Decision:
+    """Rule 4: count the salient candidates (the most salient one stands in when none passes)."""
+    salient = [r for r in regions if r.salient] or [max(regions, key=lambda r: r.saliency)]
+    if len(salient) == 1:
+        return _one_salient(focus, verdict, salient[0], len(regions), noun, say)
+    if (
+        len(salient) <= config.enumerate_max
+        and config.trust_unambiguous_verdict
+        and verdict is Verdict.UNAMBIGUOUS
+    ):
+        top = max(salient, key=lambda r: r.saliency)
+        return _decide(
+            Level.UNAMBIGUOUS,
+            say(
+                "The model judged the question unambiguous, so I answer about the most prominent {noun} "
+                "(number {id}).",
+                noun=noun,
+                id=top.id,
+            ),
+            (top.id,),
+        )
+    ids = tuple(r.id for r in sorted(salient, key=lambda r: r.id))
+    fields = {
+        "Count": _count(say, len(salient)),
+        "nouns": _nouns(say, noun),
+        "caveat": _non_visual_caveat(focus, len(regions), say),
+    }
+    if len(salient) <= config.enumerate_max:
+        return _decide(
+            Level.FEW, say("{Count} {nouns} could be meant, so I answer for each.{caveat}", **fields), ids
         )
     return _decide(
         Level.MANY,
-        say(
-            "{Count} {nouns} could be meant, too many to list, so I ask which one.{caveat}",
-            Count=_count(say, n),
-            nouns=_nouns(say, noun),
-            caveat=caveat,
-        ),
-        tuple(r.id for r in sorted(salient, key=lambda r: r.id)),
+        say("{Count} {nouns} could be meant, too many to list, so I ask which one.{caveat}", **fields),
+        ids,
     )
 
 

@@ -29,52 +29,55 @@ class ModifierParser(TokenReader):
         aux: str | None = None,
         post: bool = True,
     ) -> Phrase:
+        """The modifiers after the head from token k, one at a time, and which of them narrow the phrase."""
         posts: list[Post] = []
-        while True:
-            w = self.w(k)
-            if w == POSSESSIVE:
-                k = self.possessed(phrase, k, mode)
-                continue
-            if w == "of":
-                inner = self.np(k + 1, mode, post=False)
-                if inner is None:
-                    break
-                phrase = self.of_phrase(phrase, inner, k, explicit)
-                k = inner.end
-                continue
-            if not post:
-                break
-            if w in lx.PREPOSITIONS and w != "according":
-                pp = self.pp(k, mode)
-                if pp is None:
-                    break
-                posts.append(pp)
-                k = pp.end
-                continue
-            if w in {"who", "that", "which"} and not phrase.bare_pronoun:
-                rel = self.relative(k, mode)
-                if rel is None:
-                    break
-                posts.append(rel)
-                k = rel.end
-                continue
-            if (is_ing(w) and w not in lx.ING_NOUNS) or is_participle(w):
-                part = self.participle(k, mode, k)
-                posts.append(part)
-                k = part.end
-                continue
-            if w == "and" and self.w(k + 1) in lx.ARTICLES | lx.DEICTICS | lx.POSSESSIVE_PRONOUNS:
-                other = self.np(k + 1, mode, aux=aux, post=False)
-                if other is None:
-                    break
-                phrase.parts.append((k, other.end))
-                phrase.number = "plural"
-                phrase.descriptors += other.descriptors
-                k = other.end
-                continue
-            break
+        while (step := self.modifier_at(phrase, k, mode, explicit=explicit, aux=aux, post=post)) is not None:
+            phrase, k, found = step
+            if found is not None:
+                posts.append(found)
         phrase.end = k
         self.keep_modifiers(phrase, posts, mode)
+        return self.attribute_owner(phrase, posts)
+
+    def modifier_at(
+        self, phrase: Phrase, k: int, mode: ParseMode, *, explicit: str | None, aux: str | None, post: bool
+    ) -> tuple[Phrase, int, Post | None] | None:
+        """The modifier at token k: (the phrase, where it ends, the modifier to weigh or None when it is part
+        of the phrase: "'s", "of the man", "and the cup"). None: no modifier starts here. Without `post`
+        only the possessive and "of" are read."""
+        w = self.w(k)
+        if w == POSSESSIVE:
+            return phrase, self.possessed(phrase, k, mode), None
+        if w == "of":
+            inner = self.np(k + 1, mode, post=False)
+            return None if inner is None else (self.of_phrase(phrase, inner, k, explicit), inner.end, None)
+        if not post:
+            return None
+        found: Post | None = None
+        if w in lx.PREPOSITIONS and w != "according":
+            found = self.pp(k, mode)
+        elif w in {"who", "that", "which"} and not phrase.bare_pronoun:
+            found = self.relative(k, mode)
+        elif (is_ing(w) and w not in lx.ING_NOUNS) or is_participle(w):
+            found = self.participle(k, mode, k)
+        elif w == "and" and self.w(k + 1) in lx.ARTICLES | lx.DEICTICS | lx.POSSESSIVE_PRONOUNS:
+            return self.joined(phrase, k, mode, aux)
+        return None if found is None else (phrase, found.end, found)
+
+    def joined(
+        self, phrase: Phrase, k: int, mode: ParseMode, aux: str | None
+    ) -> tuple[Phrase, int, Post | None] | None:
+        """ "the cup and the plate": one plural phrase of both."""
+        other = self.np(k + 1, mode, aux=aux, post=False)
+        if other is None:
+            return None
+        phrase.parts.append((k, other.end))
+        phrase.number = "plural"
+        phrase.descriptors += other.descriptors
+        return phrase, other.end, None
+
+    def attribute_owner(self, phrase: Phrase, posts: list[Post]) -> Phrase:
+        """ "the number on the bike" is about the bike: an attribute noun placed on a thing is its."""
         first = posts[0] if posts else None
         if (
             phrase.head_word in lx.ATTRIBUTE_NOUNS
@@ -85,7 +88,7 @@ class ModifierParser(TokenReader):
             and first.place is not None
             and first.place.head_word not in lx.POSITION_WORDS | lx.IMAGE_WORDS
         ):
-            first.place.end = phrase.end  # "the number on the bike" is about the bike
+            first.place.end = phrase.end
             return first.place
         return phrase
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from assistant import lexicon as lx
 from assistant.question_modifiers import ModifierParser
 from assistant.question_tokens import ParseMode, Phrase
@@ -20,6 +22,24 @@ from assistant.words import (
     number_value,
 )
 
+_PRONOUNS = (
+    lx.PERSON_PRONOUNS | lx.THING_PRONOUNS | lx.PLURAL_PRONOUNS | lx.INDEFINITE_PERSON | lx.INDEFINITE_THING
+)
+
+
+@dataclass
+class Determiners:
+    """What the words before a noun phrase's modifiers say: where they end (k), its number when they say
+    it ("a", "all", "two"), "these" (plural unless the noun is a worn pair), "the", and the pronoun of
+    "this dog" / "his jacket"."""
+
+    k: int
+    explicit: str | None = None
+    weak_plural: bool = False
+    definite: bool = False
+    pronoun_word: str | None = None
+    possessive_pronoun: str | None = None
+
 
 class PhraseParser(ModifierParser):
     """Noun phrases over the tokens, with the modifiers after their heads."""
@@ -30,59 +50,12 @@ class PhraseParser(ModifierParser):
         """The noun phrase starting at token i. mode says how to read what follows its head:
         be_wh ("What is NP doing?"), be_yn ("Is NP on the sofa?"), do ("What does NP say?"), exist,
         wh (a wh-phrase: "what kind of hat"), embedded, plain."""
-        k = i
-        explicit: str | None = "plural" if how_many else None
-        weak_plural = False  # "these": plural unless the noun is a worn pair
-        definite = False
-        pronoun_word: str | None = None
-        possessive_pronoun: str | None = None
-        while self.w(k) in lx.PREDETERMINERS:
-            if self.w(k) in {"all", "both"}:
-                explicit = "plural"
-            k += 1
-            if self.w(k) == "of":
-                k += 1
-        w = self.w(k)
-        if w in lx.ARTICLES:
-            definite = w == "the"
-            explicit = explicit or ("singular" if w in {"a", "an"} else None)
-            k += 1
-        elif w in lx.DEICTICS:
-            if self.has_noun(k + 1):
-                pronoun_word, definite = w, True
-                weak_plural = w in {"these", "those"}
-                k += 1
-            else:
-                return self.pronoun_phrase(k, mode, aux)
-        elif w in lx.POSSESSIVE_PRONOUNS:
-            if self.has_noun(k + 1):
-                possessive_pronoun = pronoun_word = w
-                definite = True
-                k += 1
-            else:
-                return self.pronoun_phrase(k, mode, aux)
-        elif w in lx.SPEAKER_POSSESSIVES:
-            definite = True
-            k += 1
-        elif w in lx.OTHER_DETERMINERS:
-            if w in lx.PLURAL_QUANTIFIERS:
-                explicit = "plural"
-            elif w in lx.SINGULAR_QUANTIFIERS:
-                explicit = explicit or "singular"
-            k += 1
-        elif w in (
-            lx.PERSON_PRONOUNS
-            | lx.THING_PRONOUNS
-            | lx.PLURAL_PRONOUNS
-            | lx.INDEFINITE_PERSON
-            | lx.INDEFINITE_THING
-        ):
-            return self.pronoun_phrase(k, mode, aux)
-        value = number_value(self.w(k))
-        if value is not None and self.is_content(k + 1) and (self.w(k) != "one" or self.has_noun(k + 1)):
-            explicit = "plural" if value > 1 else "singular"
-            k += 1
-        run, k = self.run(k, mode, after_det=k > i)
+        det = Determiners(i, explicit="plural" if how_many else None)
+        self.predeterminers(det)
+        if not self.determiner(det):  # a pronoun standing alone ("it", "this?") is the phrase
+            return self.pronoun_phrase(det.k, mode, aux)
+        self.number_word(det)
+        run, k = self.run(det.k, mode, after_det=det.k > i)
         if not run:
             return None
         if (
@@ -91,19 +64,54 @@ class PhraseParser(ModifierParser):
             and (self.w(k) in PUNCT | lx.CONJUNCTIONS | {""})
         ):
             return None  # "Which cup is [red]?": a predicate, not a noun phrase
-        return self.finish(
-            i,
-            run,
-            k,
-            mode,
-            aux=aux,
-            explicit=explicit,
-            weak_plural=weak_plural,
-            definite=definite,
-            pronoun_word=pronoun_word,
-            possessive_pronoun=possessive_pronoun,
-            post=post,
-        )
+        return self.finish(i, run, k, mode, det, aux=aux, post=post)
+
+    def predeterminers(self, det: Determiners) -> None:
+        """ "all (of)", "both (of)": plural."""
+        while self.w(det.k) in lx.PREDETERMINERS:
+            if self.w(det.k) in {"all", "both"}:
+                det.explicit = "plural"
+            det.k += 1
+            if self.w(det.k) == "of":
+                det.k += 1
+
+    def determiner(self, det: Determiners) -> bool:
+        """Read the determiner at det.k (an article, "this", "his", "my", "some"...), if any. False: the
+        word is a pronoun standing for the whole phrase ("it", "this?", "his?")."""
+        w = self.w(det.k)
+        if w in lx.ARTICLES:
+            det.definite = w == "the"
+            det.explicit = det.explicit or ("singular" if w in {"a", "an"} else None)
+        elif w in lx.DEICTICS | lx.POSSESSIVE_PRONOUNS:
+            if not self.has_noun(det.k + 1):
+                return False
+            det.pronoun_word, det.definite = w, True
+            if w in lx.DEICTICS:
+                det.weak_plural = w in {"these", "those"}
+            else:
+                det.possessive_pronoun = w
+        elif w in lx.SPEAKER_POSSESSIVES:
+            det.definite = True
+        elif w in lx.OTHER_DETERMINERS:
+            if w in lx.PLURAL_QUANTIFIERS:
+                det.explicit = "plural"
+            elif w in lx.SINGULAR_QUANTIFIERS:
+                det.explicit = det.explicit or "singular"
+        else:  # no determiner; a pronoun here stands for the whole phrase
+            return w not in _PRONOUNS
+        det.k += 1
+        return True
+
+    def number_word(self, det: Determiners) -> None:
+        """ "two cups", "one dog": the number says the phrase's number."""
+        value = number_value(self.w(det.k))
+        if (
+            value is not None
+            and self.is_content(det.k + 1)
+            and (self.w(det.k) != "one" or self.has_noun(det.k + 1))
+        ):
+            det.explicit = "plural" if value > 1 else "singular"
+            det.k += 1
 
     def has_noun(self, k: int) -> bool:
         """Whether a noun follows a determiner-like word ("this dog"), not only a predicate ("this red?")."""
@@ -225,63 +233,59 @@ class PhraseParser(ModifierParser):
         run: list[int],
         k: int,
         mode: ParseMode,
+        det: Determiners,
         *,
         aux: str | None,
-        explicit: str | None,
-        weak_plural: bool,
-        definite: bool,
-        pronoun_word: str | None,
-        possessive_pronoun: str | None,
         post: bool,
     ) -> Phrase:
-        head_pos = len(run) - 1
-        head_word = self.w(run[head_pos])
-        focus_end = run[-1] + 1
-        two = f"{self.w(run[-2])} {lemma(head_word)}" if len(run) > 1 else ""
-        compound = two in lx.COMPOUND_HEADS
-        if compound:
-            head_pos -= 1
-            head = two
-        elif (
-            len(run) > 1
-            and head_word in lx.ATTRIBUTE_NOUNS
-            and not is_adjective_form(self.w(run[-2]))
-            and self.w(run[-2]) not in lx.ATTRIBUTE_NOUNS | lx.ATTRIBUTE_MODIFIERS
-        ):
-            # "the player number", "the player role": the attribute of the player
-            head_pos -= 1
-            head_word = self.w(run[head_pos])
-            head = lemma(head_word)
-            focus_end = run[head_pos] + 1
-        else:
-            head = lemma(head_word)
-        pre = run[:head_pos]
+        """The phrase over the run of modifiers and head (tokens up to k), then what follows the head."""
+        head_pos, head_word, head, focus_end = self.head_of(run)
         phrase = Phrase(
             parts=[(i, focus_end)],
             head=head,
             head_word=head_word,
             number="singular",
             end=k,
-            pronoun_word=pronoun_word,
-            definite=definite,
+            pronoun_word=det.pronoun_word,
+            definite=det.definite,
         )
         if head_word in lx.PRO_NOUNS:  # "the one on the left"
             phrase.head, phrase.pronoun_word = "object", head_word
         elif head_word in lx.VAGUE_NOUNS:  # "this thing", "the object"
             phrase.head = "object"
-        if possessive_pronoun:
+        if det.possessive_pronoun:
             # "his jacket" is about him: head person; the jacket's adjectives do not describe him
-            phrase.head = "object" if possessive_pronoun in {"its", "their"} else "person"
-            phrase.number = "plural" if possessive_pronoun == "their" else "singular"
+            phrase.head = "object" if det.possessive_pronoun in {"its", "their"} else "person"
+            phrase.number = "plural" if det.possessive_pronoun == "their" else "singular"
         else:
-            phrase.descriptors = self.pre_descriptors(pre)
+            phrase.descriptors = self.pre_descriptors(run[:head_pos])
             phrase.spatial = [d for d in phrase.descriptors if is_spatial_descriptor(d)]  # "the left cup"
-            phrase.number = self.number(head_word, explicit, weak_plural, aux)
+            phrase.number = self.number(head_word, det.explicit, det.weak_plural, aux)
         if head_word in lx.PRO_NOUNS:
-            phrase.number = "plural" if head_word == "ones" or explicit == "plural" else "singular"
+            phrase.number = "plural" if head_word == "ones" or det.explicit == "plural" else "singular"
         if not post and self.w(k) not in {POSSESSIVE, "of"}:
             return phrase
-        return self.post_modifiers(phrase, k, mode, explicit=explicit, aux=aux, post=post)
+        return self.post_modifiers(phrase, k, mode, explicit=det.explicit, aux=aux, post=post)
+
+    def head_of(self, run: list[int]) -> tuple[int, str, str, int]:
+        """(the head's place in the run, its word, the head as the focus names it, where the focus ends).
+        The last word, or the two words of a compound head ("ice cream"), or the owner of an attribute
+        ("the player number" is the player's)."""
+        head_pos = len(run) - 1
+        head_word = self.w(run[head_pos])
+        two = f"{self.w(run[-2])} {lemma(head_word)}" if len(run) > 1 else ""
+        if two in lx.COMPOUND_HEADS:
+            return head_pos - 1, head_word, two, run[-1] + 1
+        if (
+            len(run) > 1
+            and head_word in lx.ATTRIBUTE_NOUNS
+            and not is_adjective_form(self.w(run[-2]))
+            and self.w(run[-2]) not in lx.ATTRIBUTE_NOUNS | lx.ATTRIBUTE_MODIFIERS
+        ):
+            # "the player number", "the player role": the attribute of the player
+            owner = self.w(run[head_pos - 1])
+            return head_pos - 1, owner, lemma(owner), run[head_pos - 1] + 1
+        return head_pos, head_word, lemma(head_word), run[-1] + 1
 
     def pre_descriptors(self, pre: list[int]) -> list[str]:
         """ "very tall", "light blue", "street": one descriptor per modifier, grades and shades joined."""

@@ -1,7 +1,7 @@
 """What the model factories take from whichone's configuration, as one value (`ModelConfig`).
 
-models/ reads no environment and imports nothing above it. The configuration is read in one place,
-assistant.settings (every WHICHONE_* variable), and handed down: the edge installs where it comes from
+models/ reads no environment and imports nothing above it. The configuration is read by the domain,
+assistant.settings (its WHICHONE_* variables), and handed down: the edge installs where it comes from
 with `use_configuration` (assistant.settings.install, which the command line, the server, app.py and
 build_app call as they start: never on import; the values are read again at each model creation), and
 the registry, the catalog's factories and the tiny builders read `model_config()`.

@@ -1,5 +1,6 @@
-"""Configuration read in one place (assistant/settings.py): the table of variables, its twin in
-docs/configuration.md, typed values and their errors, and no module but that one reading a WHICHONE_*
+"""Configuration read by one reader (assistant/env_reader.py) in two places: the domain's settings
+(assistant/settings.py) and the server's limits (ui/serving_settings.py). The table of variables, its twin
+in docs/configuration.md, typed values and their errors, and no other module reading a WHICHONE_*
 variable."""
 
 from __future__ import annotations
@@ -10,7 +11,10 @@ from pathlib import Path
 import pytest
 
 from assistant.errors import ConfigError
-from assistant.settings import NAMES, VARIABLES, Settings, markdown_table
+from assistant.settings import VARIABLES as DOMAIN_VARIABLES
+from assistant.settings import Settings
+from ui.serving_settings import ALL_VARIABLES, ServingSettings, markdown_table
+from ui.serving_settings import VARIABLES as SERVING_VARIABLES
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -28,32 +32,40 @@ def test_every_whichone_variable_in_the_code_is_in_the_table_and_read_only_there
             if not name.endswith("_"):  # "WHICHONE_OPENAI_*" in prose
                 used.setdefault(name, set()).add(str(path.relative_to(REPO)))
         reads = re.findall(r"(?:environ\.get|getenv)\(\s*\"(WHICHONE_[A-Z_]+)", text)
-        if path.name != "settings.py":
-            assert not reads, f"{path} reads {reads}: use assistant.settings.settings()"
-    assert set(used) - {"WHICHONE_TORCH_PINS"} <= NAMES, set(used) - NAMES
-    assert len(VARIABLES) == len(NAMES)  # no name twice
+        assert not reads, f"{path} reads {reads}: use assistant.settings or ui.serving_settings"
+    names = {v.name for v in ALL_VARIABLES}
+    assert set(used) - {"WHICHONE_TORCH_PINS"} <= names, set(used) - names
+    assert len(ALL_VARIABLES) == len(names)  # no name twice
+
+
+def test_the_domain_keeps_its_own_variables_and_the_server_its_limits() -> None:
+    assert ALL_VARIABLES == DOMAIN_VARIABLES + SERVING_VARIABLES
+    assert (len(DOMAIN_VARIABLES), len(SERVING_VARIABLES)) == (20, 17)
+    serving_fields = set(ServingSettings.__dataclass_fields__)
+    assert not serving_fields & set(Settings.__dataclass_fields__)
+    assert {"public", "queue_max", "trusted_proxies", "max_upload"} <= serving_fields
 
 
 def test_values_are_typed_and_defaults_hold() -> None:
-    empty = Settings.from_env({})
-    assert (empty.stack, empty.public, empty.queue_max, empty.decode_concurrency) == (None, None, 64, 2)
-    assert empty.cache_dir == Path.home() / ".cache" / "whichone" and empty.save_conversations is None
-    given = Settings.from_env(
-        {
-            "WHICHONE_STACK": " cpu-tiny ",
-            "WHICHONE_PUBLIC": "0",
-            "WHICHONE_ALLOWED_MODELS": "tiny, blobs,,",
-            "WHICHONE_QUEUE_MAX": "3",
-            "WHICHONE_GPU_CONCURRENCY": "0",  # at least 1
-            "WHICHONE_DECODE_CONCURRENCY": "many",  # not a number: the default
-            "WHICHONE_OPENAI_TIMEOUT": "2.5",
-            "WHICHONE_OPENAI_GROUNDING": "Qwen3-VL",
-            "WHICHONE_CACHE_DIR": "~/elsewhere",
-            "OPENAI_API_KEY": "sk-library",
-        }
-    )
-    assert (given.stack, given.public, given.allowed_models) == ("cpu-tiny", False, ("tiny", "blobs"))
-    assert (given.queue_max, given.gpu_concurrency, given.decode_concurrency) == (3, 1, 2)
+    empty, empty_serving = Settings.from_env({}), ServingSettings.from_env({})
+    assert (empty.stack, empty_serving.public, empty_serving.queue_max) == (None, None, 64)
+    assert empty_serving.decode_concurrency == 2 and empty_serving.save_conversations is None
+    assert empty.cache_dir == Path.home() / ".cache" / "whichone"
+    env = {
+        "WHICHONE_STACK": " cpu-tiny ",
+        "WHICHONE_PUBLIC": "0",
+        "WHICHONE_ALLOWED_MODELS": "tiny, blobs,,",
+        "WHICHONE_QUEUE_MAX": "3",
+        "WHICHONE_GPU_CONCURRENCY": "0",  # at least 1
+        "WHICHONE_DECODE_CONCURRENCY": "many",  # not a number: the default
+        "WHICHONE_OPENAI_TIMEOUT": "2.5",
+        "WHICHONE_OPENAI_GROUNDING": "Qwen3-VL",
+        "WHICHONE_CACHE_DIR": "~/elsewhere",
+        "OPENAI_API_KEY": "sk-library",
+    }
+    given, serving = Settings.from_env(env), ServingSettings.from_env(env)
+    assert (given.stack, serving.public, serving.allowed_models) == ("cpu-tiny", False, ("tiny", "blobs"))
+    assert (serving.queue_max, serving.gpu_concurrency, serving.decode_concurrency) == (3, 1, 2)
     assert (given.openai_timeout, given.openai_grounding, given.openai_api_key) == (
         2.5,
         "qwen3-vl",

@@ -25,7 +25,6 @@ import gradio as gr
 
 from assistant.errors import WhichoneError
 from assistant.pipeline import Choice
-from assistant.settings import settings
 from assistant.validation import finite_number
 from models.registry import list_models
 from ui import conversation_log
@@ -33,6 +32,7 @@ from ui.client_address import request_client
 from ui.engine import ModelPool
 from ui.gpu import GAUGE
 from ui.handlers import AskHandlers, turn_kind, user_message
+from ui.serving_settings import serving_settings
 from ui.state import UIState, track_session
 from ui.turns import ask_once, choice_json, resolve_once
 
@@ -100,7 +100,7 @@ class ApiHandlers:
                 for s in list_models()
             ],
         }
-        if settings().queue_stats:
+        if serving_settings().queue_stats:
             # Counts of model calls only (ui.gpu.GAUGE): how many ran at once, never what they were.
             out["gpu_queue"] = {"limit": self.gpu_limit, **GAUGE.snapshot()}
         return out

@@ -16,7 +16,6 @@ from starlette.middleware import Middleware
 
 from assistant.pipeline import AssistantConfig
 from assistant.settings import install as install_settings
-from assistant.settings import settings as read_settings
 from models.catalog import ModelChoice
 from models.errors import ModelError
 from ui.api import ApiHandlers, add_api
@@ -32,6 +31,7 @@ from ui.keyboard import help_html, skip_links_html
 from ui.page_script import page_js
 from ui.privacy import free_unopened, held_bytes, temp_root
 from ui.public import public_mode
+from ui.serving_settings import serving_settings as read_settings
 from ui.settings_tab import OFFLINE_BUTTON, SettingsHandlers, banner_html, build_settings_tab, models_label
 from ui.state import (
     STATE_TTL_S,

@@ -20,14 +20,14 @@ import ipaddress
 import os
 from collections.abc import Iterable
 
-from assistant.settings import settings
+from ui.serving_settings import serving_settings
 
 Headers = Iterable[tuple[bytes, bytes]]
 
 
 def trust_named_proxies() -> str:
     """Point uvicorn's proxy trust at WHICHONE_TRUSTED_PROXIES (call before the server starts)."""
-    named = ",".join(settings().trusted_proxies)
+    named = ",".join(serving_settings().trusted_proxies)
     os.environ["FORWARDED_ALLOW_IPS"] = named
     return named
 

@@ -27,10 +27,10 @@ from collections import Counter
 import uvicorn.config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from assistant.settings import settings
 from ui.client_address import network_key
 from ui.gatekeeper import RateWindow
 from ui.public import public_mode
+from ui.serving_settings import serving_settings
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ def _capped_key(peer: str | None) -> str | None:
     """The address whose connections are counted; None where no cap applies (private mode, a proxy)."""
     if peer is None or not public_mode() or os.environ.get("SPACE_ID"):
         return None
-    if peer in settings().trusted_proxies:
+    if peer in serving_settings().trusted_proxies:
         return None
     return network_key(peer)
 

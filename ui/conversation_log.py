@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from assistant.errors import WhichoneError
-from assistant.settings import settings
 from assistant.types import Reply
+from ui.serving_settings import serving_settings
 from ui.state import UIState
 
 log = logging.getLogger(__name__)
@@ -43,7 +43,7 @@ class SaveRefused(WhichoneError):
 
 def save_folder() -> Path | None:
     """Where saved conversations go, or None when the operator has not allowed saving."""
-    return settings().save_conversations
+    return serving_settings().save_conversations
 
 
 def remember(

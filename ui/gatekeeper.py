@@ -41,10 +41,10 @@ from urllib.parse import parse_qs
 
 from python_multipart.exceptions import MultipartParseError
 
-from assistant.settings import settings
 from ui.client_address import scope_client
 from ui.endpoints import EndpointTable
 from ui.route_door import SMALL_POST, MountedRoute, RouteRule, RouteTable
+from ui.serving_settings import serving_settings
 from ui.session_bound import SessionBound, SessionRefused
 from ui.upload_quota import LEDGER, OverBudget, UploadBudget, UploadLedger
 from ui.uploads import NOT_UPLOADED, in_upload_folder
@@ -86,7 +86,7 @@ class DoorLimits:
 
     @classmethod
     def from_env(cls, public: bool) -> DoorLimits:
-        current = settings()
+        current = serving_settings()
         return cls(
             total_bytes=current.uploads_max_mb * MIB,
             client_bytes=current.uploads_per_client_mb * MIB,

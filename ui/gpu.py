@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from assistant.settings import settings
+from ui.serving_settings import serving_settings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -68,7 +68,7 @@ def on_gpu(fn: F) -> F:
     except ImportError:
         inner = fn
     else:
-        inner = spaces.GPU(duration=settings().gpu_seconds)(fn)
+        inner = spaces.GPU(duration=serving_settings().gpu_seconds)(fn)
 
     if inspect.isgeneratorfunction(fn):
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from assistant.settings import settings
+from ui.serving_settings import serving_settings
 
 
 def decode_concurrency() -> int:
     """How many photos the Ask tab decodes at once, over all sessions (default 2): one 80-million-pixel
     photo holds about 0.5 GB while it is decoded and scaled down."""
-    return settings().decode_concurrency
+    return serving_settings().decode_concurrency

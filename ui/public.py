@@ -17,29 +17,29 @@ from __future__ import annotations
 import os
 
 from assistant.errors import WhichoneError
-from assistant.settings import settings
 from models.catalog import NO_SEGMENTER
 from ui.engine import choice_from_env
+from ui.serving_settings import serving_settings
 
 
 def public_mode() -> bool:
-    flag = settings().public
+    flag = serving_settings().public
     return flag if flag is not None else bool(os.environ.get("SPACE_ID"))  # Hugging Face sets SPACE_ID
 
 
 def public_bench_limit() -> int:
-    return settings().public_bench_limit
+    return serving_settings().public_bench_limit
 
 
 def public_max_new_tokens() -> int:
-    return settings().public_max_new_tokens
+    return serving_settings().public_max_new_tokens
 
 
 def allowed_models() -> frozenset[str] | None:
     """Registry names a visitor may use; None: any (not public)."""
     if not public_mode():
         return None
-    names = set(settings().allowed_models)
+    names = set(serving_settings().allowed_models)
     if not names:
         start = choice_from_env()
         names = {start.vlm, start.pointer, start.segmenter or NO_SEGMENTER}

@@ -17,7 +17,7 @@ from assistant.languages.question import analyse_any
 from assistant.pipeline import Assistant, AssistantConfig
 from assistant.settings import settings
 from assistant.validation import clean_question
-from models.catalog import STACKS, resolve_choice
+from models.catalog import STACKS, ModelChoice, resolve_choice
 from models.errors import ModelError, ModelUnavailable
 from models.families import family_table
 from models.readers import read_grounding
@@ -89,29 +89,41 @@ def ask(
     # Check the photo and the question before loading any model: a bad input fails in milliseconds.
     photo = load_image(image)
     clean_question(question)
-    prefix = "focus_recognition_"
-    prompt_name = recognition_prompt if recognition_prompt.startswith(prefix) else prefix + recognition_prompt
-    config = AssistantConfig(recognition_prompt=prompt_name, ambiguity_threshold=threshold)
-    try:
-        assistant = Assistant.from_names(models.vlm, models.pointer, models.segmenter, config)
-    except ModelError as exc:
-        raise ModelUnavailable(explain_unavailable(models, exc)) from exc
+    assistant = _assistant_for(models, recognition_prompt, threshold)
     reply, session = assistant.ask(photo, question)
     second = assistant.resolve(session, choice)[0] if choice is not None else None
     if as_json:
-        out: dict[str, Any] = {
-            "stack": {"name": stack_name, **models.as_dict()},
-            "model": assistant.vlm.describe(),
-            **reply.to_dict(),
-        }
-        if second is not None:
-            out["second_turn"] = second.to_dict()
-        typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
+        _print_json(stack_name, models, assistant, reply, second)
         return
     _print_reply(reply)
     if second is not None:
         typer.echo("")
         _print_reply(second)
+
+
+def _assistant_for(models: ModelChoice, recognition_prompt: str, threshold: float) -> Assistant:
+    """The assistant on the chosen models; a model that cannot load is ModelUnavailable saying why."""
+    prefix = "focus_recognition_"
+    prompt_name = recognition_prompt if recognition_prompt.startswith(prefix) else prefix + recognition_prompt
+    config = AssistantConfig(recognition_prompt=prompt_name, ambiguity_threshold=threshold)
+    try:
+        return Assistant.from_names(models.vlm, models.pointer, models.segmenter, config)
+    except ModelError as exc:
+        raise ModelUnavailable(explain_unavailable(models, exc)) from exc
+
+
+def _print_json(
+    stack_name: str, models: ModelChoice, assistant: Assistant, reply: Reply, second: Reply | None
+) -> None:
+    """The reply (and the second turn's) as JSON, with the stack and the VLM that gave it."""
+    out: dict[str, Any] = {
+        "stack": {"name": stack_name, **models.as_dict()},
+        "model": assistant.vlm.describe(),
+        **reply.to_dict(),
+    }
+    if second is not None:
+        out["second_turn"] = second.to_dict()
+    typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
 
 
 def _print_reply(reply: Reply) -> None:

@@ -7,12 +7,12 @@ from typing import Annotated
 
 import typer
 
-from assistant.settings import markdown_table
 from models.catalog import STACKS, default_stack_name
 from models.download import download, repos_for
 from models.registry import default_vlm_name, get_spec, list_models
 from models.spec import ModelKind
 from ui.cli.errors import user_errors
+from ui.serving_settings import markdown_table
 
 SERVED_BY = {  # VLMs that run in a server, not here: where `whichone stacks` says they come from
     "openai": "your OpenAI-compatible server",
