@@ -245,8 +245,16 @@ def _reply_column() -> _ReplyColumn:
         info="Press Enter to send.",
     )
     another_btn = gr.Button(label("another"), elem_id="wh-another", size="sm")
+    _reading_aloud_settings()
+    return _ReplyColumn(
+        chat, status, options, choose_btn, undo_btn, hint, read_btn, stop_btn, download_btn, copy_btn,
+        another_btn, start_btn, start_now_btn,
+    )  # fmt: skip
+
+
+def _reading_aloud_settings() -> None:
+    """Reading aloud's own settings, read by the page's script only (no server event): interactive by hand."""
     with gr.Accordion(label("reading_aloud"), open=False, elem_id="wh-read-settings"):
-        # Read by the page's script only (no server event): interactive by hand.
         gr.Checkbox(
             False,
             label="Read each reply aloud when it arrives",
@@ -262,10 +270,6 @@ def _reply_column() -> _ReplyColumn:
             elem_id="wh-read-rate",
             interactive=True,
         )
-    return _ReplyColumn(
-        chat, status, options, choose_btn, undo_btn, hint, read_btn, stop_btn, download_btn, copy_btn,
-        another_btn, start_btn, start_now_btn,
-    )  # fmt: skip
 
 
 def _saving() -> tuple[gr.Checkbox | None, gr.Checkbox | None]:
@@ -312,36 +316,48 @@ def _wire(
     save: gr.Checkbox | None,
     save_photo: gr.Checkbox | None,
 ) -> None:
-    """The tab's events."""
-    photo, question, ask_btn, overlay = ask.photo, ask.question, ask.ask_btn, ask.overlay
-    chat, status, options, choose_btn, undo_btn, hint = (
-        reply.chat, reply.status, reply.options, reply.choose_btn, reply.undo_btn, reply.hint
-    )  # fmt: skip
-    another_btn, start_btn, start_now_btn = reply.another_btn, reply.start_btn, reply.start_now_btn
-    outputs = [chat, overlay, options, explain, status, undo_btn, state]
-    # The browser-only controls (ui/page_script.py): no server event, nothing written on the server.
+    """The tab's events (in this order: it is the config's, and Gradio's event numbers)."""
+    outputs = [reply.chat, ask.overlay, reply.options, explain, reply.status, reply.undo_btn, state]
+    _wire_browser_buttons(reply)
+    _wire_turns(handlers, state, gpu_limit, ask, reply, outputs)
+    _wire_resets(handlers, state, ask, reply, outputs, save, save_photo)
+
+
+def _wire_browser_buttons(reply: _ReplyColumn) -> None:
+    """The browser-only controls (ui/page_script.py): no server event, nothing written on the server."""
     for button, call in (
         (reply.read_btn, "whichoneRead && window.whichoneRead.newest()"),
         (reply.stop_btn, "whichoneRead && window.whichoneRead.stop()"),
         (reply.download_btn, "whichoneDownload && window.whichoneDownload()"),
         (reply.copy_btn, "whichoneCopy && window.whichoneCopy()"),
-        (start_btn, "whichoneConfirmStartOver && window.whichoneConfirmStartOver()"),
+        (reply.start_btn, "whichoneConfirmStartOver && window.whichoneConfirmStartOver()"),
     ):
         button.click(None, js=f"() => {{ window.{call}; }}")
+
+
+def _wire_turns(
+    handlers: AskHandlers,
+    state: gr.State,
+    gpu_limit: int,
+    ask: _AskColumn,
+    reply: _ReplyColumn,
+    outputs: list[Any],
+) -> None:
+    """The photo, the question, and the three ways to choose (the list, a click, a hint).
+
+    UI events are private (the public API is ui/api.py); explicit names keep the public names free.
+    The events that take the photo skip Gradio's preprocessing (preprocess=False: the handler gets the
+    upload's path): gr.Image opens the file with PIL first, so a text file named .jpg, an empty file or a
+    decompression bomb failed inside Gradio as a bare "Error", never reaching the assistant's loader and
+    its one-line reason. The file is still checked to be in Gradio's upload folder."""
     gpu: dict[str, Any] = {
         "concurrency_id": "gpu",
         "concurrency_limit": gpu_limit,
         "api_visibility": "private",
     }
-
-    # UI events are private (the public API is ui/api.py); explicit names keep the public names free.
-    # The events that take the photo skip Gradio's preprocessing (preprocess=False: the handler gets the
-    # upload's path): gr.Image opens the file with PIL first, so a text file named .jpg, an empty file or a
-    # decompression bomb failed inside Gradio as a bare "Error", never reaching the assistant's loader and
-    # its one-line reason. The file is still checked to be in Gradio's upload folder.
-    photo.change(
+    ask.photo.change(
         handlers.on_image,
-        [photo, state],
+        [ask.photo, state],
         outputs,
         api_name="ui_photo",
         api_visibility="private",
@@ -352,42 +368,54 @@ def _wire(
         preprocess=False,
     ).then(None, js=AFTER_PHOTO_JS)
     gr.on(
-        [question.submit, ask_btn.click],
+        [ask.question.submit, ask.ask_btn.click],
         handlers.ask,
-        [photo, question, state],
+        [ask.photo, ask.question, state],
         outputs,
         api_name="ui_ask",
         preprocess=False,
         js=BUSY_JS,
         **gpu,
     ).then(None, js=FOCUS_REPLY_JS)
-    choose_btn.click(
-        handlers.choose, [options, state], outputs, api_name="ui_choose", js=BUSY_JS, **gpu
+    reply.choose_btn.click(
+        handlers.choose, [reply.options, state], outputs, api_name="ui_choose", js=BUSY_JS, **gpu
     ).then(None, js=FOCUS_REPLY_JS)
-    overlay.select(handlers.click, [state], outputs, api_name="ui_click", js=BUSY_JS, **gpu).then(
+    ask.overlay.select(handlers.click, [state], outputs, api_name="ui_click", js=BUSY_JS, **gpu).then(
         None, js=FOCUS_REPLY_JS
     )
-    hint.submit(handlers.hint, [hint, state], outputs, api_name="ui_hint", js=BUSY_JS, **gpu).then(
-        lambda: "", None, hint, api_visibility="private"
-    ).then(None, js=FOCUS_REPLY_JS)
-    undo_btn.click(handlers.undo_choice, [state], outputs, api_name="ui_undo", api_visibility="private").then(
-        None, js=FOCUS_OPTIONS_JS
-    )
-    another_btn.click(
+    reply.hint.submit(
+        handlers.hint, [reply.hint, state], outputs, api_name="ui_hint", js=BUSY_JS, **gpu
+    ).then(lambda: "", None, reply.hint, api_visibility="private").then(None, js=FOCUS_REPLY_JS)
+
+
+def _wire_resets(
+    handlers: AskHandlers,
+    state: gr.State,
+    ask: _AskColumn,
+    reply: _ReplyColumn,
+    outputs: list[Any],
+    save: gr.Checkbox | None,
+    save_photo: gr.Checkbox | None,
+) -> None:
+    """Undo, another question, the opt-in to save, and start over."""
+    reply.undo_btn.click(
+        handlers.undo_choice, [state], outputs, api_name="ui_undo", api_visibility="private"
+    ).then(None, js=FOCUS_OPTIONS_JS)
+    reply.another_btn.click(
         handlers.another_question, [state], outputs, api_name="ui_another", api_visibility="private"
-    ).then(lambda: "", None, question, api_visibility="private").then(None, js=FOCUS_QUESTION_JS)
-    cleared = [photo, question]
+    ).then(lambda: "", None, ask.question, api_visibility="private").then(None, js=FOCUS_QUESTION_JS)
+    cleared = [ask.photo, ask.question]
     if save is not None and save_photo is not None:
         for box in (save, save_photo):
             box.input(
                 handlers.set_saving,
                 [save, save_photo, state],
-                [status, state],
+                [reply.status, state],
                 api_name=f"ui_{(box.elem_id or 'box').replace('-', '_')}",
                 api_visibility="private",
             )
         cleared += [save, save_photo]  # start over forgets the opt-in with the conversation
-    start_now_btn.click(
+    reply.start_now_btn.click(
         handlers.start_over, [state], outputs, api_name="ui_start_over", api_visibility="private"
     ).then(lambda: (None, "", False, False)[: len(cleared)], None, cleared, api_visibility="private").then(
         None, js=FOCUS_PHOTO_JS
