@@ -16,8 +16,7 @@ import gradio as gr
 
 from ui.conversation_log import save_folder
 from ui.example_photos import example_photos, examples_markdown
-from ui.explain import NO_REPLY_YET, OPTIONS_LABEL
-from ui.handlers import AskHandlers, status_html
+from ui.handlers import BEGIN, AskHandlers, status_html
 from ui.i18n import label
 from ui.limits import decode_concurrency
 
@@ -87,13 +86,6 @@ FOCUS_OPTIONS_JS = """
 """
 FOCUS_PHOTO_JS = "() => { const b = document.querySelector('#wh-photo button'); if (b) b.focus(); }"
 
-INTRO = (
-    "Give a photo and ask a question about it. If the question could mean more than one thing in the "
-    "photo, the assistant says so: it answers for each, or asks which one you mean. Choose by clicking "
-    "a numbered region, picking an option below it, or typing a few words. Keyboard: see 'Keyboard "
-    "shortcuts' at the top of the page."
-)
-
 
 @dataclass
 class AskTab:
@@ -140,7 +132,7 @@ class _ReplyColumn:
 
 
 def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> AskTab:
-    gr.Markdown(INTRO)
+    gr.Markdown(label("intro"))
     # Page order is the keyboard's order: question, Ask, then the conversation (no button between them, so
     # two Shift+Tab go from a reply back to the question), "Undo my choice", the candidates' list (one Tab
     # from a reply), reading aloud and the conversation's controls; the photos to try come last (closed
@@ -151,7 +143,7 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
         with gr.Column(scale=1):
             reply = _reply_column()
     with gr.Accordion(label("explain"), open=False, elem_id="wh-explain"):
-        explain = gr.Markdown(NO_REPLY_YET, elem_id="wh-explain-text")
+        explain = gr.Markdown(label("no_reply_yet"), elem_id="wh-explain-text")
     save, save_photo = _saving()
     _photos_to_try(ask.photo, ask.question)
     _wire(handlers, state, gpu_limit, ask, reply, explain, save, save_photo)
@@ -180,11 +172,11 @@ def _ask_column() -> _AskColumn:
     )
     question = gr.Textbox(
         label=label("question"),
-        placeholder="What colour is the cup?",
+        placeholder=label("question_placeholder"),
         lines=1,
         max_length=500,
         elem_id="wh-question",
-        info="Press Enter to ask. Alt+Shift+Q comes back here.",
+        info=label("question_info"),
     )
     ask_btn = gr.Button(label("ask"), variant="primary", elem_id="wh-ask")
     # A plain picture with its text twin (the list of candidates): no toolbar, no focus stop; a click on a
@@ -212,16 +204,17 @@ def _reply_column() -> _ReplyColumn:
         min_height=240,
         feedback_options=None,
         buttons=[],  # no button per message: the conversation's own controls sit below (copy, download)
-        placeholder="The conversation appears here.",
+        placeholder=label("chat_placeholder"),
     )
-    status = gr.HTML(status_html("Add a photo to begin."), js_on_load=None, elem_id="wh-status")
+    # Its first line is shown in the page's language by the page's script (data-wh-text).
+    status = gr.HTML(status_html(BEGIN, text_key="status_begin"), js_on_load=None, elem_id="wh-status")
     # Back to the candidates as they were before the last choice (disabled, so skipped by Tab, while there
     # is none): first after the reply, as it is the next thing a user who chose wrongly wants.
     undo_btn = gr.Button(label("undo"), elem_id="wh-undo", interactive=False, size="sm")
     options = gr.Radio(
         choices=[],
-        label=OPTIONS_LABEL,
-        info="The arrow keys move through the list and choose; then press 'Answer about this one'.",
+        label=label("options"),
+        info=label("options_info"),
         elem_id="wh-options",
     )
     # Marked aria-disabled by ui/page_script.py while nothing is chosen (it stays in the tab order).
@@ -232,17 +225,17 @@ def _reply_column() -> _ReplyColumn:
     with gr.Row():
         # Made in the browser (ui/page_script.py): the server writes nothing for it.
         download_btn = gr.Button(label("download"), elem_id="wh-download-chat", size="sm")
-        copy_btn = gr.Button("Copy the conversation", elem_id="wh-copy-chat", size="sm")
+        copy_btn = gr.Button(label("copy"), elem_id="wh-copy-chat", size="sm")
         # Asks first (a dialog, ui/page_script.py), then presses the hidden "start over now".
         start_btn = gr.Button(label("start_over"), variant="stop", elem_id="wh-start-over", size="sm")
     start_now_btn = gr.Button("Start over now", elem_id="wh-start-over-now", elem_classes=["wh-hidden"])
     gr.HTML('<div id="wh-read-status" role="status" aria-live="polite"></div>', js_on_load=None)
     hint = gr.Textbox(
         label=label("hint"),
-        placeholder="the one on the left",
+        placeholder=label("hint_placeholder"),
         max_length=300,
         elem_id="wh-hint",
-        info="Press Enter to send.",
+        info=label("hint_info"),
     )
     another_btn = gr.Button(label("another"), elem_id="wh-another", size="sm")
     _reading_aloud_settings()
@@ -294,13 +287,13 @@ def _saving() -> tuple[gr.Checkbox | None, gr.Checkbox | None]:
 
 
 def _photos_to_try(photo: gr.Image, question: gr.Textbox) -> None:
-    with gr.Accordion("Photos to try", open=True, elem_id="wh-examples"):
+    with gr.Accordion(label("photos_to_try"), open=True, elem_id="wh-examples"):
         photos = example_photos()
         gr.Examples(
             examples=[[str(p.path), p.question] for p in photos],
             inputs=[photo, question],
             example_labels=[p.label() for p in photos],
-            label="Each shows one strategy. Pick one, then press Ask.",
+            label=label("examples_label"),
             elem_id="wh-example-list",
         )
         gr.Markdown(examples_markdown(), elem_id="wh-example-credits")

@@ -23,6 +23,7 @@ from models.spec import ModelKind
 from models.stacks import NO_SEGMENTER, STACKS, ModelChoice, stack_name_of
 from ui.engine import ModelPool, what_to_do
 from ui.gpu import spaces_available
+from ui.page_language import page_language_html
 from ui.public import allowed_models, check_models_allowed
 from ui.state import UIState
 
@@ -350,6 +351,8 @@ def build_settings_tab(
     banner and `fetch_timer` (which polls a fetch's progress) are the page's. `gpu_limit` must be the "gpu"
     group's limit: Gradio gives a concurrency group the smallest limit any of its events names, so a lower
     one here would cap them all."""
+    # The tab opens with the page's language (issue 36): read and applied by the page's script only.
+    gr.HTML(page_language_html(), js_on_load=None, elem_id="wh-page-language", padding=False)
     models = _model_controls(initial)
     knobs = _policy_controls()
     apply_btn = gr.Button("Apply settings", variant="primary", elem_id="wh-apply")
