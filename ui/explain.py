@@ -27,15 +27,15 @@ def explain_markdown(reply: Reply | None, model_label: str = "", say: Say = ENGL
         verdict += say(" (P(ambiguous) = {p}, one forward pass)", p=f"{reply.ambiguity_probability:.2f}")
     level_words = say(LEVEL_WORDS[reply.level]) if reply.level in LEVEL_WORDS else ""
     lines = [
-        f"- **{say('Recognition verdict:')}** {verdict}",
-        f"- **{say('Level:')}** {int(reply.level)} ({level_words})",
-        f"- **{say('Strategy:')}** {reply.strategy.value}",
-        f"- **{say('Why:')}** {reply.explanation}",
+        _item(say, N_("Recognition verdict:"), verdict),
+        _item(say, N_("Level:"), f"{int(reply.level)} ({level_words})"),
+        _item(say, N_("Strategy:"), reply.strategy.value),
+        _item(say, N_("Why:"), reply.explanation),
     ]
     if reply.focus is not None and reply.focus.language != "en":  # issue 36; English replies unchanged
         lines.append(_language_line(reply, say))
     if reply.resolved_region is not None:
-        lines.append(f"- **{say('Answered about region:')}** {say('number {id}', id=reply.resolved_region)}")
+        lines.append(_item(say, N_("Answered about region:"), say("number {id}", id=reply.resolved_region)))
     if reply.candidates.regions:
         # The pointer's confidence (times the mask's quality) and AQuA's saliency of each candidate.
         found = "; ".join(
@@ -47,17 +47,22 @@ def explain_markdown(reply: Reply | None, model_label: str = "", say: Say = ENGL
             )
             for r in reply.candidates.regions
         )
-        lines.append(f"- **{say('Candidates:')}** {found}")
+        lines.append(_item(say, N_("Candidates:"), found))
     none = say("none")
     calls = ", ".join(f"{role} {n}" for role, n in sorted(reply.model_calls.items())) or none
-    lines.append(f"- **{say('Model calls:')}** {calls}")
+    lines.append(_item(say, N_("Model calls:"), calls))
     timings = ", ".join(f"{stage} {secs:.2f} s" for stage, secs in reply.timings.items()) or none
-    lines.append(f"- **{say('Timings:')}** {timings}")
+    lines.append(_item(say, N_("Timings:"), timings))
     if model_label:
-        lines.append(f"- **{say('Models:')}** {model_label}")
+        lines.append(_item(say, N_("Models:"), model_label))
     for note in reply.candidates.notes:
-        lines.append(f"- **{say('Note:')}** {note}")
+        lines.append(_item(say, N_("Note:"), note))
     return "\n".join(lines)
+
+
+def _item(say: Say, heading: str, value: str) -> str:
+    """One line of the Explain panel: "- **Heading:** value", the heading (a msgid) in `say`'s language."""
+    return f"- **{say(heading)}** {value}"
 
 
 def _language_line(reply: Reply, say: Say) -> str:
@@ -74,7 +79,7 @@ def _language_line(reply: Reply, say: Say) -> str:
         reader=focus.reader or say("no one"),
         pointer=pointer,
     )
-    return f"- **{say('Language:')}** {read}"
+    return _item(say, N_("Language:"), read)
 
 
 OPTIONS_LABEL = N_("Which one do you mean?")
