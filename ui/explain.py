@@ -6,6 +6,7 @@ from assistant.languages import language_name
 from assistant.languages.catalog import ENGLISH, Say
 from assistant.languages.say_reply import N_
 from assistant.types import Candidates, Level, Reply
+from ui.page_language import PAGE_LANGUAGES
 
 LEVEL_WORDS = {
     Level.UNAMBIGUOUS: N_("one clear referent"),
@@ -60,6 +61,11 @@ def explain_markdown(reply: Reply | None, model_label: str = "", say: Say = ENGL
     return "\n".join(lines)
 
 
+def own_name(code: str) -> str:
+    """A language in its own name, where the page has it ("es" -> "Español"), else its English name."""
+    return PAGE_LANGUAGES.get(code) or language_name(code)
+
+
 def _item(say: Say, heading: str, value: str) -> str:
     """One line of the Explain panel: "- **Heading:** value", the heading (a msgid) in `say`'s language."""
     return f"- **{say(heading)}** {value}"
@@ -74,7 +80,8 @@ def _language_line(reply: Reply, say: Say) -> str:
         pointer = say('; the pointer searched for "{phrase}"', phrase=reply.candidates.phrase)
     read = say(
         "{name} ({code}), detected from the question; its referent read by {reader}{pointer}",
-        name=language_name(focus.language),
+        # English names in English (as before); elsewhere the language's own name ("Español")
+        name=language_name(focus.language) if say.lang == "en" else own_name(focus.language),
         code=focus.language,
         reader=focus.reader or say("no one"),
         pointer=pointer,
