@@ -204,7 +204,8 @@ def _reply_column() -> _ReplyColumn:
         min_height=240,
         feedback_options=None,
         buttons=[],  # no button per message: the conversation's own controls sit below (copy, download)
-        placeholder=label("chat_placeholder"),
+        # A plain string to the Chatbot: its marker (I18nData's str) is translated by the page all the same.
+        placeholder=str(label("chat_placeholder")),
     )
     # Its first line is shown in the page's language by the page's script (data-wh-text).
     status = gr.HTML(status_html(BEGIN, text_key="status_begin"), js_on_load=None, elem_id="wh-status")
