@@ -249,3 +249,16 @@ def test_the_explain_panel_in_the_page_language_and_english_unchanged(tiny_vlm, 
     assert "- **Language:** Spanish (es), detected from the question; its referent read by " in english
     assert f"- **Model calls:** {calls}\n" in english and english.endswith("- **Models:** tiny")
     assert explain_markdown(None) == NO_REPLY_YET and explain_markdown(None, "", Say("pt")).startswith("Faça")
+
+
+def test_a_reply_without_a_catalog_is_marked_english_with_its_own_language_kept(tiny_vlm, tmp_path) -> None:
+    from ui.handlers import reply_status
+
+    photo = Image.open(draw_scene(tmp_path / "four.png", FOUR_SHAPES)).convert("RGB")
+    assistant = Assistant(tiny_vlm, Grounder(BlobPointer()), FAST)
+    japanese, _ = assistant.ask(photo, "カップは何色ですか？")
+    assert japanese.focus is not None and japanese.focus.language == "ja"
+    line = reply_status(japanese)
+    assert 'data-reply-lang="ja" lang="en">Reply ready: ' in line  # English words, marked English
+    spanish, _ = assistant.ask(photo, "¿De qué color es la caja?")
+    assert 'data-reply-lang="es" lang="es">Respuesta lista: ' in reply_status(spanish)

@@ -170,6 +170,11 @@ def test_a_spanish_reply_is_marked_spanish_and_read_with_a_spanish_voice(app_url
             status = page.locator("#wh-status .wh-status")
             assert status.get_attribute("lang") == "es"
             assert status.inner_text().startswith("Respuesta lista")  # the status line in Spanish too
+            # the list's name and the numbered photo's text twin name the reply's candidates in Spanish
+            name = page.locator("#wh-options [data-testid=block-info]").first.inner_text()
+            assert name.startswith("¿A cuál te refieres? 4 candidatos, numerados fila por fila"), name
+            alt = page.locator("#wh-overlay img").first.get_attribute("alt") or ""
+            assert alt.startswith("Tu foto con 4 regiones numeradas marcadas: 1: "), alt
             # the reply a screen reader lands on (focus moved to it) is marked Spanish: its voice switches
             assert (
                 page.evaluate("() => document.activeElement.closest('[lang]').getAttribute('lang')") == "es"

@@ -55,7 +55,7 @@ FOCUS_REPLY_JS = """
   last.setAttribute('tabindex', '-1');
   // The reply's language (the status line carries it): screen readers and read-aloud pick its voice.
   const line = document.querySelector('#wh-status .wh-status[lang]');
-  if (line) last.setAttribute('lang', line.getAttribute('lang'));
+  if (line) last.setAttribute('lang', line.dataset.replyLang || line.getAttribute('lang'));
   last.focus();
   if (window.whichoneRead) window.whichoneRead.onArrival();  // read aloud, when the user asked for it
 }

@@ -25,6 +25,7 @@ from PIL import Image
 
 from assistant.errors import InputError, WhichoneError
 from assistant.images import DecodeBusy
+from assistant.languages import CATALOG_LANGUAGES
 from assistant.languages.catalog import Say
 from assistant.languages.say_reply import N_
 from assistant.pipeline import Choice, ReplyText, TurnDone, UserTurn
@@ -91,6 +92,15 @@ def status_html(text: str, lang: str = "en", text_key: str | None = None) -> str
         f'<div role="status" aria-live="polite" class="wh-status" lang="{escape(lang)}"{key}>'
         f"{escape(text)}</div>"
     )
+
+
+def reply_status(reply: Reply) -> str:
+    """The status line after a reply, in the reply's language where a catalog has it (else English, marked
+    English); `data-reply-lang` keeps the reply's own language for the reply's voice (ui/ask_tab.py)."""
+    reply_lang = reply_language(reply)
+    lang = reply_lang if reply_lang in CATALOG_LANGUAGES else "en"
+    line = status_html(status_line(reply), lang=lang)
+    return line.replace(' class="wh-status"', f' class="wh-status" data-reply-lang="{escape(reply_lang)}"', 1)
 
 
 def page_status(state: UIState, text: str, **fields: Any) -> str:
@@ -404,7 +414,7 @@ class AskHandlers:
             state,
             chat=final,
             explain=explain_markdown(reply, state.choice.label(), page_say(state)),
-            status=status_html(status_line(reply), lang=reply_language(reply)),
+            status=reply_status(reply),
             undo=undo_button(state),
         )
         view.overlay, view.options = self._candidates_view(state, reply)

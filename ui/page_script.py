@@ -60,7 +60,8 @@ READ_ALOUD_JS = """
     const bot = newestBot();
     const line = document.querySelector('#wh-status .wh-status[lang]');
     const tagged = bot && (bot.matches('[lang]') ? bot : bot.querySelector('[lang]'));
-    const lang = (tagged && tagged.getAttribute('lang')) || (line && line.getAttribute('lang')) || '';
+    const lineLang = line && (line.dataset.replyLang || line.getAttribute('lang'));
+    const lang = (tagged && tagged.getAttribute('lang')) || lineLang || '';
     return lang.toLowerCase();
   };
   const languageName = (lang) => {
