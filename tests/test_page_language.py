@@ -121,7 +121,7 @@ def test_the_handlers_write_the_page_lines_in_the_page_language() -> None:
     spanish = _request({"Accept-Language": "es-ES,es;q=0.9"})
     outputs = handlers.start_over(state, spanish)
     status, explain, options = outputs[4], outputs[3], outputs[2]
-    assert status.endswith('lang="es">Empezamos de nuevo. Añade una foto para empezar.</div>')
+    assert status.endswith('lang="es">Has empezado de nuevo. Añade una foto para comenzar.</div>')
     assert explain == "Haz una pregunta sobre una foto; aquí aparecerán las razones de la respuesta."
     assert options["label"] == "¿A cuál te refieres?"
     status = handlers.undo_choice(state, _request({"Cookie": "whichone_lang=it"}))[4]
