@@ -160,9 +160,7 @@ def test_a_spanish_reply_is_marked_spanish_and_read_with_a_spanish_voice(app_url
                 FAKE_VOICES, [{"lang": "en-US", "name": "English"}, {"lang": "es-ES", "name": "Monica"}]
             )
             page.locator("#wh-photo input[type=file]").set_input_files(str(photo))
-            page.wait_for_function(
-                "() => /Foto lista/.test(document.querySelector('#wh-status')?.innerText)"
-            )
+            page.wait_for_function("() => /Foto lista/.test(document.querySelector('#wh-status')?.innerText)")
             box = page.locator("#wh-question textarea").first
             box.fill("¿De qué color es el círculo?")
             box.press("Enter")
