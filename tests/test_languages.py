@@ -194,6 +194,9 @@ CODE_WITH_SENTENCES = [
     "assistant/languages/say_reply.py",
     "ui/i18n.py",
     "ui/explain.py",
+    "ui/handlers.py",
+    "ui/overlay.py",
+    "ui/page_language.py",
 ]
 _FIELD = re.compile(r"\{(\w*)\}")
 

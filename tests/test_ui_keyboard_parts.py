@@ -15,7 +15,10 @@ def test_shortcuts_are_alt_shift_letters_each_once_and_all_listed_in_the_help() 
     assert len(set(codes)) == len(codes)
     assert all(s.keys.startswith("Alt+Shift+") and len(s.keys) == len("Alt+Shift+Q") for s in SHORTCUTS)
     panel = help_html()
-    assert panel.startswith('<details id="wh-keys"') and "<summary>Keyboard shortcuts</summary>" in panel
+    assert (
+        panel.startswith('<details id="wh-keys"')
+        and '<summary data-wh-text="keys_summary">Keyboard shortcuts</summary>' in panel
+    )
     for s in SHORTCUTS:
         assert f"<kbd>{s.keys}</kbd>" in panel
     table = json.loads(shortcuts_js_table())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Container
+from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
@@ -19,7 +20,7 @@ from assistant.settings import install as install_settings
 from models.catalog import ModelChoice
 from models.errors import ModelError
 from ui.api import ApiHandlers, add_api
-from ui.ask_tab import FOCUS_QUESTION_JS, build_ask_tab
+from ui.ask_tab import FOCUS_QUESTION_JS, AskTab, build_ask_tab
 from ui.benchmark_tab import build_benchmark_tab
 from ui.client_address import scope_client
 from ui.endpoints import EndpointTable
@@ -139,84 +140,26 @@ def build_app(
             time_to_live=STATE_TTL_S,
             delete_callback=forget_state,
         )
-        gr.HTML(skip_links_html(), js_on_load=None, elem_id="wh-skip-links", padding=False)
-        gr.Markdown("# whichone\nA visual question answering assistant that asks which one you mean.")
-        gr.HTML(help_html(), js_on_load=None, elem_id="wh-keys-panel", padding=False)
-        banner = gr.HTML(banner_html(pool, choice), js_on_load=None, elem_id="wh-banner")
-        offline = gr.Button(
-            OFFLINE_BUTTON,
-            visible=bool(pool.errors.get(choice)),
-            elem_id="wh-try-offline",
-            variant="secondary",
-        )
-        # While a first start (or an Apply in Settings) downloads models: the banner's progress, every 2 s
-        # (then it stops).
-        fetch_timer = gr.Timer(2.0, active=pool.fetching(choice) is not None)
+        page = _page_top(pool, choice)
         with gr.Tabs():
             with gr.Tab(label("tab_ask"), id="ask", elem_id="wh-tab-ask"):
                 ask_tab = build_ask_tab(ask_handlers, state, gpu_limit)
             add_benchmark_tab(pool)
             with gr.Tab(label("tab_settings"), id="settings", elem_id="wh-tab-settings") as settings_tab:
                 settings = build_settings_tab(
-                    settings_handlers, state, choice, banner, fetch_timer, gpu_limit, offline_button=offline
+                    settings_handlers,
+                    state,
+                    choice,
+                    page.banner,
+                    page.fetch_timer,
+                    gpu_limit,
+                    offline_button=page.offline,
                 )
         add_api(ApiHandlers(pool, ask_handlers, gpu_limit), state, gpu_limit)
-        refresh = settings_handlers.refresh
-        demo.load(
-            refresh,
-            [state],
-            [banner, settings["loaded"], fetch_timer],
-            api_name="ui_load",
-            api_visibility="private",
-        ).then(settings_handlers.offline_visibility, [state], [offline], api_visibility="private")
-        fetch_timer.tick(
-            settings_handlers.poll,
-            [state],
-            [
-                banner,
-                settings["loaded"],
-                offline,
-                fetch_timer,
-                settings["result"],
-                *settings["dropdowns"],
-                state,
-            ],
-            api_name="ui_fetch_progress",
-            api_visibility="private",
-            show_progress="hidden",
-        )
-        offline.click(
-            settings_handlers.try_offline,
-            [state],
-            [banner, settings["loaded"], offline, *settings["dropdowns"], state],
-            api_name="ui_try_offline",
-            api_visibility="private",
-            concurrency_id="gpu",
-            concurrency_limit=gpu_limit,
-        ).then(
-            # The Ask tab's error about the missing models goes with them; the button is gone, so focus
-            # moves to the question (a screen reader hears the new status line).
-            ask_handlers.after_switch,
-            [ask_tab.photo, state],
-            [ask_tab.chat, ask_tab.status, state],
-            api_visibility="private",
-            preprocess=False,  # the photo's upload path, checked by open_photo (as the ask events do)
-        ).then(None, js=FOCUS_QUESTION_JS)
-        settings_tab.select(
-            refresh,
-            [state],
-            [banner, settings["loaded"], fetch_timer],
-            api_name="ui_settings_tab",
-            api_visibility="private",
-        )
-
-        def forget_closed_session(request: gr.Request) -> None:
-            """The unload event (tab closed or reloaded, API client closed): forget its photo now (Gradio
-            keeps a closed session's state for an hour) and then Gradio's own entry for it."""
-            end_session(request)
-            release_closed_session(getattr(demo, "state_holder", None), request)
-
-        demo.unload(forget_closed_session)
+        # In this order: the events' order is the config's (and Gradio's event numbers).
+        _wire_load_and_progress(demo, page, settings, state, settings_handlers)
+        _wire_offline_switch(page, settings, ask_tab, state, ask_handlers, settings_handlers, gpu_limit)
+        _wire_refresh_and_unload(demo, page, settings_tab, settings, state, settings_handlers)
     # Only files Gradio received as uploads may be opened as photos (a client can send any path).
     ask_handlers.uploads.received = demo.upload_file_set
     ask_handlers.uploads.ledger = LEDGER  # ... and only by a session of the client that uploaded them
@@ -224,6 +167,124 @@ def build_app(
     # gatekeeper closes them too). More than queue_max waiting are refused.
     demo.queue(default_concurrency_limit=8, max_size=read_settings().queue_max, api_open=False)
     return demo
+
+
+@dataclass
+class _PageTop:
+    """What sits above the tabs and the page's events update: the banner, the offline switch, and the
+    timer that polls a download's progress."""
+
+    banner: gr.HTML
+    offline: gr.Button
+    fetch_timer: gr.Timer
+
+
+def _page_top(pool: ModelPool, choice: ModelChoice) -> _PageTop:
+    """The skip links, the title, the keyboard help, the banner and the offline switch."""
+    gr.HTML(skip_links_html(), js_on_load=None, elem_id="wh-skip-links", padding=False)
+    gr.Markdown("# whichone\nA visual question answering assistant that asks which one you mean.")
+    gr.HTML(help_html(), js_on_load=None, elem_id="wh-keys-panel", padding=False)
+    banner = gr.HTML(banner_html(pool, choice), js_on_load=None, elem_id="wh-banner")
+    offline = gr.Button(
+        OFFLINE_BUTTON,
+        visible=bool(pool.errors.get(choice)),
+        elem_id="wh-try-offline",
+        variant="secondary",
+    )
+    # While a first start (or an Apply in Settings) downloads models: the banner's progress, every 2 s
+    # (then it stops).
+    fetch_timer = gr.Timer(2.0, active=pool.fetching(choice) is not None)
+    return _PageTop(banner, offline, fetch_timer)
+
+
+def _wire_load_and_progress(
+    demo: gr.Blocks,
+    page: _PageTop,
+    settings: dict[str, Any],
+    state: gr.State,
+    settings_handlers: SettingsHandlers,
+) -> None:
+    """The page's load and the download's progress."""
+    banner, offline, fetch_timer = page.banner, page.offline, page.fetch_timer
+    refresh = settings_handlers.refresh
+    demo.load(
+        refresh,
+        [state],
+        [banner, settings["loaded"], fetch_timer],
+        api_name="ui_load",
+        api_visibility="private",
+    ).then(settings_handlers.offline_visibility, [state], [offline], api_visibility="private")
+    fetch_timer.tick(
+        settings_handlers.poll,
+        [state],
+        [
+            banner,
+            settings["loaded"],
+            offline,
+            fetch_timer,
+            settings["result"],
+            *settings["dropdowns"],
+            state,
+        ],
+        api_name="ui_fetch_progress",
+        api_visibility="private",
+        show_progress="hidden",
+    )
+
+
+def _wire_refresh_and_unload(
+    demo: gr.Blocks,
+    page: _PageTop,
+    settings_tab: gr.Tab,
+    settings: dict[str, Any],
+    state: gr.State,
+    settings_handlers: SettingsHandlers,
+) -> None:
+    """The Settings tab's refresh, and the unload event."""
+    settings_tab.select(
+        settings_handlers.refresh,
+        [state],
+        [page.banner, settings["loaded"], page.fetch_timer],
+        api_name="ui_settings_tab",
+        api_visibility="private",
+    )
+
+    def forget_closed_session(request: gr.Request) -> None:
+        """The unload event (tab closed or reloaded, API client closed): forget its photo now (Gradio
+        keeps a closed session's state for an hour) and then Gradio's own entry for it."""
+        end_session(request)
+        release_closed_session(getattr(demo, "state_holder", None), request)
+
+    demo.unload(forget_closed_session)
+
+
+def _wire_offline_switch(
+    page: _PageTop,
+    settings: dict[str, Any],
+    ask_tab: AskTab,
+    state: gr.State,
+    ask_handlers: AskHandlers,
+    settings_handlers: SettingsHandlers,
+    gpu_limit: int,
+) -> None:
+    """The banner's one-click switch to the offline stack."""
+    page.offline.click(
+        settings_handlers.try_offline,
+        [state],
+        [page.banner, settings["loaded"], page.offline, *settings["dropdowns"], state],
+        api_name="ui_try_offline",
+        api_visibility="private",
+        concurrency_id="gpu",
+        concurrency_limit=gpu_limit,
+    ).then(
+        # The Ask tab's error about the missing models goes with them; the button is gone, so focus
+        # moves to the question (a screen reader hears the new status line).
+        ask_handlers.after_switch,
+        [ask_tab.photo, state],
+        [ask_tab.chat, ask_tab.status, state],
+        api_visibility="private",
+        preprocess=False,  # the photo's upload path, checked by open_photo (as the ask events do)
+    ).then(None, js=FOCUS_QUESTION_JS)
 
 
 def waiting_events(demo: gr.Blocks, client: str) -> int:

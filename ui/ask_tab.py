@@ -16,8 +16,7 @@ import gradio as gr
 
 from ui.conversation_log import save_folder
 from ui.example_photos import example_photos, examples_markdown
-from ui.explain import NO_REPLY_YET, OPTIONS_LABEL
-from ui.handlers import AskHandlers, status_html
+from ui.handlers import BEGIN, AskHandlers, status_html
 from ui.i18n import label
 from ui.limits import decode_concurrency
 
@@ -56,7 +55,7 @@ FOCUS_REPLY_JS = """
   last.setAttribute('tabindex', '-1');
   // The reply's language (the status line carries it): screen readers and read-aloud pick its voice.
   const line = document.querySelector('#wh-status .wh-status[lang]');
-  if (line) last.setAttribute('lang', line.getAttribute('lang'));
+  if (line) last.setAttribute('lang', line.dataset.replyLang || line.getAttribute('lang'));
   last.focus();
   if (window.whichoneRead) window.whichoneRead.onArrival();  // read aloud, when the user asked for it
 }
@@ -86,13 +85,6 @@ FOCUS_OPTIONS_JS = """
 }
 """
 FOCUS_PHOTO_JS = "() => { const b = document.querySelector('#wh-photo button'); if (b) b.focus(); }"
-
-INTRO = (
-    "Give a photo and ask a question about it. If the question could mean more than one thing in the "
-    "photo, the assistant says so: it answers for each, or asks which one you mean. Choose by clicking "
-    "a numbered region, picking an option below it, or typing a few words. Keyboard: see 'Keyboard "
-    "shortcuts' at the top of the page."
-)
 
 
 @dataclass
@@ -140,7 +132,7 @@ class _ReplyColumn:
 
 
 def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> AskTab:
-    gr.Markdown(INTRO)
+    gr.Markdown(label("intro"))
     # Page order is the keyboard's order: question, Ask, then the conversation (no button between them, so
     # two Shift+Tab go from a reply back to the question), "Undo my choice", the candidates' list (one Tab
     # from a reply), reading aloud and the conversation's controls; the photos to try come last (closed
@@ -151,7 +143,7 @@ def build_ask_tab(handlers: AskHandlers, state: gr.State, gpu_limit: int) -> Ask
         with gr.Column(scale=1):
             reply = _reply_column()
     with gr.Accordion(label("explain"), open=False, elem_id="wh-explain"):
-        explain = gr.Markdown(NO_REPLY_YET, elem_id="wh-explain-text")
+        explain = gr.Markdown(label("no_reply_yet"), elem_id="wh-explain-text")
     save, save_photo = _saving()
     _photos_to_try(ask.photo, ask.question)
     _wire(handlers, state, gpu_limit, ask, reply, explain, save, save_photo)
@@ -180,11 +172,11 @@ def _ask_column() -> _AskColumn:
     )
     question = gr.Textbox(
         label=label("question"),
-        placeholder="What colour is the cup?",
+        placeholder=label("question_placeholder"),
         lines=1,
         max_length=500,
         elem_id="wh-question",
-        info="Press Enter to ask. Alt+Shift+Q comes back here.",
+        info=label("question_info"),
     )
     ask_btn = gr.Button(label("ask"), variant="primary", elem_id="wh-ask")
     # A plain picture with its text twin (the list of candidates): no toolbar, no focus stop; a click on a
@@ -212,16 +204,18 @@ def _reply_column() -> _ReplyColumn:
         min_height=240,
         feedback_options=None,
         buttons=[],  # no button per message: the conversation's own controls sit below (copy, download)
-        placeholder="The conversation appears here.",
+        # A plain string to the Chatbot: its marker (I18nData's str) is translated by the page all the same.
+        placeholder=str(label("chat_placeholder")),
     )
-    status = gr.HTML(status_html("Add a photo to begin."), js_on_load=None, elem_id="wh-status")
+    # Its first line is shown in the page's language by the page's script (data-wh-text).
+    status = gr.HTML(status_html(BEGIN, text_key="status_begin"), js_on_load=None, elem_id="wh-status")
     # Back to the candidates as they were before the last choice (disabled, so skipped by Tab, while there
     # is none): first after the reply, as it is the next thing a user who chose wrongly wants.
     undo_btn = gr.Button(label("undo"), elem_id="wh-undo", interactive=False, size="sm")
     options = gr.Radio(
         choices=[],
-        label=OPTIONS_LABEL,
-        info="The arrow keys move through the list and choose; then press 'Answer about this one'.",
+        label=label("options"),
+        info=label("options_info"),
         elem_id="wh-options",
     )
     # Marked aria-disabled by ui/page_script.py while nothing is chosen (it stays in the tab order).
@@ -232,21 +226,29 @@ def _reply_column() -> _ReplyColumn:
     with gr.Row():
         # Made in the browser (ui/page_script.py): the server writes nothing for it.
         download_btn = gr.Button(label("download"), elem_id="wh-download-chat", size="sm")
-        copy_btn = gr.Button("Copy the conversation", elem_id="wh-copy-chat", size="sm")
+        copy_btn = gr.Button(label("copy"), elem_id="wh-copy-chat", size="sm")
         # Asks first (a dialog, ui/page_script.py), then presses the hidden "start over now".
         start_btn = gr.Button(label("start_over"), variant="stop", elem_id="wh-start-over", size="sm")
     start_now_btn = gr.Button("Start over now", elem_id="wh-start-over-now", elem_classes=["wh-hidden"])
     gr.HTML('<div id="wh-read-status" role="status" aria-live="polite"></div>', js_on_load=None)
     hint = gr.Textbox(
         label=label("hint"),
-        placeholder="the one on the left",
+        placeholder=label("hint_placeholder"),
         max_length=300,
         elem_id="wh-hint",
-        info="Press Enter to send.",
+        info=label("hint_info"),
     )
     another_btn = gr.Button(label("another"), elem_id="wh-another", size="sm")
+    _reading_aloud_settings()
+    return _ReplyColumn(
+        chat, status, options, choose_btn, undo_btn, hint, read_btn, stop_btn, download_btn, copy_btn,
+        another_btn, start_btn, start_now_btn,
+    )  # fmt: skip
+
+
+def _reading_aloud_settings() -> None:
+    """Reading aloud's own settings, read by the page's script only (no server event): interactive by hand."""
     with gr.Accordion(label("reading_aloud"), open=False, elem_id="wh-read-settings"):
-        # Read by the page's script only (no server event): interactive by hand.
         gr.Checkbox(
             False,
             label="Read each reply aloud when it arrives",
@@ -262,10 +264,6 @@ def _reply_column() -> _ReplyColumn:
             elem_id="wh-read-rate",
             interactive=True,
         )
-    return _ReplyColumn(
-        chat, status, options, choose_btn, undo_btn, hint, read_btn, stop_btn, download_btn, copy_btn,
-        another_btn, start_btn, start_now_btn,
-    )  # fmt: skip
 
 
 def _saving() -> tuple[gr.Checkbox | None, gr.Checkbox | None]:
@@ -290,13 +288,13 @@ def _saving() -> tuple[gr.Checkbox | None, gr.Checkbox | None]:
 
 
 def _photos_to_try(photo: gr.Image, question: gr.Textbox) -> None:
-    with gr.Accordion("Photos to try", open=True, elem_id="wh-examples"):
+    with gr.Accordion(label("photos_to_try"), open=True, elem_id="wh-examples"):
         photos = example_photos()
         gr.Examples(
             examples=[[str(p.path), p.question] for p in photos],
             inputs=[photo, question],
             example_labels=[p.label() for p in photos],
-            label="Each shows one strategy. Pick one, then press Ask.",
+            label=label("examples_label"),
             elem_id="wh-example-list",
         )
         gr.Markdown(examples_markdown(), elem_id="wh-example-credits")
@@ -312,36 +310,48 @@ def _wire(
     save: gr.Checkbox | None,
     save_photo: gr.Checkbox | None,
 ) -> None:
-    """The tab's events."""
-    photo, question, ask_btn, overlay = ask.photo, ask.question, ask.ask_btn, ask.overlay
-    chat, status, options, choose_btn, undo_btn, hint = (
-        reply.chat, reply.status, reply.options, reply.choose_btn, reply.undo_btn, reply.hint
-    )  # fmt: skip
-    another_btn, start_btn, start_now_btn = reply.another_btn, reply.start_btn, reply.start_now_btn
-    outputs = [chat, overlay, options, explain, status, undo_btn, state]
-    # The browser-only controls (ui/page_script.py): no server event, nothing written on the server.
+    """The tab's events (in this order: it is the config's, and Gradio's event numbers)."""
+    outputs = [reply.chat, ask.overlay, reply.options, explain, reply.status, reply.undo_btn, state]
+    _wire_browser_buttons(reply)
+    _wire_turns(handlers, state, gpu_limit, ask, reply, outputs)
+    _wire_resets(handlers, state, ask, reply, outputs, save, save_photo)
+
+
+def _wire_browser_buttons(reply: _ReplyColumn) -> None:
+    """The browser-only controls (ui/page_script.py): no server event, nothing written on the server."""
     for button, call in (
         (reply.read_btn, "whichoneRead && window.whichoneRead.newest()"),
         (reply.stop_btn, "whichoneRead && window.whichoneRead.stop()"),
         (reply.download_btn, "whichoneDownload && window.whichoneDownload()"),
         (reply.copy_btn, "whichoneCopy && window.whichoneCopy()"),
-        (start_btn, "whichoneConfirmStartOver && window.whichoneConfirmStartOver()"),
+        (reply.start_btn, "whichoneConfirmStartOver && window.whichoneConfirmStartOver()"),
     ):
         button.click(None, js=f"() => {{ window.{call}; }}")
+
+
+def _wire_turns(
+    handlers: AskHandlers,
+    state: gr.State,
+    gpu_limit: int,
+    ask: _AskColumn,
+    reply: _ReplyColumn,
+    outputs: list[Any],
+) -> None:
+    """The photo, the question, and the three ways to choose (the list, a click, a hint).
+
+    UI events are private (the public API is ui/api.py); explicit names keep the public names free.
+    The events that take the photo skip Gradio's preprocessing (preprocess=False: the handler gets the
+    upload's path): gr.Image opens the file with PIL first, so a text file named .jpg, an empty file or a
+    decompression bomb failed inside Gradio as a bare "Error", never reaching the assistant's loader and
+    its one-line reason. The file is still checked to be in Gradio's upload folder."""
     gpu: dict[str, Any] = {
         "concurrency_id": "gpu",
         "concurrency_limit": gpu_limit,
         "api_visibility": "private",
     }
-
-    # UI events are private (the public API is ui/api.py); explicit names keep the public names free.
-    # The events that take the photo skip Gradio's preprocessing (preprocess=False: the handler gets the
-    # upload's path): gr.Image opens the file with PIL first, so a text file named .jpg, an empty file or a
-    # decompression bomb failed inside Gradio as a bare "Error", never reaching the assistant's loader and
-    # its one-line reason. The file is still checked to be in Gradio's upload folder.
-    photo.change(
+    ask.photo.change(
         handlers.on_image,
-        [photo, state],
+        [ask.photo, state],
         outputs,
         api_name="ui_photo",
         api_visibility="private",
@@ -352,42 +362,54 @@ def _wire(
         preprocess=False,
     ).then(None, js=AFTER_PHOTO_JS)
     gr.on(
-        [question.submit, ask_btn.click],
+        [ask.question.submit, ask.ask_btn.click],
         handlers.ask,
-        [photo, question, state],
+        [ask.photo, ask.question, state],
         outputs,
         api_name="ui_ask",
         preprocess=False,
         js=BUSY_JS,
         **gpu,
     ).then(None, js=FOCUS_REPLY_JS)
-    choose_btn.click(
-        handlers.choose, [options, state], outputs, api_name="ui_choose", js=BUSY_JS, **gpu
+    reply.choose_btn.click(
+        handlers.choose, [reply.options, state], outputs, api_name="ui_choose", js=BUSY_JS, **gpu
     ).then(None, js=FOCUS_REPLY_JS)
-    overlay.select(handlers.click, [state], outputs, api_name="ui_click", js=BUSY_JS, **gpu).then(
+    ask.overlay.select(handlers.click, [state], outputs, api_name="ui_click", js=BUSY_JS, **gpu).then(
         None, js=FOCUS_REPLY_JS
     )
-    hint.submit(handlers.hint, [hint, state], outputs, api_name="ui_hint", js=BUSY_JS, **gpu).then(
-        lambda: "", None, hint, api_visibility="private"
-    ).then(None, js=FOCUS_REPLY_JS)
-    undo_btn.click(handlers.undo_choice, [state], outputs, api_name="ui_undo", api_visibility="private").then(
-        None, js=FOCUS_OPTIONS_JS
-    )
-    another_btn.click(
+    reply.hint.submit(
+        handlers.hint, [reply.hint, state], outputs, api_name="ui_hint", js=BUSY_JS, **gpu
+    ).then(lambda: "", None, reply.hint, api_visibility="private").then(None, js=FOCUS_REPLY_JS)
+
+
+def _wire_resets(
+    handlers: AskHandlers,
+    state: gr.State,
+    ask: _AskColumn,
+    reply: _ReplyColumn,
+    outputs: list[Any],
+    save: gr.Checkbox | None,
+    save_photo: gr.Checkbox | None,
+) -> None:
+    """Undo, another question, the opt-in to save, and start over."""
+    reply.undo_btn.click(
+        handlers.undo_choice, [state], outputs, api_name="ui_undo", api_visibility="private"
+    ).then(None, js=FOCUS_OPTIONS_JS)
+    reply.another_btn.click(
         handlers.another_question, [state], outputs, api_name="ui_another", api_visibility="private"
-    ).then(lambda: "", None, question, api_visibility="private").then(None, js=FOCUS_QUESTION_JS)
-    cleared = [photo, question]
+    ).then(lambda: "", None, ask.question, api_visibility="private").then(None, js=FOCUS_QUESTION_JS)
+    cleared = [ask.photo, ask.question]
     if save is not None and save_photo is not None:
         for box in (save, save_photo):
             box.input(
                 handlers.set_saving,
                 [save, save_photo, state],
-                [status, state],
+                [reply.status, state],
                 api_name=f"ui_{(box.elem_id or 'box').replace('-', '_')}",
                 api_visibility="private",
             )
         cleared += [save, save_photo]  # start over forgets the opt-in with the conversation
-    start_now_btn.click(
+    reply.start_now_btn.click(
         handlers.start_over, [state], outputs, api_name="ui_start_over", api_visibility="private"
     ).then(lambda: (None, "", False, False)[: len(cleared)], None, cleared, api_visibility="private").then(
         None, js=FOCUS_PHOTO_JS

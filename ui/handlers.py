@@ -25,6 +25,9 @@ from PIL import Image
 
 from assistant.errors import InputError, WhichoneError
 from assistant.images import DecodeBusy
+from assistant.languages import CATALOG_LANGUAGES
+from assistant.languages.catalog import Say
+from assistant.languages.say_reply import N_
 from assistant.pipeline import Choice, ReplyText, TurnDone, UserTurn
 from assistant.types import Reply
 from models.errors import ModelError, ModelUnavailable
@@ -41,6 +44,7 @@ from ui.explain import (
     status_line,
 )
 from ui.overlay import alt_text, draw_overlay, overlay_scale
+from ui.page_language import page_say, remember_page_language
 from ui.privacy import cache_image
 from ui.settings_tab import stack_of
 from ui.state import UIState, track_session
@@ -50,6 +54,7 @@ from ui.uploads import UploadGate, upload_path
 log = logging.getLogger(__name__)
 
 THINKING = "…"
+BEGIN = N_("Add a photo to begin.")
 
 
 @dataclass
@@ -77,13 +82,31 @@ def undo_button(state: UIState) -> Any:
     return gr.update(interactive=state.before_choice is not None)
 
 
-def status_html(text: str, lang: str = "en") -> str:
+def status_html(text: str, lang: str = "en", text_key: str | None = None) -> str:
     """The status line. role=status is a polite live region: screen readers announce each new line without
     moving focus; `lang` (the text's language) lets them read it with the right voice, and the page script
-    gives the newest reply the same `lang` (ui/page_script.py)."""
+    gives the newest reply the same `lang` (ui/page_script.py). `text_key`: a key of the page's own texts
+    (ui/page_language.py), which the page's script shows in the page's language."""
+    key = f' data-wh-text="{escape(text_key)}"' if text_key else ""
     return (
-        f'<div role="status" aria-live="polite" class="wh-status" lang="{escape(lang)}">{escape(text)}</div>'
+        f'<div role="status" aria-live="polite" class="wh-status" lang="{escape(lang)}"{key}>'
+        f"{escape(text)}</div>"
     )
+
+
+def reply_status(reply: Reply) -> str:
+    """The status line after a reply, in the reply's language where a catalog has it (else English, marked
+    English); `data-reply-lang` keeps the reply's own language for the reply's voice (ui/ask_tab.py)."""
+    reply_lang = reply_language(reply)
+    lang = reply_lang if reply_lang in CATALOG_LANGUAGES else "en"
+    line = status_html(status_line(reply), lang=lang)
+    return line.replace(' class="wh-status"', f' class="wh-status" data-reply-lang="{escape(reply_lang)}"', 1)
+
+
+def page_status(state: UIState, text: str, **fields: Any) -> str:
+    """A status line about the page, in the page's language: `text` is the msgid."""
+    say = page_say(state)
+    return status_html(say(text, **fields), lang=say.lang)
 
 
 def turn_kind(choice: Choice) -> str:
@@ -142,6 +165,7 @@ class AskHandlers:
     def on_image(self, path: object, state: UIState, request: gr.Request | None = None) -> tuple[Any, ...]:
         """The photo input changed: open the new photo (new conversation), or forget a cleared one."""
         track_session(state, request)
+        remember_page_language(state, request)
         path = upload_path(path)  # checked by open_photo
         if not path:
             if state.image_path:
@@ -151,10 +175,12 @@ class AskHandlers:
                 state.forget_photo()
                 state.chat = chat
                 text = (
-                    "Photo removed; the conversation stays on screen. Add a photo to ask about it (that "
-                    "starts a new conversation), or download the conversation to keep it."
+                    N_(
+                        "Photo removed; the conversation stays on screen. Add a photo to ask about it (that "
+                        "starts a new conversation), or download the conversation to keep it."
+                    )
                     if chat
-                    else "Photo removed. Add a photo to begin."
+                    else N_("Photo removed. Add a photo to begin.")
                 )
                 return self._blank(state, text).outputs()
             return View(state).outputs()
@@ -163,9 +189,8 @@ class AskHandlers:
         except Exception as exc:  # noqa: BLE001 - shown to the user, the session survives
             return self._error(state, exc).outputs()
         w, h = state.session.image.size if state.session.image else (0, 0)
-        return self._blank(
-            state, f"Photo ready ({w} x {h} pixels). Type a question and press Enter."
-        ).outputs()
+        ready = N_("Photo ready ({width} x {height} pixels). Type a question and press Enter.")
+        return self._blank(state, ready, width=w, height=h).outputs()
 
     # ---------------------------------------------------------------- turn 1
 
@@ -173,6 +198,7 @@ class AskHandlers:
         self, path: object, question: str, state: UIState, request: gr.Request | None = None
     ) -> Iterator[tuple[Any, ...]]:
         track_session(state, request)
+        remember_page_language(state, request)
         path = upload_path(path)
         question = question or ""
         asked = {"role": "user", "content": question.strip()} if question.strip() else None
@@ -185,16 +211,18 @@ class AskHandlers:
         if not question.strip():
             # No bubble for nothing: the status line says what to do, the chat stays as it was.
             if state.session.image is None:
-                text = "Add a photo, then type a question and press Enter."
+                text = N_("Add a photo, then type a question and press Enter.")
             else:
-                text = "Type a question first, then press Enter."
-            yield View(state, chat=self._shown_chat(state, clear=True), status=status_html(text)).outputs()
+                text = N_("Type a question first, then press Enter.")
+            yield View(
+                state, chat=self._shown_chat(state, clear=True), status=page_status(state, text)
+            ).outputs()
             return
         chat = [*state.chat, {"role": "user", "content": question.strip()}]
         yield View(
             state,
             chat=[*chat, {"role": "assistant", "content": THINKING}],
-            status=status_html("Thinking about your question…"),
+            status=page_status(state, N_("Thinking about your question…")),
         ).outputs()
         done: TurnDone | None = None
         try:
@@ -221,26 +249,35 @@ class AskHandlers:
 
     # ---------------------------------------------------------------- turn 2
 
-    def choose(self, region_id: int | None, state: UIState) -> Iterator[tuple[Any, ...]]:
+    def choose(
+        self, region_id: int | None, state: UIState, request: gr.Request | None = None
+    ) -> Iterator[tuple[Any, ...]]:
+        remember_page_language(state, request)
         if region_id is None:
+            say = page_say(state)
             if state.session.candidates is None or not state.session.candidates.regions:
-                text = "There are no candidates to choose from yet: ask a question about the photo first."
+                text = say(
+                    "There are no candidates to choose from yet: ask a question about the photo first."
+                )
             else:
-                text = "Choose one of the options first (arrow keys in the list), then press this button."
+                text = say(
+                    "Choose one of the options first (arrow keys in the list), then press this button."
+                )
             yield self._error(state, WhichoneError(text)).outputs()
             return
         yield from self._resolve(state, int(region_id))
 
-    def click(self, state: UIState, evt: gr.SelectData) -> Iterator[tuple[Any, ...]]:
+    def click(
+        self, state: UIState, evt: gr.SelectData, request: gr.Request | None = None
+    ) -> Iterator[tuple[Any, ...]]:
+        remember_page_language(state, request)
         index = evt.index if isinstance(evt.index, (list, tuple)) else None
         if not index or len(index) < 2 or index[0] is None:
             # Enter on the focused picture "clicks" it without a position: point to the options list.
-            yield View(
-                state,
-                status=status_html(
-                    "To choose without a mouse, use the list 'Which one do you mean?' next to the picture."
-                ),
-            ).outputs()
+            without_mouse = N_(
+                "To choose without a mouse, use the list 'Which one do you mean?' next to the picture."
+            )
+            yield View(state, status=page_status(state, without_mouse)).outputs()
             return
         scale = state.overlay_scale or 1.0
         # The overlay may be smaller than the working image: map the click back onto session.image.
@@ -250,7 +287,8 @@ class AskHandlers:
             x = y = float("nan")  # refused by the assistant with its one line
         yield from self._resolve(state, (x, y))
 
-    def hint(self, text: str, state: UIState) -> Iterator[tuple[Any, ...]]:
+    def hint(self, text: str, state: UIState, request: gr.Request | None = None) -> Iterator[tuple[Any, ...]]:
+        remember_page_language(state, request)
         yield from self._resolve(state, text or "")
 
     def _resolve(self, state: UIState, choice: Choice) -> Iterator[tuple[Any, ...]]:
@@ -258,7 +296,7 @@ class AskHandlers:
         yield View(
             state,
             chat=[*chat, {"role": "assistant", "content": THINKING}],
-            status=status_html("Answering about your choice…"),
+            status=page_status(state, N_("Answering about your choice…")),
         ).outputs()
         done: TurnDone | None = None
         user: list[dict[str, str]] = []  # the domain writes "Number 2" / "(clicked at x, y)" / the hint
@@ -294,39 +332,43 @@ class AskHandlers:
         try:
             line = conversation_log.set_saving(state, save, include_photo)
         except WhichoneError as exc:
-            line = f"Error: {exc}"
+            return page_status(state, N_("Error: {message}"), message=str(exc)), state
         return status_html(line), state
 
     # ---------------------------------------------------------------- reset
 
-    def another_question(self, state: UIState) -> tuple[Any, ...]:
+    def another_question(self, state: UIState, request: gr.Request | None = None) -> tuple[Any, ...]:
         """Keep the photo (and its segmentation embedding) and the chat; hide the candidates. The chosen
         one stays in the session: a question that points back to it ("what is he holding?") is about it."""
-        session = state.session
+        remember_page_language(state, request)
+        session, say = state.session, page_say(state)
         if session.image is None:
-            text = "Add a photo first, then ask a question about it."
+            text = say("Add a photo first, then ask a question about it.")
         elif (chosen := session.chosen()) is not None:
-            text = (
-                f"Ask another question about this photo. A question about 'it', 'he' or 'she' is about "
-                f"number {chosen.id}, {chosen.description}; name a thing to start afresh."
+            text = say(
+                "Ask another question about this photo. A question about 'it', 'he' or 'she' is about "
+                "number {id}, {description}; name a thing to start afresh.",
+                id=chosen.id,
+                description=chosen.description,
             )
         else:
-            text = "Ask another question about this photo."
+            text = say("Ask another question about this photo.")
         return View(
             state,
             chat=self._shown_chat(state, clear=True),
             overlay=gr.update(value=None, visible=False),
-            options=gr.update(choices=[], value=None, label=OPTIONS_LABEL),
-            explain=NO_REPLY_YET,
-            status=status_html(text),
+            options=gr.update(choices=[], value=None, label=say(OPTIONS_LABEL)),
+            explain=say(NO_REPLY_YET),
+            status=status_html(text, lang=say.lang),
             undo=undo_button(state),
         ).outputs()
 
-    def undo_choice(self, state: UIState) -> tuple[Any, ...]:
+    def undo_choice(self, state: UIState, request: gr.Request | None = None) -> tuple[Any, ...]:
         """Back to the candidates as they were before the latest choice, at any point: its turn, and any
         question asked after it, leave the chat (the status says how many)."""
+        remember_page_language(state, request)
         if state.before_choice is None:
-            return View(state, status=status_html("There is no choice to undo.")).outputs()
+            return View(state, status=page_status(state, N_("There is no choice to undo."))).outputs()
         session, chat = state.before_choice
         later = sum(1 for m in state.chat[len(chat) :] if m.get("role") == "user") - 1  # after the choice
         state.session, state.chat, state.before_choice = session, list(chat), None
@@ -336,18 +378,26 @@ class AskHandlers:
         if reply is not None:
             view.overlay, view.options = self._candidates_view(state, reply, selected=None)
             count = len(reply.candidates)
-            view.explain = explain_markdown(reply, state.choice.label())
+            say = page_say(state)
+            view.explain = explain_markdown(reply, state.choice.label(), say)
             gone = ""
             if later > 0:
-                questions = "question" if later == 1 else f"{later} questions"
-                gone = f" The {questions} you asked after it left the conversation with it."
-            view.status = status_html(f"Choice undone.{gone} Choose again from the {count} candidates.")
+                gone = say.n(
+                    " The question you asked after it left the conversation with it.",
+                    " The {count} questions you asked after it left the conversation with it.",
+                    later,
+                )
+            undone = say(
+                "Choice undone.{gone} Choose again from the {count} candidates.", gone=gone, count=count
+            )
+            view.status = status_html(undone, lang=say.lang)
         conversation_log.remember(state, "undo", None)
         return view.outputs()
 
-    def start_over(self, state: UIState) -> tuple[Any, ...]:
+    def start_over(self, state: UIState, request: gr.Request | None = None) -> tuple[Any, ...]:
+        remember_page_language(state, request)
         state.forget_photo()
-        return self._blank(state, "Started over. Add a photo to begin.").outputs()
+        return self._blank(state, N_("Started over. Add a photo to begin.")).outputs()
 
     # ---------------------------------------------------------------- views
 
@@ -363,8 +413,8 @@ class AskHandlers:
         view = View(
             state,
             chat=final,
-            explain=explain_markdown(reply, state.choice.label()),
-            status=status_html(status_line(reply), lang=reply_language(reply)),
+            explain=explain_markdown(reply, state.choice.label(), page_say(state)),
+            status=reply_status(reply),
             undo=undo_button(state),
         )
         view.overlay, view.options = self._candidates_view(state, reply)
@@ -380,34 +430,38 @@ class AskHandlers:
         image = state.session.image
         if image is None:
             return gr.update(value=None, visible=False), gr.update(
-                choices=[], value=None, label=OPTIONS_LABEL
+                choices=[], value=None, label=page_say(state)(OPTIONS_LABEL)
             )
         candidates = reply.candidates
+        # The list and the picture's text twin speak of the reply's candidates: in the reply's language.
+        say = Say(reply_language(reply))
         state.overlay_scale = overlay_scale(image.size)
         picture: Image.Image = draw_overlay(image, candidates)
         # The overlay shows the photo: written where the session can delete it with the upload.
         path = cache_image(picture)
         if path not in state.files:
             state.files.append(path)
-        overlay = gr.update(value=path, alt_text=alt_text(candidates), visible=True)
+        overlay = gr.update(value=path, alt_text=alt_text(candidates, say), visible=True)
         options = gr.update(
             choices=option_choices(candidates),
             value=reply.resolved_region if selected is True else selected,
-            label=options_label(candidates),
+            label=options_label(candidates, say),
         )
         return overlay, options
 
-    def _blank(self, state: UIState, status: str) -> View:
+    def _blank(self, state: UIState, status: str, **fields: Any) -> View:
+        """The view without candidates; `status` (a msgid, with `fields`) in the page's language."""
         state.notice = []
         state.before_choice = None
+        say = page_say(state)
         return View(
             state,
             chat=list(state.chat),
             undo=undo_button(state),
             overlay=gr.update(value=None, visible=False),
-            options=gr.update(choices=[], value=None, label=OPTIONS_LABEL),
-            explain=NO_REPLY_YET,
-            status=status_html(status),
+            options=gr.update(choices=[], value=None, label=say(OPTIONS_LABEL)),
+            explain=say(NO_REPLY_YET),
+            status=page_status(state, status, **fields),
         )
 
     def _error(self, state: UIState, exc: BaseException, asked: dict[str, str] | None = None) -> View:
@@ -423,7 +477,11 @@ class AskHandlers:
         # No gr.Warning toast: Gradio 6.31's toast nests interactive controls (axe: serious), and the chat
         # line plus the live status already say it, to sighted and screen-reader users alike.
         state.notice = [*([asked] if asked else []), {"role": "assistant", "content": f"⚠️ {message}"}]
-        return View(state, chat=self._shown_chat(state), status=status_html(f"Error: {message}"))
+        return View(
+            state,
+            chat=self._shown_chat(state),
+            status=page_status(state, N_("Error: {message}"), message=message),
+        )
 
     def after_switch(
         self, path: object, state: UIState, request: gr.Request | None = None
@@ -435,7 +493,8 @@ class AskHandlers:
             return gr.skip(), gr.skip(), state
         had_error = bool(state.notice)
         state.notice = []
-        now = f"Now using {state.choice.label()}."
+        say = page_say(state)
+        now = say("Now using {models}.", models=state.choice.label())
         path = upload_path(path)
         if path and path != state.image_path:
             try:
@@ -444,12 +503,12 @@ class AskHandlers:
                 view = self._error(state, exc)
                 return view.chat, view.status, state
         if state.session.image is None:
-            text = f"{now} Add a photo to begin."
+            text = say("{now} Add a photo to begin.", now=now)
         elif had_error:
-            text = f"{now} Photo ready: press Ask to ask your question again."
+            text = say("{now} Photo ready: press Ask to ask your question again.", now=now)
         else:
             text = now
-        return list(state.chat), status_html(text), state
+        return list(state.chat), status_html(text, lang=say.lang), state
 
     @staticmethod
     def _shown_chat(state: UIState, clear: bool = False) -> list[dict[str, str]]:

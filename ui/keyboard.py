@@ -43,12 +43,14 @@ SHORTCUTS: tuple[Shortcut, ...] = (
 
 
 def skip_links_html() -> str:
-    """The page's first focus stops: to the question, and to the photos to try."""
+    """The page's first focus stops: to the question, and to the photos to try (their words in the page's
+    language: data-wh-text, ui/page_language.py)."""
     return (
-        '<nav aria-label="Skip links" class="wh-skip">'
-        '<a href="#wh-question" data-wh-focus="#wh-question textarea">Skip to the photo and question</a> '
-        '<a href="#wh-examples" data-wh-focus="#wh-examples button:not(.label-wrap)">'
-        "Skip to the photos to try</a></nav>"
+        '<nav aria-label="Skip links" data-wh-label="skip_nav" class="wh-skip">'
+        '<a href="#wh-question" data-wh-focus="#wh-question textarea" data-wh-text="skip_question">'
+        "Skip to the photo and question</a> "
+        '<a href="#wh-examples" data-wh-focus="#wh-examples button:not(.label-wrap)" '
+        'data-wh-text="skip_examples">Skip to the photos to try</a></nav>'
     )
 
 
@@ -59,7 +61,8 @@ def help_html() -> str:
         for s in SHORTCUTS
     )
     return (
-        '<details id="wh-keys" class="wh-keys"><summary>Keyboard shortcuts</summary>'
+        '<details id="wh-keys" class="wh-keys">'
+        '<summary data-wh-text="keys_summary">Keyboard shortcuts</summary>'
         "<p>On a Mac, Option+Shift. They work in the text boxes too, and do not clash with NVDA, JAWS or "
         "VoiceOver. Without them: Tab and Shift+Tab move, the arrow keys choose in a list, Enter presses.</p>"
         f"<table><caption>Shortcuts of the Ask tab</caption><tbody>{rows}</tbody></table>"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from assistant.languages.catalog import ENGLISH, Say
 from assistant.types import Candidates, Region
 
 # High-contrast colours, distinct for the common colour-vision deficiencies (Okabe & Ito, 2008), with
@@ -109,14 +110,19 @@ def badge_font_px(size: tuple[int, int]) -> int:
     return max(12, round(BADGE_TEXT_CSS_PX / shown))
 
 
-def alt_text(candidates: Candidates | None) -> str:
-    """The overlay in words: how many regions, and each region's number and description."""
+def alt_text(candidates: Candidates | None, say: Say = ENGLISH) -> str:
+    """The overlay in words: how many regions, and each region's number and description (in `say`'s
+    language: the reply's)."""
     if candidates is None or not candidates.regions:
-        return "Your photo. No candidate regions are marked."
+        return say("Your photo. No candidate regions are marked.")
     n = len(candidates.regions)
     items = "; ".join(f"{r.id}: {r.description or r.label or 'region'}" for r in candidates.regions)
-    noun = "region" if n == 1 else "regions"
-    return f"Your photo with {n} numbered {noun} marked: {items}."
+    return say.n(
+        "Your photo with {count} numbered region marked: {items}.",
+        "Your photo with {count} numbered regions marked: {items}.",
+        n,
+        items=items,
+    )
 
 
 def _scaled_mask(region: Region, size: tuple[int, int]) -> np.ndarray | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ui.example_photos import example_photos
 from ui.keyboard import shortcuts_js_table
+from ui.page_language import page_texts_json
 
 # Reading a reply aloud in the browser with the Web Speech API (speechSynthesis): no server, no download,
 # the system's own voices, offline. window.whichoneRead.newest() reads the newest reply at the rate the
@@ -59,7 +60,8 @@ READ_ALOUD_JS = """
     const bot = newestBot();
     const line = document.querySelector('#wh-status .wh-status[lang]');
     const tagged = bot && (bot.matches('[lang]') ? bot : bot.querySelector('[lang]'));
-    const lang = (tagged && tagged.getAttribute('lang')) || (line && line.getAttribute('lang')) || '';
+    const lineLang = line && (line.dataset.replyLang || line.getAttribute('lang'));
+    const lang = (tagged && tagged.getAttribute('lang')) || lineLang || '';
     return lang.toLowerCase();
   };
   const languageName = (lang) => {
@@ -465,6 +467,98 @@ KEYBOARD_JS_TEMPLATE = """
 """
 
 
+# The page's language (issue 36; ui/page_language.py has the order and the texts): the Settings choice (kept
+# in localStorage, sent to the server as the cookie whichone_lang, which holds only the code), else the first
+# of navigator.languages that the page has, else English. Applied with Gradio's own changeLocale (from
+# Gradio's core module as the page loaded it: the same module, so the same locale store), which translates
+# the components' I18n labels at once, Italian included; the script also sets <html lang>, renames the tab
+# buttons (Gradio draws them once) and shows the page's own texts (data-wh-text, data-wh-label).
+PAGE_LANGUAGE_JS_TEMPLATE = """
+() => {
+  const texts = __PAGE_TEXTS__;
+  const codes = Object.keys(texts);
+  const KEY = 'whichone_lang';
+  const stored = () => {
+    try {
+      const value = window.localStorage.getItem(KEY);
+      return codes.includes(value) ? value : '';
+    } catch (e) { return ''; }
+  };
+  const fromBrowser = () => {
+    const tags = (navigator.languages && navigator.languages.length)
+      ? navigator.languages : [navigator.language];
+    for (const tag of tags) {
+      const code = String(tag || '').toLowerCase().split(/[-_]/)[0];
+      if (codes.includes(code)) return code;
+    }
+    return 'en';
+  };
+  const current = () => stored() || fromBrowser();
+  let changeLocale = null;
+  const gradioLocale = async () => {
+    if (changeLocale) return changeLocale;
+    const urls = [...document.querySelectorAll('script[src], link[href]')].map((e) => e.src || e.href)
+      .concat(performance.getEntriesByType('resource').map((e) => e.name));
+    const url = urls.find((u) => /\\/assets\\/core-[^/]+\\.js$/.test(u || ''));
+    if (!url) return null;
+    try {
+      const core = await import(url);
+      changeLocale = typeof core.changeLocale === 'function' ? core.changeLocale : null;
+    } catch (e) { changeLocale = null; }
+    return changeLocale;
+  };
+  const tabKeys = [['ask', 'tab_ask'], ['benchmark', 'tab_benchmark'], ['settings', 'tab_settings']];
+  const show = () => {
+    const lang = current();
+    const table = texts[lang] || texts.en;
+    const root = document.documentElement;
+    if (root.getAttribute('lang') !== lang) root.setAttribute('lang', lang);
+    document.querySelectorAll('[data-wh-text]').forEach((el) => {
+      const text = table[el.dataset.whText];
+      if (text && el.textContent !== text) el.textContent = text;
+      const status = el.classList.contains('wh-status');
+      if (status && el.getAttribute('lang') !== lang) el.setAttribute('lang', lang);
+    });
+    document.querySelectorAll('[data-wh-label]').forEach((el) => {
+      const text = table[el.dataset.whLabel];
+      if (text && el.getAttribute('aria-label') !== text) el.setAttribute('aria-label', text);
+    });
+    document.querySelectorAll('button[role=tab]').forEach((button) => {
+      const id = (button.getAttribute('aria-controls') || button.id || '');
+      const hit = tabKeys.find(([tab]) => id.includes(tab));
+      const text = hit && table[hit[1]];
+      if (text && button.textContent.trim() !== text) button.textContent = text;
+    });
+    const select = document.querySelector('#wh-page-language-select');
+    if (select && !select.dataset.whShown) {
+      select.dataset.whShown = '1';
+      select.value = stored();
+    }
+  };
+  const apply = async () => {
+    const choice = stored();
+    document.cookie = choice
+      ? `${KEY}=${choice}; path=/; max-age=31536000; SameSite=Strict`
+      : `${KEY}=; path=/; max-age=0; SameSite=Strict`;
+    show();
+    const locale = await gradioLocale();
+    if (locale) locale(current());
+  };
+  document.addEventListener('change', (event) => {
+    const select = event.target;
+    if (!select || select.id !== 'wh-page-language-select') return;
+    try {
+      if (codes.includes(select.value)) window.localStorage.setItem(KEY, select.value);
+      else window.localStorage.removeItem(KEY);
+    } catch (e) { /* no storage: the choice lasts until the page closes */ }
+    apply();
+  }, true);
+  apply();
+  new MutationObserver(show).observe(document.body, { childList: true, subtree: true, characterData: true });
+}
+"""
+
+
 def page_js() -> str:
     """The script the page runs once it loads (`launch(js=...)`)."""
     import json
@@ -472,7 +566,9 @@ def page_js() -> str:
     alts = json.dumps({photo.file: photo.alt for photo in example_photos()})
     names = NAMES_JS_TEMPLATE.replace("__EXAMPLES__", alts).strip()
     keyboard = KEYBOARD_JS_TEMPLATE.replace("__SHORTCUTS__", shortcuts_js_table()).strip()
+    language = PAGE_LANGUAGE_JS_TEMPLATE.replace("__PAGE_TEXTS__", page_texts_json()).strip()
     parts = [
+        language,
         keyboard,
         RADIO_GROUPS_JS.strip(),
         READ_ALOUD_JS.strip(),

@@ -6,7 +6,7 @@ A model that cannot be loaded leaves the session on its previous models and rais
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from html import escape
 from typing import Any, cast
 
@@ -23,6 +23,7 @@ from models.registry import list_models
 from models.spec import ModelKind
 from ui.engine import ModelPool, what_to_do
 from ui.gpu import spaces_available
+from ui.page_language import page_language_html
 from ui.public import allowed_models, check_models_allowed
 from ui.state import UIState
 
@@ -96,20 +97,18 @@ class SettingsHandlers:
         choice = ModelChoice(vlm, pointer, None if segmenter in (None, "", NO_SEGMENTER) else segmenter)
         try:
             check_models_allowed(choice.vlm, choice.pointer, choice.segmenter)
-            config = AssistantConfig(
-                recognition_prompt=recognition_prompt,
-                ambiguity_threshold=float(ambiguity_threshold),
-                # Checked where they are used (AssistantConfig, SaliencyConfig): a client sends any string.
-                region_marking=cast(MarkMode, region_marking),
-                policy=PolicyConfig(
-                    saliency=replace(
-                        SaliencyConfig(), threshold=float(threshold), area_norm=cast(AreaNorm, area_norm)
-                    ),
-                    enumerate_max=int(enumerate_max),
-                    plural_resolves=bool(plural_resolves),
-                    spatial_resolves=bool(spatial_resolves),
-                    trust_unambiguous_verdict=bool(trust_unambiguous),
-                    clarify_without_candidates=bool(clarify_without_candidates),
+            config = _config_from(
+                recognition_prompt,
+                ambiguity_threshold,
+                region_marking,
+                PolicyKnobs(
+                    enumerate_max,
+                    threshold,
+                    area_norm,
+                    plural_resolves,
+                    spatial_resolves,
+                    trust_unambiguous,
+                    clarify_without_candidates,
                 ),
             )
         except (ValueError, WhichoneError) as exc:
@@ -117,20 +116,7 @@ class SettingsHandlers:
             return gr.skip(), gr.skip(), _result(note), *_dropdowns(state.choice), state, gr.skip()
         state.pending = None  # this Apply replaces one still waiting for its models
         if self.pool.fetches_first(choice):
-            self.pool.fetch_then_load(choice, models_label(choice))
-            state.pending = (choice, config)
-            note = (
-                f"Getting {models_label(choice)} ({choice.label()}): the banner shows how far. This session "
-                f"keeps {state.choice.label()} until they are ready, then uses them."
-            )
-            return (
-                banner_html(self.pool, choice),
-                loaded_markdown(self.pool, state.choice),
-                _result(note),
-                *_dropdowns(choice),
-                state,
-                gr.Timer(active=True),
-            )
+            return self._fetch_then_switch(state, choice, config)
         try:
             self.pool.load(choice)
         except ModelError as exc:
@@ -145,6 +131,26 @@ class SettingsHandlers:
             )
         note = self._switch(state, choice, config)
         return "", loaded_markdown(self.pool, choice), note, *_dropdowns(choice), state, gr.skip()
+
+    def _fetch_then_switch(
+        self, state: UIState, choice: ModelChoice, config: AssistantConfig
+    ) -> tuple[Any, ...]:
+        """Apply's outputs for models fetched from the Hub first: they load in the background, and the
+        session keeps its own meanwhile (`state.pending`)."""
+        self.pool.fetch_then_load(choice, models_label(choice))
+        state.pending = (choice, config)
+        note = (
+            f"Getting {models_label(choice)} ({choice.label()}): the banner shows how far. This session "
+            f"keeps {state.choice.label()} until they are ready, then uses them."
+        )
+        return (
+            banner_html(self.pool, choice),
+            loaded_markdown(self.pool, state.choice),
+            _result(note),
+            *_dropdowns(choice),
+            state,
+            gr.Timer(active=True),
+        )
 
     def _switch(self, state: UIState, choice: ModelChoice, config: AssistantConfig) -> str:
         """The session now uses `choice` (loaded) and `config`; the result line that says so."""
@@ -284,6 +290,54 @@ def _names(kind: ModelKind) -> list[tuple[str, str]]:
     return [(f"{s.name}: {s.description}", s.name) for s in list_models(kind)]
 
 
+@dataclass(frozen=True)
+class PolicyKnobs:
+    """The Strategy policy section's values, as the page sends them."""
+
+    enumerate_max: float
+    threshold: float
+    area_norm: str
+    plural_resolves: bool
+    spatial_resolves: bool
+    trust_unambiguous: bool
+    clarify_without_candidates: bool
+
+
+def _config_from(
+    recognition_prompt: str, ambiguity_threshold: float, region_marking: str, knobs: PolicyKnobs
+) -> AssistantConfig:
+    """The session's AssistantConfig from the tab's values (checked where they are used: AssistantConfig,
+    SaliencyConfig; a client sends any string)."""
+    return AssistantConfig(
+        recognition_prompt=recognition_prompt,
+        ambiguity_threshold=float(ambiguity_threshold),
+        region_marking=cast(MarkMode, region_marking),
+        policy=PolicyConfig(
+            saliency=replace(
+                SaliencyConfig(), threshold=float(knobs.threshold), area_norm=cast(AreaNorm, knobs.area_norm)
+            ),
+            enumerate_max=int(knobs.enumerate_max),
+            plural_resolves=bool(knobs.plural_resolves),
+            spatial_resolves=bool(knobs.spatial_resolves),
+            trust_unambiguous_verdict=bool(knobs.trust_unambiguous),
+            clarify_without_candidates=bool(knobs.clarify_without_candidates),
+        ),
+    )
+
+
+@dataclass
+class _ModelControls:
+    """The Models section: the stack, the three models, the recognition prompt, its threshold, marking."""
+
+    stack: gr.Radio
+    vlm: gr.Radio
+    pointer: gr.Radio
+    segmenter: gr.Radio
+    prompt: gr.Radio
+    ambiguity: gr.Slider
+    marking: gr.Radio
+
+
 def build_settings_tab(
     handlers: SettingsHandlers,
     state: gr.State,
@@ -297,16 +351,58 @@ def build_settings_tab(
     banner and `fetch_timer` (which polls a fetch's progress) are the page's. `gpu_limit` must be the "gpu"
     group's limit: Gradio gives a concurrency group the smallest limit any of its events names, so a lower
     one here would cap them all."""
-    policy, saliency = PolicyConfig(), SaliencyConfig()
+    # The tab opens with the page's language (issue 36): read and applied by the page's script only.
+    gr.HTML(page_language_html(), js_on_load=None, elem_id="wh-page-language", padding=False)
+    models = _model_controls(initial)
+    knobs = _policy_controls()
+    apply_btn = gr.Button("Apply settings", variant="primary", elem_id="wh-apply")
+    result = gr.HTML("", js_on_load=None)
+    gr.Markdown("## Loaded models")
+    loaded = gr.Markdown(elem_id="wh-loaded")
+    inputs = [
+        models.vlm,
+        models.pointer,
+        models.segmenter,
+        models.prompt,
+        models.ambiguity,
+        models.marking,
+        *knobs,
+        state,
+    ]
+    dropdowns = [models.stack, models.vlm, models.pointer, models.segmenter]
+    models.stack.input(
+        stack_models,
+        [models.stack],
+        [models.vlm, models.pointer, models.segmenter],
+        api_name="ui_stack",
+        api_visibility="private",
+    )
+    applied = apply_btn.click(
+        handlers.apply,
+        inputs,
+        [banner, loaded, result, *dropdowns, state, fetch_timer],
+        api_name="ui_settings",
+        api_visibility="private",
+        concurrency_id="gpu",
+        concurrency_limit=gpu_limit,
+    )
+    if offline_button is not None:
+        applied.then(handlers.offline_visibility, [state], [offline_button], api_visibility="private")
+    return {"loaded": loaded, "result": result, "dropdowns": dropdowns}
+
+
+def _model_controls(initial: ModelChoice) -> _ModelControls:
+    """The Models section (its heading says the settings are the session's, and what a public demo serves).
+
+    Radio groups, not dropdowns: Gradio 6.31's dropdown leaves its list open over the labels below when Tab
+    moves on (focus then falls to the page body), and cuts long names off under its arrow; a radio group is
+    one Tab stop whose arrow keys choose, and its labels wrap (ui/page_script.py names it)."""
     intro = "## Models\nSettings apply to this browser session only. Models are loaded once and shared."
     allowed = allowed_models()
     if allowed is not None:
         served = ", ".join(sorted(allowed - {NO_SEGMENTER}))
         intro += f" This public demo serves only these models: {served}."
     gr.Markdown(intro)
-    # Radio groups, not dropdowns: Gradio 6.31's dropdown leaves its list open over the labels below when
-    # Tab moves on (focus then falls to the page body), and cuts long names off under its arrow; a radio
-    # group is one Tab stop whose arrow keys choose, and its labels wrap (ui/page_script.py names it).
     stack = gr.Radio(
         [(f"{st.name}: {st.description}", st.name) for st in STACKS.values()],
         value=stack_of(initial),
@@ -344,6 +440,12 @@ def build_settings_tab(
             label="How the chosen region is shown to the model",
             elem_id="wh-marking",
         )
+    return _ModelControls(stack, vlm, pointer, segmenter, prompt, ambiguity, marking)
+
+
+def _policy_controls() -> list[gr.components.Component]:
+    """The Strategy policy section, in the order SettingsHandlers.apply takes its values."""
+    policy, saliency = PolicyConfig(), SaliencyConfig()
     gr.Markdown("## Strategy policy")
     with gr.Row():
         enumerate_max = gr.Slider(
@@ -366,38 +468,4 @@ def build_settings_tab(
         clarify = gr.Checkbox(
             value=policy.clarify_without_candidates, label="Ask when judged ambiguous but nothing was found"
         )
-    apply_btn = gr.Button("Apply settings", variant="primary", elem_id="wh-apply")
-    result = gr.HTML("", js_on_load=None)
-    gr.Markdown("## Loaded models")
-    loaded = gr.Markdown(elem_id="wh-loaded")
-    inputs = [
-        vlm,
-        pointer,
-        segmenter,
-        prompt,
-        ambiguity,
-        marking,
-        enumerate_max,
-        threshold,
-        area_norm,
-        plural,
-        spatial,
-        trust,
-        clarify,
-        state,
-    ]
-    stack.input(
-        stack_models, [stack], [vlm, pointer, segmenter], api_name="ui_stack", api_visibility="private"
-    )
-    applied = apply_btn.click(
-        handlers.apply,
-        inputs,
-        [banner, loaded, result, stack, vlm, pointer, segmenter, state, fetch_timer],
-        api_name="ui_settings",
-        api_visibility="private",
-        concurrency_id="gpu",
-        concurrency_limit=gpu_limit,
-    )
-    if offline_button is not None:
-        applied.then(handlers.offline_visibility, [state], [offline_button], api_visibility="private")
-    return {"loaded": loaded, "result": result, "dropdowns": [stack, vlm, pointer, segmenter]}
+    return [enumerate_max, threshold, area_norm, plural, spatial, trust, clarify]

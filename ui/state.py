@@ -48,6 +48,7 @@ class UIState:
     save_photo: bool = False  # ... with the photo
     conversation_id: str | None = None  # the saved copy's folder name, once saved
     saved_ids: list[str] = field(default_factory=list)  # every copy this session saved (untick deletes all)
+    page_lang: str = "en"  # the page's language, read from each event's request (ui.page_language)
 
     @property
     def session(self) -> Session:
