@@ -351,12 +351,12 @@ PREDICATE_ADJECTIVES = VISUAL_ADJECTIVES | COLORS
 
 # Traits no image shows: personality, character, competence, mental states, social standing. RAcQUEt-bias
 # uses the first block verbatim (see the module docstring); the rest are the same kind of word.
-RACQUET_BIAS_ADJECTIVES = frozenset({
+BIAS_STUDY_ADJECTIVES = frozenset({
     "sweet", "emotional", "assertive", "rational", "protective",  # gender
     "strong", "sporty", "rhythmic", "social", "tidy",  # ethnicity
     "resilient", "heroic", "determined", "courageous", "competent",  # disability status
 })
-NON_VISUAL_ADJECTIVES = RACQUET_BIAS_ADJECTIVES | frozenset({
+NON_VISUAL_ADJECTIVES = BIAS_STUDY_ADJECTIVES | frozenset({
     # character and morals
     "kind", "unkind", "honest", "dishonest", "lazy", "hardworking", "hard-working", "diligent",
     "ambitious", "brave", "bold", "cowardly", "loyal", "disloyal", "faithful", "trustworthy",

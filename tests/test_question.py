@@ -256,7 +256,7 @@ def test_racquet_bias_adjectives_are_non_visual() -> None:
         assert got.descriptors == (adjective,), adjective
         assert got.non_visual_descriptors == (adjective,), adjective
         assert is_non_visual_descriptor(adjective)
-    assert set(adjectives) == lexicon.RACQUET_BIAS_ADJECTIVES
+    assert set(adjectives) == lexicon.BIAS_STUDY_ADJECTIVES
 
 
 @pytest.mark.parametrize(
