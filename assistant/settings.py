@@ -32,7 +32,7 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("WHICHONE_SEGMENTER", "", "the segmenter, overriding the stack's; `none`: boxes only"),
     Variable("WHICHONE_DEVICE", "cuda > mps > cpu", "where models run: cuda, cuda:1, mps or cpu"),
     Variable("WHICHONE_CACHE_DIR", "~/.cache/whichone", "benchmark data and runs, tiny checkpoints"),
-    Variable("WHICHONE_OFFLINE", "0", "1: never download benchmark data (`whichone bench list`: each dataset)"),
+    Variable("WHICHONE_OFFLINE", "0", "1: never download benchmark data (`whichone bench list` names it)"),
     Variable("WHICHONE_SAM_CHECKPOINT", "", "a segment-anything checkpoint file for sam-vit-*"),
     Variable("WHICHONE_SMOLVLM_LONGEST_EDGE", "512 on a CPU", "SmolVLM's photo edge (a multiple of 512)"),
     Variable("WHICHONE_OPENAI_BASE_URL", DEFAULT_BASE_URL, "the server (else OPENAI_BASE_URL)"),
