@@ -12,7 +12,6 @@ from pathlib import Path
 import gradio as gr
 import pytest
 from babel.messages.pofile import read_po
-from models.stacks import ModelChoice
 from PIL import Image
 from starlette.requests import Request
 
@@ -23,6 +22,7 @@ from assistant.pipeline import Assistant, AssistantConfig
 from assistant.types import Candidates, Region
 from models.base import GenerationSettings
 from models.blob_pointer import BlobPointer
+from models.catalog import ModelChoice
 from models.types import Box
 from tests.ui_support import FOUR_SHAPES, draw_scene
 from ui.engine import ModelPool
