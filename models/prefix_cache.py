@@ -51,12 +51,9 @@ class ImagePrefixCache:
         ends = [i for i, token in enumerate(row) if token in self.end_token_ids]
         return ends[-1] + 1 if ends else 0
 
-    @on_compute_thread
-    def lookup(self, inputs: Any) -> tuple[int, Any] | None:
-        """(prefix length, a copy of its key/value cache) for one conversation's processor `inputs`, computed
-        now if this photo's prefix is not cached; None when the prompt has no image prefix to reuse."""
-        import torch
-
+    def key(self, inputs: Any) -> tuple[int, str] | None:
+        """(prefix length, cache key) of one conversation's processor `inputs`; None when the prompt has no
+        image prefix to reuse."""
         ids = inputs["input_ids"]
         if ids.shape[0] != 1 or "pixel_values" not in inputs:
             return None
@@ -66,7 +63,25 @@ class ImagePrefixCache:
         digest = hashlib.blake2b(digest_size=16)
         digest.update(ids[0, :length].detach().cpu().numpy().tobytes())
         digest.update(inputs["pixel_values"].detach().cpu().contiguous().numpy().tobytes())
-        key = digest.hexdigest()
+        return length, digest.hexdigest()
+
+    def holds(self, inputs: Any) -> bool:
+        """Whether the prefix of `inputs` is cached now."""
+        keyed = self.key(inputs)
+        with self._lock:
+            return keyed is not None and keyed[1] in self._entries
+
+    @on_compute_thread
+    def lookup(self, inputs: Any) -> tuple[int, Any] | None:
+        """(prefix length, a copy of its key/value cache) for one conversation's processor `inputs`, computed
+        now if this photo's prefix is not cached; None when the prompt has no image prefix to reuse."""
+        import torch
+
+        keyed = self.key(inputs)
+        if keyed is None:
+            return None
+        length, key = keyed
+        ids = inputs["input_ids"]
         with self._lock:
             cached = self._entries.get(key)
             if cached is not None:

@@ -96,7 +96,7 @@ def make_assistant(
     overrides the pipeline's reply lengths (recognition and answers) as --max-new-tokens does a task's."""
     from dataclasses import replace
 
-    config = AssistantConfig()
+    config = AssistantConfig(choices_ahead=0)  # nobody reads the replies: no choice is encoded ahead
     if max_new_tokens is not None:
         config = replace(
             config,
