@@ -4,8 +4,9 @@
   user types the question.
 - **The choices a reply lists**: the second turn sends a new image, the photo with the chosen region
   marked, whose encoding costs most of the time before its first word. So after a reply that lists
-  candidates (clarify, enumerate), the marked copies of its first `AssistantConfig.choices_ahead` (3)
-  candidates are encoded while the user reads it: these are guesses.
+  candidates (two or more, numbered for the user to choose from; not an answer about a chosen one), the
+  marked copies of its first `AssistantConfig.choices_ahead` (3) candidates are encoded while the user
+  reads it: these are guesses.
 
 One worker runs them in order (the torch work itself runs on the compute thread, models/compute.py). Any
 session's next step (an upload, a question, a choice) first cancels every queued guess, whoever's they
@@ -26,13 +27,12 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from PIL import Image
 
 from assistant.marking import MarkMode, image_for_region
-from assistant.types import Region, Reply, Strategy
+from assistant.types import Region, Reply
 from models.base import ImagePreparingModel
 from models.errors import ModelError
 from models.memory import release_free_memory
 
 log = logging.getLogger(__name__)
-LISTING_STRATEGIES = frozenset({Strategy.CLARIFY, Strategy.ENUMERATE})  # replies the user chooses from
 
 
 class Ahead:
@@ -92,8 +92,9 @@ def ahead() -> Ahead:
 
 def listed_choices(reply: Reply, count: int) -> list[Region]:
     """The first `count` candidates a reply lists for the user to choose from (those it names first, then
-    the other candidates); none for a reply that lists no choice."""
-    if count <= 0 or reply.strategy not in LISTING_STRATEGIES or len(reply.candidates.regions) < 2:
+    the others in their numbers' order): the app shows every reply's candidates, numbered, to choose from.
+    None for fewer than two candidates, or a reply about the region the user chose."""
+    if count <= 0 or reply.resolved_region is not None or len(reply.candidates.regions) < 2:
         return []
     named = [r for i in reply.referents if (r := reply.candidates.by_id(i)) is not None]
     rest = [r for r in reply.candidates.regions if r.id not in set(reply.referents)]
