@@ -20,7 +20,11 @@ Rules the decorated sections keep:
 - a model on a GPU (its `device` is not the CPU) runs in the caller's thread, as before: the GPU is not
   OpenMP's;
 - a forked child (ZeroGPU's worker) makes its own compute thread on first use: a thread does not survive
-  a fork.
+  a fork;
+- at exit the thread finishes the call it is running, drops the queued ones and ends before the
+  interpreter is torn down: a daemon thread still in torch's C++ code then aborts the process ("terminate
+  called without an active exception": `whichone bench` interrupted by SIGTERM exited -6, not 130). Builds
+  run in a thread Python waits for at exit too.
 """
 
 from __future__ import annotations
@@ -39,16 +43,21 @@ THREAD_NAME = "whichone-compute"
 
 
 class ComputeThread:
-    """A daemon thread that runs submitted calls in order, one at a time."""
+    """A thread that runs submitted calls in order, one at a time, until `close()`."""
 
     def __init__(self) -> None:
-        self._jobs: queue.SimpleQueue[tuple[Future[Any], Callable[[], Any]]] = queue.SimpleQueue()
-        self.thread = threading.Thread(target=self._serve, name=THREAD_NAME, daemon=True)
+        self._jobs: queue.SimpleQueue[tuple[Future[Any], Callable[[], Any]] | None] = queue.SimpleQueue()
+        self._closing = False
+        self._closing_lock = threading.Lock()  # no call is queued after the end-of-queue mark
+        # Not a daemon: Python waits for it at exit, after `close()` (registered below) told it to end.
+        self.thread = threading.Thread(target=self._serve, name=THREAD_NAME, daemon=not _CLOSED_AT_EXIT)
         self.thread.start()
 
     def _serve(self) -> None:
-        while True:
-            future, call = self._jobs.get()
+        while (job := self._jobs.get()) is not None:
+            future, call = job
+            if self._closing:
+                future.cancel()  # the process is ending: its caller is gone or gets CancelledError
             if not future.set_running_or_notify_cancel():
                 continue  # cancelled while queued
             try:
@@ -57,13 +66,24 @@ class ComputeThread:
                 future.set_exception(error)
             else:
                 future.set_result(result)
-            del future, call  # the result's tensors are the caller's, not this thread's
+            del job, future, call  # the result's tensors are the caller's, not this thread's
 
     def submit(self, call: Callable[[], R]) -> Future[R]:
-        """Queue `call`; its Future (cancel() drops it while it is still queued)."""
+        """Queue `call`; its Future (cancel() drops it while it is still queued; cancelled at once once the
+        thread is closing)."""
         future: Future[R] = Future()
-        self._jobs.put((future, call))
+        with self._closing_lock:
+            if self._closing:  # the process is ending: never run, never waited for
+                future.cancel()
+            else:
+                self._jobs.put((future, call))
         return future
+
+    def close(self) -> None:
+        """End the thread after the call it is running; the queued calls are cancelled."""
+        with self._closing_lock:
+            self._closing = True
+            self._jobs.put(None)
 
     def is_current(self) -> bool:
         return threading.current_thread() is self.thread
@@ -98,6 +118,19 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_after_fork)
 
 
+def _close_at_exit() -> None:
+    if _current is not None and _pid == os.getpid():
+        _current.close()
+
+
+# Run at interpreter shutdown before Python joins the non-daemon threads (concurrent.futures' executors
+# use the same hook); without it the thread is a daemon, as a last resort.
+_register = getattr(threading, "_register_atexit", None)
+_CLOSED_AT_EXIT = _register is not None
+if _register is not None:
+    _register(_close_at_exit)
+
+
 def runs_on_cpu(model: object) -> bool:
     """Whether `model`'s torch work runs on the CPU: its `device` (a string or torch.device) is "cpu" or
     it has none."""
@@ -130,7 +163,7 @@ def in_passing_thread(build: Callable[P, R], *args: P.args, **kwargs: P.kwargs) 
         except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
             failure.append(error)
 
-    thread = threading.Thread(target=run, name="whichone-build", daemon=True)
+    thread = threading.Thread(target=run, name="whichone-build")  # waited for at exit: see the module doc
     thread.start()
     thread.join()
     if failure:

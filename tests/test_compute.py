@@ -4,6 +4,8 @@ stack, asked from a worker thread as Gradio asks it, runs every module's forward
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -145,3 +147,26 @@ def test_the_tiny_stack_asked_from_a_worker_thread_runs_every_forward_on_the_com
             hook.remove()
     assert set(seen) == {THREAD_NAME}, seen
     assert seen[THREAD_NAME] == set(models)
+
+
+def test_the_process_exits_with_its_own_status_while_a_call_runs() -> None:
+    """At exit the compute thread finishes its call and ends before the interpreter is torn down: a thread
+    still in torch's C++ code then aborted the process ("terminate called without an active exception";
+    `whichone bench` stopped by SIGTERM exited -6 instead of 130)."""
+    script = (
+        "import sys, time, torch\n"
+        "from models.compute import compute_thread\n"
+        "def work():\n"
+        "    x, end = torch.randn(128, 128), time.time() + 1.5\n"
+        "    while time.time() < end:\n"
+        "        x = torch.tanh(x @ x)\n"
+        "running = compute_thread().submit(work)\n"
+        "queued = compute_thread().submit(lambda: print('a queued call ran at exit'))\n"
+        "time.sleep(0.3)\n"
+        "sys.exit(130)\n"
+    )
+    repo = Path(__file__).resolve().parents[1]  # `-c` puts the working folder first on sys.path
+    command = [sys.executable, "-c", script]
+    done = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 130, done.stderr
+    assert "terminate called" not in done.stderr and "queued call ran" not in done.stdout
