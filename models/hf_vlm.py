@@ -436,10 +436,10 @@ class HFVisionLanguageModel(ModelBase):
         """generate()'s reply in pieces as they are decoded; joined, they equal generate()'s text.
 
         The generation runs on the compute thread (models/compute.py; a GPU model's in a thread of its own),
-        holding the model's lock as generate does, and stops
-        at the first stop token, where generate() cuts its reply. Its errors are raised here, as the same
-        ModelError kinds generate() raises. Closing the iterator early stops the generation at its next
-        token and waits for it to end; one that has not started yet is dropped.
+        holding the model's lock as generate does, and stops at the first stop token, where generate() cuts
+        its reply. Its errors are raised here, as the same ModelError kinds generate() raises. Closing the
+        iterator early stops the generation at its next token and waits for it to end; one that has not
+        started yet is dropped.
         """
         import torch
         from transformers import StoppingCriteriaList
