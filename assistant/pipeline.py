@@ -25,20 +25,19 @@ result. Streaming changes no call count and no reply.
 
 from __future__ import annotations
 
-import functools
 import logging
 import math
 import re
 import time
 from collections import Counter
 from collections.abc import Generator, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from typing import Literal, cast
 
 from PIL import Image
 
+from assistant.ahead import ahead, listed_choices
 from assistant.errors import ConfigError, SessionError
 from assistant.grounding import Grounder
 from assistant.images import MAX_SIDE, ImageSource, load_image
@@ -131,6 +130,9 @@ class AssistantConfig:
     region_marking: MarkMode = "marker"  # how the model is told which region: see assistant.marking
     max_question_chars: int = MAX_QUESTION_CHARS
     max_image_side: int = MAX_SIDE
+    # After a reply that lists candidates, the marked copies of the first this many are encoded while the
+    # user reads it (assistant/ahead.py); 0 for the benchmark's scoring, where nobody reads.
+    choices_ahead: int = 3
 
     def __post_init__(self) -> None:
         if self.recognition_prompt not in RECOGNITION_PROMPTS:
@@ -140,6 +142,8 @@ class AssistantConfig:
             )
         if not 0.0 <= self.ambiguity_threshold <= 1.0:
             raise ConfigError(f"ambiguity_threshold must be within 0 and 1, not {self.ambiguity_threshold}")
+        if self.choices_ahead < 0:
+            raise ConfigError(f"choices_ahead must be 0 or more, not {self.choices_ahead}")
         if self.region_marking not in MARK_MODES:
             raise ConfigError(
                 f"unknown region marking {self.region_marking!r}; known: {', '.join(MARK_MODES)}"
@@ -182,8 +186,21 @@ class Assistant:
         self.grounder.prepare(image, owner=session.id)
         if can(self.vlm, Ability.PREPARE_IMAGE):
             # The VLM's encoding of the photo too (a cached prompt prefix), while the user types.
-            _background().submit(_prepare_quietly, cast(ImagePreparingModel, self.vlm), image)
+            ahead().photo(cast(ImagePreparingModel, self.vlm), session.id, image)
         return session
+
+    def _read_ahead(self, events: Generator[TurnEvent, None, None]) -> Generator[TurnEvent, None, None]:
+        """`events`; at TurnDone, the choices its reply lists are queued for encoding while the user reads
+        (assistant/ahead.py). Closing this closes `events`."""
+        with closing(events):
+            for event in events:
+                if isinstance(event, TurnDone) and can(self.vlm, Ability.PREPARE_IMAGE):
+                    image = event.session.image
+                    regions = listed_choices(event.reply, self.config.choices_ahead)
+                    if regions and image is not None:
+                        vlm = cast(ImagePreparingModel, self.vlm)
+                        ahead().choices(vlm, image, regions, self.config.region_marking)
+                yield event
 
     def ask(
         self, image: ImageSource | None, question: str, session: Session | None = None
@@ -197,7 +214,8 @@ class Assistant:
     ) -> Generator[TurnEvent, None, None]:
         """First turn as events (see the module's notes). `image` may be None to ask another question about
         the session's image. `stream`: the answer's text as the model writes it (else one ReplyText)."""
-        yield from _turn_events(self._ask_steps(image, question, session, stream))
+        ahead().step(session.id if session is not None else None)  # drops queued guesses
+        yield from self._read_ahead(_turn_events(self._ask_steps(image, question, session, stream)))
 
     def _ask_steps(
         self, image: ImageSource | None, question: str, session: Session | None, stream: bool
@@ -328,7 +346,8 @@ class Assistant:
 
         choice: a region id (int), a click (x, y) in working-image pixels, or a typed hint (str).
         """
-        yield from _turn_events(self._resolve_steps(session, choice, stream))
+        ahead().step(session.id)  # drops queued guesses
+        yield from self._read_ahead(_turn_events(self._resolve_steps(session, choice, stream)))
 
     def _resolve_steps(
         self, session: Session, choice: Choice, stream: bool
@@ -752,20 +771,6 @@ def _tidy(text: str, say: Say = ENGLISH) -> str:
     a terminal may act on them) removed, whitespace collapsed."""
     text = " ".join(without_control_characters(text).split())
     return text or say("(the model gave no answer)")
-
-
-@functools.cache
-def _background() -> ThreadPoolExecutor:
-    """One worker for the VLMs' photo encodings ahead of a question (models.base.ImagePreparingModel)."""
-    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="whichone-vlm-prepare")
-
-
-def _prepare_quietly(vlm: ImagePreparingModel, image: Image.Image) -> None:
-    try:
-        vlm.prepare_image(image)
-    except ModelError as exc:  # the question's own call will meet (and report) the same failure
-        log.warning("encoding the photo ahead failed: %s", exc)
-    release_free_memory()  # what the encoding freed, back to the system while the user types
 
 
 def _turn_events(events: Generator[TurnEvent, None, None]) -> Generator[TurnEvent, None, None]:

@@ -31,6 +31,7 @@ import numpy as np
 from PIL import Image
 
 from models.base import Ability, ModelBase
+from models.compute import on_compute_thread
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable, first_line
 from models.hub import load_pretrained
 from models.owl_parts import OwlImage, encode_image, owl_detect
@@ -160,11 +161,21 @@ class DetectorPointer(ModelBase):
         query = detector_query(self.family, phrase)
         if not query:
             return sv.Detections.empty()
+        # The photo's part is fetched before the compute section: the grounder's background worker may be
+        # computing it, queued on the compute thread (models/compute.py), which the section must not wait on.
+        photo = None if self.family == "grounding-dino" else self._photo_part(rgb)
+        return self._detect(rgb, query, photo)
+
+    @on_compute_thread
+    def _detect(self, rgb: Image.Image, query: str, photo: OwlImage | None) -> Any:
+        """detect()'s compute section: the phrase's part (Grounding DINO: the whole model), the
+        post-processing and NMS, all on the compute thread (their small parallel regions too)."""
+        sv = supervision()
         torch = self._torch
         target = [(rgb.height, rgb.width)]
         try:
             # Cut to the text encoder's length (OWL: 16 tokens): a long phrase loses its end, not the call.
-            if self.family == "grounding-dino":
+            if photo is None:
                 inputs = self._processor(
                     images=rgb,
                     text=query,
@@ -183,7 +194,7 @@ class DetectorPointer(ModelBase):
                 )[0]
             else:
                 found = self._processor.post_process_grounded_object_detection(
-                    self._owl_outputs(rgb, query),
+                    self._owl_outputs(photo, query),
                     threshold=self.threshold,
                     target_sizes=target,
                     text_labels=[[query]],
@@ -217,23 +228,28 @@ class DetectorPointer(ModelBase):
         are raised (the grounder logs them; the question's own call meets them again)."""
         if self.family == "grounding-dino":
             return
-        rgb = check_image(image, self.name)
+        self._photo_part(check_image(image, self.name))
+
+    def _photo_part(self, rgb: Image.Image) -> OwlImage:
+        """An OWL photo's part: from the cache, awaited if another thread is computing it, else computed
+        now (on the compute thread); its errors as the ModelError kinds."""
         try:
-            self._images.get(image_digest(rgb), lambda: self._encode(rgb))
-        except (RuntimeError, ValueError) as error:
+            return self._images.get(image_digest(rgb), lambda: self._encode(rgb))
+        except self._torch.cuda.OutOfMemoryError as error:
+            raise ModelOutOfMemory(f"{self.name} ran out of GPU memory") from error
+        except (RuntimeError, ValueError, IndexError) as error:
             if isinstance(error, ModelError):
                 raise
             raise ModelError(f"{self.name} failed on this image: {first_line(error)}") from error
 
+    @on_compute_thread
     def _encode(self, rgb: Image.Image) -> OwlImage:
         pixels = self._processor(images=rgb, return_tensors="pt")["pixel_values"].to(self.device)
         with self._lock, self._torch.inference_mode():
             return encode_image(self._model, pixels)
 
-    def _owl_outputs(self, rgb: Image.Image, query: str) -> Any:
-        """An OWL detector's output for `query`: the photo's part from the cache (computed now if it was not
-        prepared), then the phrase's part."""
-        photo = self._images.get(image_digest(rgb), lambda: self._encode(rgb))
+    def _owl_outputs(self, photo: OwlImage, query: str) -> Any:
+        """An OWL detector's output for `query` on the photo's part (`_photo_part`): its phrase's part."""
         text = self._processor(
             text=[[query]], truncation=True, max_length=self._max_text_tokens, return_tensors="pt"
         ).to(self.device)

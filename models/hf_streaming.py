@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from models.compute import compute_thread, runs_on_cpu
 
 if TYPE_CHECKING:
     import torch
@@ -45,3 +48,21 @@ def streaming_classes() -> tuple[type, type]:
             return torch.full((input_ids.shape[0],), done, dtype=torch.bool, device=input_ids.device)
 
     return ReplyStreamer, StopWhenSet
+
+
+def start_generation(model: object, generate: Callable[[], None], name: str) -> Callable[[], None]:
+    """Start `generate` (which raises nothing: it hands its errors to the reader) where `model`'s work runs:
+    on the compute thread for a CPU model (models/compute.py), else (a GPU, or a stream asked for on the
+    compute thread itself) in a thread of its own. Returns `finish`: it drops the generation if it has not
+    started yet, else waits for it to end."""
+    if runs_on_cpu(model) and not compute_thread().is_current():
+        future = compute_thread().submit(generate)
+
+        def finish_queued() -> None:
+            if not future.cancel():
+                future.result()
+
+        return finish_queued
+    thread = threading.Thread(target=generate, name=name, daemon=True)
+    thread.start()
+    return thread.join

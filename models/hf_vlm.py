@@ -26,10 +26,11 @@ from models.base import (
     ModelBase,
     strip_pieces,
 )
+from models.compute import on_compute_thread
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable, first_line, is_out_of_memory
 from models.families import GroundingFamilySpec, family_table
 from models.hf_loading import load_checkpoint
-from models.hf_streaming import streaming_classes
+from models.hf_streaming import start_generation, streaming_classes
 from models.prefix_cache import IMAGE_END_TOKENS, PREFIX_MODEL_TYPES, ImagePrefixCache
 from models.quantise import int8_dynamic
 
@@ -285,6 +286,7 @@ class HFVisionLanguageModel(ModelBase):
         # top_k 0 turns top-k off so only our temperature and top_p shape the distribution.
         return {"do_sample": True, "temperature": settings.temperature, "top_p": settings.top_p, "top_k": 0}
 
+    @on_compute_thread
     def generate_token_ids(
         self, conversations: Sequence[Conversation], settings: GenerationSettings | None = None
     ) -> list[list[int]]:
@@ -311,6 +313,7 @@ class HFVisionLanguageModel(ModelBase):
             result.append(row[:cut])
         return result
 
+    @on_compute_thread
     def next_token_probabilities(self, messages: Conversation) -> torch.Tensor:
         """The probability of every vocabulary token as the first token of the reply to `messages`: one
         forward pass over the prompt (float32 tensor of the vocabulary's size). This is the position
@@ -327,6 +330,7 @@ class HFVisionLanguageModel(ModelBase):
                 logits = self._model(**prefixed).logits[0, -1]
         return torch.softmax(logits.float(), dim=-1).cpu()
 
+    @on_compute_thread
     def prepare_image(self, image: Image.Image) -> None:
         """Encode `image` as the opening of a prompt (models/prefix_cache.py), so the next calls about it
         skip the vision encoder; a no-op for models without a reusable prefix. Safe to call in a background
@@ -422,10 +426,11 @@ class HFVisionLanguageModel(ModelBase):
     ) -> Iterator[str]:
         """generate()'s reply in pieces as they are decoded; joined, they equal generate()'s text.
 
-        The generation runs in a thread of its own (holding the model's lock, as generate does) and stops
-        at the first stop token, where generate() cuts its reply. Its errors are raised here, as the same
-        ModelError kinds generate() raises. Closing the iterator early stops the generation at its next
-        token and waits for the thread to end.
+        The generation runs on the compute thread (models/compute.py; a GPU model's in a thread of its own),
+        holding the model's lock as generate does, and stops at the first stop token, where generate() cuts
+        its reply. Its errors are raised here, as the same ModelError kinds generate() raises. Closing the
+        iterator early stops the generation at its next token and waits for it to end; one that has not
+        started yet is dropped.
         """
         import torch
         from transformers import StoppingCriteriaList
@@ -440,6 +445,9 @@ class HFVisionLanguageModel(ModelBase):
         failure: list[BaseException] = []
 
         def generate() -> None:
+            if stop.is_set():  # the reader stopped before the generation started: nothing to make
+                streamer.text_queue.put(streamer.stop_signal)
+                return
             try:
                 with self._lock, self._generation_errors():
                     inputs = self._with_prefix(self._inputs([messages]))
@@ -458,13 +466,12 @@ class HFVisionLanguageModel(ModelBase):
                 failure.append(error)
                 streamer.text_queue.put(streamer.stop_signal)  # wake the iterator: no more text comes
 
-        thread = threading.Thread(target=generate, name=f"whichone-stream-{self.name}", daemon=True)
-        thread.start()
+        finish = start_generation(self, generate, f"whichone-stream-{self.name}")
         try:
             yield from strip_pieces(streamer)
         finally:
             stop.set()  # a no-op when the generation has ended; else it stops at the next token
-            thread.join()
+            finish()  # dropped if still queued, else waited for
         if failure:
             raise failure[0]
 

@@ -18,6 +18,8 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from models.compute import on_compute_thread
+
 PREFIX_MODEL_TYPES = frozenset({"idefics3", "smolvlm"})
 IMAGE_END_TOKENS = ("<fake_token_around_image>",)  # the token that closes an Idefics3 image block
 
@@ -25,9 +27,11 @@ IMAGE_END_TOKENS = ("<fake_token_around_image>",)  # the token that closes an Id
 class ImagePrefixCache:
     """Prefix caches of the last `size` photos, keyed by the prefix's token ids and the image's pixels.
 
-    Callers hold the model's lock: the cache runs the model."""
+    Six: the photo, and the marked copies of the candidates a reply lists, encoded while the user reads
+    it (assistant/ahead.py), with room for a second visitor's photo. Each is about 4 MB for SmolVLM-256M.
+    Callers hold the model's lock: the cache runs the model (on the compute thread, models/compute.py)."""
 
-    def __init__(self, model: Any, end_token_ids: set[int], size: int = 2) -> None:
+    def __init__(self, model: Any, end_token_ids: set[int], size: int = 6) -> None:
         self.model = model
         self.end_token_ids = end_token_ids
         self.size = size
@@ -36,17 +40,20 @@ class ImagePrefixCache:
         self.hits = 0
         self.fills = 0
 
+    @property
+    def device(self) -> Any:
+        """Where the model runs (models/compute.py runs a CPU model's work on the compute thread)."""
+        return getattr(self.model, "device", None)
+
     def prefix_length(self, input_ids: Any) -> int:
         """Tokens up to and including the last image-closing token of the first row (0: no image)."""
         row = input_ids[0].tolist()
         ends = [i for i, token in enumerate(row) if token in self.end_token_ids]
         return ends[-1] + 1 if ends else 0
 
-    def lookup(self, inputs: Any) -> tuple[int, Any] | None:
-        """(prefix length, a copy of its key/value cache) for one conversation's processor `inputs`, computed
-        now if this photo's prefix is not cached; None when the prompt has no image prefix to reuse."""
-        import torch
-
+    def key(self, inputs: Any) -> tuple[int, str] | None:
+        """(prefix length, cache key) of one conversation's processor `inputs`; None when the prompt has no
+        image prefix to reuse."""
         ids = inputs["input_ids"]
         if ids.shape[0] != 1 or "pixel_values" not in inputs:
             return None
@@ -56,7 +63,25 @@ class ImagePrefixCache:
         digest = hashlib.blake2b(digest_size=16)
         digest.update(ids[0, :length].detach().cpu().numpy().tobytes())
         digest.update(inputs["pixel_values"].detach().cpu().contiguous().numpy().tobytes())
-        key = digest.hexdigest()
+        return length, digest.hexdigest()
+
+    def holds(self, inputs: Any) -> bool:
+        """Whether the prefix of `inputs` is cached now."""
+        keyed = self.key(inputs)
+        with self._lock:
+            return keyed is not None and keyed[1] in self._entries
+
+    @on_compute_thread
+    def lookup(self, inputs: Any) -> tuple[int, Any] | None:
+        """(prefix length, a copy of its key/value cache) for one conversation's processor `inputs`, computed
+        now if this photo's prefix is not cached; None when the prompt has no image prefix to reuse."""
+        import torch
+
+        keyed = self.key(inputs)
+        if keyed is None:
+            return None
+        length, key = keyed
+        ids = inputs["input_ids"]
         with self._lock:
             cached = self._entries.get(key)
             if cached is not None:

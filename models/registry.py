@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from models.base import Pointer, Segmenter, VisionLanguageModel
 from models.catalog import SPECS, resolve_choice
+from models.compute import in_passing_thread
 from models.config import model_config
 from models.errors import ModelUnavailable
 from models.spec import KINDS, ModelKind, ModelSpec
@@ -36,11 +37,12 @@ def get_spec(kind: ModelKind, name: str) -> ModelSpec:
 def create(kind: ModelKind, name: str, **kwargs: Any) -> object:
     """Build the model `name` of `kind`; raises ModelUnavailable with a plain message when it cannot.
     A model that runs on a device gets the configured device (WHICHONE_DEVICE), unless `device` is given
-    (models/device.py picks cuda > mps > cpu when neither is)."""
+    (models/device.py picks cuda > mps > cpu when neither is). Built in a thread that ends with the build,
+    so the OpenMP team of the build's torch work ends too (models/compute.py)."""
     spec = get_spec(kind, name)
     if spec.on_device and "device" not in kwargs and (device := model_config().device):
         kwargs["device"] = device
-    return spec.factory(**kwargs)
+    return in_passing_thread(spec.factory, **kwargs)
 
 
 def create_vlm(name: str, **kwargs: Any) -> VisionLanguageModel:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from PIL import Image
 
+from models.compute import on_compute_thread
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
 from models.segment_common import (
     CachedEmbeddingSegmenter,
@@ -135,6 +136,7 @@ class SamSegmenter(CachedEmbeddingSegmenter[SamEmbedding]):
 
         return SamPredictor(self._model)
 
+    @on_compute_thread
     def _embed(self, image: Image.Image) -> SamEmbedding:
         predictor = self._predictor()
         self._count_encoder_call()
@@ -155,14 +157,21 @@ class SamSegmenter(CachedEmbeddingSegmenter[SamEmbedding]):
         Each point (with its box, if given) is its own prompt; the prompts go through predict_torch in batches
         (all at once on CUDA, CPU_PROMPTS_PER_BATCH on a CPU), bounded by the memory of the full-size logits.
         """
-        torch = self._torch
         rgb = check_image(image, self.name)
         width, height = rgb.size
         pts = check_points(points, (width, height))
         bxs = check_boxes(boxes, len(pts), (width, height))
         if len(pts) == 0:
             return np.zeros((0, 3, height, width), dtype=bool), np.zeros((0, 3), dtype=np.float32)
-        emb = self.embedding(rgb)
+        emb = self.embedding(rgb)  # fetched before the compute section: another thread may be computing it
+        return self._decode(emb, pts, bxs, height, width)
+
+    @on_compute_thread
+    def _decode(
+        self, emb: SamEmbedding, pts: np.ndarray, bxs: np.ndarray | None, height: int, width: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """candidate_masks' compute section: the mask decoder over the prompts, on the compute thread."""
+        torch = self._torch
         predictor = self._predictor()
         predictor.features = emb.features
         predictor.original_size = emb.original_size

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 from PIL import Image
 
+from models.compute import on_compute_thread
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
 from models.hub import load_pretrained
 from models.segment_common import (
@@ -88,6 +89,7 @@ class Sam2Segmenter(CachedEmbeddingSegmenter[Sam2Embedding]):
 
     # ---------------------------------------------------------------- embedding
 
+    @on_compute_thread
     def _embed(self, image: Image.Image) -> Sam2Embedding:
         torch = self._torch
         self._count_encoder_call()
@@ -105,14 +107,21 @@ class Sam2Segmenter(CachedEmbeddingSegmenter[Sam2Embedding]):
         self, image: Image.Image, points: np.ndarray, boxes: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         """points N x 2, optional boxes N x 4 -> (masks N x 3 x H x W bool, scores N x 3); one prompt each."""
-        torch = self._torch
         rgb = check_image(image, self.name)
         width, height = rgb.size
         pts = check_points(points, (width, height))
         bxs = check_boxes(boxes, len(pts), (width, height))
         if len(pts) == 0:
             return np.zeros((0, 3, height, width), dtype=bool), np.zeros((0, 3), dtype=np.float32)
-        emb = self.embedding(rgb)
+        emb = self.embedding(rgb)  # fetched before the compute section: another thread may be computing it
+        return self._decode(emb, pts, bxs, height, width)
+
+    @on_compute_thread
+    def _decode(
+        self, emb: Sam2Embedding, pts: np.ndarray, bxs: np.ndarray | None, height: int, width: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """candidate_masks' compute section: the mask decoder over the prompts, on the compute thread."""
+        torch = self._torch
         # post_process_masks upsamples the 3 low-res 256 x 256 logits maps a prompt to H x W.
         chunk = prompt_chunk(256, height, width, self.prompts_per_batch)
         masks, scores = [], []

@@ -20,6 +20,7 @@ import numpy as np
 from PIL import Image
 
 from models.base import Ability, ModelBase
+from models.compute import on_compute_thread
 from models.errors import ModelError, ModelOutOfMemory, ModelUnavailable
 from models.hub import gated_help, load_pretrained
 from models.segment_common import check_image, torch_device
@@ -70,6 +71,7 @@ class Sam3Pointer(ModelBase):
             )
         self._model = cast(Any, model).to(self.device).eval()
 
+    @on_compute_thread
     def instances(self, image: Image.Image, phrase: str) -> tuple[list[Grounding], np.ndarray]:
         """Every instance of `phrase`: hits (box, centre point, score; best first) and masks N x H x W bool
         at the image's size."""

@@ -107,7 +107,7 @@ def test_an_owl_detector_read_in_two_parts_gives_what_one_forward_gives(kind, ph
     assert pointer._images.misses == 1
     pointer.prepare_image(image)  # as on upload: already there, not read again
     assert pointer._images.misses == 1
-    parts = pointer._owl_outputs(image, query)
+    parts = pointer._owl_outputs(pointer._photo_part(image), query)  # as detect() passes it
     torch.testing.assert_close(parts.logits, whole.logits)
     torch.testing.assert_close(parts.pred_boxes, whole.pred_boxes)
     assert pointer.point(image, phrase) == hits_before

@@ -17,7 +17,7 @@ def make_assistant(
     """whichone's own pipeline around `vlm` and `pointer` (both already cached), without a segmenter
     (AQuA's saliency is scored on boxes, so masks would not change its strategy). `max_new_tokens`
     overrides the pipeline's reply lengths (recognition and answers) as --max-new-tokens does a task's."""
-    config = AssistantConfig()
+    config = AssistantConfig(choices_ahead=0)  # nobody reads the replies: no choice is encoded ahead
     if max_new_tokens is not None:
         config = replace(
             config,

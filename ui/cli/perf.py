@@ -165,35 +165,46 @@ def _first_turn(
     if model is not None:
         recognition(image)  # warm-up: the first generate pays one-off costs the figure should not carry
     log("(b) the parts one at a time ...")
-    recognition_s = _best_time(lambda: recognition(image), 3)
-    candidates_s = _best_time(
-        lambda: grounder.candidates(image, "cup"), 3
-    )  # embedding cached: pointer + masks
     parts = {
         "typing_s": typing_s,
         "embedding_s": embed_s,
-        "recognition_s": recognition_s,
-        "pointer_and_masks_s": candidates_s,
+        "recognition_s": _best_time(lambda: recognition(image), 3),
+        # the embedding cached: pointer + masks
+        "pointer_and_masks_s": _best_time(lambda: grounder.candidates(image, "cup"), 3),
     }
     turn_image = cups_scene(width, height, n=k, variant=2)  # a new hash: nothing cached for it yet
     log(f"(b) the first turn, embedding in the background, {typing_s:.1f} s of typing simulated ...")
+    turn = _turn_in_background(grounder, turn_image, recognition, typing_s)
+    grounder.close()
+    return {
+        "parts_alone": parts,
+        "sequential_s": sum(parts.values()),
+        **turn,
+        "vlm": getattr(model, "name", None),
+    }
+
+
+def _turn_in_background(
+    grounder: Grounder, image: Image.Image, recognition: Callable[[Image.Image], None], typing_s: float
+) -> dict[str, Any]:
+    """(b)'s turn on a new photo: its embedding started on upload, typing, recognition, then the grounding
+    (which waits for the embedding if it is still running); its wall time beside the sum of its parts."""
     start = time.perf_counter()
     done_at: list[float] = []
-    future = grounder.prepare(turn_image)  # on upload
+    future = grounder.prepare(image)  # on upload
     if future is not None:
         future.add_done_callback(lambda _: done_at.append(time.perf_counter()))
     time.sleep(typing_s)  # the user types the question
     t = time.perf_counter()
-    recognition(turn_image)
+    recognition(image)
     turn_recognition_s = time.perf_counter() - t
     t = time.perf_counter()
-    candidates = grounder.candidates(turn_image, "cup")  # waits for the background embedding if still running
+    candidates = grounder.candidates(image, "cup")  # waits for the background embedding if still running
     turn_grounding_s = time.perf_counter() - t
     wall_s = time.perf_counter() - start
     background_s = (done_at[0] - start) if done_at else 0.0
-    grounder.close()
-    # The same turn's parts as they ran (the embedding in the background, slowed by sharing the CPU with
-    # the recognition call), and the grounding after it minus the wait for the embedding.
+    # The same turn's parts as they ran (the embedding in the background, queued with the recognition call
+    # on the compute thread, models/compute.py), and the grounding after it minus the wait for the embedding.
     waited_s = max(0.0, background_s - (typing_s + turn_recognition_s))
     turn_parts = {
         "typing_s": typing_s,
@@ -202,14 +213,11 @@ def _first_turn(
         "pointer_and_masks_s": max(0.0, turn_grounding_s - waited_s),
     }
     return {
-        "parts_alone": parts,
-        "sequential_s": sum(parts.values()),
         "parts_in_turn": turn_parts,
         "sum_of_parts_s": sum(turn_parts.values()),
         "wall_s": wall_s,
         "saved_s": sum(turn_parts.values()) - wall_s,
         "regions": len(candidates),
-        "vlm": getattr(model, "name", None),
     }
 
 
@@ -368,6 +376,40 @@ def run_stack_check(
     return 0
 
 
+def run_grounding_report(options: dict[str, Any], sam3: bool, as_json: bool) -> int:
+    """`whichone perf` without --stack: measure (a)-(d) (and (e) with `sam3`) with the command's `options`
+    as typed, print the report; the exit status (0, or 2 on an error)."""
+
+    def log(message: str) -> None:
+        typer.echo(message, err=True)
+
+    def given(name: str, none: str) -> Any:
+        return None if options[name] == none else options[name]
+
+    try:
+        if not 1 <= options["k"] <= 64:
+            raise WhichoneError("--k must be between 1 and 64.")
+        figures = run_perf(
+            segmenter=options["segmenter"],
+            light=given("light", "none"),
+            checkpoint=given("checkpoint", "default"),
+            light_checkpoint=given("light_checkpoint", "default"),
+            vlm=given("vlm", "none"),
+            size=_size(options["size"]),
+            k=options["k"],
+            typing_s=max(0.0, options["typing_s"]),
+            repeats=options["repeats"],
+            log=log,
+        )
+        if sam3:
+            figures["e"] = sam3_cost(log=log)
+    except (WhichoneError, ModelError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        return 2
+    typer.echo(json.dumps(figures, indent=2) if as_json else format_report(figures))
+    return 0
+
+
 def perf(
     segmenter: Annotated[str, typer.Option(help="Main segmenter registry name.")] = "sam-vit-b",
     light: Annotated[
@@ -411,27 +453,9 @@ def perf(
     if stack:
         targets = Targets(max_first_turn_s, max_second_turn_s, max_first_word_s, max_peak_gib)
         code = run_stack_check(stack, targets, check, typing_s, size, as_json)
-        if code:
-            raise typer.Exit(code)
-        return
-    try:
-        if not 1 <= k <= 64:
-            raise WhichoneError("--k must be between 1 and 64.")
-        figures = run_perf(
-            segmenter=segmenter,
-            light=None if light == "none" else light,
-            checkpoint=None if checkpoint == "default" else checkpoint,
-            light_checkpoint=None if light_checkpoint == "default" else light_checkpoint,
-            vlm=None if vlm == "none" else vlm,
-            size=_size(size),
-            k=k,
-            typing_s=max(0.0, typing_s),
-            repeats=repeats,
-            log=lambda msg: typer.echo(msg, err=True),
-        )
-        if sam3:
-            figures["e"] = sam3_cost(log=lambda msg: typer.echo(msg, err=True))
-    except (WhichoneError, ModelError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    typer.echo(json.dumps(figures, indent=2) if as_json else format_report(figures))
+    else:
+        options = {"segmenter": segmenter, "light": light, "checkpoint": checkpoint, "vlm": vlm, "k": k}
+        options |= {"light_checkpoint": light_checkpoint, "size": size, "typing_s": typing_s}
+        code = run_grounding_report(options | {"repeats": repeats}, sam3, as_json)
+    if code:
+        raise typer.Exit(code)

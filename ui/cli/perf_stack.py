@@ -8,8 +8,9 @@ OWL-ViT B/32 (int8, 768 px) and SAM 2.1 Hiera-tiny. `cpu-tiny` runs the same cod
 1. a photo is uploaded (the segmenter's embedding starts in the background), 3 s of typing;
 2. Ask -> first reply: recognition (one forward pass, P(ambiguous)), the detector, one box-prompted mask a
    hit, the policy, and the answer (24 new tokens); the VLM's encoding of the photo (a cached prompt
-   prefix, models/prefix_cache.py) is computed on upload, as the app does;
-3. a region chosen -> its reply (24 new tokens);
+   prefix, models/prefix_cache.py) is computed on upload, as the app does; then 3 s of reading the reply,
+   while the marked copies of its first three candidates are encoded (assistant/ahead.py), as the app does;
+3. a region chosen -> its reply (24 new tokens), and 3 s of reading it;
 4. the same first turn on a new photo with ZS-ECoT's generated recognition (128 new tokens) instead;
 5. the one-pass first turn once more without reusing the photo's encoding: whether the cached prefix pays.
 
@@ -17,8 +18,8 @@ Random weights never stop early (no end-of-sequence token), so the lengths are e
 is "What colour are the cups?": a plural question is answered about the whole photo whatever the random
 verdict and boxes (the policy's first rule), so both first turns do the same work apart from the
 recognition: the detector and a mask for each of the 12 boxes kept, then one answer. (An answer about one
-chosen region, as in the second turn, is asked with the region marked on a copy of the photo, which has no
-cached encoding.)
+chosen region, as in the second turn, is asked with the region marked on a copy of the photo: the second
+turn chooses number 1, whose encoding was made while the user read the first reply.)
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from assistant.errors import WhichoneError
@@ -36,6 +37,7 @@ from assistant.grounding import Grounder
 from assistant.pipeline import Assistant, AssistantConfig, ReplyText, TurnDone, TurnEvent
 from models.base import Describing, GenerationSettings
 from models.catalog import get_stack
+from models.compute import in_passing_thread
 from models.detectors import DetectorPointer
 from models.full_size import random_smolvlm_256m
 from models.hf_streaming import streaming_classes
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
 
 QUESTION = "What colour are the cups?"
 ANSWER_TOKENS, ECOT_TOKENS = 24, 128
+READING_S = 3.0  # the user reads each reply, as they type each question (typing_s)
 PERF_STACKS = ("cpu", "cpu-tiny")
 # Model calls recorded as stages of their own (owner attribute, method, stage name).
 _WATCHED = (
@@ -74,17 +77,15 @@ def build_stack(
     """(vlm, pointer, segmenter) of the stack `name`: full size with random weights for "cpu". Each model's
     build is a stage of `memory` when given."""
     memory = memory or StageMemory()
-    if name == "cpu":
+    if name == "cpu":  # each built in a thread that ends with it, as the registry builds (models/compute.py)
         with memory.stage("build: VLM"):
-            model, processor = random_smolvlm_256m()
-            vlm = HFVisionLanguageModel.from_model(
-                model, processor, name="smolvlm-256m (random)", quantise="int8"
-            )
-            del model
+            vlm = in_passing_thread(_random_smolvlm)
         with memory.stage("build: detector"):
-            pointer = DetectorPointer("random", family="owlvit", name="owlvit-b32 (random)")
+            pointer = in_passing_thread(
+                DetectorPointer, "random", family="owlvit", name="owlvit-b32 (random)"
+            )
         with memory.stage("build: segmenter"):
-            segmenter = Sam2Segmenter("random")
+            segmenter = in_passing_thread(Sam2Segmenter, "random")
         return vlm, pointer, segmenter
     if name == "cpu-tiny":
         choice = get_stack(name).choice
@@ -99,6 +100,11 @@ def build_stack(
         f"perf builds the stacks {', '.join(PERF_STACKS)} at full size; for the gpu stack's CPU-side stage "
         "(SAM 3) use `whichone perf --sam3`"
     )
+
+
+def _random_smolvlm() -> HFVisionLanguageModel:
+    model, processor = random_smolvlm_256m()
+    return HFVisionLanguageModel.from_model(model, processor, name="smolvlm-256m (random)", quantise="int8")
 
 
 class _FirstToken:
@@ -152,6 +158,7 @@ def stack_cost(
     stack: str = "cpu",
     *,
     typing_s: float = 3.0,
+    reading_s: float = READING_S,
     size: tuple[int, int] = (640, 480),
     log: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
@@ -167,7 +174,7 @@ def stack_cost(
             for kind, owner in (("vlm", vlm), ("pointer", pointer), ("segmenter", segmenter))
             if (model := getattr(owner, "_model", None)) is not None
         }
-        figures = _scenario(vlm, pointer, segmenter, memory, typing_s, size, log)
+        figures = _scenario(vlm, pointer, segmenter, memory, typing_s, size, log, reading_s)
     return {
         "stack": stack,
         "image": f"{size[0]}x{size[1]}",
@@ -187,37 +194,29 @@ def stack_cost(
     }
 
 
-def _scenario(
-    vlm: VisionLanguageModel,
-    pointer: Pointer,
-    segmenter: Segmenter,
-    memory: StageMemory,
-    typing_s: float,
-    size: tuple[int, int],
-    log: Callable[[str], None],
-) -> dict[str, Any]:
-    """The turns of the module doc on built models; their figures."""
-    owners = {"vlm": vlm, "pointer": pointer, "segmenter": segmenter}
-    for owner, method, name in _WATCHED:
-        if hasattr(owners[owner], method):
-            memory.watch(owners[owner], method, name)
-    first = _FirstToken()
-    grounder = Grounder(pointer, segmenter)
-    one_pass = AssistantConfig(answer_settings=GenerationSettings(max_new_tokens=ANSWER_TOKENS))
-    ecot = replace(
-        one_pass,
-        recognition_prompt="focus_recognition_zs_ecot",
-        recognition_settings=GenerationSettings(max_new_tokens=ECOT_TOKENS),
-    )
+@dataclass
+class _Scene:
+    """The built models and what a turn of the scenario needs to run and be measured."""
 
-    def turn(config: AssistantConfig, variant: int, second: bool, label: str) -> dict[str, Any]:
-        assistant = Assistant(vlm, grounder, config)
-        with memory.stage(f"{label}: upload + {typing_s:g} s typing"):
-            session = assistant.open_image(cups_scene(*size, n=4, variant=variant))  # the upload
-            time.sleep(typing_s)
-        with memory.stage(f"{label}: first turn"):
-            asked = _drain(assistant.ask_events(None, QUESTION, session), time.perf_counter(), first)
+    vlm: VisionLanguageModel
+    grounder: Grounder
+    memory: StageMemory
+    first: _FirstToken
+    typing_s: float
+    reading_s: float
+    size: tuple[int, int]
+
+    def turn(self, config: AssistantConfig, variant: int, second: bool, label: str) -> dict[str, Any]:
+        """Upload, typing, the first turn, reading; with `second`, a region chosen and its reply, then
+        reading again. The figures of the turns."""
+        assistant = Assistant(self.vlm, self.grounder, config)
+        with self.memory.stage(f"{label}: upload + {self.typing_s:g} s typing"):
+            session = assistant.open_image(cups_scene(*self.size, n=4, variant=variant))  # the upload
+            time.sleep(self.typing_s)
+        with self.memory.stage(f"{label}: first turn"):
+            asked = _drain(assistant.ask_events(None, QUESTION, session), time.perf_counter(), self.first)
         reply, session = asked["done"].reply, asked["done"].session
+        self._read(label)
         out: dict[str, Any] = {
             "first_turn_s": asked["wall_s"],
             "first_word_s": asked["first_word_s"],
@@ -228,28 +227,63 @@ def _scenario(
             "probability": reply.ambiguity_probability,
         }
         if second and reply.candidates.regions:
-            with memory.stage(f"{label}: second turn"):
+            with self.memory.stage(f"{label}: second turn"):
                 events = assistant.resolve_events(session, reply.candidates.regions[0].id)
-                again = _drain(events, time.perf_counter(), first)
+                again = _drain(events, time.perf_counter(), self.first)
+            self._read(label)
             out["second_turn_s"] = again["wall_s"]
             out["second_first_word_s"] = again["first_word_s"]
             out["second_stages"] = {k: v for k, v in again["done"].reply.timings.items() if k != "total"}
         return out
 
+    def _read(self, label: str) -> None:
+        """The user reads the reply (the choices it lists are encoded meanwhile: assistant/ahead.py)."""
+        with self.memory.stage(f"{label}: {self.reading_s:g} s reading"):
+            time.sleep(self.reading_s)
+
+
+def _scenario(
+    vlm: VisionLanguageModel,
+    pointer: Pointer,
+    segmenter: Segmenter,
+    memory: StageMemory,
+    typing_s: float,
+    size: tuple[int, int],
+    log: Callable[[str], None],
+    reading_s: float = READING_S,
+) -> dict[str, Any]:
+    """The turns of the module doc on built models; their figures."""
+    owners = {"vlm": vlm, "pointer": pointer, "segmenter": segmenter}
+    for owner, method, name in _WATCHED:
+        if hasattr(owners[owner], method):
+            memory.watch(owners[owner], method, name)
+    scene = _Scene(vlm, Grounder(pointer, segmenter), memory, _FirstToken(), typing_s, reading_s, size)
+    one_pass = AssistantConfig(answer_settings=GenerationSettings(max_new_tokens=ANSWER_TOKENS))
+    ecot = replace(
+        one_pass,
+        recognition_prompt="focus_recognition_zs_ecot",
+        recognition_settings=GenerationSettings(max_new_tokens=ECOT_TOKENS),
+    )
     log("warm-up turn (one-off costs: first calls of each model) ...")
-    turn(one_pass, 100, second=False, label="warm-up")
-    log(f"first and second turn, one-pass recognition ({typing_s:.0f} s of typing simulated) ...")
-    with first.watching():
-        main = turn(one_pass, 101, second=True, label="one-pass")
+    scene.turn(one_pass, 100, second=False, label="warm-up")
+    log(f"first and second turn, one-pass recognition ({typing_s:g} s typing, {reading_s:g} s reading) ...")
+    with scene.first.watching():
+        main = scene.turn(one_pass, 101, second=True, label="one-pass")
     log(f"the same first turn with ZS-ECoT recognition ({ECOT_TOKENS} generated tokens) ...")
-    with_ecot = turn(ecot, 102, second=False, label="ZS-ECoT")
+    with_ecot = scene.turn(ecot, 102, second=False, label="ZS-ECoT")
     no_reuse = None
     if isinstance(vlm, HFVisionLanguageModel) and vlm.reuse_image_prefix:
         log("the one-pass first turn again without reusing the photo's encoding (cached prefix) ...")
         vlm.reuse_image_prefix = False
-        no_reuse = turn(one_pass, 103, second=False, label="no prefix reuse")
+        no_reuse = scene.turn(one_pass, 103, second=False, label="no prefix reuse")
         vlm.reuse_image_prefix = True
-    grounder.close()
+    scene.grounder.close()
+    return _scenario_figures(main, with_ecot, no_reuse)
+
+
+def _scenario_figures(
+    main: dict[str, Any], with_ecot: dict[str, Any], no_reuse: dict[str, Any] | None
+) -> dict[str, Any]:
     recognition_s, ecot_s = main["stages"]["recognition"], with_ecot["stages"]["recognition"]
     return {
         "one_pass": main,
