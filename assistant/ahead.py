@@ -97,7 +97,8 @@ def listed_choices(reply: Reply, count: int) -> list[Region]:
     if count <= 0 or reply.resolved_region is not None or len(reply.candidates.regions) < 2:
         return []
     named = [r for i in reply.referents if (r := reply.candidates.by_id(i)) is not None]
-    rest = [r for r in reply.candidates.regions if r.id not in set(reply.referents)]
+    named_ids = set(reply.referents)
+    rest = [r for r in reply.candidates.regions if r.id not in named_ids]
     return [*named, *rest][:count]
 
 

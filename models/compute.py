@@ -34,7 +34,7 @@ import os
 import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
 P = ParamSpec("P")
@@ -153,20 +153,7 @@ def on_compute_thread(method: Callable[P, R]) -> Callable[P, R]:
 
 def in_passing_thread(build: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """`build(*args, **kwargs)` in a new thread that ends when it returns (its OpenMP team ends with it);
-    its result, or its error raised here."""
-    outcome: list[Any] = []
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            outcome.append(build(*args, **kwargs))
-        except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
-            failure.append(error)
-
-    thread = threading.Thread(target=run, name="whichone-build")  # waited for at exit: see the module doc
-    thread.start()
-    thread.join()
-    if failure:
-        raise failure[0]
-    result: R = outcome[0]
-    return result
+    its result, or its error raised here. The executor's shutdown joins its one thread; Python waits for
+    it at exit too (see the module doc)."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="whichone-build") as executor:
+        return executor.submit(build, *args, **kwargs).result()
