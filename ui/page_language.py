@@ -31,8 +31,7 @@ PAGE_LANGUAGES: dict[str, str] = {
     "zh": "中文",
 }
 ENGLISH = "en"
-COOKIE = "whichone_lang"
-STORAGE_KEY = "whichone_lang"  # localStorage
+COOKIE = "whichone_lang"  # also the localStorage key the page script keeps the choice under
 MAX_ACCEPT_ENTRIES = 20  # an Accept-Language header is read this far, no further
 MAX_HEADER_CHARS = 2000
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ui.example_photos import example_photos
 from ui.keyboard import shortcuts_js_table
-from ui.page_language import page_texts_json
+from ui.page_language import COOKIE, page_texts_json
 
 # Reading a reply aloud in the browser with the Web Speech API (speechSynthesis): no server, no download,
 # the system's own voices, offline. window.whichoneRead.newest() reads the newest reply at the rate the
@@ -477,7 +477,7 @@ PAGE_LANGUAGE_JS_TEMPLATE = """
 () => {
   const texts = __PAGE_TEXTS__;
   const codes = Object.keys(texts);
-  const KEY = 'whichone_lang';
+  const KEY = __KEY__;
   const stored = () => {
     try {
       const value = window.localStorage.getItem(KEY);
@@ -566,7 +566,11 @@ def page_js() -> str:
     alts = json.dumps({photo.file: photo.alt for photo in example_photos()})
     names = NAMES_JS_TEMPLATE.replace("__EXAMPLES__", alts).strip()
     keyboard = KEYBOARD_JS_TEMPLATE.replace("__SHORTCUTS__", shortcuts_js_table()).strip()
-    language = PAGE_LANGUAGE_JS_TEMPLATE.replace("__PAGE_TEXTS__", page_texts_json()).strip()
+    language = (
+        PAGE_LANGUAGE_JS_TEMPLATE.replace("__PAGE_TEXTS__", page_texts_json())
+        .replace("__KEY__", json.dumps(COOKIE))
+        .strip()
+    )
     parts = [
         language,
         keyboard,
