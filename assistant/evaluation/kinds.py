@@ -82,7 +82,7 @@ class RunContext(Protocol):
     """What the runner offers a kind while it runs (assistant.evaluation.runner.Runner)."""
 
     variants: list[Variant]  # the prompt variants the run asks; `prepare` may narrow them
-    counters: dict[str, Any]  # name -> calls and cache hits, summed into the run's facts
+    counters: dict[str, CallCounter]  # name -> calls and cache hits, summed into the run's facts
     pointers: dict[str, Pointer]  # loaded once per name (a kind's own cache of pointers)
 
     @property

@@ -42,7 +42,7 @@ from assistant.evaluation.datasets import DatasetUnavailable, load_dataset
 from assistant.evaluation.fetch import ImageFetcher, ImageUnavailable, default_cache_dir
 from assistant.evaluation.judgement import Judge
 from assistant.evaluation.judges import measured_agreement
-from assistant.evaluation.kinds import RunError
+from assistant.evaluation.kinds import CallCounter, RunError
 from assistant.evaluation.provenance import provenance
 from assistant.evaluation.records import ResponseRecord, RunSummary
 from assistant.evaluation.report import write_report
@@ -217,7 +217,7 @@ class Runner:
         config.models = list(dict.fromkeys(config.models))  # a model named twice runs once
         self.cache = ResponseCache(config.cache_path or default_cache_dir() / "bench" / "responses.sqlite")
         self.images = ImageLoader(ImageFetcher(), self.echo)
-        self.counters: dict[str, Any] = {}  # name -> its calls and cache hits (CachedVLM, CachedPointer ...)
+        self.counters: dict[str, CallCounter] = {}  # name -> calls, cache hits (CachedVLM ...)
         # loaded once per name, shared by the task and the judge
         self._models: dict[str, VisionLanguageModel] = {}
         self.pointers: dict[str, Pointer] = {}  # the kind's pointers, loaded once per name
