@@ -16,7 +16,9 @@ from assistant.evaluation.records import ResponseRecord
 from assistant.evaluation.runs import Run, Slice, compare
 from ui.cli import app
 
-FAST = ["--max-new-tokens", "8", "--no-progress"]
+# The tiny model's replies are noise: short is enough, and the rules read none of them, which fails a run by
+# default (--max-unknown-rate); these tests read the run's files, so they accept it.
+FAST = ["--max-new-tokens", "8", "--no-progress", "--max-unknown-rate", "1"]
 
 
 def bench(*args: str) -> tuple[int, str, str]:
@@ -204,6 +206,18 @@ def test_compare_counts_every_judgement_a_record_carries(runs: dict[str, Path], 
     code, out, err = bench("compare", str(flipped), str(again))
     assert code == 0, err
     assert "judged alike on 4, differ on 1" in out and "judgements that differ: racquet_cot 1" in out
+
+
+def test_a_run_whose_every_reply_is_unknown_exits_non_zero_by_default(tmp_path: Path) -> None:
+    """With no --max-unknown-rate, a judging that read no reply at all is no result: exit 1, files kept."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("WHICHONE_CACHE_DIR", str(tmp_path / "cache"))
+        mp.setenv("WHICHONE_OFFLINE", "1")
+        args = ["run", "aqua-strategy", "--model", "tiny", "--variant", "base", "--data", "sample"]
+        args += ["--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache.sqlite")]
+        code, out, err = bench(*args, "--max-new-tokens", "8", "--no-progress")
+    assert code == 1 and "aqua_strategy: all 5 judgements unknown" in err
+    assert "| tiny |" in out and (tmp_path / "out" / "summary.json").is_file()
 
 
 def test_max_unknown_rate_makes_a_run_of_unreadable_replies_exit_non_zero(tmp_path: Path) -> None:

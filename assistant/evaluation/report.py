@@ -208,11 +208,19 @@ def rate_limit_failures(
     records: Sequence[ResponseRecord], max_unknown_rate: float | None, max_error_rate: float | None
 ) -> list[str]:
     """Why a run must exit non-zero: a judging whose unknown share is over `max_unknown_rate`, or the
-    share of items the model did not answer over `max_error_rate` (None: that limit is off; a run whose
-    every item failed exits non-zero anyway, see all_failed)."""
+    share of items the model did not answer over `max_error_rate`. None is each limit's default: a
+    judging whose every judgement is unknown (no reply could be read: a table of dashes is no result),
+    and, for errors, off (a run whose every item failed exits non-zero anyway, see all_failed)."""
     found = []
     for judging, (unknown, n) in unknown_counts(records).items():
-        if max_unknown_rate is not None and n and unknown / n > max_unknown_rate:
+        if not n:
+            continue
+        if max_unknown_rate is None and unknown == n:
+            found.append(
+                f"{judging}: all {n} judgements unknown (the judge could read no reply; "
+                "--max-unknown-rate 1 accepts that)"
+            )
+        elif max_unknown_rate is not None and unknown / n > max_unknown_rate:
             found.append(
                 f"{judging}: {unknown} of {n} judgements unknown ({100 * unknown / n:.1f}%, "
                 f"over --max-unknown-rate {max_unknown_rate:g})"

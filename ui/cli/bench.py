@@ -325,7 +325,7 @@ CacheFile = Annotated[Path | None, typer.Option(metavar="FILE", help="Response c
 MaxUnknownRate = Annotated[
     float | None,
     typer.Option(
-        metavar="RATE", help="Exit 1 when a judging's unknown share is over this (0-1; default off)."
+        metavar="RATE", help="Exit 1 when a judging's unknown share is over this (0-1; default: all unknown)."
     ),
 ]
 MaxErrorRate = Annotated[
