@@ -230,3 +230,25 @@ def test_max_unknown_rate_makes_a_run_of_unreadable_replies_exit_non_zero(tmp_pa
         code, out, err = bench(*args, "--max-unknown-rate", "0.5")
     assert code == 1 and "over --max-unknown-rate 0.5" in err
     assert (tmp_path / "out" / "summary.json").is_file()  # the run's files are kept, to read why
+
+
+def test_a_judging_that_read_no_reply_is_no_result_and_the_page_says_so() -> None:
+    from assistant.evaluation.report import rate_limit_failures, unread_judgings
+
+    def judged(i: str, label: str) -> ResponseRecord:
+        return ResponseRecord(
+            model="m", variant="base", id=i, response="x", judgement={"aqua_strategy": label, "cot": "YES"}
+        )
+
+    unread = [judged("1", "unknown"), judged("2", "unknown")]
+    assert unread_judgings(unread) == [("aqua_strategy", 2)]
+    assert rate_limit_failures(unread, None, None) == [
+        "aqua_strategy: all 2 judgements unknown (the judge could read no reply; --max-unknown-rate 1 "
+        "accepts that)"
+    ]
+    assert rate_limit_failures(unread, 1.0, None) == []  # the user accepted it
+    one_read = [*unread, judged("3", "infer")]
+    assert unread_judgings(one_read) == [] and rate_limit_failures(one_read, None, None) == []
+    # a record whose model failed is not a judgement: it counts under --max-error-rate, not here
+    failed = ResponseRecord(model="m", variant="base", id="4", error="model: timeout")
+    assert unread_judgings([failed]) == []

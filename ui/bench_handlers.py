@@ -21,7 +21,7 @@ import gradio as gr
 from assistant.errors import WhichoneError
 from assistant.evaluation.datasets import DatasetUnavailable
 from assistant.evaluation.fetch import default_cache_dir
-from assistant.evaluation.report import all_failed, failure_line
+from assistant.evaluation.report import all_failed, failure_line, unread_judgings
 from assistant.evaluation.runner import RunConfig, RunResult, get_task_or_fail, run_benchmark
 from assistant.evaluation.runs import Run
 from assistant.evaluation.samples import SAMPLE, SAMPLE_NOTE
@@ -227,4 +227,8 @@ def _done_line(result: RunResult, config: RunConfig) -> str:
     judge_errors = sum(result.summary.judge_errors.values())
     if judge_errors:  # the judge, not the model, failed: those answers count as unknown in the table
         line += f" {judge_errors} judgement(s) failed and count as unknown."
+    unread = unread_judgings(result.records)
+    if unread:  # the CLI exits 1 on this: the page says the table holds no result
+        which = ", ".join(f"{judging} (all {n} unknown)" for judging, n in unread)
+        line += f" Not a result: the judge could read none of the answers for {which}."
     return line

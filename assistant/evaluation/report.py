@@ -204,6 +204,12 @@ def unknown_counts(records: Sequence[ResponseRecord]) -> dict[str, tuple[int, in
     return counts
 
 
+def unread_judgings(records: Sequence[ResponseRecord]) -> list[tuple[str, int]]:
+    """The judgings whose every judgement is unknown, with how many there were: the judge read no reply,
+    so their column of the table is no result."""
+    return [(judging, n) for judging, (unknown, n) in unknown_counts(records).items() if n and unknown == n]
+
+
 def rate_limit_failures(
     records: Sequence[ResponseRecord], max_unknown_rate: float | None, max_error_rate: float | None
 ) -> list[str]:
@@ -212,15 +218,14 @@ def rate_limit_failures(
     judging whose every judgement is unknown (no reply could be read: a table of dashes is no result),
     and, for errors, off (a run whose every item failed exits non-zero anyway, see all_failed)."""
     found = []
+    if max_unknown_rate is None:
+        found += [
+            f"{judging}: all {n} judgements unknown (the judge could read no reply; --max-unknown-rate 1 "
+            "accepts that)"
+            for judging, n in unread_judgings(records)
+        ]
     for judging, (unknown, n) in unknown_counts(records).items():
-        if not n:
-            continue
-        if max_unknown_rate is None and unknown == n:
-            found.append(
-                f"{judging}: all {n} judgements unknown (the judge could read no reply; "
-                "--max-unknown-rate 1 accepts that)"
-            )
-        elif max_unknown_rate is not None and unknown / n > max_unknown_rate:
+        if max_unknown_rate is not None and n and unknown / n > max_unknown_rate:
             found.append(
                 f"{judging}: {unknown} of {n} judgements unknown ({100 * unknown / n:.1f}%, "
                 f"over --max-unknown-rate {max_unknown_rate:g})"
