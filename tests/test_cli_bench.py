@@ -119,7 +119,7 @@ def test_must_show_racquet_general_rules_then_cached(bench_env, bench_data, tmp_
     # the table and summary.json name the judge and its agreement on the frozen held-out set only (its
     # file, size and hash, kappa with its interval, coverage), never an in-sample figure
     line = next(x for x in again.splitlines() if x.startswith("Judge: rules; agreement"))
-    assert "racquet_class kappa" in line and "(held-out heldout4.jsonl, n=66, sha256 80d65942)" in line
+    assert "racquet_class kappa" in line and "(held-out heldout5.jsonl, n=70, sha256 af0e29ea)" in line
     assert "racquet_cot kappa" in line and "95% CI" in line and "coverage" in line
     assert "in-sample" not in line
     # beside it, the judge the paper used and its agreement with people
