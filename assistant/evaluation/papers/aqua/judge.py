@@ -9,11 +9,15 @@ or more items that each name a place or the referent; infer when it states an as
 (the B cues: "the dog in the centre"), or, for a question whose referent is only "this" / "it", names
 what it took the referent to be ("The hot dog has ..."); answer otherwise.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
-and stop words dropped, number words as digits) occurs in the response and none is negated ("not red"),
-for any of the reference answers given, and the response gives one answer (a reply that lists several
-options, "either ... or", "if you mean ...", "red or blue", fails: it has not answered the clarified
-question); FAIL otherwise. Short reference answers ("red", "two") suit it;
-long ones are better judged by an LLM judge.
+and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
+them) occurs in the response and none is negated ("not red"), for any of the reference answers given,
+for the hinted referent (not in a clause about another one, nor in a place that excludes the hint's), and
+the response gives one answer; FAIL otherwise. One answer: a reply that lists several options ("either
+... or", "if you mean ...", "red or blue", "5 or 6", "five to six", answers for several referents) fails,
+as it has not answered the clarified question; after step-by-step reasoning (or a self-correction) the
+final answer is what is judged, and in a list keyed by referents the one item keyed by the hint's own
+words is the answer. Short reference answers ("red", "two") suit it; long ones are better judged by an
+LLM judge.
 AQuA factual consistency needs the image: the rule judge refuses it (JudgeError).
 """
 
@@ -67,15 +71,39 @@ _HEDGES = (
 )
 
 
+# two numbers offered: "5 or 6", "five to six", "3-4", "6 - or possibly a 9", "between 3 and 4"; a time
+# ("3:45"), a decimal and "or at least 5" (no second option) are not
+_NUMBER = r"(?<![\d:.,])(\d+(?:\.\d+)?)(?![\d:]|\.\d)"
+_NUMBER_HEDGE = re.compile(
+    _NUMBER
+    + r"\s*(?:[,\u2013\u2014-]\s*)?(or\s|to\s|[\u2013\u2014-])\s*(?:(?:maybe|perhaps|possibly|probably|"
+    r"even)\s+)?(?:(?:a|an)\s+)?" + _NUMBER
+)
+_BETWEEN = re.compile(r"\bbetween\s+" + _NUMBER + r"\s+and\s+" + _NUMBER)
+
+
+def _number_hedge(response: str) -> str | None:
+    """Two different numbers offered as the answer, or None. A range ("to", a dash) runs upwards ("the
+    score is 2 to 1" is one answer); "or" offers any two."""
+    text = " ".join(answer_match.tokens_text(response).split())
+    for m in _NUMBER_HEDGE.finditer(text):
+        low, how, high = float(m.group(1)), m.group(2).strip(), float(m.group(3))
+        if low != high and (how == "or" or low < high):
+            return f"'{m.group(0)}'"
+    between = _BETWEEN.search(text)
+    return f"'{between.group(0)}'" if between else None
+
+
 def _several_options(response: str) -> str | None:
     """How a reply offers several answers instead of one (a list of two or more items, "either ... or",
-    "if you mean", "red or blue"), or None. AQuA's PASS asks for the answer to the clarified question."""
+    "if you mean", "red or blue", two numbers), or None. AQuA's PASS asks for the answer to the clarified
+    question."""
     if len(_LIST_ITEM.findall(response)) >= 2:
         return "a list"
     for pattern, name in _HEDGES:
         if pattern.search(response):
             return name
-    return None
+    return _number_hedge(response)
 
 
 # ------------------------------------------------------------------------------------------ rules
@@ -117,13 +145,38 @@ def clarification_rules(item: JudgeItem, response: str) -> Judgement:
     asked = cues.clarification_question(response)
     if asked:  # the rubric: "still asks for clarification" fails
         return Judgement("FAIL", reason=f"still asks: {asked!r}", path="rules:pass.asks")
-    options = _several_options(response)
+    question, hint = str(item["question"]), str(item.get("hint") or "")
+    if any(answer_match.is_time(r) for r in references):  # "quarter to four" is 3:45 here, not a range
+        response = answer_match.spoken_times(response)
+        references = [answer_match.spoken_times(r) for r in references]
+    response = final_answer(response)
+    keyed = _keyed_by_hint(response, hint, question)
+    if keyed is not None:
+        response = keyed
+    options = _several_options(response) or _several_answered(question, hint, response)
     if options:
         return Judgement(
             "FAIL", reason=f"lists several options ({options}), not one answer", path="rules:pass.options"
         )
-    question = str(item["question"])
-    hint = [w for w in _answer_words(str(item.get("hint") or "")) if w not in cues.words(question)]
+    return _matched(references, question, hint, response)
+
+
+def _several_answered(question: str, hint: str, response: str) -> str | None:
+    """Answers for several referents, none of them tied to the hinted one ("Both children wear raincoats:
+    one in yellow and one in green"): not the answer to the clarified question."""
+    several = cues.several_answered(cues.question_cues(question), response)
+    if not several or several.startswith("plural subject"):  # "The Lakers are ahead": one team's name
+        return None
+    parts = answer_match.clauses(response)
+    hint_words = _hint_words(hint, question)
+    named = [c for c in parts if hint_words and set(hint_words) <= set(cues.words(c))]
+    return None if named else several
+
+
+def _matched(references: list[str], question: str, hint: str, response: str) -> Judgement:
+    """PASS when the response gives one of the references for the hinted referent (module docstring)."""
+    hint_words = _hint_words(hint, question)
+    referents = frozenset(cues.question_cues(question).referents | set(hint_words))
     unread = other = None
     for ref in references:
         words = _answer_words(ref)
@@ -135,8 +188,9 @@ def clarification_rules(item: JudgeItem, response: str) -> Judgement:
             continue
         if not answer_match.contains_answer(words, response):
             continue
-        if answer_match.bound_to_hint(words, response, hint) is False:
-            other = other or ref
+        place = answer_match.other_place(words, response, hint, referents)
+        if place or answer_match.bound_to_hint(words, response, hint_words) is False:
+            other = other or (ref, place)
             continue
         return Judgement("PASS", reason=f"contains the reference answer {ref!r}", path="rules:pass.contains")
     if unread:
@@ -144,14 +198,69 @@ def clarification_rules(item: JudgeItem, response: str) -> Judgement:
             UNKNOWN, reason="neither yes nor no can be read from the reply", path="rules:pass.abstain"
         )
     if other:
+        where = f" (the one {other[1]})" if other[1] else ""
         return Judgement(
             "FAIL",
-            reason=f"gives {other!r} for another referent than the hinted one",
+            reason=f"gives {other[0]!r} for another referent than the hinted one{where}",
             path="rules:pass.bound",
         )
     return Judgement(
         "FAIL", reason=f"does not contain the reference answer {references[0]!r}", path="rules:pass.missing"
     )
+
+
+def _hint_words(hint: str, question: str) -> list[str]:
+    """The hint's own words, those the question lacks ("small" in "the small one"); "one" there stands
+    for the referent, not the number 1."""
+    asked = set(cues.words(question))
+    return [w for w in cues.words(hint) if w not in _PASS_STOP and w not in asked and w != "ones"]
+
+
+# a marker that opens the final answer after reasoning, at the start of a line or sentence: "Final
+# answer:", "**Answer:**", "So, ...", "Therefore ...", "In conclusion, ..."
+_FINAL_MARK = re.compile(
+    r"(?:^|\n|[.!?]\s+)[\s*_#>-]*(?:(?:final\s+)?answer\s*[:\-]|final\s+answer\b|so\s*,|therefore\b|thus\b|"
+    r"hence\b|in\s+conclusion\b|in\s+summary\b|to\s+(?:conclude|sum\s+up)\b)[\s*_:,]*"
+    # a reply that corrects itself ("..., wait, no, ...", "Correction: ..."): what follows replaces it
+    r"|\b(?:wait|correction|scratch\s+that)\s*[,:.!\u2013\u2014-]+\s*",
+    re.IGNORECASE,
+)
+
+
+def final_answer(response: str) -> str:
+    """The final answer after step-by-step reasoning (what the rubric judges), or the whole response when
+    no marker opens one (or nothing follows the last)."""
+    marks = list(_FINAL_MARK.finditer(response))
+    if not marks:
+        return response
+    tail = response[marks[-1].end() :]
+    return tail if re.search(r"[A-Za-z0-9]", tail) else response
+
+
+# a list item or sentence led by a key: "- **Left:** red", "Man on the left - a phone"
+_KEYED_ITEM = re.compile(r"^[\s*_#>-]*(?:\d+[.)]\s*)?([^:\n]{1,40}?)[\s*_]*(?::|\s[-\u2013\u2014]\s)\s*(.+)$")
+
+
+def _keyed_by_hint(response: str, hint: str, question: str) -> str | None:
+    """In a list keyed by referents, the value of the one item whose key names the hint's place or its own
+    words ("Left: red" for "the one on the left"); None when no single item does (the list then still
+    offers several options)."""
+    items = [m.groups() for m in map(_KEYED_ITEM.match, re.split(r"\n|;|(?<=[.!?])\s+", response)) if m]
+    if len(items) < 2:
+        return None
+    wanted = set(_hint_words(hint, question)) - cues.PLACE_WORDS
+    referents = frozenset(cues.question_cues(question).referents | wanted)
+    places = answer_match.subject_places(hint, referents)
+    place = places[0] if places else None
+    chosen = [v for k, v in items if _key_matches(k, wanted, place)]
+    return chosen[0] if len(chosen) == 1 else None
+
+
+def _key_matches(key: str, wanted: set[str], place: str | None) -> bool:
+    said = set(cues.words(key.replace("-", " ")))
+    if place is not None:
+        return cues.place_of(" ".join(said)) == place
+    return bool(wanted and wanted <= said)
 
 
 def _names_place_or_referent(q: cues.QuestionCues, line: str) -> bool:
