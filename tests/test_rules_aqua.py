@@ -251,3 +251,76 @@ def test_answers_for_several_referents_fail_and_one_team_does_not() -> None:
         passed("Which team is ahead?", "the match on the screen", "rangers", "The Rangers are ahead.")
         == "PASS"
     )
+
+
+# ------------------------------------------------------------------ strategy
+
+
+@pytest.mark.parametrize(
+    "question,reply,expected",
+    [
+        # the final answer after reasoning has the strategy
+        (
+            "What is the cat doing?",
+            "Step 1: I see two cats.\nStep 2: One sits on the sofa.\n"
+            "Final answer: the cat on the sofa is asleep.",
+            "infer",
+        ),
+        # an assumption stated before the final answer still resolves the referent
+        (
+            "What colour is the van?",
+            "**Assumption:** you mean the van at the back.\n**Answer:** white.",
+            "infer",
+        ),
+        # answers for each referent, then a question: enumerate, not clarify
+        (
+            "What is on the shelf?",
+            "The upper shelf holds books and the lower one has plants - which shelf did you mean?",
+            "enumerate",
+        ),
+        # candidates named, no answers, then a question: clarify
+        (
+            "What is on the shelf?",
+            "I can see a shelf at the top and one at the bottom. Which do you mean?",
+            "clarify",
+        ),
+        # a question offering referents to choose from
+        (
+            "What is the dog eating?",
+            "Should I describe the dog on the left, or the one on the right?",
+            "clarify",
+        ),
+        # a question about something else, after an answer
+        ("What colour is the kite?", "The kite is red. Do you want the colour or the pattern?", "answer"),
+    ],
+)
+def test_strategy_reads_the_final_answer_and_answers_before_asking(
+    question: str, reply: str, expected: str
+) -> None:
+    assert strategy(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    "reply,expected",
+    [
+        ("There are a few cyclists here, but the one in the yellow jersey is drinking water.", "infer"),
+        ("I see three cyclists; the one at the front is drinking water.", "infer"),
+        ("There are two cyclists: the one in front is drinking and the one behind is eating.", "enumerate"),
+        ("The cyclists are drinking water.", "enumerate"),
+    ],
+)
+def test_several_acknowledged_then_one_chosen_is_infer(reply: str, expected: str) -> None:
+    assert strategy("What is the cyclist doing?", reply) == expected
+
+
+@pytest.mark.parametrize(
+    "question,reply,expected",
+    [
+        ("What animal is this?", "This is a hedgehog, curled up in the leaves.", "answer"),
+        ("What kind of tree is it?", "It is an oak.", "answer"),
+        ("What is this?", "This is a hedgehog.", "infer"),  # "this" resolved to a thing
+        ("What colour is this?", "It is a red kite.", "infer"),  # an attribute asked, the thing named
+    ],
+)
+def test_naming_the_asked_category_is_an_answer(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected

@@ -2,12 +2,16 @@
 LLM judge's rubric and what it reads, how its text is parsed, and the rule judge's rules where it has them
 (factual consistency needs the image: only an LLM judge that sees it can answer).
 
-AQuA strategy (levels 0-3, from the response's surface): clarify when it asks which referent is meant;
-enumerate when it speaks of several referents (class A's plural / place / "both" cues) or lists two
-or more items that each name a place or the referent; infer when it states an assumption
-("assuming", "I assume", "if you mean", "the main ...") or singles out one referent by a description
-(the B cues: "the dog in the centre"), or, for a question whose referent is only "this" / "it", names
-what it took the referent to be ("The hot dog has ..."); answer otherwise.
+AQuA strategy (levels 0-3, from the response's surface; after step-by-step reasoning, from its final
+answer): clarify when it asks which referent is meant (or offers referents to choose from, "the girl on
+the left, or the one on the right?"), unless it first answers for referents in places that exclude each
+other (then it enumerates); enumerate when it speaks of several referents (class A's plural / place /
+"both" cues) or lists two or more items that each name a place or the referent, but a plural that only
+says there are several ("There are several women, but the one in the centre ...") before one is singled
+out is infer; infer when it states an assumption ("assuming", "I assume", "if you mean", "the main ...")
+or singles out one referent by a description (the B cues: "the dog in the centre"), or, for a question
+whose referent is only "this" / "it", names what it took the referent to be ("The hot dog has ..."; "This
+is a kitchen" for "What room is this?" gives the asked category: an answer); answer otherwise.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,
@@ -39,9 +43,10 @@ from assistant.evaluation.judgement import (
 from assistant.evaluation.papers.aqua.parse import STRATEGIES, parse_grounded, parse_pass_fail, parse_strategy
 
 _ASSUMPTION = re.compile(
-    r"\b(?:assuming|i assume|i'll assume|i will assume|presumably|(?:likely|probably) (?:referring|asking|"
-    r"means?)|if you(?:'re| are)? (?:mean|asking about|referring to)|if you mean|i think you mean|you(?:'re| "
-    r"are) (?:probably|likely) (?:asking|referring)|appears? to be (?:referring|asking)|the main|the most "
+    r"\b(?:assuming|assumption|i assume|i'll assume|i will assume|presumably|"
+    r"(?:likely|probably) (?:referring|asking|means?)|if you(?:'re| are)? (?:mean|asking about|referring to)|"
+    r"if you mean|i think you mean|you(?:'re| are) (?:probably|likely) (?:asking|referring)|"
+    r"appears? to be (?:referring|asking)|the main|the most "
     r"(?:prominent|noticeable|visible)|the (?:largest|biggest) (?:one|object))\b"
 )
 _NAMED_SUBJECT = re.compile(
@@ -111,16 +116,31 @@ def _several_options(response: str) -> str | None:
 
 def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     q = cues.question_cues(str(item["question"]))
-    asked = cues.clarification_question(response)
+    whole = response
+    response = final_answer(response)  # after step-by-step reasoning, the final answer has the strategy
+    asked = cues.clarification_question(response) or _asks_between(q, response)
     if asked:
+        answered = _answers_before_asking(q, response)
+        if answered:  # "The left one is red, the right one blue - which did you mean?"
+            return Judgement("enumerate", reason=f"answers each, then asks: {answered}")
         return Judgement("clarify", reason=f"asks: {asked!r}")
     several = cues.several_referents(q, response)
+    text = cues.normalise(response)
+    if several and several.startswith("plural mention") and _acknowledged_then_chosen(q, text):
+        several = None
     if several:
         return Judgement("enumerate", reason=several)
     listed = [it for it in cues.list_items(response) if _names_place_or_referent(q, it)]
     if len(listed) >= 2:
         return Judgement("enumerate", reason=f"{len(listed)} list items, each naming a referent")
-    text = cues.normalise(response)
+    judged = _one_referent(q, response, text)
+    if judged.label == "answer" and whole != response:  # "Assumption: you mean ... Answer: it's orange."
+        return _one_referent(q, whole, cues.normalise(whole))
+    return judged
+
+
+def _one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
+    """infer when the reply says which single referent it took, answer otherwise (module docstring)."""
     assumed = _ASSUMPTION.search(text)
     if assumed:
         return Judgement("infer", reason=f"states an assumption: {assumed.group(0)!r}")
@@ -128,7 +148,9 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     if described:
         return Judgement("infer", reason=f"singles out one referent: {described!r}")
     if q.vague:
-        named = _NAMED_SUBJECT.match(text) or _NAMED_BY_COPULA.match(text)
+        named = _NAMED_SUBJECT.match(text) or (
+            None if _IDENTITY_QUESTION.match(q.text) else _NAMED_BY_COPULA.match(text)
+        )
         new_words = cues.content_words(named.group(1)) - q.words if named else set()
         if named and new_words:
             return Judgement("infer", reason=f"names the referent of a vague question: {named.group(1)!r}")
@@ -136,6 +158,56 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     if undecided:
         return Judgement(UNKNOWN, reason=undecided, path="rules:strategy.abstain")
     return Judgement("answer", reason="a direct answer", path="rules:strategy.default")
+
+
+# "What room is this?", "What kind of tree is it?": "This is a kitchen" gives the asked category, it does
+# not name a referent; a bare "What is this?" ("This is a typewriter": "this" resolved) and an attribute
+# question ("What colour is this?") are not such questions
+_IDENTITY_QUESTION = re.compile(
+    r"^(?:what|which)\s+(?:(?:kind|type|sort) of\s+)?"
+    r"(?!colou?r\b|shape\b|size\b|material\b|is\b|are\b)[a-z-]+\s+"
+    r"(?:is|are)\s+(?:this|that|it|these|those)\b"
+)
+_ANSWER_VERB = re.compile(r"\b(?:is|are|was|were|has|have|wears|holds|looks|says|reads|shows)\b")
+
+
+def _answers_before_asking(q: cues.QuestionCues, response: str) -> str | None:
+    """Answers for referents in places that exclude each other, given before the question that asks which
+    is meant (each with its own verb): the reply enumerates; it does not ask instead of answering."""
+    parts = re.split(r"\s[\u2013\u2014-]\s|[\u2013\u2014;:]|(?<=[.!?])\s+", response)
+    said = " ".join(p for p in parts if "?" not in p)
+    places = cues.located_places(q, said)
+    if cues.exclusive_places(places) and len(_ANSWER_VERB.findall(cues.normalise(said))) >= 2:
+        return ", ".join(dict.fromkeys(places))
+    return None
+
+
+def _asks_between(q: cues.QuestionCues, response: str) -> str | None:
+    """A question that offers referents to choose from ("would you like the girl on the left, or the one
+    on the right?"): each side of its "or" names a place or a referent."""
+    for sentence in reply_checks.sentences(cues.normalise(response)):
+        if not sentence.endswith("?") or " or " not in sentence:
+            continue
+        left, right = sentence.rsplit(" or ", 1)
+        if _names_place_or_referent(q, left) and _names_place_or_referent(q, right):
+            return sentence.strip()
+    return None
+
+
+def _acknowledged_then_chosen(q: cues.QuestionCues, text: str) -> bool:
+    """ "There are several women, but the one in the centre is ...": the plural only says that there are
+    several (after "there are", "I see", "among", "of the"), and one of them is singled out and answered."""
+    plurals = "|".join(re.escape(p) for p in cues.plural_mentions(q, text))
+    acknowledged = re.search(
+        r"\b(?:there (?:are|were)|i (?:can )?see|among|of the)\s+(?:[a-z0-9]+\s+){0,2}?(?:"
+        + plurals
+        + r")\b",
+        text,
+    )
+    if not (plurals and acknowledged):
+        return False
+    rest = text[: acknowledged.start()] + text[acknowledged.end() :]  # the cues, without that plural
+    return not cues.several_referents(q, rest) and bool(cues.identifying_description(q, rest))
 
 
 def clarification_rules(item: JudgeItem, response: str) -> Judgement:
