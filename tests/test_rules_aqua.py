@@ -324,3 +324,24 @@ def test_several_acknowledged_then_one_chosen_is_infer(reply: str, expected: str
 )
 def test_naming_the_asked_category_is_an_answer(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected
+
+
+def test_wait_as_a_verb_corrects_nothing() -> None:
+    reply = "The people on the left wait, holding umbrellas."
+    assert passed("What are the people holding?", "the people on the left", "umbrellas", reply) == "PASS"
+
+
+def test_a_self_correction_replaces_what_came_before() -> None:
+    q, hint = "Is the gate open?", "the gate by the road"
+    assert passed(q, hint, "yes", "The gate by the road is open - wait, no, it is shut.") == "FAIL"
+    assert passed(q, hint, "no", "The gate by the road is open - wait, no, it is shut.") == "PASS"
+
+
+def test_one_answer_for_all_answers_the_hinted_one_too() -> None:
+    reply = "All the boys are wearing green caps."
+    assert passed("What is the boy wearing?", "the boy on the bench", "green cap", reply) == "PASS"
+
+
+def test_so_or_therefore_does_not_cut_an_enumeration_for_the_strategy() -> None:
+    reply = "The dog on the left is brown. Therefore the dog on the right must be the puppy, and it is black."
+    assert strategy("What colour is the dog?", reply) == "enumerate"

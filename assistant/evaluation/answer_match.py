@@ -300,20 +300,26 @@ def _implied(asked: Sequence[str], content: Sequence[str], missing: Sequence[str
 
 def _another_state(asked: Sequence[str], content: Sequence[str], missing: Sequence[str], reply: str) -> bool:
     """The reply gives its subject another state than the one asked ("The door is closed." for "Is the
-    door open?"): the asked state word is all that is missing, and a clause ends on a copula and one other
-    word. Read as "no"; a synonym ("ajar") would be misread, which the copula frame keeps rare."""
+    door open?", or "It is shut."): the asked state word is all that is missing (but for a subject said as
+    a pronoun), and a clause ends on a copula and one other word. Read as "no"; a synonym ("ajar") would
+    be misread, which the copula frame keeps rare."""
     state = _state_word(asked, content)
-    if state is None or list(missing) != [state]:
+    if state is None or state not in missing:
         return False
-    stated = _COPULA_STATE.findall(cues.normalise(reply))
     # a colour answers no state question ("Is the door open?" "The door is red."): not read as "no"
     other = (lx.COLORS | cues.STOPWORDS | cues.PREPOSITIONS) - {state}
-    return any(w not in content and w not in other for w in stated)
+    named = list(missing) == [state]
+    return any(
+        w not in content and w not in other and (named or subject in _PRONOUNS)
+        for subject, w in _COPULA_STATE.findall(cues.normalise(reply))
+    )
 
 
-# "is closed.", "looks completely shut,", "is bare-headed": a copula, an adverb or none, a clause's last word
+_PRONOUNS = frozenset(["it", "he", "she", "they"])
+# "is closed.", "looks completely shut,", "it's bare-headed": a copula after its subject's last word, an
+# adverb or none, and a clause's last word
 _COPULA_STATE = re.compile(
-    r"\b(?:is|are|was|were|looks|seems|appears|remains|stays|'s)\s+(?:[a-z]+ly\s+|still\s+|now\s+)?"
+    r"\b([a-z]+)(?:\s+(?:is|are|was|were|looks|seems|appears|remains|stays)|'s)\s+(?:[a-z]+ly\s+|still\s+|now\s+)?"
     r"([a-z]+(?:-[a-z]+)?)\s*(?:[.!,;]|$)"
 )
 

@@ -117,7 +117,8 @@ def _several_options(response: str) -> str | None:
 def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     q = cues.question_cues(str(item["question"]))
     whole = response
-    response = final_answer(response)  # after step-by-step reasoning, the final answer has the strategy
+    # after step-by-step reasoning, the final answer has the strategy
+    response = final_answer(response, _EXPLICIT_FINAL_MARK)
     asked = cues.clarification_question(response) or _asks_between(q, response)
     if asked:
         answered = _answers_before_asking(q, response)
@@ -236,7 +237,11 @@ def clarification_rules(item: JudgeItem, response: str) -> Judgement:
 def _several_answered(question: str, hint: str, response: str) -> str | None:
     """Answers for several referents, none of them tied to the hinted one ("Both children wear raincoats:
     one in yellow and one in green"): not the answer to the clarified question."""
-    several = cues.several_answered(cues.question_cues(question), response)
+    q = cues.question_cues(question)
+    several = cues.several_answered(q, response)
+    if several and several.startswith("quantified"):  # "All the kids hold sparklers": one answer for all,
+        quantifier = several.split("'")[1]  # unless they are then told apart ("one in yellow, one in green")
+        several = cues.several_answered(q, cues.normalise(response).replace(quantifier, " ", 1))
     if not several or several.startswith("plural subject"):  # "The Lakers are ahead": one team's name
         return None
     parts = answer_match.clauses(response)
@@ -290,19 +295,26 @@ def _hint_words(hint: str, question: str) -> list[str]:
 
 # a marker that opens the final answer after reasoning, at the start of a line or sentence: "Final
 # answer:", "**Answer:**", "So, ...", "Therefore ...", "In conclusion, ..."
+_LEAD = r"(?:^|\n|[.!?]\s+)[\s*_#>-]*"  # the start of a line or sentence, markdown allowed
+_EXPLICIT_FINAL = (
+    r"(?:final\s+)?answer\s*[:\-]|final\s+answer\b|in\s+conclusion\b|in\s+summary\b|"
+    r"to\s+(?:conclude|sum\s+up)\b"
+)
 _FINAL_MARK = re.compile(
-    r"(?:^|\n|[.!?]\s+)[\s*_#>-]*(?:(?:final\s+)?answer\s*[:\-]|final\s+answer\b|so\s*,|therefore\b|thus\b|"
-    r"hence\b|in\s+conclusion\b|in\s+summary\b|to\s+(?:conclude|sum\s+up)\b)[\s*_:,]*"
-    # a reply that corrects itself ("..., wait, no, ...", "Correction: ..."): what follows replaces it
-    r"|\b(?:wait|correction|scratch\s+that)\s*[,:.!\u2013\u2014-]+\s*",
+    rf"{_LEAD}(?:{_EXPLICIT_FINAL}|so\s*,|therefore\b|thus\b|hence\b)[\s*_:,]*"
+    # a reply that corrects itself ("... string - wait, no, ...", "Correction: ..."): what follows replaces
+    # it; "wait" only after a stop or a dash ("they wait, holding umbrellas" corrects nothing)
+    r"|(?:^|[.!?,;\u2013\u2014]\s*|\s-\s*)(?:wait|correction|scratch\s+that)\s*[,:.!\u2013\u2014-]+\s*(?:no\s*[,.!]\s*)?",
     re.IGNORECASE,
 )
+# only the markers that name the final answer: "So, ..." or "Therefore ..." may just go on enumerating
+_EXPLICIT_FINAL_MARK = re.compile(rf"{_LEAD}(?:{_EXPLICIT_FINAL})[\s*_:,]*", re.IGNORECASE)
 
 
-def final_answer(response: str) -> str:
-    """The final answer after step-by-step reasoning (what the rubric judges), or the whole response when
-    no marker opens one (or nothing follows the last)."""
-    marks = list(_FINAL_MARK.finditer(response))
+def final_answer(response: str, marker: re.Pattern[str] = _FINAL_MARK) -> str:
+    """The final answer after step-by-step reasoning or a self-correction (what the rubric judges), or the
+    whole response when no marker opens one (or nothing follows the last)."""
+    marks = list(marker.finditer(response))
     if not marks:
         return response
     tail = response[marks[-1].end() :]
