@@ -345,3 +345,20 @@ def test_one_answer_for_all_answers_the_hinted_one_too() -> None:
 def test_so_or_therefore_does_not_cut_an_enumeration_for_the_strategy() -> None:
     reply = "The dog on the left is brown. Therefore the dog on the right must be the puppy, and it is black."
     assert strategy("What colour is the dog?", reply) == "enumerate"
+
+
+@pytest.mark.parametrize(
+    "reply,expected",
+    [
+        ("4 cows, maybe 5.", "FAIL"),  # the reference offered beside another number
+        ("There are 4 cows, 2 or 3 of them brown.", "PASS"),  # a hedge about something else
+        ("4 cows stand 2 to 3 metres apart.", "PASS"),
+    ],
+)
+def test_a_number_hedge_counts_where_it_offers_the_reference(reply: str, expected: str) -> None:
+    assert passed("How many cows are there?", "the field on the left", "4", reply) == expected
+
+
+def test_a_clause_that_names_no_referent_is_not_about_another_one() -> None:
+    reply = "In his right hand, a phone."
+    assert passed("What is the man holding?", "the man on the right", "phone", reply) == "PASS"

@@ -330,9 +330,16 @@ def clauses(text: str) -> list[str]:
     return [c.strip() for c in _CLAUSE_BREAK.split(cues.normalise(text)) if c and c.strip()]
 
 
-def bound_to_hint(reference_words: Sequence[str], reply: str, hint_words: Sequence[str]) -> bool | None:
+def bound_to_hint(
+    reference_words: Sequence[str],
+    reply: str,
+    hint_words: Sequence[str],
+    referents: frozenset[str] = frozenset(),
+) -> bool | None:
     """In a reply of several clauses: True when a clause that names the hinted referent gives the answer,
-    False when only clauses about another referent give it, None when no clause names the hint."""
+    False when only clauses about another referent give it, None when no clause names the hint or an
+    answering clause names no referent at all ("In his right hand, | a phone."). `referents`: the
+    question's and hint's nouns."""
     if not hint_words:
         return None
     parts = clauses(reply)
@@ -344,7 +351,12 @@ def bound_to_hint(reference_words: Sequence[str], reply: str, hint_words: Sequen
     answering = [c for c in parts if contains_answer(reference_words, c)]
     if not answering:
         return None
-    return any(c in hinted for c in answering)
+    if any(c in hinted for c in answering):
+        return True
+    names = referents | {"one"}
+    if any(not subject_places(c, referents) and not names & set(cues.words(c)) for c in answering):
+        return None
+    return False
 
 
 _OWNERS = frozenset(["its", "his", "her", "their", "my", "your", "our"])

@@ -79,36 +79,45 @@ _HEDGES = (
 # two numbers offered: "5 or 6", "five to six", "3-4", "6 - or possibly a 9", "between 3 and 4"; a time
 # ("3:45"), a decimal and "or at least 5" (no second option) are not
 _NUMBER = r"(?<![\d:.,])(\d+(?:\.\d+)?)(?![\d:]|\.\d)"
+_MAYBE = r"(?:maybe|perhaps|possibly|probably|even)"
 _NUMBER_HEDGE = re.compile(
     _NUMBER
-    + r"\s*(?:[,\u2013\u2014-]\s*)?(or\s|to\s|[\u2013\u2014-])\s*(?:(?:maybe|perhaps|possibly|probably|"
-    r"even)\s+)?(?:(?:a|an)\s+)?" + _NUMBER
+    + r"(?:\s*(?:[,\u2013\u2014-]\s*)?(to\s|[\u2013\u2014-])"  # a range: "3 to 4", "3-4"
+    # or an alternative, a counted noun allowed before it: "5 or 6", "5 birds, maybe 6", "6 - or possibly 9"
+    + rf"|(?:\s+[a-z]+)?\s*(?:[,\u2013\u2014-]\s*)?(or\s|(?={_MAYBE})))"
+    + rf"\s*(?:{_MAYBE}\s+)?(?:(?:a|an)\s+)?"
+    + _NUMBER
 )
 _BETWEEN = re.compile(r"\bbetween\s+" + _NUMBER + r"\s+and\s+" + _NUMBER)
 
 
-def _number_hedge(response: str) -> str | None:
-    """Two different numbers offered as the answer, or None. A range ("to", a dash) runs upwards ("the
+def _number_hedge(response: str, offered: set[float]) -> str | None:
+    """Two different numbers offered as the answer, one of them a reference number (`offered`), or None:
+    "There are 5 birds, 2 or 3 of them small" hedges no answer. A range ("to", a dash) runs upwards ("the
     score is 2 to 1" is one answer); "or" offers any two."""
     text = " ".join(answer_match.tokens_text(response).split())
     for m in _NUMBER_HEDGE.finditer(text):
-        low, how, high = float(m.group(1)), m.group(2).strip(), float(m.group(3))
-        if low != high and (how == "or" or low < high):
+        low, high = float(m.group(1)), float(m.group(4))
+        if low != high and (m.group(2) is None or low < high) and {low, high} & offered:
             return f"'{m.group(0)}'"
     between = _BETWEEN.search(text)
-    return f"'{between.group(0)}'" if between else None
+    if between and {float(between.group(1)), float(between.group(2))} & offered:
+        return f"'{between.group(0)}'"
+    return None
 
 
-def _several_options(response: str) -> str | None:
+def _several_options(response: str, references: list[str]) -> str | None:
     """How a reply offers several answers instead of one (a list of two or more items, "either ... or",
-    "if you mean", "red or blue", two numbers), or None. AQuA's PASS asks for the answer to the clarified
-    question."""
+    "if you mean", "red or blue", two numbers around the reference's), or None. AQuA's PASS asks for the
+    answer to the clarified question."""
     if len(_LIST_ITEM.findall(response)) >= 2:
         return "a list"
     for pattern, name in _HEDGES:
         if pattern.search(response):
             return name
-    return _number_hedge(response)
+    numbers = {float(n) for r in references for n in re.findall(r"(?<![\d:])\d+(?:\.\d+)?(?![\d:])", r)}
+    numbers |= {float(n) for r in references for n in answer_match.tokens(r) if n.isdigit()}
+    return _number_hedge(response, numbers) if numbers else None
 
 
 # ------------------------------------------------------------------------------------------ rules
@@ -226,7 +235,7 @@ def clarification_rules(item: JudgeItem, response: str) -> Judgement:
     keyed = _keyed_by_hint(response, hint, question)
     if keyed is not None:
         response = keyed
-    options = _several_options(response) or _several_answered(question, hint, response)
+    options = _several_options(response, references) or _several_answered(question, hint, response)
     if options:
         return Judgement(
             "FAIL", reason=f"lists several options ({options}), not one answer", path="rules:pass.options"
@@ -266,7 +275,7 @@ def _matched(references: list[str], question: str, hint: str, response: str) -> 
         if not answer_match.contains_answer(words, response):
             continue
         place = answer_match.other_place(words, response, hint, referents)
-        if place or answer_match.bound_to_hint(words, response, hint_words) is False:
+        if place or answer_match.bound_to_hint(words, response, hint_words, referents) is False:
             other = other or (ref, place)
             continue
         return Judgement("PASS", reason=f"contains the reference answer {ref!r}", path="rules:pass.contains")
