@@ -362,3 +362,22 @@ def test_a_number_hedge_counts_where_it_offers_the_reference(reply: str, expecte
 def test_a_clause_that_names_no_referent_is_not_about_another_one() -> None:
     reply = "In his right hand, a phone."
     assert passed("What is the man holding?", "the man on the right", "phone", reply) == "PASS"
+
+
+@pytest.mark.parametrize(
+    "reply,expected",
+    [
+        ("The grey cat is sitting on the rug beside the armchair.", "FAIL"),  # the armchair is only nearby
+        ("The grey cat is sitting on the old armchair by the fire.", "PASS"),
+        ("It sits on top of the armchair.", "PASS"),
+        ("The armchair. It is curled up on it.", "PASS"),
+        ("An armchair, on the left of the picture.", "PASS"),
+    ],
+)
+def test_the_object_of_the_asked_preposition_is_the_answer(reply: str, expected: str) -> None:
+    assert passed("What is the cat sitting on?", "the grey cat", "an armchair", reply) == expected
+
+
+def test_a_couple_of_them_acknowledged_then_one_chosen_is_infer() -> None:
+    reply = "There are a couple of cyclists; the one nearest the camera is drinking water."
+    assert strategy("What is the cyclist doing?", reply) == "infer"

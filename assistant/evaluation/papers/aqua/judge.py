@@ -19,9 +19,10 @@ for the hinted referent (not in a clause about another one, nor in a place that 
 the response gives one answer; FAIL otherwise. One answer: a reply that lists several options ("either
 ... or", "if you mean ...", "red or blue", "5 or 6", "five to six", answers for several referents) fails,
 as it has not answered the clarified question; after step-by-step reasoning (or a self-correction) the
-final answer is what is judged, and in a list keyed by referents the one item keyed by the hint's own
-words is the answer. Short reference answers ("red", "two") suit it; long ones are better judged by an
-LLM judge.
+final answer is what is judged; for a question ending in a preposition ("What is the dog lying on?") the
+reply's object of that preposition must hold the reference; and in a list keyed by referents the one
+item keyed by the hint's own words is the answer. Short reference answers ("red", "two") suit it; long
+ones are better judged by an LLM judge.
 AQuA factual consistency needs the image: the rule judge refuses it (JudgeError).
 """
 
@@ -209,7 +210,7 @@ def _acknowledged_then_chosen(q: cues.QuestionCues, text: str) -> bool:
     several (after "there are", "I see", "among", "of the"), and one of them is singled out and answered."""
     plurals = "|".join(re.escape(p) for p in cues.plural_mentions(q, text))
     acknowledged = re.search(
-        r"\b(?:there (?:are|were)|i (?:can )?see|among|of the)\s+(?:[a-z0-9]+\s+){0,2}?(?:"
+        r"\b(?:there (?:are|were)|i (?:can )?see|among|of the)\s+(?:[a-z0-9]+\s+){0,3}?(?:"
         + plurals
         + r")\b",
         text,
@@ -274,6 +275,13 @@ def _matched(references: list[str], question: str, hint: str, response: str) -> 
             continue
         if not answer_match.contains_answer(words, response):
             continue
+        elsewhere = _object_elsewhere(question, response, words)
+        if elsewhere:
+            return Judgement(
+                "FAIL",
+                reason=f"gives {elsewhere!r}, not {ref!r}, as the asked object",
+                path="rules:pass.object",
+            )
         place = answer_match.other_place(words, response, hint, referents)
         if place or answer_match.bound_to_hint(words, response, hint_words, referents) is False:
             other = other or (ref, place)
@@ -293,6 +301,46 @@ def _matched(references: list[str], question: str, hint: str, response: str) -> 
     return Judgement(
         "FAIL", reason=f"does not contain the reference answer {references[0]!r}", path="rules:pass.missing"
     )
+
+
+def _object_elsewhere(question: str, response: str, words: list[str]) -> str | None:
+    """For a question ending in a preposition ("What is the dog lying on?"), the object the reply gives to
+    that preposition when the reference is not in it ("lying on the floor next to the couch": the couch
+    is only nearby), or None. Places ("on the left") and the picture ("in the image") are no such object."""
+    asked = cues.words(question.split("?")[0])
+    if not asked or asked[-1] not in cues.PREPOSITIONS:
+        return None
+    stops = "|".join(sorted(cues.PREPOSITIONS | {"and", "but", "while", "which", "that", "where"}))
+    objects = [
+        m.group(1)
+        for m in re.finditer(
+            rf"\b{asked[-1]}\s+((?:[a-z'-]+\s+){{0,4}}?[a-z'-]+)(?=\s+(?:{stops})\b|\s*[.,;:!?]|\s*$)",
+            cues.normalise(response),
+        )
+    ]
+    pronouns = {
+        "it",
+        "them",
+        "this",
+        "that",
+        "him",
+        "her",
+        "these",
+        "those",
+        "top",
+    }  # "on it", "on top of it"
+    objects = [
+        o
+        for o in objects
+        if cues.place_of(o) is None and not _the_picture(o) and cues.content_words(o) - pronouns
+    ]
+    if not objects or any(answer_match.contains_answer(words, o) for o in objects):
+        return None
+    return objects[0]
+
+
+def _the_picture(phrase: str) -> bool:
+    return bool(set(cues.words(phrase)) & {"image", "picture", "photo", "photograph", "scene", "frame"})
 
 
 def _hint_words(hint: str, question: str) -> list[str]:
