@@ -381,3 +381,14 @@ def test_the_object_of_the_asked_preposition_is_the_answer(reply: str, expected:
 def test_a_couple_of_them_acknowledged_then_one_chosen_is_infer() -> None:
     reply = "There are a couple of cyclists; the one nearest the camera is drinking water."
     assert strategy("What is the cyclist doing?", reply) == "infer"
+
+
+def test_a_yes_or_no_is_read_in_the_clause_about_the_hinted_referent() -> None:
+    q, hint = "Is the gate open?", "the gate on the right"
+    reply = "Yes, the gate on the left is open, but the gate on the right is locked."
+    assert passed(q, hint, "no", reply) == "PASS"
+    assert passed(q, hint, "yes", reply) == "FAIL"
+    # a bare "Yes," before the hinted clause still answers
+    assert (
+        passed("Is the lamp on?", "the lamp by the bed", "yes", "Yes, the lamp by the bed is on.") == "PASS"
+    )

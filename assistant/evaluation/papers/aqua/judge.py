@@ -268,7 +268,7 @@ def _matched(references: list[str], question: str, hint: str, response: str) -> 
     for ref in references:
         words = _answer_words(ref)
         if words in (["yes"], ["no"]):
-            said = answer_match.yes_no(question, response, _PASS_STOP)
+            said = answer_match.yes_no(question, _hinted_part(response, hint_words, referents), _PASS_STOP)
             if said == words[0]:
                 return Judgement("PASS", reason=f"answers {said!r}", path="rules:pass.yes-no")
             unread = unread or (None if said else ref)
@@ -341,6 +341,21 @@ def _object_elsewhere(question: str, response: str, words: list[str]) -> str | N
 
 def _the_picture(phrase: str) -> bool:
     return bool(set(cues.words(phrase)) & {"image", "picture", "photo", "photograph", "scene", "frame"})
+
+
+def _hinted_part(response: str, hint_words: list[str], referents: frozenset[str]) -> str:
+    """The clauses that name the hinted referent, where the others name another ("Yes, the left door is
+    open, but the right one is closed" for the right door): a yes / no is read there; else the whole
+    reply (a bare "Yes," before the hinted clause names nothing)."""
+    parts = answer_match.clauses(response)
+    hinted = [c for c in parts if hint_words and set(hint_words) <= set(cues.words(c))]
+    others = [c for c in parts if c not in hinted and len(cues.words(c)) > 1]  # not a bare "yes"
+    if not hinted or not others:
+        return response
+    names = referents | {"one"}
+    if all(names & set(cues.words(c)) or cues.place_of(c) for c in others):
+        return ". ".join(hinted)
+    return response
 
 
 def _hint_words(hint: str, question: str) -> list[str]:
