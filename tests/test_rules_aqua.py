@@ -392,3 +392,15 @@ def test_a_yes_or_no_is_read_in_the_clause_about_the_hinted_referent() -> None:
     assert (
         passed("Is the lamp on?", "the lamp by the bed", "yes", "Yes, the lamp by the bed is on.") == "PASS"
     )
+
+
+def test_answers_for_several_referents_pass_where_one_is_the_hinted_one() -> None:
+    q, hint = "What is the woman holding?", "the woman in the red coat"
+    assert (
+        passed(q, hint, "phone", "The woman in red holds a phone, and the man beside her holds a cup.")
+        == "PASS"
+    )
+    assert (
+        passed(q, hint, "phone", "The woman in blue holds a phone, and the woman in red holds a cup.")
+        == "FAIL"
+    )

@@ -256,7 +256,7 @@ def _several_answered(question: str, hint: str, response: str) -> str | None:
         return None
     parts = answer_match.clauses(response)
     hint_words = _hint_words(hint, question)
-    named = [c for c in parts if hint_words and set(hint_words) <= set(cues.words(c))]
+    named = [c for c in parts if set(hint_words) & set(cues.words(c))]
     return None if named else several
 
 
