@@ -116,8 +116,9 @@ def _several_options(response: str, references: list[str]) -> str | None:
     for pattern, name in _HEDGES:
         if pattern.search(response):
             return name
-    numbers = {float(n) for r in references for n in re.findall(r"(?<![\d:])\d+(?:\.\d+)?(?![\d:])", r)}
-    numbers |= {float(n) for r in references for n in answer_match.tokens(r) if n.isdigit()}
+    numbers = {
+        float(t) for r in references for t in answer_match.tokens(r) if re.fullmatch(r"\d+(?:\.\d+)?", t)
+    }
     return _number_hedge(response, numbers) if numbers else None
 
 
