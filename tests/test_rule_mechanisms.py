@@ -225,7 +225,8 @@ def test_pass_reads_yes_and_no_and_abstains_where_it_cannot() -> None:
     assert passed(q, hint, "yes", "The front door is open.") == "PASS"
     assert passed(q, hint, "no", "The front door is not open.") == "PASS"
     assert passed(q, hint, "yes", "The front door is not open.") == "FAIL"
-    assert passed(q, hint, "no", "The door is closed.") == "unknown"  # "closed" = not open needs a thesaurus
+    assert passed(q, hint, "no", "The door is closed.") == "PASS"  # another state than the one asked: no
+    assert passed("Is the man smiling?", "the tall man", "yes", "He's beaming.") == "unknown"  # a thesaurus
 
 
 def test_pass_fails_a_reply_that_still_asks() -> None:

@@ -1,15 +1,26 @@
 """Does a reply give the reference answer? The word matching behind AQuA's PASS rule (papers/aqua/judge.py).
 
 - Tokens: a time ("10:10", "7:45 pm") and a number ("3.5", "1,000") are one token each; number words are
-  digits ("two" -> "2", as the question analyser reads them); hyphenated words are their parts.
+  digits ("two" -> "2", as the question analyser reads them); hyphenated words are their parts. A number
+  sign ("No. 7", "#7") is the number, unless a plural noun follows ("No. 2 cats are ...": "No." there
+  answers, and "2 cats" is a count).
+- Spoken times (`spoken_times`, applied where the reference is a time): "quarter to four" = 3:45, "half
+  past six" = 6:30, "ten past ten" = 10:10, "five o'clock" = 5:00. "five to six" is 5:55 only there: for
+  any other reference it is a range of counts.
 - Forms: each word also stands for its lemma (simplemma: "sleeping" -> "sleep", "umbrellas" ->
-  "umbrella"), its American spelling (breame's British/American list: "grey" -> "gray", "colour" ->
-  "color"), and a predicative a- adjective for its stem ("asleep" -> "sleep", when simplemma knows the
-  stem as a word); two adjacent words also stand for their compound ("ice cream" = "icecream").
+  "umbrella"; an -ing form simplemma keeps as a noun, "sitting", also for its verb stem "sit"), its
+  American spelling (breame's British/American list: "grey" -> "gray", "colour" -> "color"), and a
+  predicative a- adjective for its stem ("asleep" -> "sleep", when simplemma knows the stem as a word);
+  two adjacent words also stand for their compound ("ice cream" = "icecream").
 - Negation: "not red", "isn't an umbrella" negate the word that follows.
 - Yes / no: a reference "yes" or "no" is read from the reply's first word, else implied by the reply
-  restating the question's own words (yes) or restating them negated (no); a reply that does neither
-  ("The door is closed." for "Is the door open?") cannot be read without a thesaurus: None (unknown).
+  restating the question's own words (yes) or restating them negated (no), stating the asked state with
+  the subject left implicit ("it's empty"), the asked object with another verb ("has a collar on" for
+  "wearing a collar"), or another state on a copula ("The door is closed." for "Is the door open?": no);
+  a reply that does none of these ("He's beaming." for "Is he smiling?") needs a thesaurus: None.
+- Place: a clause whose subject stands in a place that excludes the hint's place ("the bus at the front"
+  for "the bus behind") is about another referent; a side or part of the object ("on its left side",
+  "the left wing") is no place of the referent (`subject_places`).
 - Binding: in a reply about several referents ("The biggest umbrella is red; the small one is blue"),
   the reference answer counts only in the clause that speaks of the hinted referent.
 """
@@ -65,15 +76,99 @@ _AUXILIARIES = frozenset(
     ]
 )
 _CLAUSE_BREAK = re.compile(
-    r"[.;!?\n]|,\s+(?=(?:and |but |while |whereas )?(?:the|a|an|one|its|his|her)\b)|"
+    r"(?<!\d)\.|\.(?!\d)|[;!?\n]|,\s+(?=(?:and |but |while |whereas )?(?:the|a|an|one|its|his|her)\b)|"
     r"\s(?:while|whereas|but)\s"
 )
 
 
+# "No. 7", "no 7", "nr. 7" (normalise has already turned "#7" into " 7"): the number sign before a number
+_NUMBER_SIGN = re.compile(r"\b(?:no|nr)\.?\s*(?=\d)")
+
+
+def _drop_number_sign(text: str) -> str:
+    """ "no. 7 is on his shirt" -> "7 is on his shirt"; "no. 2 cats are ..." stays: a plural noun after the
+    number makes it a count, and "no." the answer to a yes / no question."""
+
+    def replace(m: re.Match[str]) -> str:
+        after = re.match(r"\d+\s+([a-z]+)", text[m.end() :])
+        return m.group(0) if after and cues.is_plural(after.group(1)) else ""
+
+    return _NUMBER_SIGN.sub(replace, text)
+
+
+def _time_token(token: str) -> str:
+    """ "7:45 p.m." -> "7:45pm", "03:45" -> "3:45": one spelling per time."""
+    return re.sub(r"\s|\.", "", token).lstrip("0") or token
+
+
 def tokens(text: str) -> list[str]:
     """The reply's tokens (module docstring): times and numbers whole, number words as digits."""
-    found = _TOKEN.findall(cues.normalise(text).replace("-", " "))
-    return [_NUMBERS.get(t, re.sub(r"\s|\.", "", t) if ":" in t else t) for t in found]
+    found = _TOKEN.findall(_drop_number_sign(cues.normalise(text)).replace("-", " "))
+    return [_NUMBERS.get(t, _time_token(t) if ":" in t else t) for t in found]
+
+
+def tokens_text(text: str) -> str:
+    """`text` normalised, with number words as digits and number signs dropped ("No. five or six" ->
+    "5 or 6"): for patterns over numbers."""
+    text = _drop_number_sign(cues.normalise(text))
+    return re.sub(r"[a-z]+", lambda m: _NUMBERS.get(m.group(0), m.group(0)), text)
+
+
+_HOUR_WORDS = {w: n for w, n in lx.NUMBER_WORDS.items() if 1 <= n <= 12}
+_MINUTE_WORDS = {**{w: n for w, n in lx.NUMBER_WORDS.items() if 1 <= n <= 20}, "quarter": 15, "half": 30}
+_MINUTES = (
+    r"(?:twenty[\s-](?:one|two|three|four|five|six|seven|eight|nine)|"
+    + "|".join(sorted(_MINUTE_WORDS, key=len, reverse=True))
+    + r"|\d{1,2})"
+)
+_SPOKEN_TIME = re.compile(
+    rf"\b(?:a\s+)?(?P<min>{_MINUTES})(?:\s+minutes?)?\s+(?P<dir>past|after|to|before|till)\s+"
+    r"(?P<hour>" + "|".join(sorted(_HOUR_WORDS, key=len, reverse=True)) + r"|\d{1,2})\b"
+)
+_O_CLOCK = re.compile(r"\b(?P<hour>[a-z]+|\d{1,2})\s*o'?\s?clock\b")
+
+
+def _minutes(said: str) -> int | None:
+    if said.isdigit():
+        return int(said) if 0 < int(said) < 60 else None
+    parts = re.split(r"[\s-]", said)
+    if len(parts) == 2 and parts[0] == "twenty" and parts[1] in _HOUR_WORDS:
+        return 20 + _HOUR_WORDS[parts[1]]
+    return _MINUTE_WORDS.get(said)
+
+
+def _hour(said: str) -> int | None:
+    n = int(said) if said.isdigit() else _HOUR_WORDS.get(said)
+    return n if n is not None and 1 <= n <= 12 else None
+
+
+def _say_time(m: re.Match[str]) -> str:
+    minutes, hour = _minutes(m.group("min")), _hour(m.group("hour"))
+    if (
+        minutes is None
+        or hour is None
+        or (m.group("min") == "half" and m.group("dir") not in ("past", "after"))
+    ):
+        return m.group(0)
+    counted = re.match(r"\s+([a-z]+)", m.string[m.end() :])
+    if counted and cues.is_plural(counted.group(1)):  # "five to six people": a range of counts
+        return m.group(0)
+    if m.group("dir") in ("past", "after"):
+        return f"{hour}:{minutes:02d}"
+    return f"{hour - 1 or 12}:{60 - minutes:02d}"
+
+
+def spoken_times(text: str) -> str:
+    """`text` with its spoken times as digits ("quarter to four" -> "3:45", "five o'clock" -> "5:00").
+    Only for a reference that is a time: elsewhere "five to six" is a range of counts."""
+    text = cues.normalise(text)
+    text = _SPOKEN_TIME.sub(_say_time, text)
+    return _O_CLOCK.sub(lambda m: f"{h}:00" if (h := _hour(m.group("hour"))) else m.group(0), text)
+
+
+def is_time(text: str) -> bool:
+    """A reference that is a time of day ("3:45", "10:10 am", "five o'clock")."""
+    return bool(re.search(r"\d:\d\d", spoken_times(text)))
 
 
 @lru_cache(maxsize=4096)
@@ -82,13 +177,29 @@ def forms(word: str) -> frozenset[str]:
     import simplemma
     from breame.spelling import get_american_spelling
 
+    if ":" in word:  # a time: "7:45pm" is also 7:45
+        return frozenset({word, re.sub(r"[ap]m$", "", word)})
     if not word.isalpha():
         return frozenset({word})
     out = {word, get_american_spelling(word)}
     out |= {simplemma.lemmatize(w, lang="en") for w in list(out)}
+    out |= _ing_stems(word)
     if word.startswith("a") and len(word) > 4 and simplemma.is_known(word[1:], lang="en"):
         out.add(word[1:])  # "asleep" -> "sleep", "afloat" -> "float"
     return frozenset(out | {get_american_spelling(w) for w in out})
+
+
+def _ing_stems(word: str) -> set[str]:
+    """The verb of an -ing form that simplemma reads as a noun ("sitting" -> "sit", "lying" is lemmatised
+    already): the stem without -ing, undoubled ("sitt" -> "sit") or with its -e ("mak" -> "make"), where
+    simplemma knows it as a word."""
+    import simplemma
+
+    if not word.endswith("ing") or len(word) < 6 or simplemma.lemmatize(word, lang="en") != word:
+        return set()
+    stem = word[:-3]
+    candidates = [stem, stem + "e"] + ([stem[:-1]] if stem[-1] == stem[-2] else [])
+    return {c for c in candidates if len(c) > 2 and simplemma.is_known(c, lang="en")}
 
 
 def _token_forms(toks: Sequence[str]) -> set[str]:
@@ -137,9 +248,11 @@ def negated(toks: Sequence[str], word: str) -> bool:
 
 
 def contains_answer(reference_words: Sequence[str], text: str) -> bool:
-    """Every reference word occurs in `text` in some form, none of them negated."""
-    toks = tokens(text)
-    return not _missing(reference_words, toks) and not any(negated(toks, w) for w in reference_words)
+    """Every reference word occurs in `text` in some form, none of them negated in its own clause ("No.
+    2 cats are on the sofa": the "No." ends before the count)."""
+    if _missing(reference_words, tokens(text)):
+        return False
+    return not any(negated(tokens(c), w) for c in clauses(text) for w in reference_words)
 
 
 def yes_no(question: str, reply: str, stop: frozenset[str]) -> str | None:
@@ -155,11 +268,60 @@ def yes_no(question: str, reply: str, stop: frozenset[str]) -> str | None:
     if not asked or asked[0] not in _AUXILIARIES:
         return None
     content = [w for w in asked[1:] if w not in stop and w not in _AUXILIARIES]
-    if not content or _missing(content, toks):
+    if not content:
         return None
-    if any(negated(toks, w) for w in content) or any(t in _NEGATORS for t in toks):
+    missing = _missing(content, toks)
+    negative = any(negated(toks, w) for w in content if w not in missing) or any(t in _NEGATORS for t in toks)
+    if not missing or _implied(asked, content, missing):
+        return "no" if negative else "yes"
+    if not negative and _another_state(asked, content, missing, reply):
         return "no"
-    return "yes"
+    return None
+
+
+def _state_word(asked: Sequence[str], content: Sequence[str]) -> str | None:
+    """The state a yes / no question asks about: its last word, right after the subject ("open" in "Is
+    the door open?"), never a noun after an article ("a hat") or an -ing verb ("smiling")."""
+    last = asked[-1]
+    if last != content[-1] or len(asked) < 3 or asked[-2] in _SKIP_AFTER_NEGATION or last.endswith("ing"):
+        return None
+    return last
+
+
+def _implied(asked: Sequence[str], content: Sequence[str], missing: Sequence[str]) -> bool:
+    """The reply states the asked state or object in other words around it: "it's empty" for "Is the glass
+    empty?" (the state given, the subject left implicit), "has a red collar on" for "Is the dog wearing a
+    collar?" (the object given, only the -ing verb missing)."""
+    state = _state_word(asked, content)
+    if state and state not in missing:
+        return True
+    return content[-1] not in missing and all(w.endswith("ing") for w in missing)
+
+
+def _another_state(asked: Sequence[str], content: Sequence[str], missing: Sequence[str], reply: str) -> bool:
+    """The reply gives its subject another state than the one asked ("The door is closed." for "Is the
+    door open?", or "It is shut."): the asked state word is all that is missing (but for a subject said as
+    a pronoun), and a clause ends on a copula and one other word. Read as "no"; a synonym ("ajar") would
+    be misread, which the copula frame keeps rare."""
+    state = _state_word(asked, content)
+    if state is None or state not in missing:
+        return False
+    # a colour answers no state question ("Is the door open?" "The door is red."): not read as "no"
+    other = (lx.COLORS | cues.STOPWORDS | cues.PREPOSITIONS) - {state}
+    named = list(missing) == [state]
+    return any(
+        w not in content and w not in other and (named or subject in _PRONOUNS)
+        for subject, w in _COPULA_STATE.findall(cues.normalise(reply))
+    )
+
+
+_PRONOUNS = frozenset(["it", "he", "she", "they"])
+# "is closed.", "looks completely shut,", "it's bare-headed": a copula after its subject's last word, an
+# adverb or none, and a clause's last word
+_COPULA_STATE = re.compile(
+    r"\b([a-z]+)(?:\s+(?:is|are|was|were|looks|seems|appears|remains|stays)|'s)\s+(?:[a-z]+ly\s+|still\s+|now\s+)?"
+    r"([a-z]+(?:-[a-z]+)?)\s*(?:[.!,;]|$)"
+)
 
 
 def clauses(text: str) -> list[str]:
@@ -168,9 +330,16 @@ def clauses(text: str) -> list[str]:
     return [c.strip() for c in _CLAUSE_BREAK.split(cues.normalise(text)) if c and c.strip()]
 
 
-def bound_to_hint(reference_words: Sequence[str], reply: str, hint_words: Sequence[str]) -> bool | None:
+def bound_to_hint(
+    reference_words: Sequence[str],
+    reply: str,
+    hint_words: Sequence[str],
+    referents: frozenset[str] = frozenset(),
+) -> bool | None:
     """In a reply of several clauses: True when a clause that names the hinted referent gives the answer,
-    False when only clauses about another referent give it, None when no clause names the hint."""
+    False when only clauses about another referent give it, None when no clause names the hint or an
+    answering clause names no referent at all ("In his right hand, | a phone."). `referents`: the
+    question's and hint's nouns."""
     if not hint_words:
         return None
     parts = clauses(reply)
@@ -182,4 +351,60 @@ def bound_to_hint(reference_words: Sequence[str], reply: str, hint_words: Sequen
     answering = [c for c in parts if contains_answer(reference_words, c)]
     if not answering:
         return None
-    return any(c in hinted for c in answering)
+    if any(c in hinted for c in answering):
+        return True
+    names = referents | {"one"}
+    if any(not subject_places(c, referents) and not names & set(cues.words(c)) for c in answering):
+        return None
+    return False
+
+
+_OWNERS = frozenset(["its", "his", "her", "their", "my", "your", "our"])
+# the verbs that end a clause's subject ("the bus at the front | is red")
+_SUBJECT_ENDS = lx.RESPONSE_VERBS | frozenset(
+    ["appears", "seems", "sits", "stands", "shows", "lies", "looks"]
+)
+
+
+def subject_places(clause: str, referents: frozenset[str]) -> list[str]:
+    """The places of the clause's subject, canonical ("the bus at the front is red" -> ["foreground"]; a
+    hint, having no verb, is all subject). A side or part of the object is no place of it: a place after a
+    possessive ("on its left side", "her left wrist") or before another noun ("the left wing", but "the
+    left bus" / "the left one"), and "in front of" / "at the back of" something else."""
+    toks = cues.words(clause)
+    end = next((k for k, t in enumerate(toks) if t in _SUBJECT_ENDS), len(toks))
+    subject = toks[:end]
+    found = []
+    for k, tok in enumerate(subject):
+        place = cues.place_of(tok)
+        if place is None or (k > 0 and subject[k - 1] in _OWNERS):
+            continue
+        nxt = subject[k + 1] if k + 1 < len(subject) else ""
+        if nxt == "of" and place in ("foreground", "background"):
+            continue  # "in front of the car": a place relative to another object
+        if nxt and nxt not in referents | {"one", "of"} and cues.place_of(nxt) is None and _is_noun(nxt):
+            continue  # "the left wing": a part
+        found.append(place)
+    return found
+
+
+def _is_noun(word: str) -> bool:
+    """A word that can head a noun phrase here: not a function word or a preposition."""
+    return word.isalpha() and word not in cues.STOPWORDS and word not in cues.PREPOSITIONS
+
+
+def other_place(
+    reference_words: Sequence[str], reply: str, hint: str, referents: frozenset[str]
+) -> str | None:
+    """The place of the referent a reply answers for, when it excludes the hint's place (the answer is
+    about another referent), or None."""
+    wanted = subject_places(hint, referents)
+    if not wanted:
+        return None
+    answering = [c for c in clauses(reply) if contains_answer(reference_words, c)]
+    places = [subject_places(c, referents) for c in answering]
+    if not answering or not all(places):
+        return None
+    if all(cues.exclusive_places(wanted + p) and not set(p) & set(wanted) for p in places):
+        return places[0][0]
+    return None

@@ -269,11 +269,15 @@ def plural_mentions(q: QuestionCues, response: str) -> list[str]:
 
 
 def _place_of(fragment: str) -> str | None:
+    """The first place word in `fragment`, canonical ("centre" -> "middle", "behind" -> "background")."""
     for w in re.findall(_WORD, fragment):
         canon = _CANON_PLACE.get(w, w)
         if any(canon in g for g in PLACE_GROUPS):
             return canon
     return None
+
+
+place_of = _place_of  # public: PASS compares the hint's place with the reply's (answer_match)
 
 
 def located_places(q: QuestionCues, response: str) -> list[str]:

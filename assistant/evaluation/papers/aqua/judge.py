@@ -2,18 +2,27 @@
 LLM judge's rubric and what it reads, how its text is parsed, and the rule judge's rules where it has them
 (factual consistency needs the image: only an LLM judge that sees it can answer).
 
-AQuA strategy (levels 0-3, from the response's surface): clarify when it asks which referent is meant;
-enumerate when it speaks of several referents (class A's plural / place / "both" cues) or lists two
-or more items that each name a place or the referent; infer when it states an assumption
-("assuming", "I assume", "if you mean", "the main ...") or singles out one referent by a description
-(the B cues: "the dog in the centre"), or, for a question whose referent is only "this" / "it", names
-what it took the referent to be ("The hot dog has ..."); answer otherwise.
+AQuA strategy (levels 0-3, from the response's surface; after step-by-step reasoning, from its final
+answer): clarify when it asks which referent is meant (or offers referents to choose from, "the girl on
+the left, or the one on the right?"), unless it first answers for referents in places that exclude each
+other (then it enumerates); enumerate when it speaks of several referents (class A's plural / place /
+"both" cues) or lists two or more items that each name a place or the referent, but a plural that only
+says there are several ("There are several women, but the one in the centre ...") before one is singled
+out is infer; infer when it states an assumption ("assuming", "I assume", "if you mean", "the main ...")
+or singles out one referent by a description (the B cues: "the dog in the centre"), or, for a question
+whose referent is only "this" / "it", names what it took the referent to be ("The hot dog has ..."; "This
+is a kitchen" for "What room is this?" gives the asked category: an answer); answer otherwise.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
-and stop words dropped, number words as digits) occurs in the response and none is negated ("not red"),
-for any of the reference answers given, and the response gives one answer (a reply that lists several
-options, "either ... or", "if you mean ...", "red or blue", fails: it has not answered the clarified
-question); FAIL otherwise. Short reference answers ("red", "two") suit it;
-long ones are better judged by an LLM judge.
+and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
+them) occurs in the response and none is negated ("not red"), for any of the reference answers given,
+for the hinted referent (not in a clause about another one, nor in a place that excludes the hint's), and
+the response gives one answer; FAIL otherwise. One answer: a reply that lists several options ("either
+... or", "if you mean ...", "red or blue", "5 or 6", "five to six", answers for several referents) fails,
+as it has not answered the clarified question; after step-by-step reasoning (or a self-correction) the
+final answer is what is judged; for a question ending in a preposition ("What is the dog lying on?") the
+reply's object of that preposition must hold the reference; and in a list keyed by referents the one
+item keyed by the hint's own words is the answer. Short reference answers ("red", "two") suit it; long
+ones are better judged by an LLM judge.
 AQuA factual consistency needs the image: the rule judge refuses it (JudgeError).
 """
 
@@ -35,9 +44,10 @@ from assistant.evaluation.judgement import (
 from assistant.evaluation.papers.aqua.parse import STRATEGIES, parse_grounded, parse_pass_fail, parse_strategy
 
 _ASSUMPTION = re.compile(
-    r"\b(?:assuming|i assume|i'll assume|i will assume|presumably|(?:likely|probably) (?:referring|asking|"
-    r"means?)|if you(?:'re| are)? (?:mean|asking about|referring to)|if you mean|i think you mean|you(?:'re| "
-    r"are) (?:probably|likely) (?:asking|referring)|appears? to be (?:referring|asking)|the main|the most "
+    r"\b(?:assuming|assumption|i assume|i'll assume|i will assume|presumably|"
+    r"(?:likely|probably) (?:referring|asking|means?)|if you(?:'re| are)? (?:mean|asking about|referring to)|"
+    r"if you mean|i think you mean|you(?:'re| are) (?:probably|likely) (?:asking|referring)|"
+    r"appears? to be (?:referring|asking)|the main|the most "
     r"(?:prominent|noticeable|visible)|the (?:largest|biggest) (?:one|object))\b"
 )
 _NAMED_SUBJECT = re.compile(
@@ -67,15 +77,49 @@ _HEDGES = (
 )
 
 
-def _several_options(response: str) -> str | None:
+# two numbers offered: "5 or 6", "five to six", "3-4", "6 - or possibly a 9", "between 3 and 4"; a time
+# ("3:45"), a decimal and "or at least 5" (no second option) are not
+_NUMBER = r"(?<![\d:.,])(\d+(?:\.\d+)?)(?![\d:]|\.\d)"
+_MAYBE = r"(?:maybe|perhaps|possibly|probably|even)"
+_NUMBER_HEDGE = re.compile(
+    _NUMBER
+    + r"(?:\s*(?:[,\u2013\u2014-]\s*)?(to\s|[\u2013\u2014-])"  # a range: "3 to 4", "3-4"
+    # or an alternative, a counted noun allowed before it: "5 or 6", "5 birds, maybe 6", "6 - or possibly 9"
+    + rf"|(?:\s+[a-z]+)?\s*(?:[,\u2013\u2014-]\s*)?(or\s|(?={_MAYBE})))"
+    + rf"\s*(?:{_MAYBE}\s+)?(?:(?:a|an)\s+)?"
+    + _NUMBER
+)
+_BETWEEN = re.compile(r"\bbetween\s+" + _NUMBER + r"\s+and\s+" + _NUMBER)
+
+
+def _number_hedge(response: str, offered: set[float]) -> str | None:
+    """Two different numbers offered as the answer, one of them a reference number (`offered`), or None:
+    "There are 5 birds, 2 or 3 of them small" hedges no answer. A range ("to", a dash) runs upwards ("the
+    score is 2 to 1" is one answer); "or" offers any two."""
+    text = " ".join(answer_match.tokens_text(response).split())
+    for m in _NUMBER_HEDGE.finditer(text):
+        low, high = float(m.group(1)), float(m.group(4))
+        if low != high and (m.group(2) is None or low < high) and {low, high} & offered:
+            return f"'{m.group(0)}'"
+    between = _BETWEEN.search(text)
+    if between and {float(between.group(1)), float(between.group(2))} & offered:
+        return f"'{between.group(0)}'"
+    return None
+
+
+def _several_options(response: str, references: list[str]) -> str | None:
     """How a reply offers several answers instead of one (a list of two or more items, "either ... or",
-    "if you mean", "red or blue"), or None. AQuA's PASS asks for the answer to the clarified question."""
+    "if you mean", "red or blue", two numbers around the reference's), or None. AQuA's PASS asks for the
+    answer to the clarified question."""
     if len(_LIST_ITEM.findall(response)) >= 2:
         return "a list"
     for pattern, name in _HEDGES:
         if pattern.search(response):
             return name
-    return None
+    numbers = {
+        float(t) for r in references for t in answer_match.tokens(r) if re.fullmatch(r"\d+(?:\.\d+)?", t)
+    }
+    return _number_hedge(response, numbers) if numbers else None
 
 
 # ------------------------------------------------------------------------------------------ rules
@@ -83,16 +127,32 @@ def _several_options(response: str) -> str | None:
 
 def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     q = cues.question_cues(str(item["question"]))
-    asked = cues.clarification_question(response)
+    whole = response
+    # after step-by-step reasoning, the final answer has the strategy
+    response = final_answer(response, _EXPLICIT_FINAL_MARK)
+    asked = cues.clarification_question(response) or _asks_between(q, response)
     if asked:
+        answered = _answers_before_asking(q, response)
+        if answered:  # "The left one is red, the right one blue - which did you mean?"
+            return Judgement("enumerate", reason=f"answers each, then asks: {answered}")
         return Judgement("clarify", reason=f"asks: {asked!r}")
     several = cues.several_referents(q, response)
+    text = cues.normalise(response)
+    if several and several.startswith("plural mention") and _acknowledged_then_chosen(q, text):
+        several = None
     if several:
         return Judgement("enumerate", reason=several)
     listed = [it for it in cues.list_items(response) if _names_place_or_referent(q, it)]
     if len(listed) >= 2:
         return Judgement("enumerate", reason=f"{len(listed)} list items, each naming a referent")
-    text = cues.normalise(response)
+    judged = _one_referent(q, response, text)
+    if judged.label == "answer" and whole != response:  # "Assumption: you mean ... Answer: it's orange."
+        return _one_referent(q, whole, cues.normalise(whole))
+    return judged
+
+
+def _one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
+    """infer when the reply says which single referent it took, answer otherwise (module docstring)."""
     assumed = _ASSUMPTION.search(text)
     if assumed:
         return Judgement("infer", reason=f"states an assumption: {assumed.group(0)!r}")
@@ -100,7 +160,9 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     if described:
         return Judgement("infer", reason=f"singles out one referent: {described!r}")
     if q.vague:
-        named = _NAMED_SUBJECT.match(text) or _NAMED_BY_COPULA.match(text)
+        named = _NAMED_SUBJECT.match(text) or (
+            None if _IDENTITY_QUESTION.match(q.text) else _NAMED_BY_COPULA.match(text)
+        )
         new_words = cues.content_words(named.group(1)) - q.words if named else set()
         if named and new_words:
             return Judgement("infer", reason=f"names the referent of a vague question: {named.group(1)!r}")
@@ -110,6 +172,56 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     return Judgement("answer", reason="a direct answer", path="rules:strategy.default")
 
 
+# "What room is this?", "What kind of tree is it?": "This is a kitchen" gives the asked category, it does
+# not name a referent; a bare "What is this?" ("This is a typewriter": "this" resolved) and an attribute
+# question ("What colour is this?") are not such questions
+_IDENTITY_QUESTION = re.compile(
+    r"^(?:what|which)\s+(?:(?:kind|type|sort) of\s+)?"
+    r"(?!colou?r\b|shape\b|size\b|material\b|is\b|are\b)[a-z-]+\s+"
+    r"(?:is|are)\s+(?:this|that|it|these|those)\b"
+)
+_ANSWER_VERB = re.compile(r"\b(?:is|are|was|were|has|have|wears|holds|looks|says|reads|shows)\b")
+
+
+def _answers_before_asking(q: cues.QuestionCues, response: str) -> str | None:
+    """Answers for referents in places that exclude each other, given before the question that asks which
+    is meant (each with its own verb): the reply enumerates; it does not ask instead of answering."""
+    parts = re.split(r"\s[\u2013\u2014-]\s|[\u2013\u2014;:]|(?<=[.!?])\s+", response)
+    said = " ".join(p for p in parts if "?" not in p)
+    places = cues.located_places(q, said)
+    if cues.exclusive_places(places) and len(_ANSWER_VERB.findall(cues.normalise(said))) >= 2:
+        return ", ".join(dict.fromkeys(places))
+    return None
+
+
+def _asks_between(q: cues.QuestionCues, response: str) -> str | None:
+    """A question that offers referents to choose from ("would you like the girl on the left, or the one
+    on the right?"): each side of its "or" names a place or a referent."""
+    for sentence in reply_checks.sentences(cues.normalise(response)):
+        if not sentence.endswith("?") or " or " not in sentence:
+            continue
+        left, right = sentence.rsplit(" or ", 1)
+        if _names_place_or_referent(q, left) and _names_place_or_referent(q, right):
+            return sentence.strip()
+    return None
+
+
+def _acknowledged_then_chosen(q: cues.QuestionCues, text: str) -> bool:
+    """ "There are several women, but the one in the centre is ...": the plural only says that there are
+    several (after "there are", "I see", "among", "of the"), and one of them is singled out and answered."""
+    plurals = "|".join(re.escape(p) for p in cues.plural_mentions(q, text))
+    acknowledged = re.search(
+        r"\b(?:there (?:are|were)|i (?:can )?see|among|of the)\s+(?:[a-z0-9]+\s+){0,3}?(?:"
+        + plurals
+        + r")\b",
+        text,
+    )
+    if not (plurals and acknowledged):
+        return False
+    rest = text[: acknowledged.start()] + text[acknowledged.end() :]  # the cues, without that plural
+    return not cues.several_referents(q, rest) and bool(cues.identifying_description(q, rest))
+
+
 def clarification_rules(item: JudgeItem, response: str) -> Judgement:
     references = [r for r in texts(item["reference"]) if _answer_words(r)]
     if not references:
@@ -117,26 +229,63 @@ def clarification_rules(item: JudgeItem, response: str) -> Judgement:
     asked = cues.clarification_question(response)
     if asked:  # the rubric: "still asks for clarification" fails
         return Judgement("FAIL", reason=f"still asks: {asked!r}", path="rules:pass.asks")
-    options = _several_options(response)
+    question, hint = str(item["question"]), str(item.get("hint") or "")
+    if any(answer_match.is_time(r) for r in references):  # "quarter to four" is 3:45 here, not a range
+        response = answer_match.spoken_times(response)
+        references = [answer_match.spoken_times(r) for r in references]
+    response = final_answer(response)
+    keyed = _keyed_by_hint(response, hint, question)
+    if keyed is not None:
+        response = keyed
+    options = _several_options(response, references) or _several_answered(question, hint, response)
     if options:
         return Judgement(
             "FAIL", reason=f"lists several options ({options}), not one answer", path="rules:pass.options"
         )
-    question = str(item["question"])
-    hint = [w for w in _answer_words(str(item.get("hint") or "")) if w not in cues.words(question)]
+    return _matched(references, question, hint, response)
+
+
+def _several_answered(question: str, hint: str, response: str) -> str | None:
+    """Answers for several referents, none of them tied to the hinted one ("Both children wear raincoats:
+    one in yellow and one in green"): not the answer to the clarified question."""
+    q = cues.question_cues(question)
+    several = cues.several_answered(q, response)
+    if several and several.startswith("quantified"):  # "All the kids hold sparklers": one answer for all,
+        quantifier = several.split("'")[1]  # unless they are then told apart ("one in yellow, one in green")
+        several = cues.several_answered(q, cues.normalise(response).replace(quantifier, " ", 1))
+    if not several or several.startswith("plural subject"):  # "The Lakers are ahead": one team's name
+        return None
+    parts = answer_match.clauses(response)
+    hint_words = _hint_words(hint, question)
+    named = [c for c in parts if set(hint_words) & set(cues.words(c))]
+    return None if named else several
+
+
+def _matched(references: list[str], question: str, hint: str, response: str) -> Judgement:
+    """PASS when the response gives one of the references for the hinted referent (module docstring)."""
+    hint_words = _hint_words(hint, question)
+    referents = frozenset(cues.question_cues(question).referents | set(hint_words))
     unread = other = None
     for ref in references:
         words = _answer_words(ref)
         if words in (["yes"], ["no"]):
-            said = answer_match.yes_no(question, response, _PASS_STOP)
+            said = answer_match.yes_no(question, _hinted_part(response, hint_words, referents), _PASS_STOP)
             if said == words[0]:
                 return Judgement("PASS", reason=f"answers {said!r}", path="rules:pass.yes-no")
             unread = unread or (None if said else ref)
             continue
         if not answer_match.contains_answer(words, response):
             continue
-        if answer_match.bound_to_hint(words, response, hint) is False:
-            other = other or ref
+        elsewhere = _object_elsewhere(question, response, words)
+        if elsewhere:
+            return Judgement(
+                "FAIL",
+                reason=f"gives {elsewhere!r}, not {ref!r}, as the asked object",
+                path="rules:pass.object",
+            )
+        place = answer_match.other_place(words, response, hint, referents)
+        if place or answer_match.bound_to_hint(words, response, hint_words, referents) is False:
+            other = other or (ref, place)
             continue
         return Judgement("PASS", reason=f"contains the reference answer {ref!r}", path="rules:pass.contains")
     if unread:
@@ -144,14 +293,131 @@ def clarification_rules(item: JudgeItem, response: str) -> Judgement:
             UNKNOWN, reason="neither yes nor no can be read from the reply", path="rules:pass.abstain"
         )
     if other:
+        where = f" (the one {other[1]})" if other[1] else ""
         return Judgement(
             "FAIL",
-            reason=f"gives {other!r} for another referent than the hinted one",
+            reason=f"gives {other[0]!r} for another referent than the hinted one{where}",
             path="rules:pass.bound",
         )
     return Judgement(
         "FAIL", reason=f"does not contain the reference answer {references[0]!r}", path="rules:pass.missing"
     )
+
+
+def _object_elsewhere(question: str, response: str, words: list[str]) -> str | None:
+    """For a question ending in a preposition ("What is the dog lying on?"), the object the reply gives to
+    that preposition when the reference is not in it ("lying on the floor next to the couch": the couch
+    is only nearby), or None. Places ("on the left") and the picture ("in the image") are no such object."""
+    asked = cues.words(question.split("?")[0])
+    if not asked or asked[-1] not in cues.PREPOSITIONS:
+        return None
+    stops = "|".join(sorted(cues.PREPOSITIONS | {"and", "but", "while", "which", "that", "where"}))
+    objects = [
+        m.group(1)
+        for m in re.finditer(
+            rf"\b{asked[-1]}\s+((?:[a-z'-]+\s+){{0,4}}?[a-z'-]+)(?=\s+(?:{stops})\b|\s*[.,;:!?]|\s*$)",
+            cues.normalise(response),
+        )
+    ]
+    pronouns = {
+        "it",
+        "them",
+        "this",
+        "that",
+        "him",
+        "her",
+        "these",
+        "those",
+        "top",
+    }  # "on it", "on top of it"
+    objects = [
+        o
+        for o in objects
+        if cues.place_of(o) is None and not _the_picture(o) and cues.content_words(o) - pronouns
+    ]
+    if not objects or any(answer_match.contains_answer(words, o) for o in objects):
+        return None
+    return objects[0]
+
+
+def _the_picture(phrase: str) -> bool:
+    return bool(set(cues.words(phrase)) & {"image", "picture", "photo", "photograph", "scene", "frame"})
+
+
+def _hinted_part(response: str, hint_words: list[str], referents: frozenset[str]) -> str:
+    """The clauses that name the hinted referent, where the others name another ("Yes, the left door is
+    open, but the right one is closed" for the right door): a yes / no is read there; else the whole
+    reply (a bare "Yes," before the hinted clause names nothing)."""
+    parts = answer_match.clauses(response)
+    hinted = [c for c in parts if hint_words and set(hint_words) <= set(cues.words(c))]
+    others = [c for c in parts if c not in hinted and len(cues.words(c)) > 1]  # not a bare "yes"
+    if not hinted or not others:
+        return response
+    names = referents | {"one"}
+    if all(names & set(cues.words(c)) or cues.place_of(c) for c in others):
+        return ". ".join(hinted)
+    return response
+
+
+def _hint_words(hint: str, question: str) -> list[str]:
+    """The hint's own words, those the question lacks ("small" in "the small one"); "one" there stands
+    for the referent, not the number 1."""
+    asked = set(cues.words(question))
+    return [w for w in cues.words(hint) if w not in _PASS_STOP and w not in asked and w != "ones"]
+
+
+# a marker that opens the final answer after reasoning, at the start of a line or sentence: "Final
+# answer:", "**Answer:**", "So, ...", "Therefore ...", "In conclusion, ..."
+_LEAD = r"(?:^|\n|[.!?]\s+)[\s*_#>-]*"  # the start of a line or sentence, markdown allowed
+_EXPLICIT_FINAL = (
+    r"(?:final\s+)?answer\s*[:\-]|final\s+answer\b|in\s+conclusion\b|in\s+summary\b|"
+    r"to\s+(?:conclude|sum\s+up)\b"
+)
+_FINAL_MARK = re.compile(
+    rf"{_LEAD}(?:{_EXPLICIT_FINAL}|so\s*,|therefore\b|thus\b|hence\b)[\s*_:,]*"
+    # a reply that corrects itself ("... string - wait, no, ...", "Correction: ..."): what follows replaces
+    # it; "wait" only after a stop or a dash ("they wait, holding umbrellas" corrects nothing)
+    r"|(?:^|[.!?,;\u2013\u2014]\s*|\s-\s*)(?:wait|correction|scratch\s+that)\s*[,:.!\u2013\u2014-]+\s*(?:no\s*[,.!]\s*)?",
+    re.IGNORECASE,
+)
+# only the markers that name the final answer: "So, ..." or "Therefore ..." may just go on enumerating
+_EXPLICIT_FINAL_MARK = re.compile(rf"{_LEAD}(?:{_EXPLICIT_FINAL})[\s*_:,]*", re.IGNORECASE)
+
+
+def final_answer(response: str, marker: re.Pattern[str] = _FINAL_MARK) -> str:
+    """The final answer after step-by-step reasoning or a self-correction (what the rubric judges), or the
+    whole response when no marker opens one (or nothing follows the last)."""
+    marks = list(marker.finditer(response))
+    if not marks:
+        return response
+    tail = response[marks[-1].end() :]
+    return tail if re.search(r"[A-Za-z0-9]", tail) else response
+
+
+# a list item or sentence led by a key: "- **Left:** red", "Man on the left - a phone"
+_KEYED_ITEM = re.compile(r"^[\s*_#>-]*(?:\d+[.)]\s*)?([^:\n]{1,40}?)[\s*_]*(?::|\s[-\u2013\u2014]\s)\s*(.+)$")
+
+
+def _keyed_by_hint(response: str, hint: str, question: str) -> str | None:
+    """In a list keyed by referents, the value of the one item whose key names the hint's place or its own
+    words ("Left: red" for "the one on the left"); None when no single item does (the list then still
+    offers several options)."""
+    items = [m.groups() for m in map(_KEYED_ITEM.match, re.split(r"\n|;|(?<=[.!?])\s+", response)) if m]
+    if len(items) < 2:
+        return None
+    wanted = set(_hint_words(hint, question)) - cues.PLACE_WORDS
+    referents = frozenset(cues.question_cues(question).referents | wanted)
+    places = answer_match.subject_places(hint, referents)
+    place = places[0] if places else None
+    chosen = [v for k, v in items if _key_matches(k, wanted, place)]
+    return chosen[0] if len(chosen) == 1 else None
+
+
+def _key_matches(key: str, wanted: set[str], place: str | None) -> bool:
+    said = set(cues.words(key.replace("-", " ")))
+    if place is not None:
+        return cues.place_of(" ".join(said)) == place
+    return bool(wanted and wanted <= said)
 
 
 def _names_place_or_referent(q: cues.QuestionCues, line: str) -> bool:
