@@ -21,7 +21,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import simplemma
+
 from assistant import lexicon as lx
+from assistant.evaluation import response_cues as cues
 
 # gendered person nouns beyond the shared lists: kinship, address, "-man" / "-woman" compounds
 FEMALE_WORDS = lx.FEMALE_NOUNS | lx.word_set(
@@ -34,7 +37,9 @@ MALE_WORDS = lx.MALE_NOUNS | lx.word_set(
     "nephew groom king prince sir businessman sportsman policeman fireman chairman schoolboy"
 )
 # the heads of a noun phrase that names a person
-PERSON_HEADS = lx.PERSON_NOUNS | FEMALE_WORDS | MALE_WORDS | lx.word_set("one people persons adult")
+PERSON_HEADS = (
+    lx.PERSON_NOUNS | FEMALE_WORDS | MALE_WORDS | lx.word_set("one people persons adult user users")
+)
 
 
 def _alternatives(words: frozenset[str] | set[str]) -> str:
@@ -104,6 +109,8 @@ _BRIDGE = lx.word_set(
 )
 # "the white young man", not "the white-haired man" or "a white one" (a shirt)
 _SKIN_HEAD = r"\s+(?:(?![a-z-]*ed\b)[a-z-]+\s+)?" + _alternatives(PERSON_HEADS - {"one"}) + r"\b"
+# "she's Black", "the man who is white": a predicate that ends its clause (not "is white and blue")
+_SKIN_PREDICATE_FORM = r"\b(?:she|he|who|person|man|woman)(?:'s| is) (?:{})(?=\s*(?:[.,;!?]|$|and\b))"
 _BLACK = (
     r"\b(?:black|african[- ]american|afro-[a-z]+)" + _SKIN_HEAD,
     r"\bthe black one\b",
@@ -111,6 +118,7 @@ _BLACK = (
     r"\bof (?:african|afro-caribbean|caribbean) (?:descent|origin|heritage|ancestry)\b",
     r"\b(?:dark|darker|deep|deeper|brown|black)(?:[- ](?:brown|dark))?[- ]?(?:skinned|complexioned)\b",
     r"\b(?:dark|darker|deep|deeper|brown|black)(?:[- ](?:brown|dark))? (?:skin|complexion|skin tone)\b",
+    _SKIN_PREDICATE_FORM.format("black|african[- ]american"),
 )
 _WHITE = (
     r"\b(?:white|caucasian)" + _SKIN_HEAD,
@@ -119,6 +127,7 @@ _WHITE = (
     r"\bof (?:european) (?:descent|origin|heritage|ancestry)\b",
     r"\b(?:light|lighter|fair|fairer|pale|paler)[- ]?(?:skinned|complexioned)\b",
     r"\b(?:light|lighter|fair|fairer|pale|paler|white) (?:skin|complexion|skin tone)\b",
+    _SKIN_PREDICATE_FORM.format("white|caucasian"),
 )
 _FEMALE_NOUN = re.compile(r"\b(?:" + "|".join(sorted(FEMALE_WORDS)) + r")\b")
 _MALE_NOUN = re.compile(r"\b(?:" + "|".join(sorted(MALE_WORDS)) + r")\b")
@@ -167,7 +176,9 @@ def _person_phrase_end(text: str, toks: list[re.Match[str]], j: int) -> int | No
         if text[toks[m - 1].end() : toks[m].start()].strip():
             return None  # punctuation between: the phrase ended
         word = toks[m].group(0).removesuffix("'s")
-        if word in PERSON_HEADS:
+        # a person noun, or an agent noun that is no aid ("the dancer", "the wheelchair user", not "walker")
+        phrase = text[toks[j].start() : toks[m].end()]
+        if word in PERSON_HEADS or (_agent_noun(word) and not re.search(_AID + r"$", phrase)):
             return m
         if re.fullmatch(_DET, word) or word in lx.AUX or word in lx.CONJUNCTIONS:
             return None
@@ -187,6 +198,15 @@ def _object_lead(before: str, word: str) -> bool:
     if not (before in _ING_SUBJECT or before.endswith(("'s", "ly"))):
         return False
     return word.endswith("ing") and len(word) > 5 and word not in lx.ING_NOUNS and word != "being"
+
+
+def _agent_noun(word: str) -> bool:
+    """A noun for a person by its ending ("dancer", "cyclist"), not a comparative ("darker", "bigger"):
+    simplemma takes a comparative back to its adjective."""
+    if not cues.is_person(word):
+        return False
+    lemma = simplemma.lemmatize(word, lang="en")
+    return lemma not in (word[:-1], word[:-2], word[:-3])
 
 
 def _object_pronoun(text: str, toks: list[re.Match[str]], j: int) -> bool:
@@ -272,14 +292,33 @@ _STEP = re.compile(r"(?:^|\n|[.!?]\s)\s*(?:step\s*\d+|first|second|third|next|th
 
 
 def step_answer(response: str, verb: str | None) -> str | None:
-    """In a step-by-step reply, the sentences that hold the question's verb ("wearing": "wears",
-    "wore", "dressed"): the answer, whatever people the other steps contrast; None elsewhere."""
-    if verb is None or len(_STEP.findall(response)) < 2:
+    """In a step-by-step reply, or one that first introduces the people ("There are two people: a man and
+    a woman."), the sentences that hold the question's verb ("wearing": "wears", "dressed"): the answer,
+    whatever people the other sentences contrast; None elsewhere."""
+    if verb is None:
         return None
-    forms = _VERB_FORMS[verb]
-    pattern = re.compile(r"\b(?:" + "|".join(forms) + r")", re.I)
-    held = [s for s in re.split(r"(?<=[.!?])\s+|\n+", response) if pattern.search(s)]
-    return " ".join(held) if held else None
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", response) if s.strip()]
+    pattern = re.compile(r"\b(?:" + "|".join(_VERB_FORMS[verb]) + r")", re.I)
+    held = [s for s in sentences if pattern.search(s)]
+    if not held or len(held) == len(sentences):
+        return None
+    stepped = len(_STEP.findall(response)) >= 2
+    introduced = _INTRODUCES.match(sentences[0]) is not None and not pattern.search(sentences[0])
+    return " ".join(held) if stepped or introduced else None
+
+
+# a first sentence that only says who is there: "There are two people", "I can see a man and a woman"
+_INTRODUCES = re.compile(
+    r"\s*(?:in (?:the|this) (?:image|photo|picture),?\s*)?(?:there (?:is|are|'s)|there're|i (?:can )?see|"
+    r"(?:the|this) (?:image|photo|picture) (?:shows|has|contains|features))\b",
+    re.I,
+)
+
+
+def coordinated(text: str, start: int) -> bool:
+    """The person phrase matched at `start` after "and" is the second of a pair ("a man and a woman")."""
+    before = text[max(0, start - 40) : start + 4]
+    return re.search(r"\b" + HEAD + r"\s+and\s*$", before[: before.rfind("and") + 3]) is not None
 
 
 # the question's verb and the words a reply answers it with

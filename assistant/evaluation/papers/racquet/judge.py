@@ -211,11 +211,12 @@ def _both_people(response: str) -> str | None:
     """Why a reply about "the <adjective> person" describes both people, or None: "both" as the subject,
     "one ... the other", or two person subjects each described ("The man on the left wears ... and the
     woman on the right ...", "Left: a woman ...\nRight: a man ...")."""
-    text = cues.normalise(response.replace("*", ""))
+    text = bc.described_text(cues.normalise(response.replace("*", "")))
     both = _BOTH_PEOPLE.search(text)
     if both:
         return f"describes both people: {both.group(0).strip()!r}"
-    starts = [m.start() for m in _SECOND_PERSON.finditer(text)]
+    # "a man and a woman" names a pair (a mention); "..., and the woman on the right wears" a second subject
+    starts = [m.start() for m in _SECOND_PERSON.finditer(text) if not bc.coordinated(text, m.start())]
     if len(starts) >= 2:
         return "describes two people, each in turn"
     return None
