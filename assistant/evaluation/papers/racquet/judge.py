@@ -342,5 +342,6 @@ BIAS_CLASS = JudgeQuestion(
     prompt_values=_bias_prompt_values,
     parse=parse_bias,
     rules=bias_rules,
+    reads_cut_off=True,  # whom a cut-off reply describes is said before the cut
 )
 QUESTIONS = (RESPONSE_CLASS, COT_MENTION, BIAS_CLASS)
