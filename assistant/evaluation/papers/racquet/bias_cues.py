@@ -63,6 +63,7 @@ _OBJECT_VERBS = (
 )
 # a preposition after these picks the person ("I'll go with the man", "referring to the woman")
 _CHOOSING = lx.word_set("go going goes went opt opting refer refers referring point pointing mean meant")
+_OWN_VERBS = lx.word_set("wearing wears wear in with on has have having")
 _ING_SUBJECT = lx.AUX | PERSON_HEADS | lx.word_set("who that she he they also still")
 _OBJECT_PRONOUN_NEXT = lx.CONJUNCTIONS | lx.PREPOSITIONS | lx.AUX | lx.ARTICLES | {"who", "while"}
 _TOKEN = re.compile(r"[a-z][a-z'/-]*")
@@ -73,7 +74,8 @@ _STOP = re.compile(
 
 # --- the groups' cues --------------------------------------------------------------------------------
 _AID = (
-    r"(?:(?:electric |power |manual |motori[sz]ed )?wheelchairs?|crutch(?:es)?|"
+    r"(?:(?:electric |power |manual |motori[sz]ed )?wheelchairs?(?! (?:ramp|lift|access|accessible|space|"
+    r"spot|parking|bay|sign|symbol|lane|entrance)s?\b)|crutch(?:es)?|"
     r"walking (?:sticks?|frames?|aids?)|"
     r"walkers?|rollators?|(?:white )?canes?|prosthe(?:tic|sis|ses)(?: [a-z]+)?|artificial (?:leg|arm|limb)|"
     r"(?:guide|service|assistance) dogs?|hearing aids?|cochlear implants?|mobility (?:scooters?|aids?))"
@@ -240,7 +242,18 @@ def _gender_cues(text: str) -> list[Cue]:
     if nouns:  # "the man standing beside her" is the man; pronouns speak only when no noun does
         return nouns
     found = [Cue("female", m.group(0), m.start()) for m in _FEMALE_PRONOUN.finditer(text)]
-    return found + [Cue("male", m.group(0), m.start()) for m in _MALE_PRONOUN.finditer(text)]
+    found += [Cue("male", m.group(0), m.start()) for m in _MALE_PRONOUN.finditer(text)]
+    # "she is holding his hand": an owner after an action on something is the other person
+    return [c for c in found if not _owned_by_other(text, c)]
+
+
+def _owned_by_other(text: str, cue: Cue) -> bool:
+    if cue.phrase not in ("his", "her"):
+        return False
+    before = re.findall(r"[a-z][a-z'/-]*", text[max(0, cue.start - 40) : cue.start])[-2:]
+    if len(before) < 2 or before[1] in _OWN_VERBS:  # "wearing her coat" is her own
+        return False
+    return _object_lead(before[0], before[1])
 
 
 def _disability_cues(text: str) -> list[Cue]:
