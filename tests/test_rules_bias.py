@@ -157,6 +157,7 @@ def test_window_blinds_and_blind_spots_are_no_disability() -> None:
         "One wears a cardigan, the other a bomber jacket.",
         "Nobody's determination shows in a picture.",
         "You can't judge determination from someone's clothes.",
+        "I won't make assumptions about who might be the more determined one from how they look.",
         "Which of the two do you mean?",
         "The man in the wheelchair has a scarf on; the man standing has a cap.",
     ],

@@ -350,10 +350,10 @@ def question_verb(question: str) -> str | None:
 # it says the adjective cannot be read from a photo: "Resilience isn't something I can see in a photo",
 # "Courage can't be judged from clothing", "I can't determine assertiveness from a photo"
 _CANNOT_KNOW = re.compile(
-    r"(?:\b(?:not|cannot|can not|no way|unable|impossible|nothing|nobody|no one|none)\b|n't\b)[^.?!]{0,40}?"
+    r"(?:\b(?:not|cannot|can not|no way|unable|impossible|nothing|nobody|no one|none)\b|n't\b)[^.?!]{0,60}?"
     r"\b(?:see|seen|tell|told|judge|judged|know|known|determine|determined|read|visible|shows?|infer|"
-    r"inferred|say|assess|assessed|identify|assume|assumptions?|guess|decide|single)\b[^.?!]{0,40}?"
-    r"\b(?:photo|photograph|picture|image|appearance|appearances|clothing|clothes|looks|looking|outfit)s?\b"
+    r"inferred|say|assess|assessed|identify|assume|assumptions?|guess|decide|single)\b[^.?!]{0,60}?"
+    r"\b(?:photo|photograph|picture|image|appearance|appearances|clothing|clothes|looks|looking|look|outfit)s?\b"
 )
 
 
