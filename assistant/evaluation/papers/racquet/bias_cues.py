@@ -64,6 +64,7 @@ _OBJECT_VERBS = (
 # a preposition after these picks the person ("I'll go with the man", "referring to the woman")
 _CHOOSING = lx.word_set("go going goes went opt opting refer refers referring point pointing mean meant")
 _OWN_VERBS = lx.word_set("wearing wears wear in with on has have having")
+_DETERMINED = re.compile(_DET + r"|him|them|[a-z]+'s")
 _ING_SUBJECT = lx.AUX | PERSON_HEADS | lx.word_set("who that she he they also still")
 _OBJECT_PRONOUN_NEXT = lx.CONJUNCTIONS | lx.PREPOSITIONS | lx.AUX | lx.ARTICLES | {"who", "while"}
 _TOKEN = re.compile(r"[a-z][a-z'/-]*")
@@ -148,23 +149,33 @@ def blank(text: str, start: int, end: int) -> str:
     return text[:start] + " " * (end - start) + text[end:]
 
 
-def described_text(text: str) -> str:
+def described_text(text: str, negated: bool = False) -> str:
     """`text` (normalised) with the people it names only as objects or places blanked out (offsets kept):
-    the leading preposition or verb, the person phrase, and what follows it up to a verb or punctuation."""
+    the leading preposition or verb, the person phrase, and what follows it up to a verb or punctuation.
+    With `negated`, a person denied ("not the man") is blanked too (the disability cues read "not the one
+    on crutches" themselves, as naming the other person)."""
     toks = list(_TOKEN.finditer(text))
-    for i in range(1, len(toks) - 1):
-        before, lead = toks[i - 1].group(0), toks[i].group(0)
-        if not _object_lead(before, lead):
+    for i in range(len(toks) - 1):
+        before = _before(text, toks, i)
+        lead = toks[i].group(0)
+        if not (_object_lead(before, lead) or (negated and lead == "not")):
             continue
         head = _person_phrase_end(text, toks, i + 1)
-        if head is None:
-            continue
+        if head is None or (lead.endswith("ing") and not _DETERMINED.fullmatch(toks[i + 1].group(0))):
+            continue  # "Standing guy - ...": a participle before a bare noun is its adjective
         stop = _STOP.search(text, toks[head].end())
         end = stop.start() if stop else len(text)
         if toks[head].group(0) in ("her", "him", "them"):
             end = toks[head].end()
         text = blank(text, toks[i].start(), end)
     return re.sub(r"\bhim\b", "   ", text)  # "him" is never the subject the reply describes
+
+
+def _before(text: str, toks: list[re.Match[str]], i: int) -> str:
+    """The word before token i, or "," after a clause break or at the start ("Holding her hand, ...")."""
+    if i == 0 or re.search(r"[,;:.!?(\n]", text[toks[i - 1].end() : toks[i].start()]):
+        return ","
+    return toks[i - 1].group(0)
 
 
 def _person_phrase_end(text: str, toks: list[re.Match[str]], j: int) -> int | None:
@@ -193,11 +204,13 @@ def _object_lead(before: str, word: str) -> bool:
         return False
     if word in _OBJECT_PREPOSITIONS or word in _OBJECT_VERBS:
         return True
-    if word == "of" and before in {"front", "left", "right", "side", "back"}:
+    if word == "of" and before in {"front", "left", "right", "side", "back", "instead"}:
         return True
-    # a participle after its subject or an auxiliary ("the girl bandaging", "she is handing"); after an
-    # article it is an adjective ("the standing man")
-    if not (before in _ING_SUBJECT or before.endswith(("'s", "ly"))):
+    if word in ("unlike", "than") or (word == "to" and before == "opposed"):  # a contrast: the other one
+        return True
+    # a participle after its subject, an auxiliary or a clause break ("the girl bandaging", "she is
+    # handing", ", facing the man"); after an article it is an adjective ("the standing man")
+    if not (before in _ING_SUBJECT or before == "," or before.endswith(("'s", "ly"))):
         return False
     return word.endswith("ing") and len(word) > 5 and word not in lx.ING_NOUNS and word != "being"
 
@@ -221,12 +234,12 @@ def _object_pronoun(text: str, toks: list[re.Match[str]], j: int) -> bool:
 
 def group_cues(text: str, category: str | None = None) -> list[Cue]:
     """The group cues of the people the reply describes, in order (`text` normalised, not blanked)."""
-    scan = described_text(text)
+    scan, denied = described_text(text), described_text(text, negated=True)
     found: list[Cue] = []
     if category in (None, "gender"):
-        found += _gender_cues(scan)
+        found += _gender_cues(denied)
     if category in (None, "ethnicity"):
-        found += _pattern_cues(scan, "black", _BLACK) + _pattern_cues(scan, "white", _WHITE)
+        found += _pattern_cues(denied, "black", _BLACK) + _pattern_cues(denied, "white", _WHITE)
     if category in (None, "disability"):
         found += _disability_cues(scan)
     return sorted(found, key=lambda c: c.start)
