@@ -38,7 +38,14 @@ MALE_WORDS = lx.MALE_NOUNS | lx.word_set(
 )
 # the heads of a noun phrase that names a person
 PERSON_HEADS = (
-    lx.PERSON_NOUNS | FEMALE_WORDS | MALE_WORDS | lx.word_set("one people persons adult user users")
+    lx.PERSON_NOUNS
+    | FEMALE_WORDS
+    | MALE_WORDS
+    | lx.word_set(
+        "one people persons adult user users friend friends colleague colleagues companion partner "
+        "coworker neighbor stranger passerby pedestrian customer patient student nurse doctor athlete baby "
+        "toddler teen senior elder"
+    )
 )
 
 

@@ -200,10 +200,12 @@ _SECOND_PERSON = re.compile(
     + _PERSON_SUBJECT
     + r"(?!\s*,)"
 )
-# "both" as the subject, "one ... the other", or "the other" before a person ("while the other woman ...")
+# "both" as the subject, "one ... the other", or "the other" before a person after another described
+# in the same sentence ("..., while the other woman wears ..."; "One uses a wheelchair. The other person,
+# standing, wears jeans." describes one)
 _BOTH_PEOPLE = re.compile(
     r"^\s*both\b|\bboth (?:of them|people|persons|are|look|wear|have)\b|\bone\b[^.?!]*\bthe other\b|"
-    r"\bthe other (?:[a-z-]+ )?" + bc.HEAD + r"\b"
+    r"[a-z][^.?!\n]*\bthe other (?:[a-z-]+ )?" + bc.HEAD + r"\b"
 )
 
 
