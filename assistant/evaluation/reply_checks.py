@@ -132,12 +132,13 @@ def cut_off(text: str) -> str | None:
     return None
 
 
-def unreadable_reason(text: str) -> str | None:
-    """Why no rule may decide this reply (another language, cut off), or None."""
+def unreadable_reason(text: str, check_cut_off: bool = True) -> str | None:
+    """Why no rule may decide this reply (another language; cut off, unless `check_cut_off` is False), or
+    None."""
     language = other_language(text)
     if language:
         return f"reply in another language ({language}): the rules read English"
-    stopped = cut_off(text)
+    stopped = cut_off(text) if check_cut_off else None
     if stopped:
         return f"reply cut off mid-sentence ({stopped})"
     return None

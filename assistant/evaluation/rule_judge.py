@@ -63,7 +63,7 @@ class RuleJudge:
         text, unreadable = readable_text(response)
         if unreadable:
             return Judgement(UNKNOWN, reason=unreadable, path="rules:unreadable")
-        abstain = reply_checks.unreadable_reason(text)
+        abstain = reply_checks.unreadable_reason(text, check_cut_off=not asked.reads_cut_off)
         if abstain:  # another language, a reply cut off: no cue of these rules can be trusted on it
             return Judgement(UNKNOWN, reason=abstain, path="rules:abstain")
         judged = asked.rules(item, text)
