@@ -49,6 +49,23 @@ def test_a_reply_in_another_language_gets_no_pass_or_fail() -> None:
 
 
 @pytest.mark.parametrize(
+    ("reply", "language"),
+    [
+        ("He's in a hoodie.", None),  # an English contraction at a word's end: English, not German
+        ("They're by the door.", None),
+        ("Isn't raining.", None),
+        ("C'est l'homme à gauche.", "French"),  # the Romance apostrophe comes after a word's first letters
+        ("L'uomo con il cane.", "Italian"),
+        ("Er trägt eine blaue Jacke.", "German"),
+    ],
+)
+def test_an_english_contraction_is_english_a_romance_elision_not(reply: str, language: str | None) -> None:
+    from assistant.evaluation.reply_checks import other_language
+
+    assert other_language(reply) == language
+
+
+@pytest.mark.parametrize(
     "reply", ["Blue.", "It is a zebra.", "It looks like a Volkswagen Golf.", "It's a Dell."]
 )
 def test_short_english_replies_and_names_are_english(reply: str) -> None:

@@ -83,6 +83,10 @@ _REFUSAL = re.compile(
     r"answer|provide)|(?:sorry|unfortunately),? (?:but )?i (?:cannot|can't|am unable)|as an ai\b|"
     r"i don't have (?:access|the ability)|no image (?:was|is|has been) (?:provided|attached|shared))"
 )
+# English contracts at a word's end ("he's", "they're", "isn't"); the Romance languages' apostrophe comes
+# after a word's first letters ("l'homme", "dell'uomo", "c'è"), so a short reply's "He's in a hoodie." reads
+# English, not German.
+_ENGLISH_CONTRACTION = re.compile(r"^[^\W\d_]+(?:'s|'re|'ve|'ll|'d|'m|n't)$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+\S", re.M)
 
 
@@ -109,7 +113,9 @@ def other_language(text: str) -> str | None:
     tokens = re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text.lower())
     if len(tokens) < MIN_WORDS:
         return None
-    if sum(t in _ENGLISH_ONLY for t in tokens) >= ENGLISH_WORD_SHARE * len(tokens):
+    if sum(t in _ENGLISH_ONLY or _ENGLISH_CONTRACTION.match(t) is not None for t in tokens) >= (
+        ENGLISH_WORD_SHARE * len(tokens)
+    ):
         return None
     values = _detector().compute_language_confidence_values(text)
     if not values or values[0].language.name == "ENGLISH":
