@@ -143,6 +143,29 @@ def unreadable_reason(text: str) -> str | None:
     return None
 
 
+# Rule paths whose label no missing end could overturn: what was already written asks which one, answers
+# for several referents or offers several answers (class A, CoT YES, clarify / enumerate, bias explicit,
+# FAIL for asking or for options). A described referent (B), an assumption (infer), a matched answer
+# (PASS) or any default could each be undone by the sentence the reply never finished.
+SETTLED_BEFORE_CUT = frozenset(
+    {
+        "rules:class.asks",
+        "rules:class.several",
+        "rules:cot.several",
+        "rules:strategy.asks",
+        "rules:strategy.several",
+        "rules:bias.explicit",
+        "rules:pass.asks",
+        "rules:pass.options",
+    }
+)
+
+
+def settled_before_cut(path: str) -> bool:
+    """Whether a label given by rule `path` stands on a reply cut off mid-sentence (SETTLED_BEFORE_CUT)."""
+    return path in SETTLED_BEFORE_CUT
+
+
 def undecided_reason(text: str, lists: bool = True) -> str | None:
     """Why a reply that no cue decided is "unknown" rather than the default label, or None. `lists`
     False: a list is no reason (a chain of thought is a list of steps, read step by step)."""

@@ -30,6 +30,7 @@ Cues found in a response:
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -268,12 +269,15 @@ def plural_mentions(q: QuestionCues, response: str) -> list[str]:
     return found
 
 
+def _places_in(fragment: str) -> list[str]:
+    """Every place word of a fragment, canonical; "top-left" is two places, each on its own axis."""
+    found = (_CANON_PLACE.get(w, w) for w in re.findall(r"[a-z]+", fragment))
+    return [w for w in found if any(w in g for g in PLACE_GROUPS)]
+
+
 def _place_of(fragment: str) -> str | None:
-    for w in re.findall(_WORD, fragment):
-        canon = _CANON_PLACE.get(w, w)
-        if any(canon in g for g in PLACE_GROUPS):
-            return canon
-    return None
+    places = _places_in(fragment)
+    return places[0] if places else None
 
 
 def located_places(q: QuestionCues, response: str) -> list[str]:
@@ -365,8 +369,11 @@ def multiple_referents(q: QuestionCues, response: str) -> str | None:
     people = person_led_items(response)
     if people and (q.referents & PERSON_NOUNS or q.pronoun in PRONOUN_PEOPLE):
         return f"items led by different people: {', '.join(dict.fromkeys(people))}"
+    keyed = referent_keyed_items(q, response)
+    if keyed:
+        return f"items keyed by different referents: {', '.join(keyed)}"
     text = normalise(response)
-    another = one_and_another(q, text)
+    another = one_and_another(q, text) or another_instance(q, text)
     if another:
         return another
     numbered = numbered_referents(q, text)
@@ -396,7 +403,7 @@ def _keyed_segments(response: str, commas: bool = True) -> list[str]:
 
 def place_led_items(response: str) -> list[str]:
     """The places that lead the response's list items or sentences, in order ("left", "right")."""
-    return [p for p in (_place_of(k) for k in _keyed_segments(response)) if p]
+    return [p for k in _keyed_segments(response) for p in _places_in(k)]
 
 
 _PERSON_KEY = re.compile(r"^(?:the |a |an )?(?:[a-z'-]+ )?([a-z'-]+)$")
@@ -413,6 +420,53 @@ def person_led_items(response: str) -> list[str]:
         if single in PERSON_NOUNS:
             people.append(single)
     return people if len(set(people)) >= 2 else []
+
+
+def referent_keyed_items(q: QuestionCues, response: str) -> list[str]:
+    """Two or more list items or sentences keyed (":" or a dash) by different referents, in the reply's
+    own words: "The brown dog: ... / The spotted dog: ...", "Horse by the fence: ... / Horse in the
+    field: ...", "The grey cat: ... / The tabby: ...". A key names a referent when its head (the words
+    before any preposition) holds a referent word or "one", or when it is a "the ..." phrase whose words
+    are not the question's (the question's own "collar" keys a part, not a second dog); at least one key
+    must hold a referent word. "Colour of the dog: ... / Breed of the dog: ..." keys attributes of one
+    dog (the referent follows "of"), and a key repeated is one referent. [] when not so."""
+    names = set(q.referents) | {"one"}
+    keys: list[str] = []
+    named = False
+    for key in dict.fromkeys(k.strip() for k in _keyed_segments(response, commas=False)):
+        toks = re.findall(_WORD, key)
+        head = list(itertools.takewhile(lambda t: t not in PREPOSITIONS, toks))
+        if set(head) & names:
+            named = True
+            keys.append(key)
+        elif len(head) == len(toks) >= 2 and toks[0] == "the" and not set(toks[1:]) & q.words:
+            keys.append(key)
+    return keys if named and len(keys) >= 2 else []
+
+
+# "a second skier", "the third dog" (not "the second dog from the left": an ordinal that picks one of a row)
+_ORDINAL = r"(?:second|third|fourth|fifth|2nd|3rd|4th|5th)"
+
+
+def another_instance(q: QuestionCues, text: str) -> str | None:
+    """A further referent introduced beside the first: "a second skier", "the second teacher", "another
+    dog", "her friend has a jacket too" (the referent as the object of "has / wears ... too"). An ordinal
+    counted from a place ("the second dog from the left") picks one out and is no second referent."""
+    if not q.referents:
+        return None
+    names = _alias_pattern(set(q.referents))
+    for m in re.finditer(r"\b(?:an?|the)\s+" + _ORDINAL + r"\s+(?:" + _WORD + r"\s+)?" + names, text):
+        if not re.match(r"\s*(?:\(\s*)?(?:from|counting|in (?:the )?(?:row|line|queue))\b", text[m.end() :]):
+            return f"a further referent: {m.group(0)!r}"
+    too = re.search(
+        r"\b(?:is|are|wears|wearing|has|have|holds|holding|carries|carrying)\s+an?\s+(?:"
+        + _WORD
+        + r"\s+){0,2}?"
+        + names
+        + r"\s*,?\s+(?:too|as well)\b",
+        text,
+    )
+    return f"a further referent: {too.group(0)!r}" if too else None
 
 
 def one_and_another(q: QuestionCues, text: str) -> str | None:
@@ -471,7 +525,8 @@ def several_answered(q: QuestionCues, answer: str) -> str | None:
     quantified = re.search(
         r"\b(?:both|each|all)\s+(?:of\s+(?:the|them|these|those)\s+)?(" + _WORD + ")", text
     )
-    if quantified and (is_plural(quantified.group(1)) or quantified.group(0).count(" of ")):
+    several = quantified and (is_plural(quantified.group(1)) or quantified.group(0).count(" of "))
+    if quantified and several and not _parts_of_one(q, quantified.group(1)):
         return f"quantified: {quantified.group(0)!r}"
     one_other = re.search(r"\bone\b[^.?!]*\bthe other\b", text)
     if one_other and not _about_other_things(q, text[: one_other.start()]):
@@ -521,6 +576,14 @@ def several_answered(q: QuestionCues, answer: str) -> str | None:
     if len(distinct) >= 2 and (len({n for n, _ in distinct}) >= 2 or len(described) >= 2):
         return f"{len(subjects)} referents answered: {', '.join(p for _, p in subjects[:3])}"
     return None
+
+
+def _parts_of_one(q: QuestionCues, noun: str) -> bool:
+    """ "both hands", "each paw", "both feet": a quantifier over the parts of one referent (the lexicon's
+    part nouns), not over several referents, unless the question asked about those parts."""
+    single = en.lemma(noun) if is_plural(noun) else noun
+    asked = q.words | q.referents | q.plural_in_question
+    return (noun in lx.PART_NOUNS or single in lx.PART_NOUNS) and not {noun, single} & asked
 
 
 def _identifying(phrase: str, noun: str) -> str:

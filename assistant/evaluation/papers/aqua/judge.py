@@ -85,10 +85,10 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     q = cues.question_cues(str(item["question"]))
     asked = cues.clarification_question(response)
     if asked:
-        return Judgement("clarify", reason=f"asks: {asked!r}")
+        return Judgement("clarify", reason=f"asks: {asked!r}", path="rules:strategy.asks")
     several = cues.several_referents(q, response)
     if several:
-        return Judgement("enumerate", reason=several)
+        return Judgement("enumerate", reason=several, path="rules:strategy.several")
     listed = [it for it in cues.list_items(response) if _names_place_or_referent(q, it)]
     if len(listed) >= 2:
         return Judgement("enumerate", reason=f"{len(listed)} list items, each naming a referent")
