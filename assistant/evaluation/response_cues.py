@@ -34,6 +34,8 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
+import simplemma
+
 from assistant import lexicon as lx
 from assistant import words as en
 from assistant.evaluation import reply_checks
@@ -491,6 +493,113 @@ def numbered_referents(q: QuestionCues, text: str) -> list[str]:
     return []
 
 
+# Nouns for a person by relation to a peer ("her companion", "their friend", "teammates", "classmates"):
+# each names a second person of the same kind beside the one the question asks about. Kin ("her father")
+# are left out: a child's father is no second child.
+RELATION_NOUNS = word_set(
+    "companion friend partner colleague coworker co-worker opponent rival neighbour neighbor"
+)
+# Heads that gather several things of one kind ("a group of skiers", "a pair of dogs"), and the kinds
+# the specific ones gather ("a flock of seagulls" is several birds, "the rest of the team" several people).
+COLLECTIVE_HEADS = word_set("group pair couple row line set cluster bunch number lot handful few several")
+KIND_COLLECTIVES: dict[str, frozenset[str]] = {
+    "person": word_set("crowd team queue audience squad crew gang"),
+    "bird": word_set("flock"),
+    "sheep": word_set("flock herd"),
+    "animal": word_set("herd pack"),
+    "cow": word_set("herd"),
+    "horse": word_set("herd"),
+    "elephant": word_set("herd"),
+    "zebra": word_set("herd"),
+    "dog": word_set("pack"),
+    "wolf": word_set("pack"),
+    "fish": word_set("school shoal"),
+    "bee": word_set("swarm"),
+    "insect": word_set("swarm"),
+    "boat": word_set("fleet"),
+    "ship": word_set("fleet"),
+    "car": word_set("fleet"),
+    "vehicle": word_set("fleet"),
+}
+
+
+def names_person(noun: str) -> bool:
+    """A word for a person, more strictly than `is_person`: a person or relation noun, or an agent noun
+    whose stem is a known word ("skier" from "ski", "rider" from "ride", "cyclist", "musician"); not a
+    comparative ("larger": simplemma reads it as "large"), a part ("shoulder") or a listed non-agent, and
+    not an -er word with no word under it ("ladder")."""
+    single = en.lemma(noun) if is_plural(noun) else noun
+    if single in PERSON_NOUNS or single == "people" or is_relation(single):
+        return True
+    if single in NOT_AGENTS or single in lx.PART_NOUNS or len(single) <= 4:
+        return False
+    if simplemma.lemmatize(single, lang="en") != single:  # an inflected form: "larger", "bigger"
+        return False
+    if single.endswith(("ist", "ian")):
+        return True
+    stems = (single[:-2], single[:-1]) if single.endswith(("er", "or")) else ()
+    return any(len(s) >= 3 and simplemma.is_known(s, lang="en") for s in stems)
+
+
+def is_relation(noun: str) -> bool:
+    """A person named by relation to another ("friend", "teammates", "classmate")."""
+    single = en.lemma(noun) if is_plural(noun) else noun
+    return single in RELATION_NOUNS or (single.endswith("mate") and len(single) > 5)
+
+
+def asks_about_person(q: QuestionCues) -> bool:
+    """The question's referent (or its owner: "the man's hat") is a person; "Does she wear a hat?" asks
+    about the hat (the people are not its referents)."""
+    return any(names_person(r) for r in q.referents) or (
+        q.pronoun in PRONOUN_PEOPLE and bool(q.referents & PERSON_NOUNS)
+    )
+
+
+def _of_kind(q: QuestionCues, noun: str) -> bool:
+    """`noun` (plural) names things of the question's kind: its referent's plural, or, for a question
+    about a person, any people ("skiers", "passengers", "teammates")."""
+    single = en.lemma(noun) if is_plural(noun) else noun
+    if single in q.referents or noun in q.referents:
+        return True
+    return asks_about_person(q) and names_person(noun)
+
+
+def same_kind_mention(q: QuestionCues, response: str) -> str | None:
+    """Several instances of the question's entity said in other words (RAcQUEt G.3 counts any mention):
+    a collective head over them ("a group of skiers", "a pair of dogs", "one of the players"), a collective
+    of their kind ("a flock" for a bird, "a crowd" or "the rest of the team" for a person), or, for a
+    question about a person, other people by any person noun in the plural ("several people",
+    "teammates") or by relation ("her friend", "his companion"). Plurals of other kinds ("two people" for
+    a helmet) are no mention."""
+    text = normalise(response)
+    for m in re.finditer(
+        r"\b(?:an?|the|one|two|three|several)\s+(" + _WORD + r")\s+of\s+(?:the\s+)?(" + _WORD + ")", text
+    ):
+        head, noun = m.group(1), m.group(2)
+        if (head in COLLECTIVE_HEADS or head in ("one", "rest")) and is_plural(noun) and _of_kind(q, noun):
+            return f"several of the asked kind: {m.group(0)!r}"
+    kinds = {k for r in q.referents for k in (r, en.lemma(r))} | (
+        {"person"} if asks_about_person(q) else set()
+    )
+    for kind in kinds & set(KIND_COLLECTIVES):
+        gathered = _alias_pattern(set(KIND_COLLECTIVES[kind]))
+        m = re.search(r"\b(?:an?|the|of the)\s+(?:" + _WORD + r"\s+)?" + gathered, text)
+        if m:
+            return f"a collective of the asked kind: {m.group(0)!r}"
+    if not asks_about_person(q):
+        return None
+    for m in re.finditer(_WORD, text):
+        w = m.group(0)
+        # "a farmers' market" names a kind of place; "her father's shoulders" a part of someone
+        owned = re.search(r"(?:'s|\b(?:his|her|their|its))\s+$", text[: m.start()])
+        classifier = text[m.end() : m.end() + 1] == "'"
+        if is_relation(w):
+            return f"another person, by relation: {w!r}"
+        if is_plural(w) and names_person(w) and not owned and not classifier:
+            return f"several people: {w!r}"
+    return None
+
+
 def the_nouns(text: str) -> set[str]:
     """Words of the noun phrases that follow "the" in normalised text (up to three words each)."""
     found: set[str] = set()
@@ -517,65 +626,124 @@ _SUBJECT_VERBS = f"(?:{_SUBJECT_VERB_WORDS})"
 
 def several_answered(q: QuestionCues, answer: str) -> str | None:
     """Why the answer speaks about several referents at once, or None: a quantifier over them ("both
-    cyclists", "each of the hikers", "one ... the other"), a plural subject that is the referents or
-    their owners ("the skiers are", "the peoples in the photo have"), or two or more subjects that are
-    the referent or its owner, each given its own answer ("the woman wears a red scarf and the man a grey
-    one", "the girl on the swing ...; the girl by the slide ...")."""
+    cyclists", "each of the hikers", "one ... the other"), a list of singular referents ("a chestnut
+    horse in front and a grey horse behind it", "one by the door and one by the window"), a plural
+    subject that is the referents or their owners ("the skiers are", "the peoples in the photo have"), or
+    two or more subjects that are the referent or its owner, each given its own answer ("the woman wears
+    a red scarf and the man a grey one", "the girl on the swing ...; the girl by the slide ...")."""
     text = normalise(answer)
+    return (
+        _quantified(q, text)
+        or _one_and_other(q, text)
+        or _singular_list(q, text)
+        or _plural_subject(q, text)
+        or _answered_subjects(q, text)
+    )
+
+
+def _quantified(q: QuestionCues, text: str) -> str | None:
     quantified = re.search(
         r"\b(?:both|each|all)\s+(?:of\s+(?:the|them|these|those)\s+)?(" + _WORD + ")", text
     )
     several = quantified and (is_plural(quantified.group(1)) or quantified.group(0).count(" of "))
     if quantified and several and not _parts_of_one(q, quantified.group(1)):
         return f"quantified: {quantified.group(0)!r}"
-    one_other = re.search(r"\bone\b[^.?!]*\bthe other\b", text)
-    if one_other and not _about_other_things(q, text[: one_other.start()]):
+    return None
+
+
+def _one_and_other(q: QuestionCues, text: str) -> str | None:
+    """ "one ... the other", unless the pair is of other things named just before ("two people, one ...
+    the other ..." for a hat); the pair is the referents' when its own sentence names the referent ("the
+    one in front wears a red collar, the other a blue one")."""
+    one_other = re.search(r"\bone\b[^.?!]*\bthe other\b[^.?!]*", text)
+    if not one_other:
+        return None
+    names = _alias_pattern(set(q.referents)) if q.referents else None
+    own = bool(names and re.search(names, one_other.group(0)))
+    if own or not _about_other_things(q, text[: one_other.start()]):
         return "one ... the other"
-    # the rubric's "list of singular nouns" made of "one"s: "one by the door and one by the window",
-    # "a gold one on the left and a silver one on the right"
-    ones = r"(?:\bone\b|\ba\s+" + _WORD + r"(?:\s+" + _WORD + r")?\s+one\b)"
-    if re.search(ones + r"[^.?!]{1,80}?(?:\band\b|,)\s+" + ones, text):
-        return "a list of ones"
+    return None
+
+
+def _singular_list(q: QuestionCues, text: str) -> str | None:
+    """The rubric's "list of singular nouns": "one by the door and one by the window", "a gold one on the
+    left and a silver one on the right", "a chestnut horse in front and a grey horse behind it"; not when
+    the ones are of other things named just before ("two people, one rowing and one sitting")."""
+    nouns = r"(?:one|" + "|".join(sorted(map(re.escape, q.referents))) + ")" if q.referents else "one"
+    single = r"(?:\bone\b|\b(?:an?|another)\s+(?:" + _WORD + r"\s+){1,2}?" + nouns + r"\b)"
+    listed = re.search(single + r"[^.?!]{1,80}?(?:\band\b|,)\s+" + single, text)
+    if listed and not _about_other_things(q, text[: listed.start()], counted=False):
+        return "a list of singular referents"
+    return None
+
+
+def _plural_subject(q: QuestionCues, text: str) -> str | None:
     referent_like = set(q.referents) | {plural_of(n) for n in q.referents}
-    for m in re.finditer(
-        r"\bthe\s+(?:"
-        + _WORD
-        + r"\s+){0,2}?("
-        + _WORD
-        + r")(?:\s+(?:in|on|at|of|near|by)\s+(?:the\s+)?"
-        + _WORD
-        + r"(?:\s+"
-        + _WORD
-        + r")?)?\s+"
-        + _SUBJECT_VERBS
-        + r"\b",
-        text,
-    ):
+    place = r"(?:\s+(?:in|on|at|of|near|by)\s+(?:the\s+)?" + _WORD + r"(?:\s+" + _WORD + r")?)?"
+    pattern = r"\bthe\s+(?:" + _WORD + r"\s+){0,2}?(" + _WORD + ")" + place + r"\s+" + _SUBJECT_VERBS + r"\b"
+    for m in re.finditer(pattern, text):
         noun = m.group(1)
         if noun in q.plural_in_question or not is_plural(noun):
             continue
         if noun in referent_like or is_person(noun):
             return f"plural subject: {noun!r}"
-    subjects = []
-    for m in re.finditer(
-        r"(?:^|[.;:!?]\s*|,\s*|\s(?:and|while|whereas|but)\s+)(?:the|one)\s+((?:" + _WORD + r"\s+){0,1}?"
-        r"("
-        + _WORD
-        + r"))\b([^.;:!?,]{0,40}?)(?=\s+(?:"
-        + _SUBJECT_VERB_WORDS
-        + r")\b|\s+a\s|\s+an\s|,|;|$)",
-        text,
-    ):
-        noun = m.group(2)
-        if noun in referent_like or noun in ("one", "ones") or is_person(noun):
-            subjects.append((noun, m.group(0).strip(" ,;:.")))
-    # the same referent named again ("the t-shirt in question ... the t-shirt") is one referent: two
-    # subjects count when their nouns differ or each carries its own identifying words
-    distinct = {(noun, _identifying(phrase, noun)) for noun, phrase in subjects}
-    described = {d for _, d in distinct if d}
-    if len(distinct) >= 2 and (len({n for n, _ in distinct}) >= 2 or len(described) >= 2):
-        return f"{len(subjects)} referents answered: {', '.join(p for _, p in subjects[:3])}"
     return None
+
+
+# a clause's subject: after a sentence start, a comma or a conjunction, "the / one ..." (and "a ..." after
+# a contrast: "while a defender behind him wears #7"), up to its verb
+_SUBJECT = re.compile(
+    r"(?:(?:^|[.;:!?]\s*|,\s*|\s(?:and|while|whereas|but)\s+)(?:the\s+|(?=one\b))|\s(?:while|whereas)\s+an?\s+)"
+    r"((?:" + _WORD + r"\s+){0,1}?" + _WORD + r")\b([^.;:!?,]{0,40}?)"
+    r"(?=\s+(?:" + _SUBJECT_VERB_WORDS + r")\b|\s+a\s|\s+an\s|,|;|$)"
+)
+
+
+def _answered_subjects(q: QuestionCues, text: str) -> str | None:
+    """Two or more subjects that are the referent or its owner, each with its own answer. For a thing
+    (the question's "helmet"), people count as owners apart from the thing itself, and only where their
+    clause says nothing of another thing ("the rider is wearing a helmet; the passenger has a cap" is one
+    helmet; "the player wears #23, while a defender wears #7" two jerseys). A subject set off by a comma
+    right after another ("the sign, the big one above the door, reads ...") is an apposition: the same."""
+    referent_like = set(q.referents) | {plural_of(n) for n in q.referents}
+    things: list[tuple[str, str]] = []
+    owners: list[tuple[str, str]] = []
+    last_end = -1
+    for m in _SUBJECT.finditer(text):
+        apposition = m.group(0).startswith(",") and m.start() == last_end
+        last_end = m.end()
+        noun = _subject_noun(q, referent_like, m.group(1) + m.group(2))
+        if apposition or noun is None:
+            continue
+        phrase = m.group(0).strip(" ,;:.")
+        if noun in referent_like or noun in ("one", "ones") or asks_about_person(q):
+            things.append((noun, phrase))
+        elif _owner_clause_about_referent(referent_like, text[m.end() :]):
+            owners.append((noun, phrase))
+    for subjects in (things, owners):
+        # the same referent named again ("the t-shirt in question ... the t-shirt") is one referent: two
+        # subjects count when their nouns differ or each carries its own identifying words
+        distinct = {(noun, _identifying(phrase, noun)) for noun, phrase in subjects}
+        described = {d for _, d in distinct if d}
+        if len(distinct) >= 2 and (len({n for n, _ in distinct}) >= 2 or len(described) >= 2):
+            return f"{len(subjects)} referents answered: {', '.join(p for _, p in subjects[:3])}"
+    return None
+
+
+def _subject_noun(q: QuestionCues, referent_like: set[str], phrase: str) -> str | None:
+    """The subject's referent word, "one", or person (its owner), before any preposition; else None."""
+    toks = list(itertools.takewhile(lambda t: t not in PREPOSITIONS, re.findall(_WORD, phrase)))
+    named = next((t for t in toks if t in referent_like or t in ("one", "ones")), None)
+    return named or next((t for t in toks if names_person(t)), None)
+
+
+def _owner_clause_about_referent(referent_like: set[str], rest: str) -> bool:
+    """The owner's clause (up to its end) names the referent or "one", or names no other thing at all."""
+    clause = re.split(r"[.;!?,]|\s(?:and|while|whereas|but)\s", rest, maxsplit=1)[0]
+    toks = re.findall(_WORD, clause)
+    if set(toks) & (referent_like | {"one", "ones"}):
+        return True
+    return not any(t in lx.ARTICLES or t in POSSESSIVE_PRONOUNS for t in toks)
 
 
 def _parts_of_one(q: QuestionCues, noun: str) -> bool:
@@ -594,12 +762,14 @@ def _identifying(phrase: str, noun: str) -> str:
     return " ".join(sorted(content_words(phrase) - {noun, "one", "ones"}))
 
 
-def _about_other_things(q: QuestionCues, before: str) -> bool:
+def _about_other_things(q: QuestionCues, before: str, counted: bool = True) -> bool:
     """The sentence before "one ... the other" names plural things that are not the question's referents
-    ("The image shows two people. One is ..." for "Does she wear a hat?"): the pair is of those."""
+    ("The image shows two people. One is ..." for "Does she wear a hat?"): the pair is of those. With
+    `counted` False the question's own plurals are other things too ("How many people are on the boat?":
+    "two people, one rowing and one sitting" counts them, it does not tell boats apart)."""
     scope = " ".join(re.split(r"(?<=[.!?])\s+", before.strip())[-2:])  # this sentence and the last
     plurals = [w for w in re.findall(_WORD, scope) if w not in STOPWORDS and is_plural(w) and len(w) > 3]
-    mine = {plural_of(n) for n in q.referents} | set(q.plural_in_question)
+    mine = {plural_of(n) for n in q.referents} | (set(q.plural_in_question) if counted else set())
     if any(w in mine or (is_person(w) and q.referents & PERSON_NOUNS) for w in plurals):
         return False
     return bool(plurals)

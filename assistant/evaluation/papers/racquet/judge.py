@@ -148,7 +148,7 @@ def class_rules(item: JudgeItem, response: str) -> Judgement:
 
 def cot_rules(item: JudgeItem, response: str) -> Judgement:
     q = cues.question_cues(str(item["question"]))
-    why = cues.several_referents(q, response)
+    why = cues.several_referents(q, response) or cues.same_kind_mention(q, response)
     if why is None and cues.clarification_question(response):
         why = "asks which referent is meant"
     if why:
