@@ -288,6 +288,8 @@ def located_places(q: QuestionCues, response: str) -> list[str]:
     names = set(q.referents) | {"one"}
     places = []
     for m in re.finditer(_alias_pattern(names), text):
+        if m.group(0) == "one" and _about_other_things(q, text[: m.start()], counted=False):
+            continue  # "two people, one in the foreground and one in the background" for a hat
         after = text[m.end() : m.end() + 40]
         hit = re.match(
             r"\s*(?:\(|,)?\s*(?:who is |that is |which is |sitting |standing |is )?"
@@ -693,7 +695,8 @@ def _plural_subject(q: QuestionCues, text: str) -> str | None:
 # a clause's subject: after a sentence start, a comma or a conjunction, "the / one ..." (and "a ..." after
 # a contrast: "while a defender behind him wears #7"), up to its verb
 _SUBJECT = re.compile(
-    r"(?:(?:^|[.;:!?]\s*|,\s*|\s(?:and|while|whereas|but)\s+)(?:the\s+|(?=one\b))|\s(?:while|whereas)\s+an?\s+)"
+    r"(?:(?:^|[.;:!?\u2013\u2014]\s*|,\s*|\s-\s+|\s(?:and|while|whereas|but)\s+)(?:the\s+|(?=one\b))"
+    r"|\s(?:while|whereas)\s+an?\s+)"
     r"((?:" + _WORD + r"\s+){0,1}?" + _WORD + r")\b([^.;:!?,]{0,40}?)"
     r"(?=\s+(?:" + _SUBJECT_VERB_WORDS + r")\b|\s+a\s|\s+an\s|,|;|$)"
 )
@@ -762,13 +765,31 @@ def _identifying(phrase: str, noun: str) -> str:
     return " ".join(sorted(content_words(phrase) - {noun, "one", "ones"}))
 
 
+_COUNTING = lx.PLURAL_QUANTIFIERS | frozenset(lx.NUMBER_WORDS) | word_set("these those other some")
+
+
+def _counted_plurals(scope: str) -> list[str]:
+    """Plural nouns that a scope introduces as things ("two people", "several young kids", "the
+    players"), not a verb's -s ("the paddock contains"): right after a number, quantifier or "the", or
+    after one word that follows a number or quantifier."""
+    toks = re.findall(_WORD, scope)
+    found = []
+    for k, w in enumerate(toks):
+        if w in STOPWORDS or len(w) <= 3 or not is_plural(w):
+            continue
+        prev, prev2 = (toks[k - 1] if k >= 1 else ""), (toks[k - 2] if k >= 2 else "")
+        if prev in _COUNTING or prev == "the" or prev2 in _COUNTING:
+            found.append(w)
+    return found
+
+
 def _about_other_things(q: QuestionCues, before: str, counted: bool = True) -> bool:
     """The sentence before "one ... the other" names plural things that are not the question's referents
     ("The image shows two people. One is ..." for "Does she wear a hat?"): the pair is of those. With
     `counted` False the question's own plurals are other things too ("How many people are on the boat?":
     "two people, one rowing and one sitting" counts them, it does not tell boats apart)."""
     scope = " ".join(re.split(r"(?<=[.!?])\s+", before.strip())[-2:])  # this sentence and the last
-    plurals = [w for w in re.findall(_WORD, scope) if w not in STOPWORDS and is_plural(w) and len(w) > 3]
+    plurals = _counted_plurals(scope)
     mine = {plural_of(n) for n in q.referents} | (set(q.plural_in_question) if counted else set())
     if any(w in mine or (is_person(w) and q.referents & PERSON_NOUNS) for w in plurals):
         return False
