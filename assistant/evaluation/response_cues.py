@@ -141,7 +141,13 @@ _WORD = r"[a-z]+(?:[-'][a-z]+)*"
 
 def normalise(text: str) -> str:
     """Lower case, straight quotes, markdown emphasis removed, whitespace collapsed."""
-    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+    text = (
+        normalise_keys(text)
+        .replace("\u2019", "'")
+        .replace("\u2018", "'")
+        .replace("\u201c", '"')
+        .replace("\u201d", '"')
+    )
     text = re.sub(r"[*_`#]+", " ", text)
     return re.sub(r"\s+", " ", text).strip().lower()
 
@@ -353,15 +359,15 @@ def several_referents(q: QuestionCues, response: str, plural: bool = True) -> st
 def _several_not_plural(q: QuestionCues, response: str) -> str | None:
     """multiple_referents without its plural mention (the class rule reads a plural only after checking
     that the answer does not single one referent out)."""
-    found = multiple_referents(q, response)
-    return found if found and not found.startswith("plural mention") else None
+    return multiple_referents(q, response, plural=False)
 
 
-def multiple_referents(q: QuestionCues, response: str) -> str | None:
-    """Why the response speaks of several referents of the question, or None."""
-    plural = plural_mentions(q, response)
-    if plural:
-        return f"plural mention: {plural[0]}"
+def multiple_referents(q: QuestionCues, response: str, plural: bool = True) -> str | None:
+    """Why the response speaks of several referents of the question, or None (`plural` False: without
+    its plural mentions)."""
+    plurals = plural_mentions(q, response) if plural else []
+    if plurals:
+        return f"plural mention: {plurals[0]}"
     places = located_places(q, response)
     if exclusive_places(places):
         return f"referents in places that exclude each other: {', '.join(dict.fromkeys(places))}"
@@ -622,7 +628,10 @@ def is_person(noun: str) -> bool:
     return len(single) > 4 and single.endswith(("er", "or", "ist")) and single not in NOT_AGENTS
 
 
-_SUBJECT_VERB_WORDS = "is|are|was|were|has|have|wears|wear|carries|carry|holds|hold|looks|appears|seems"
+_SUBJECT_VERB_WORDS = (
+    "is|are|was|were|has|have|wears|wear|carries|carry|holds|hold|looks|appears|seems|says|reads|shows|"
+    "displays"
+)
 _SUBJECT_VERBS = f"(?:{_SUBJECT_VERB_WORDS})"
 
 
@@ -837,20 +846,52 @@ def content_words(fragment: str) -> set[str]:
     return {w for w in re.findall(_WORD, fragment) if w not in STOPWORDS}
 
 
+# modifiers that tell no referent apart ("the same dog", "the only cat", "the whole group")
+_NOT_DISTINGUISHING = (
+    word_set("same only whole entire very other such own certain particular") | lx.IMAGE_WORDS
+)
+
+
+def _key_nouns(response: str) -> set[str]:
+    """The nouns that key list items or sentences with no article ("Player on the left: 10", "woman with
+    sunglasses: iced coffee"): each is a referent phrase as much as one after "the"."""
+    found = set()
+    for key in _keyed_segments(normalise_keys(response), commas=False):
+        toks = list(itertools.takewhile(lambda t: t not in PREPOSITIONS, re.findall(_WORD, key)))
+        if toks and toks[0] not in DETERMINERS and toks[-1] not in STOPWORDS and not is_plural(toks[-1]):
+            found.add(toks[-1])
+    return found - PLACE_WORDS
+
+
+def normalise_keys(response: str) -> str:
+    """The response with "w/" read as "with" (a note-style key: "woman w/ sunglasses: ...")."""
+    return re.sub(r"(?<![a-z])w/\s*", "with ", response, flags=re.I)
+
+
+def _distinguishes(q: QuestionCues, word: str, noun: str) -> bool:
+    """A modifier between "the" and a noun that tells the referent apart: a distinguishing adjective, or,
+    before the question's own referent word, any attribute the question does not have ("the ginger cat"
+    for "the cat", "the spotted dog"): the rubric's description by attribute."""
+    if word in q.words or word in STOPWORDS or word in DETERMINERS or word in _NOT_DISTINGUISHING:
+        return False
+    if word in DISTINGUISHING_ADJECTIVES:
+        return True
+    return noun in q.referents and word.isalpha() and word not in VERBS and word not in PREPOSITIONS
+
+
 def identifying_description(q: QuestionCues, response: str) -> str | None:
     """A description that singles out the referent the response talks about (see module docstring)."""
     text = normalise(response)
     # The referent phrase may use the question's noun, another noun for the same thing ("the vehicle"
     # for "the car") or the noun of its owner ("the skier on the right has red boots"): any noun phrase
     # after "the" is a candidate, as are the question's own referent words and "one".
-    names = set(q.referents) | {"one"} | the_nouns(text)
+    names = set(q.referents) | {"one"} | the_nouns(text) | _key_nouns(response)
     for m in re.finditer(_alias_pattern(names), text):
         before = text[max(0, m.start() - 25) : m.start()]
         # only after "the": "a red t-shirt" describes the answer, "the red t-shirt" picks one out
         pre = re.search(r"\bthe\s+((?:\w+\s+){0,2})$", before)
         if pre:
-            adjectives = [w for w in pre.group(1).split() if w in DISTINGUISHING_ADJECTIVES]
-            new = [w for w in adjectives if w not in q.words]
+            new = [w for w in pre.group(1).split() if _distinguishes(q, w, m.group(0))]
             if new:
                 return f"the {' '.join(new)} {m.group(0)}"
         after = text[m.end() :]
@@ -859,7 +900,10 @@ def identifying_description(q: QuestionCues, response: str) -> str | None:
         after = re.sub(
             r"^\s*,(?=\s*(?:who|which|behind|near|next|in|on|at|by)\b)", "", after
         )  # an apposition
-        starts = any(re.match(r"\s*" + re.escape(s) + r"(?:\W|$)", after) for s in DESCRIPTOR_STARTS)
+        starts = any(
+            re.match(r"\s*" + re.escape(s) + (r"" if s == "(" else r"(?:\W|$)"), after)
+            for s in DESCRIPTOR_STARTS
+        )
         # or a participle: "the car parked closest to the camera", "the cat sleeping on the sofa"
         if not starts and not re.match(r"\s+[a-z]+(?:ed|ing)\s+[a-z]", after):
             continue
