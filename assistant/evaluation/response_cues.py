@@ -920,6 +920,50 @@ def identifying_description(q: QuestionCues, response: str) -> str | None:
     return None
 
 
+# a sentence that only says what is there ("There are two boys.", "I can see three dogs", "The image shows
+# several cars"): it introduces the referents, it answers nothing about them
+_PRESENTATIONAL = re.compile(
+    r"^(?:there (?:are|is|seem to be|appear to be)|i (?:can )?(?:see|notice|count)|"
+    r"(?:the|this|in the) (?:image|picture|photo|photograph|scene)\b(?: (?:shows|has|contains|features|"
+    r"includes|depicts))?)\b"
+)
+
+
+def plural_then_one(q: QuestionCues, answer: str) -> str | None:
+    """ "There are several boys in the photo. The boy is holding a football.": the plural only says what is
+    there, and the answer is then about one referent named bare (no description). The rubric's A needs
+    the answer itself to treat the ambiguity; this one answers for one without saying which: class C."""
+    said = reply_checks.sentences(normalise(answer))
+    plural = [s for s in said if plural_mentions(q, s)]
+    if not plural or not all(_PRESENTATIONAL.match(s) for s in plural):
+        return None
+    names = _alias_pattern(
+        set(q.referents) | set(PRONOUN_PEOPLE) if asks_about_person(q) else set(q.referents)
+    )
+    later = said[said.index(plural[-1]) + 1 :]
+    bare = [s for s in later if re.match(r"(?:the\s+)?" + names, s) and not identifying_description(q, s)]
+    return (
+        f"a plural that only says what is there, then one referent named bare: {bare[0]!r}" if bare else None
+    )
+
+
+def named_by_role(q: QuestionCues, answer: str) -> str | None:
+    """The answer names the person it is about by a role the question does not have ("The batter is
+    swinging" for "What is the player doing?", "the goalkeeper wears ..."): a description by what that
+    one does, which singles it out. A generic person word ("the man" for "the person") is no role, and
+    the role must act ("is swinging", "wears", "holds"): "the blazer is navy" names a thing worn."""
+    if not asks_about_person(q):
+        return None
+    acts = r"\s+(?:(?:is|was)\s+[a-z]+ing|wears|holds|carries|has)\b"
+    for m in re.finditer(r"(?:^|[.;!?]\s+)the\s+(" + _WORD + r")" + acts, answer):
+        noun = m.group(1)
+        if noun in q.words or noun in PERSON_NOUNS or noun in lx.CLOTHING or is_plural(noun):
+            continue
+        if names_person(noun):
+            return f"the {noun}"
+    return None
+
+
 _GAP = r"[\s*_`#]+"  # between a marker's words: spaces, or markdown emphasis ("**Final** answer")
 _FINAL = re.compile(
     rf"\b(?:final{_GAP}answer|in{_GAP}conclusion|to{_GAP}conclude|to{_GAP}summari[sz]e|in{_GAP}summary|"

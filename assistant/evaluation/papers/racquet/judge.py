@@ -134,16 +134,31 @@ def class_rules(item: JudgeItem, response: str) -> Judgement:
     several = cues.several_referents(q, cues.final_answer_as_written(response), plural=False)
     if several:
         return Judgement("A", reason=several, path="rules:class.several")
-    described = cues.identifying_description(q, final)
+    described = cues.identifying_description(q, final) or cues.named_by_role(q, final)
     if described:
         return Judgement("B", reason=f"one referent, described: {described!r}", path="rules:class.described")
     plural = cues.plural_mentions(q, final)
+    bare = cues.plural_then_one(q, final) if plural else None
+    if bare:
+        return Judgement("C", reason=bare, path="rules:class.bare")
     if plural:
         return Judgement("A", reason=f"plural mention: {plural[0]}", path="rules:class.plural")
-    undecided = reply_checks.undecided_reason(cues.final_answer_as_written(response))
+    # a list is a reason to abstain only where its items name referents, people or places; a list of
+    # what one referent wears or holds ("- navy blazer / - white shirt") is one answer in parts
+    written = cues.final_answer_as_written(response)
+    lists = any(_names_referent(q, it) for it in cues.list_items(written))
+    undecided = reply_checks.undecided_reason(written, lists=lists)
     if undecided:
         return Judgement(UNKNOWN, reason=undecided, path="rules:class.abstain")
     return Judgement("C", reason="one referent, not described", path="rules:class.default")
+
+
+def _names_referent(q: cues.QuestionCues, item: str) -> bool:
+    """A list item that names the question's referent, a person or a place (it may answer for one)."""
+    said = cues.words(item)
+    referents = set(q.referents) | {cues.plural_of(r) for r in q.referents}
+    people = {w for w in said if (cues.en.lemma(w) if cues.is_plural(w) else w) in cues.PERSON_NOUNS}
+    return bool(set(said) & (referents | cues.PLACE_WORDS) or people)
 
 
 def cot_rules(item: JudgeItem, response: str) -> Judgement:
