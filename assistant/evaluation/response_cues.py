@@ -446,12 +446,25 @@ def referent_keyed_items(q: QuestionCues, response: str) -> list[str]:
     for key in dict.fromkeys(k.strip() for k in _keyed_segments(response, commas=False)):
         toks = re.findall(_WORD, key)
         head = list(itertools.takewhile(lambda t: t not in PREPOSITIONS, toks))
-        if set(head) & names:
+        if set(head) & names and _noun_phrase_key(head):
             named = True
             keys.append(key)
         elif len(head) == len(toks) >= 2 and toks[0] == "the" and not set(toks[1:]) & q.words:
             keys.append(key)
     return keys if named and len(keys) >= 2 else []
+
+
+_KEY_STARTS = lx.ARTICLES | lx.DEICTICS | DISTINGUISHING_ADJECTIVES | lx.COLORS | lx.VISUAL_ADJECTIVES
+
+
+def _noun_phrase_key(head: list[str]) -> bool:
+    """A key that is a noun phrase naming a referent ("The brown dog", "Horse", "Top-left clock",
+    "Spotted dog"), not a step's title ("Identify the woman", "Examine her hair": a verb first, or the
+    referent owned by a pronoun, which is one person's part)."""
+    if any(t in POSSESSIVE_PRONOUNS for t in head):
+        return False
+    first = head[0]
+    return first in _KEY_STARTS or first.endswith("ed") or len(head) == 1 or bool(_places_in(first))
 
 
 # "a second skier", "the third dog" (not "the second dog from the left": an ordinal that picks one of a row)
@@ -545,8 +558,17 @@ def names_person(noun: str) -> bool:
         return False
     if single.endswith(("ist", "ian")):
         return True
-    stems = (single[:-2], single[:-1]) if single.endswith(("er", "or")) else ()
-    return any(len(s) >= 3 and simplemma.is_known(s, lang="en") for s in stems)
+    # a compound's agent head counts: "goalkeeper" is a keeper, "firefighter" a fighter
+    return any(_agent_stem(single[i:]) for i in range(0, len(single) - 4) if i == 0 or _known(single[:i]))
+
+
+def _known(word: str) -> bool:
+    return len(word) >= 3 and simplemma.is_known(word, lang="en")
+
+
+def _agent_stem(word: str) -> bool:
+    """An -er / -or word whose stem is a known word ("skier": "ski", "rider": "ride")."""
+    return word.endswith(("er", "or")) and (_known(word[:-2]) or _known(word[:-1]))
 
 
 def is_relation(noun: str) -> bool:
@@ -730,7 +752,9 @@ def _answered_subjects(q: QuestionCues, text: str) -> str | None:
         phrase = m.group(0).strip(" ,;:.")
         if noun in referent_like or noun in ("one", "ones") or asks_about_person(q):
             things.append((noun, phrase))
-        elif _owner_clause_about_referent(referent_like, text[m.end() :]):
+        # "one" stands for whichever came before: "the player on the left ... the one on the right"
+        owner = noun not in referent_like and not asks_about_person(q)
+        if owner and _owner_clause_about_referent(referent_like, text[m.end() :]):
             owners.append((noun, phrase))
     for subjects in (things, owners):
         # the same referent named again ("the t-shirt in question ... the t-shirt") is one referent: two
@@ -750,10 +774,11 @@ def _subject_noun(q: QuestionCues, referent_like: set[str], phrase: str) -> str 
 
 
 def _owner_clause_about_referent(referent_like: set[str], rest: str) -> bool:
-    """The owner's clause (up to its end) names the referent or "one", or names no other thing at all."""
+    """The owner's clause (up to its end) names the referent or another of it ("a grey one"), or names no
+    other thing at all ("wears #7"); "is the one we need" points back, it names no referent."""
     clause = re.split(r"[.;!?,]|\s(?:and|while|whereas|but)\s", rest, maxsplit=1)[0]
     toks = re.findall(_WORD, clause)
-    if set(toks) & (referent_like | {"one", "ones"}):
+    if set(toks) & referent_like or re.search(r"\ban?\s+(?:" + _WORD + r"\s+){0,2}ones?\b", clause):
         return True
     return not any(t in lx.ARTICLES or t in POSSESSIVE_PRONOUNS for t in toks)
 
@@ -950,12 +975,11 @@ def plural_then_one(q: QuestionCues, answer: str) -> str | None:
 def named_by_role(q: QuestionCues, answer: str) -> str | None:
     """The answer names the person it is about by a role the question does not have ("The batter is
     swinging" for "What is the player doing?", "the goalkeeper wears ..."): a description by what that
-    one does, which singles it out. A generic person word ("the man" for "the person") is no role, and
-    the role must act ("is swinging", "wears", "holds"): "the blazer is navy" names a thing worn."""
-    if not asks_about_person(q):
-        return None
+    one does, which singles it out; for a thing ("What color is the jersey?"), its owner named by a role
+    ("the goalkeeper wears a green jersey"). A generic person word ("the man" for "the person") is no
+    role, and the role must act ("is swinging", "wears", "holds"): "the blazer is navy" names a thing."""
     acts = r"\s+(?:(?:is|was)\s+[a-z]+ing|wears|holds|carries|has)\b"
-    for m in re.finditer(r"(?:^|[.;!?]\s+)the\s+(" + _WORD + r")" + acts, answer):
+    for m in re.finditer(r"(?:^|[.;!?,]\s+)the\s+(" + _WORD + r")" + acts, answer):
         noun = m.group(1)
         if noun in q.words or noun in PERSON_NOUNS or noun in lx.CLOTHING or is_plural(noun):
             continue
