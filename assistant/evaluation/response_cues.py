@@ -847,6 +847,11 @@ _ACKNOWLEDGE = re.compile(
 )
 
 
+# a sentence that opens as a question about which one is meant, with or without its "?"
+_ASKS_UNMARKED = re.compile(
+    r"^(?:which (?:one|" + _WORD + r") (?:do|did|are|were) you\b|(?:do|did) you mean\b|"
+    r"are you (?:asking|referring|talking) about\b)"
+)
 _ASK_WHICH = re.compile(r"\b(?:please|kindly)?\s*(?:specify|clarify|tell me|let me know|indicate) which\b")
 
 
@@ -855,8 +860,10 @@ def clarification_question(response: str) -> str | None:
     umbrella you mean."), or None."""
     text = normalise(response)
     # a real sentence splitter: "e.g." / "i.e." inside a question do not cut it
-    for sentence in (s for s in reply_checks.sentences(text) if s.endswith("?")):
-        if _CLARIFY.search(sentence) or re.search(r"\bwhich\b", sentence):
+    for sentence in reply_checks.sentences(text):
+        if sentence.endswith("?") and (_CLARIFY.search(sentence) or re.search(r"\bwhich\b", sentence)):
+            return sentence.strip()
+        if _ASKS_UNMARKED.match(sentence):  # a question written without its "?" (or cut off before it)
             return sentence.strip()
     asked = _ASK_WHICH.search(text)
     return asked.group(0).strip() if asked else None
@@ -877,12 +884,15 @@ _NOT_DISTINGUISHING = (
 )
 
 
+_KEY_ENDS = PREPOSITIONS | PLACE_WORDS | lx.RELATIVISERS  # "runner nearest the camera": the runner
+
+
 def _key_nouns(response: str) -> set[str]:
     """The nouns that key list items or sentences with no article ("Player on the left: 10", "woman with
     sunglasses: iced coffee"): each is a referent phrase as much as one after "the"."""
     found = set()
     for key in _keyed_segments(normalise_keys(response), commas=False):
-        toks = list(itertools.takewhile(lambda t: t not in PREPOSITIONS, re.findall(_WORD, key)))
+        toks = list(itertools.takewhile(lambda t: t not in _KEY_ENDS, re.findall(_WORD, key)))
         if toks and toks[0] not in DETERMINERS and toks[-1] not in STOPWORDS and not is_plural(toks[-1]):
             found.add(toks[-1])
     return found - PLACE_WORDS
