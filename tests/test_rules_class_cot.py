@@ -297,3 +297,41 @@ def test_a_bare_single_answer_is_c(question: str, reply: str) -> None:
 )
 def test_an_answer_that_treats_several_referents_is_a(question: str, reply: str) -> None:
     assert label("racquet_class", question, reply) == "A"
+
+
+# ------------------------------------------------------------------ shared cues found on the way
+
+
+def test_all_with_a_number_quantifies_the_referents() -> None:
+    q = cues.question_cues("What is the child holding?")
+    assert cues.several_answered(q, "All four children are holding flags.") is not None
+    assert cues.several_answered(q, "The child holds all four flags.") is None
+
+
+@pytest.mark.parametrize(
+    ("reply", "asks"),
+    [
+        ("There are two boats. Shall I describe the one at the jetty or the one further out?", True),
+        ("Would you like me to describe the dog on the left, or the dog on the right?", True),
+        ("Would you like more details or a short summary?", False),
+    ],
+)
+def test_an_offer_to_choose_between_referents_asks_which(reply: str, asks: bool) -> None:
+    assert (cues.clarification_question(reply) is not None) is asks
+
+
+def test_one_named_again_by_its_pro_form_is_one_referent() -> None:
+    q = cues.question_cues("What is the girl doing?")
+    reply = "The one on the left is clearer. The girl on the left is skipping."
+    assert cues.several_answered(q, reply) is None
+    assert (
+        cues.several_answered(q, "The girl on the left is skipping; the one on the right reads.") is not None
+    )
+
+
+def test_owners_of_a_thing_count_apart_from_the_thing() -> None:
+    q = cues.question_cues("What colour is the helmet?")
+    one = "Only the driver wears a helmet; the passenger has a hood. The helmet is red."
+    two = "The driver wears a red helmet, while a pillion rider behind him wears a white one."
+    assert cues.several_answered(q, one) is None
+    assert cues.several_answered(q, two) is not None

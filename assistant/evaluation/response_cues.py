@@ -547,12 +547,12 @@ KIND_COLLECTIVES: dict[str, frozenset[str]] = {
 def names_person(noun: str) -> bool:
     """A word for a person, more strictly than `is_person`: a person or relation noun, or an agent noun
     whose stem is a known word ("skier" from "ski", "rider" from "ride", "cyclist", "musician"); not a
-    comparative ("larger": simplemma reads it as "large"), a part ("shoulder") or a listed non-agent, and
+    comparative ("larger": simplemma reads it as "large") or a listed non-agent, and
     not an -er word with no word under it ("ladder")."""
     single = en.lemma(noun) if is_plural(noun) else noun
     if single in PERSON_NOUNS or single == "people" or is_relation(single):
         return True
-    if single in NOT_AGENTS or single in lx.PART_NOUNS or len(single) <= 4:
+    if single in NOT_AGENTS or len(single) <= 4:
         return False
     if simplemma.lemmatize(single, lang="en") != single:  # an inflected form: "larger", "bigger"
         return False
@@ -674,13 +674,27 @@ def several_answered(q: QuestionCues, answer: str) -> str | None:
     )
 
 
+_NUMBERS = "|".join(sorted(lx.NUMBER_WORDS, key=len, reverse=True))
+# "both dogs", "each of the hikers", "all three kids"
+_QUANTIFIED = re.compile(
+    r"\b(?:both|each|all)\s+(?:of\s+(?:the|them|these|those)\s+)?(?:(?:" + _NUMBERS + r")\s+)?(" + _WORD + ")"
+)
+
+
 def _quantified(q: QuestionCues, text: str) -> str | None:
-    quantified = re.search(
-        r"\b(?:both|each|all)\s+(?:of\s+(?:the|them|these|those)\s+)?(" + _WORD + ")", text
-    )
-    several = quantified and (is_plural(quantified.group(1)) or quantified.group(0).count(" of "))
-    if quantified and several and not _parts_of_one(q, quantified.group(1)):
-        return f"quantified: {quantified.group(0)!r}"
+    """A quantifier over several referents: over the question's referents or people, or as a clause's
+    subject ("Both animals are asleep"); not over the answer's things ("the child holds both flags") nor
+    over one referent's parts ("both hands")."""
+    referent_like = set(q.referents) | {plural_of(n) for n in q.referents}
+    for m in _QUANTIFIED.finditer(text):
+        noun = m.group(1)
+        if not (is_plural(noun) or " of " in m.group(0)) or _parts_of_one(q, noun):
+            continue
+        subject = re.search(
+            r"(?:^|[.;:!?,\u2013\u2014]\s*|\b(?:and|but|while|whereas)\s+)$", text[: m.start()]
+        )
+        if " of " in m.group(0) or noun in referent_like or names_person(noun) or subject:
+            return f"quantified: {m.group(0)!r}"
     return None
 
 
@@ -759,11 +773,19 @@ def _answered_subjects(q: QuestionCues, text: str) -> str | None:
     for subjects in (things, owners):
         # the same referent named again ("the t-shirt in question ... the t-shirt") is one referent: two
         # subjects count when their nouns differ or each carries its own identifying words
-        distinct = {(noun, _identifying(phrase, noun)) for noun, phrase in subjects}
+        distinct = _distinct_subjects(subjects)
         described = {d for _, d in distinct if d}
         if len(distinct) >= 2 and (len({n for n, _ in distinct}) >= 2 or len(described) >= 2):
             return f"{len(subjects)} referents answered: {', '.join(p for _, p in subjects[:3])}"
     return None
+
+
+def _distinct_subjects(subjects: list[tuple[str, str]]) -> set[tuple[str, str]]:
+    """(noun, identifying words) of each subject, once; "one" is a pro-form, so "the one on the left" is
+    the same referent as "the girl on the left" and is dropped where a noun has its identifying words."""
+    distinct = {(noun, _identifying(phrase, noun)) for noun, phrase in subjects}
+    named = {d for n, d in distinct if d and n not in ("one", "ones")}
+    return {(n, d) for n, d in distinct if n not in ("one", "ones") or d not in named}
 
 
 def _subject_noun(q: QuestionCues, referent_like: set[str], phrase: str) -> str | None:
@@ -855,6 +877,15 @@ _ASKS_UNMARKED = re.compile(
 _ASK_WHICH = re.compile(r"\b(?:please|kindly)?\s*(?:specify|clarify|tell me|let me know|indicate) which\b")
 
 
+_OFFER = re.compile(r"\b(?:would you like|do you want|shall i|should i)\b[^?]*\bor\b")
+
+
+def _offers_referents(sentence: str) -> bool:
+    """An offer to choose between referents ("would you like me to describe the girl on the left, or the
+    one on the right?"); an offer of more or less detail ("more details or a summary?") names none."""
+    return bool(_OFFER.search(sentence)) and bool(re.search(r"\bones?\b", sentence) or _places_in(sentence))
+
+
 def clarification_question(response: str) -> str | None:
     """The first sentence that asks which referent is meant ("Which one?", or "Please specify which
     umbrella you mean."), or None."""
@@ -864,6 +895,8 @@ def clarification_question(response: str) -> str | None:
         if sentence.endswith("?") and (_CLARIFY.search(sentence) or re.search(r"\bwhich\b", sentence)):
             return sentence.strip()
         if _ASKS_UNMARKED.match(sentence):  # a question written without its "?" (or cut off before it)
+            return sentence.strip()
+        if sentence.endswith("?") and _offers_referents(sentence):
             return sentence.strip()
     asked = _ASK_WHICH.search(text)
     return asked.group(0).strip() if asked else None
