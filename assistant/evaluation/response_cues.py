@@ -18,7 +18,14 @@ Cues found in a response:
 - located mentions: each referent word (or "one") followed within a few words by a place ("on the left",
   "in the foreground", "(right side)") or preceded by one ("the left dog"); two places that exclude each
   other (left / right / middle, foreground / background, top / bottom) mean two referents;
-- quantified mentions: "both", "each", "the other", "another" right before a referent word;
+- quantified mentions: "both", "each", "the other", "another" right before a referent word ("both
+  hands", "each paw" quantify one referent's parts: not several);
+- lists keyed by different referents in the reply's own words ("The grey cat: ... / The tabby: ...",
+  "Top-left lamp: ... / Bottom-right lamp: ..."), a further referent ("a second cyclist", "a mug too"),
+  a list of singular referents ("a chestnut horse in front and a grey horse behind it");
+- several of the asked kind in other words (CoT only, `same_kind_mention`): a collective ("a flock", "a
+  group of skiers", "the rest of the team"), and for a person question any people or a peer ("her
+  friend", "teammates");
 - clarification question: a sentence ending in "?" that asks which one is meant;
 - acknowledged ambiguity: "not possible to know which", "ambiguous", "without further context", ...;
 - identifying description: a referent word followed by a descriptor ("with a blue t-shirt", "that is
@@ -33,8 +40,6 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, field
-
-import simplemma
 
 from assistant import lexicon as lx
 from assistant import words as en
@@ -554,6 +559,8 @@ def names_person(noun: str) -> bool:
         return True
     if single in NOT_AGENTS or len(single) <= 4:
         return False
+    import simplemma  # its dictionaries load on first use, as in answer_match
+
     if simplemma.lemmatize(single, lang="en") != single:  # an inflected form: "larger", "bigger"
         return False
     if single.endswith(("ist", "ian")):
@@ -563,6 +570,8 @@ def names_person(noun: str) -> bool:
 
 
 def _known(word: str) -> bool:
+    import simplemma
+
     return len(word) >= 3 and simplemma.is_known(word, lang="en")
 
 
