@@ -147,6 +147,7 @@ def test_several_referents_said_by_keys_ordinals_and_another(question: str, repl
     [
         ("What breed is the dog?", "The second dog from the left is a beagle."),
         ("What breed is the dog?", "Colour of the dog: tan\nBreed of the dog: beagle"),
+        ("What colour is the dog?", "The dog: tan\nThe collar: red"),
         (
             "What is the woman holding?",
             "1. Identify the woman: she is by the door.\n2. Examine her hands: a mug.",
@@ -271,6 +272,8 @@ def test_one_referent_singled_out_by_any_description_is_b(question: str, reply: 
         # a plural that only says what is there, then a bare single answer: C, not A
         ("What is the girl eating?", "There are three girls at the table. The girl is eating cake."),
         ("What is the man holding?", "I can see several men. He is holding a newspaper."),
+        # a trait no photo shows singles no one out
+        ("What is the dog chewing?", "The friendly dog is chewing a bone."),
         # repeating the question's own words is no description
         ("What is the man on the left holding?", "The man on the left is holding a newspaper."),
         # a thing named by what it is is no role

@@ -454,9 +454,17 @@ def referent_keyed_items(q: QuestionCues, response: str) -> list[str]:
         if set(head) & names and _noun_phrase_key(head):
             named = True
             keys.append(key)
-        elif len(head) == len(toks) >= 2 and toks[0] == "the" and not set(toks[1:]) & q.words:
+        elif _other_referent_key(q, toks, head):
             keys.append(key)
     return keys if named and len(keys) >= 2 else []
+
+
+def _other_referent_key(q: QuestionCues, toks: list[str], head: list[str]) -> bool:
+    """A "the ..." key in words the question does not use ("The tabby:"), that is not a part or a thing
+    worn ("The collar:" keys the dog's collar, not a second dog)."""
+    if len(head) != len(toks) or len(toks) < 2 or toks[0] != "the" or set(toks[1:]) & q.words:
+        return False
+    return toks[-1] not in lx.PART_NOUNS and toks[-1] not in lx.CLOTHING
 
 
 _KEY_STARTS = lx.ARTICLES | lx.DEICTICS | DISTINGUISHING_ADJECTIVES | lx.COLORS | lx.VISUAL_ADJECTIVES
@@ -950,6 +958,8 @@ def _distinguishes(q: QuestionCues, word: str, noun: str) -> bool:
     before the question's own referent word, any attribute the question does not have ("the ginger cat"
     for "the cat", "the spotted dog"): the rubric's description by attribute."""
     if word in q.words or word in STOPWORDS or word in DETERMINERS or word in _NOT_DISTINGUISHING:
+        return False
+    if word in lx.NON_VISUAL_ADJECTIVES:  # a trait no photo shows ("the friendly dog") tells none apart
         return False
     if word in DISTINGUISHING_ADJECTIVES:
         return True
