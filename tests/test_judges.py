@@ -60,10 +60,10 @@ def test_rule_judge_agreement_on_the_papers_examples() -> None:
     assert result["kappa"] >= 0.9
     cot = judge_agreement(RULES, labelled, "racquet_cot")
     print(format_agreement(cot))
-    # measured: n=6, kappa 0.667; the miss is G.3's baseball example, where "a catcher behind the player"
-    # counts as a second player, which no surface rule here sees
+    # measured: n=6, kappa 1.000; G.3's baseball example ("other individuals: a catcher ... an umpire") is
+    # read since a person question counts any people in the plural (response_cues.same_kind_mention)
     assert cot["n"] == 6 and cot["kappa"] >= 0.6
-    assert [i["id"] for i in cot["items"] if i["gold"] != i["label"]] == ["racquet_cot-24"]
+    assert [i["id"] for i in cot["items"] if i["gold"] != i["label"]] == []
 
 
 def test_judge_agreement_needs_one_task(tmp_path: Path) -> None:

@@ -91,12 +91,13 @@ def test_a_refusal_is_no_class_and_no_strategy() -> None:
 
 
 def test_a_list_no_rule_parsed_is_unknown_not_the_default() -> None:
-    reply = "- golden fur\n- long ears\n- a red collar"
-    assert judged("racquet_class", "What does the dog look like?", reply) == (
-        "unknown",
-        "rules:class.abstain",
-    )
-    assert judged("aqua_strategy", "What does the dog look like?", reply)[0] == "unknown"
+    reply = "- a man in a red coat\n- a man with a dog\n- a girl on a bike"
+    assert judged("racquet_class", "What is the person doing?", reply) == ("unknown", "rules:class.abstain")
+    # a list of one referent's parts is one answer in parts: class C (it names no referent, person or
+    # place, tests/test_rules_class_cot.py); the strategy rules still abstain on it
+    parts = "- golden fur\n- long ears\n- a red collar"
+    assert judged("racquet_class", "What does the dog look like?", parts) == ("C", "rules:class.default")
+    assert judged("aqua_strategy", "What does the dog look like?", parts)[0] == "unknown"
 
 
 def test_a_plain_answer_is_still_decided() -> None:

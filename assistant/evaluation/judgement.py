@@ -83,9 +83,6 @@ class JudgeQuestion:
     fields: tuple[str, ...] = ("question", "response")  # what an item must carry ("image": seen by the judge)
     prompt_values: Callable[[JudgeItem], dict[str, str]] = question_and_response  # the rubric's $values
     rules: Callable[[JudgeItem, str], Judgement] | None = None  # (item, readable response); None: none
-    # the rules may read a reply cut off mid-sentence: what it has said already decides (RAcQUEt bias:
-    # whom the reply describes), so the cut does not make it unknown
-    reads_cut_off: bool = False
 
 
 def check_item(asked: JudgeQuestion, item: JudgeItem) -> None:

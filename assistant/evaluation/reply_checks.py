@@ -138,16 +138,27 @@ def cut_off(text: str) -> str | None:
     return None
 
 
-def unreadable_reason(text: str, check_cut_off: bool = True) -> str | None:
-    """Why no rule may decide this reply (another language; cut off, unless `check_cut_off` is False), or
-    None."""
-    language = other_language(text)
-    if language:
-        return f"reply in another language ({language}): the rules read English"
-    stopped = cut_off(text) if check_cut_off else None
-    if stopped:
-        return f"reply cut off mid-sentence ({stopped})"
-    return None
+# Rule paths whose label no missing end could overturn: what was already written asks which one, answers
+# for several referents or offers several answers (class A, CoT YES, clarify / enumerate, bias explicit,
+# FAIL for asking or for options). A described referent (B), an assumption (infer), a matched answer
+# (PASS) or any default could each be undone by the sentence the reply never finished.
+SETTLED_BEFORE_CUT = frozenset(
+    {
+        "rules:class.asks",
+        "rules:class.several",
+        "rules:cot.several",
+        "rules:strategy.asks",
+        "rules:strategy.several",
+        "rules:bias.explicit",
+        "rules:pass.asks",
+        "rules:pass.options",
+    }
+)
+
+
+def settled_before_cut(path: str) -> bool:
+    """Whether a label given by rule `path` stands on a reply cut off mid-sentence (SETTLED_BEFORE_CUT)."""
+    return path in SETTLED_BEFORE_CUT
 
 
 def undecided_reason(text: str, lists: bool = True) -> str | None:

@@ -18,7 +18,14 @@ Cues found in a response:
 - located mentions: each referent word (or "one") followed within a few words by a place ("on the left",
   "in the foreground", "(right side)") or preceded by one ("the left dog"); two places that exclude each
   other (left / right / middle, foreground / background, top / bottom) mean two referents;
-- quantified mentions: "both", "each", "the other", "another" right before a referent word;
+- quantified mentions: "both", "each", "the other", "another" right before a referent word ("both
+  hands", "each paw" quantify one referent's parts: not several);
+- lists keyed by different referents in the reply's own words ("The grey cat: ... / The tabby: ...",
+  "Top-left lamp: ... / Bottom-right lamp: ..."), a further referent ("a second cyclist", "a mug too"),
+  a list of singular referents ("a chestnut horse in front and a grey horse behind it");
+- several of the asked kind in other words (CoT only, `same_kind_mention`): a collective ("a flock", "a
+  group of skiers", "the rest of the team"), and for a person question any people or a peer ("her
+  friend", "teammates");
 - clarification question: a sentence ending in "?" that asks which one is meant;
 - acknowledged ambiguity: "not possible to know which", "ambiguous", "without further context", ...;
 - identifying description: a referent word followed by a descriptor ("with a blue t-shirt", "that is
@@ -30,6 +37,7 @@ Cues found in a response:
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -138,7 +146,13 @@ _WORD = r"[a-z]+(?:[-'][a-z]+)*"
 
 def normalise(text: str) -> str:
     """Lower case, straight quotes, markdown emphasis removed, whitespace collapsed."""
-    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+    text = (
+        normalise_keys(text)
+        .replace("\u2019", "'")
+        .replace("\u2018", "'")
+        .replace("\u201c", '"')
+        .replace("\u201d", '"')
+    )
     text = re.sub(r"[*_`#]+", " ", text)
     return re.sub(r"\s+", " ", text).strip().lower()
 
@@ -268,13 +282,16 @@ def plural_mentions(q: QuestionCues, response: str) -> list[str]:
     return found
 
 
+def _places_in(fragment: str) -> list[str]:
+    """Every place word of a fragment, canonical; "top-left" is two places, each on its own axis."""
+    found = (_CANON_PLACE.get(w, w) for w in re.findall(r"[a-z]+", fragment))
+    return [w for w in found if any(w in g for g in PLACE_GROUPS)]
+
+
 def _place_of(fragment: str) -> str | None:
     """The first place word in `fragment`, canonical ("centre" -> "middle", "behind" -> "background")."""
-    for w in re.findall(_WORD, fragment):
-        canon = _CANON_PLACE.get(w, w)
-        if any(canon in g for g in PLACE_GROUPS):
-            return canon
-    return None
+    places = _places_in(fragment)
+    return places[0] if places else None
 
 
 place_of = _place_of  # public: PASS compares the hint's place with the reply's (answer_match)
@@ -286,6 +303,8 @@ def located_places(q: QuestionCues, response: str) -> list[str]:
     names = set(q.referents) | {"one"}
     places = []
     for m in re.finditer(_alias_pattern(names), text):
+        if m.group(0) == "one" and _about_other_things(q, text[: m.start()], counted=False):
+            continue  # "two people, one in the foreground and one in the background" for a hat
         after = text[m.end() : m.end() + 40]
         hit = re.match(
             r"\s*(?:\(|,)?\s*(?:who is |that is |which is |sitting |standing |is )?"
@@ -349,15 +368,15 @@ def several_referents(q: QuestionCues, response: str, plural: bool = True) -> st
 def _several_not_plural(q: QuestionCues, response: str) -> str | None:
     """multiple_referents without its plural mention (the class rule reads a plural only after checking
     that the answer does not single one referent out)."""
-    found = multiple_referents(q, response)
-    return found if found and not found.startswith("plural mention") else None
+    return multiple_referents(q, response, plural=False)
 
 
-def multiple_referents(q: QuestionCues, response: str) -> str | None:
-    """Why the response speaks of several referents of the question, or None."""
-    plural = plural_mentions(q, response)
-    if plural:
-        return f"plural mention: {plural[0]}"
+def multiple_referents(q: QuestionCues, response: str, plural: bool = True) -> str | None:
+    """Why the response speaks of several referents of the question, or None (`plural` False: without
+    its plural mentions)."""
+    plurals = plural_mentions(q, response) if plural else []
+    if plurals:
+        return f"plural mention: {plurals[0]}"
     places = located_places(q, response)
     if exclusive_places(places):
         return f"referents in places that exclude each other: {', '.join(dict.fromkeys(places))}"
@@ -369,8 +388,11 @@ def multiple_referents(q: QuestionCues, response: str) -> str | None:
     people = person_led_items(response)
     if people and (q.referents & PERSON_NOUNS or q.pronoun in PRONOUN_PEOPLE):
         return f"items led by different people: {', '.join(dict.fromkeys(people))}"
+    keyed = referent_keyed_items(q, response)
+    if keyed:
+        return f"items keyed by different referents: {', '.join(keyed)}"
     text = normalise(response)
-    another = one_and_another(q, text)
+    another = one_and_another(q, text) or another_instance(q, text)
     if another:
         return another
     numbered = numbered_referents(q, text)
@@ -400,7 +422,7 @@ def _keyed_segments(response: str, commas: bool = True) -> list[str]:
 
 def place_led_items(response: str) -> list[str]:
     """The places that lead the response's list items or sentences, in order ("left", "right")."""
-    return [p for p in (_place_of(k) for k in _keyed_segments(response)) if p]
+    return [p for k in _keyed_segments(response) for p in _places_in(k)]
 
 
 _PERSON_KEY = re.compile(r"^(?:the |a |an )?(?:[a-z'-]+ )?([a-z'-]+)$")
@@ -417,6 +439,74 @@ def person_led_items(response: str) -> list[str]:
         if single in PERSON_NOUNS:
             people.append(single)
     return people if len(set(people)) >= 2 else []
+
+
+def referent_keyed_items(q: QuestionCues, response: str) -> list[str]:
+    """Two or more list items or sentences keyed (":" or a dash) by different referents, in the reply's
+    own words: "The brown dog: ... / The spotted dog: ...", "Horse by the fence: ... / Horse in the
+    field: ...", "The grey cat: ... / The tabby: ...". A key names a referent when its head (the words
+    before any preposition) holds a referent word or "one", or when it is a "the ..." phrase whose words
+    are not the question's (the question's own "collar" keys a part, not a second dog); at least one key
+    must hold a referent word. "Colour of the dog: ... / Breed of the dog: ..." keys attributes of one
+    dog (the referent follows "of"), and a key repeated is one referent. [] when not so."""
+    names = set(q.referents) | {"one"}
+    keys: list[str] = []
+    named = False
+    for key in dict.fromkeys(k.strip() for k in _keyed_segments(response, commas=False)):
+        toks = re.findall(_WORD, key)
+        head = list(itertools.takewhile(lambda t: t not in PREPOSITIONS, toks))
+        if set(head) & names and _noun_phrase_key(head):
+            named = True
+            keys.append(key)
+        elif _other_referent_key(q, toks, head):
+            keys.append(key)
+    return keys if named and len(keys) >= 2 else []
+
+
+def _other_referent_key(q: QuestionCues, toks: list[str], head: list[str]) -> bool:
+    """A "the ..." key in words the question does not use ("The tabby:"), that is not a part or a thing
+    worn ("The collar:" keys the dog's collar, not a second dog)."""
+    if len(head) != len(toks) or len(toks) < 2 or toks[0] != "the" or set(toks[1:]) & q.words:
+        return False
+    return toks[-1] not in lx.PART_NOUNS and toks[-1] not in lx.CLOTHING
+
+
+_KEY_STARTS = lx.ARTICLES | lx.DEICTICS | DISTINGUISHING_ADJECTIVES | lx.COLORS | lx.VISUAL_ADJECTIVES
+
+
+def _noun_phrase_key(head: list[str]) -> bool:
+    """A key that is a noun phrase naming a referent ("The brown dog", "Horse", "Top-left clock",
+    "Spotted dog"), not a step's title ("Identify the woman", "Examine her hair": a verb first, or the
+    referent owned by a pronoun, which is one person's part)."""
+    if any(t in POSSESSIVE_PRONOUNS for t in head):
+        return False
+    first = head[0]
+    return first in _KEY_STARTS or first.endswith("ed") or len(head) == 1 or bool(_places_in(first))
+
+
+# "a second skier", "the third dog" (not "the second dog from the left": an ordinal that picks one of a row)
+_ORDINAL = r"(?:second|third|fourth|fifth|2nd|3rd|4th|5th)"
+
+
+def another_instance(q: QuestionCues, text: str) -> str | None:
+    """A further referent introduced beside the first: "a second skier", "the second teacher", "another
+    dog", "her friend has a jacket too" (the referent as the object of "has / wears ... too"). An ordinal
+    counted from a place ("the second dog from the left") picks one out and is no second referent."""
+    if not q.referents:
+        return None
+    names = _alias_pattern(set(q.referents))
+    for m in re.finditer(r"\b(?:an?|the)\s+" + _ORDINAL + r"\s+(?:" + _WORD + r"\s+)?" + names, text):
+        if not re.match(r"\s*(?:\(\s*)?(?:from|counting|in (?:the )?(?:row|line|queue))\b", text[m.end() :]):
+            return f"a further referent: {m.group(0)!r}"
+    too = re.search(
+        r"\b(?:is|are|wears|wearing|has|have|holds|holding|carries|carrying)\s+an?\s+(?:"
+        + _WORD
+        + r"\s+){0,2}?"
+        + names
+        + r"\s*,?\s+(?:too|as well)\b",
+        text,
+    )
+    return f"a further referent: {too.group(0)!r}" if too else None
 
 
 def one_and_another(q: QuestionCues, text: str) -> str | None:
@@ -441,6 +531,126 @@ def numbered_referents(q: QuestionCues, text: str) -> list[str]:
     return []
 
 
+# Nouns for a person by relation to a peer ("her companion", "their friend", "teammates", "classmates"):
+# each names a second person of the same kind beside the one the question asks about. Kin ("her father")
+# are left out: a child's father is no second child.
+RELATION_NOUNS = word_set(
+    "companion friend partner colleague coworker co-worker opponent rival neighbour neighbor"
+)
+# Heads that gather several things of one kind ("a group of skiers", "a pair of dogs"), and the kinds
+# the specific ones gather ("a flock of seagulls" is several birds, "the rest of the team" several people).
+COLLECTIVE_HEADS = word_set("group pair couple row line set cluster bunch number lot handful few several")
+KIND_COLLECTIVES: dict[str, frozenset[str]] = {
+    "person": word_set("crowd team queue audience squad crew gang"),
+    "bird": word_set("flock"),
+    "sheep": word_set("flock herd"),
+    "animal": word_set("herd pack"),
+    "cow": word_set("herd"),
+    "horse": word_set("herd"),
+    "elephant": word_set("herd"),
+    "zebra": word_set("herd"),
+    "dog": word_set("pack"),
+    "wolf": word_set("pack"),
+    "fish": word_set("school shoal"),
+    "bee": word_set("swarm"),
+    "insect": word_set("swarm"),
+    "boat": word_set("fleet"),
+    "ship": word_set("fleet"),
+    "car": word_set("fleet"),
+    "vehicle": word_set("fleet"),
+}
+
+
+def names_person(noun: str) -> bool:
+    """A word for a person, more strictly than `is_person`: a person or relation noun, or an agent noun
+    whose stem is a known word ("skier" from "ski", "rider" from "ride", "cyclist", "musician"); not a
+    comparative ("larger": simplemma reads it as "large") or a listed non-agent, and
+    not an -er word with no word under it ("ladder")."""
+    single = en.lemma(noun) if is_plural(noun) else noun
+    if single in PERSON_NOUNS or single == "people" or is_relation(single):
+        return True
+    if single in NOT_AGENTS or len(single) <= 4:
+        return False
+    import simplemma  # its dictionaries load on first use, as in answer_match
+
+    if simplemma.lemmatize(single, lang="en") != single:  # an inflected form: "larger", "bigger"
+        return False
+    if single.endswith(("ist", "ian")):
+        return True
+    # a compound's agent head counts: "goalkeeper" is a keeper, "firefighter" a fighter
+    return any(_agent_stem(single[i:]) for i in range(0, len(single) - 4) if i == 0 or _known(single[:i]))
+
+
+def _known(word: str) -> bool:
+    import simplemma
+
+    return len(word) >= 3 and simplemma.is_known(word, lang="en")
+
+
+def _agent_stem(word: str) -> bool:
+    """An -er / -or word whose stem is a known word ("skier": "ski", "rider": "ride")."""
+    return word.endswith(("er", "or")) and (_known(word[:-2]) or _known(word[:-1]))
+
+
+def is_relation(noun: str) -> bool:
+    """A person named by relation to another ("friend", "teammates", "classmate")."""
+    single = en.lemma(noun) if is_plural(noun) else noun
+    return single in RELATION_NOUNS or (single.endswith("mate") and len(single) > 5)
+
+
+def asks_about_person(q: QuestionCues) -> bool:
+    """The question's referent (or its owner: "the man's hat") is a person; "Does she wear a hat?" asks
+    about the hat (the people are not its referents)."""
+    return any(names_person(r) for r in q.referents) or (
+        q.pronoun in PRONOUN_PEOPLE and bool(q.referents & PERSON_NOUNS)
+    )
+
+
+def _of_kind(q: QuestionCues, noun: str) -> bool:
+    """`noun` (plural) names things of the question's kind: its referent's plural, or, for a question
+    about a person, any people ("skiers", "passengers", "teammates")."""
+    single = en.lemma(noun) if is_plural(noun) else noun
+    if single in q.referents or noun in q.referents:
+        return True
+    return asks_about_person(q) and names_person(noun)
+
+
+def same_kind_mention(q: QuestionCues, response: str) -> str | None:
+    """Several instances of the question's entity said in other words (RAcQUEt G.3 counts any mention):
+    a collective head over them ("a group of skiers", "a pair of dogs", "one of the players"), a collective
+    of their kind ("a flock" for a bird, "a crowd" or "the rest of the team" for a person), or, for a
+    question about a person, other people by any person noun in the plural ("several people",
+    "teammates") or by relation ("her friend", "his companion"). Plurals of other kinds ("two people" for
+    a helmet) are no mention."""
+    text = normalise(response)
+    for m in re.finditer(
+        r"\b(?:an?|the|one|two|three|several)\s+(" + _WORD + r")\s+of\s+(?:the\s+)?(" + _WORD + ")", text
+    ):
+        head, noun = m.group(1), m.group(2)
+        if (head in COLLECTIVE_HEADS or head in ("one", "rest")) and is_plural(noun) and _of_kind(q, noun):
+            return f"several of the asked kind: {m.group(0)!r}"
+    kinds = {k for r in q.referents for k in (r, en.lemma(r))} | (
+        {"person"} if asks_about_person(q) else set()
+    )
+    for kind in kinds & set(KIND_COLLECTIVES):
+        gathered = _alias_pattern(set(KIND_COLLECTIVES[kind]))
+        m = re.search(r"\b(?:an?|the|of the)\s+(?:" + _WORD + r"\s+)?" + gathered, text)
+        if m:
+            return f"a collective of the asked kind: {m.group(0)!r}"
+    if not asks_about_person(q):
+        return None
+    for m in re.finditer(_WORD, text):
+        w = m.group(0)
+        # "a farmers' market" names a kind of place; "her father's shoulders" a part of someone
+        owned = re.search(r"(?:'s|\b(?:his|her|their|its))\s+$", text[: m.start()])
+        classifier = text[m.end() : m.end() + 1] == "'"
+        if is_relation(w):
+            return f"another person, by relation: {w!r}"
+        if is_plural(w) and names_person(w) and not owned and not classifier:
+            return f"several people: {w!r}"
+    return None
+
+
 def the_nouns(text: str) -> set[str]:
     """Words of the noun phrases that follow "the" in normalised text (up to three words each)."""
     found: set[str] = set()
@@ -461,70 +671,180 @@ def is_person(noun: str) -> bool:
     return len(single) > 4 and single.endswith(("er", "or", "ist")) and single not in NOT_AGENTS
 
 
-_SUBJECT_VERB_WORDS = "is|are|was|were|has|have|wears|wear|carries|carry|holds|hold|looks|appears|seems"
+_SUBJECT_VERB_WORDS = (
+    "is|are|was|were|has|have|wears|wear|carries|carry|holds|hold|looks|appears|seems|says|reads|shows|"
+    "displays"
+)
 _SUBJECT_VERBS = f"(?:{_SUBJECT_VERB_WORDS})"
 
 
 def several_answered(q: QuestionCues, answer: str) -> str | None:
     """Why the answer speaks about several referents at once, or None: a quantifier over them ("both
-    cyclists", "each of the hikers", "one ... the other"), a plural subject that is the referents or
-    their owners ("the skiers are", "the peoples in the photo have"), or two or more subjects that are
-    the referent or its owner, each given its own answer ("the woman wears a red scarf and the man a grey
-    one", "the girl on the swing ...; the girl by the slide ...")."""
+    cyclists", "each of the hikers", "one ... the other"), a list of singular referents ("a chestnut
+    horse in front and a grey horse behind it", "one by the door and one by the window"), a plural
+    subject that is the referents or their owners ("the skiers are", "the peoples in the photo have"), or
+    two or more subjects that are the referent or its owner, each given its own answer ("the woman wears
+    a red scarf and the man a grey one", "the girl on the swing ...; the girl by the slide ...")."""
     text = normalise(answer)
-    quantified = re.search(
-        r"\b(?:both|each|all)\s+(?:of\s+(?:the|them|these|those)\s+)?(" + _WORD + ")", text
+    return (
+        _quantified(q, text)
+        or _one_and_other(q, text)
+        or _singular_list(q, text)
+        or _plural_subject(q, text)
+        or _answered_subjects(q, text)
     )
-    if quantified and (is_plural(quantified.group(1)) or quantified.group(0).count(" of ")):
-        return f"quantified: {quantified.group(0)!r}"
-    one_other = re.search(r"\bone\b[^.?!]*\bthe other\b", text)
-    if one_other and not _about_other_things(q, text[: one_other.start()]):
-        return "one ... the other"
-    # the rubric's "list of singular nouns" made of "one"s: "one by the door and one by the window",
-    # "a gold one on the left and a silver one on the right"
-    ones = r"(?:\bone\b|\ba\s+" + _WORD + r"(?:\s+" + _WORD + r")?\s+one\b)"
-    if re.search(ones + r"[^.?!]{1,80}?(?:\band\b|,)\s+" + ones, text):
-        return "a list of ones"
+
+
+_NUMBERS = "|".join(sorted(lx.NUMBER_WORDS, key=len, reverse=True))
+# "both dogs", "each of the hikers", "all three kids"
+_QUANTIFIED = re.compile(
+    r"\b(?:both|each|all)\s+(?:of\s+(?:the|them|these|those)\s+)?(?:(?:" + _NUMBERS + r")\s+)?(" + _WORD + ")"
+)
+
+
+def _quantified(q: QuestionCues, text: str) -> str | None:
+    """A quantifier over several referents: over the question's referents or people, or as a clause's
+    subject ("Both animals are asleep"); not over the answer's things ("the child holds both flags") nor
+    over one referent's parts ("both hands")."""
     referent_like = set(q.referents) | {plural_of(n) for n in q.referents}
-    for m in re.finditer(
-        r"\bthe\s+(?:"
-        + _WORD
-        + r"\s+){0,2}?("
-        + _WORD
-        + r")(?:\s+(?:in|on|at|of|near|by)\s+(?:the\s+)?"
-        + _WORD
-        + r"(?:\s+"
-        + _WORD
-        + r")?)?\s+"
-        + _SUBJECT_VERBS
-        + r"\b",
-        text,
-    ):
+    for m in _QUANTIFIED.finditer(text):
+        noun = m.group(1)
+        if not (is_plural(noun) or " of " in m.group(0)) or _parts_of_one(q, noun):
+            continue
+        subject = re.search(
+            r"(?:^|[.;:!?,\u2013\u2014]\s*|\b(?:and|but|while|whereas)\s+)$", text[: m.start()]
+        )
+        if " of " in m.group(0) or noun in referent_like or names_person(noun) or subject:
+            return f"quantified: {m.group(0)!r}"
+    return None
+
+
+def _one_and_other(q: QuestionCues, text: str) -> str | None:
+    """ "one ... the other", unless the pair is of other things named just before ("two people, one ...
+    the other ..." for a hat); the pair is the referents' when its own sentence names the referent ("the
+    one in front wears a red collar, the other a blue one")."""
+    one_other = re.search(r"\bone\b[^.?!]*\bthe other\b[^.?!]*", text)
+    if not one_other:
+        return None
+    names = _alias_pattern(set(q.referents)) if q.referents else None
+    own = bool(names and re.search(names, one_other.group(0)))
+    if own or not _about_other_things(q, text[: one_other.start()]):
+        return "one ... the other"
+    return None
+
+
+def _singular_list(q: QuestionCues, text: str) -> str | None:
+    """The rubric's "list of singular nouns": "one by the door and one by the window", "a gold one on the
+    left and a silver one on the right", "a chestnut horse in front and a grey horse behind it"; not when
+    the ones are of other things named just before ("two people, one rowing and one sitting")."""
+    nouns = r"(?:one|" + "|".join(sorted(map(re.escape, q.referents))) + ")" if q.referents else "one"
+    single = r"(?:\bone\b|\b(?:an?|another)\s+(?:" + _WORD + r"\s+){1,2}?" + nouns + r"\b)"
+    listed = re.search(single + r"[^.?!]{1,80}?(?:\band\b|,)\s+" + single, text)
+    if listed and not _about_other_things(q, text[: listed.start()], counted=False):
+        return "a list of singular referents"
+    return None
+
+
+def _plural_subject(q: QuestionCues, text: str) -> str | None:
+    referent_like = set(q.referents) | {plural_of(n) for n in q.referents}
+    place = r"(?:\s+(?:in|on|at|of|near|by)\s+(?:the\s+)?" + _WORD + r"(?:\s+" + _WORD + r")?)?"
+    pattern = r"\bthe\s+(?:" + _WORD + r"\s+){0,2}?(" + _WORD + ")" + place + r"\s+" + _SUBJECT_VERBS + r"\b"
+    for m in re.finditer(pattern, text):
         noun = m.group(1)
         if noun in q.plural_in_question or not is_plural(noun):
             continue
         if noun in referent_like or is_person(noun):
             return f"plural subject: {noun!r}"
-    subjects = []
-    for m in re.finditer(
-        r"(?:^|[.;:!?]\s*|,\s*|\s(?:and|while|whereas|but)\s+)(?:the|one)\s+((?:" + _WORD + r"\s+){0,1}?"
-        r"("
-        + _WORD
-        + r"))\b([^.;:!?,]{0,40}?)(?=\s+(?:"
-        + _SUBJECT_VERB_WORDS
-        + r")\b|\s+a\s|\s+an\s|,|;|$)",
-        text,
-    ):
-        noun = m.group(2)
-        if noun in referent_like or noun in ("one", "ones") or is_person(noun):
-            subjects.append((noun, m.group(0).strip(" ,;:.")))
-    # the same referent named again ("the t-shirt in question ... the t-shirt") is one referent: two
-    # subjects count when their nouns differ or each carries its own identifying words
-    distinct = {(noun, _identifying(phrase, noun)) for noun, phrase in subjects}
-    described = {d for _, d in distinct if d}
-    if len(distinct) >= 2 and (len({n for n, _ in distinct}) >= 2 or len(described) >= 2):
-        return f"{len(subjects)} referents answered: {', '.join(p for _, p in subjects[:3])}"
     return None
+
+
+# a clause's subject: after a sentence start, a comma or a conjunction, "the / one ..." (and "a ..." after
+# a contrast: "while a defender behind him wears #7"), up to its verb
+_SUBJECT = re.compile(
+    r"(?:(?:^|[.;:!?\u2013\u2014]\s*|,\s*|\s-\s+|\s(?:and|while|whereas|but)\s+)(?:the\s+|(?=one\b))"
+    r"|\s(?:while|whereas)\s+an?\s+)"
+    r"((?:" + _WORD + r"\s+){0,1}?" + _WORD + r")\b([^.;:!?,]{0,40}?)"
+    r"(?=\s+(?:" + _SUBJECT_VERB_WORDS + r")\b|\s+a\s|\s+an\s|,|;|$)"
+)
+
+
+def _answered_subjects(q: QuestionCues, text: str) -> str | None:
+    """Two or more subjects that are the referent or its owner, each with its own answer. For a thing
+    (the question's "helmet"), people count as owners apart from the thing itself, and only where their
+    clause says nothing of another thing ("the rider is wearing a helmet; the passenger has a cap" is one
+    helmet; "the player wears #23, while a defender wears #7" two jerseys). A subject set off by a comma
+    right after another ("the sign, the big one above the door, reads ...") is an apposition: the same."""
+    referent_like = set(q.referents) | {plural_of(n) for n in q.referents}
+    things: list[tuple[str, str]] = []
+    owners: list[tuple[str, str]] = []
+    last_end = -1
+    for m in _SUBJECT.finditer(text):
+        apposition = m.group(0).startswith(",") and m.start() == last_end
+        last_end = m.end()
+        noun = _subject_noun(q, referent_like, m.group(1) + m.group(2))
+        if apposition or noun is None or _only_placed(q, text[m.end() :]):
+            continue
+        phrase = m.group(0).strip(" ,;:.")
+        if noun in referent_like or noun in ("one", "ones") or asks_about_person(q):
+            things.append((noun, phrase))
+        # "one" stands for whichever came before: "the player on the left ... the one on the right"
+        owner = noun not in referent_like and not asks_about_person(q)
+        if owner and _owner_clause_about_referent(referent_like, text[m.end() :]):
+            owners.append((noun, phrase))
+    for subjects in (things, owners):
+        # the same referent named again ("the t-shirt in question ... the t-shirt") is one referent: two
+        # subjects count when their nouns differ or each carries its own identifying words
+        distinct = _distinct_subjects(subjects)
+        described = {d for _, d in distinct if d}
+        if len(distinct) >= 2 and (len({n for n, _ in distinct}) >= 2 or len(described) >= 2):
+            return f"{len(subjects)} referents answered: {', '.join(p for _, p in subjects[:3])}"
+    return None
+
+
+# a clause that only places its subject ("The first woman is by the bus."): a mention, not an answer
+_ONLY_PLACED = re.compile(
+    r"\s*(?:is|are|was|were|stands|sits|waits)\s+(?:(?:right|just)\s+)?"
+    r"(?:by|near|next\s+to|beside|behind|at|in\s+front\s+of|on|in)\s+(?:" + _WORD + r"\s*){1,4}(?:[.;!?]|$)"
+)
+
+
+def _only_placed(q: QuestionCues, rest: str) -> bool:
+    """Whether the subject's clause (`rest`, from its verb on) says only where the subject is, where the
+    question does not ask where: that names a referent but gives it no answer."""
+    return "where" not in q.words and _ONLY_PLACED.match(rest) is not None
+
+
+def _distinct_subjects(subjects: list[tuple[str, str]]) -> set[tuple[str, str]]:
+    """(noun, identifying words) of each subject, once; "one" is a pro-form, so "the one on the left" is
+    the same referent as "the girl on the left" and is dropped where a noun has its identifying words."""
+    distinct = {(noun, _identifying(phrase, noun)) for noun, phrase in subjects}
+    named = {d for n, d in distinct if d and n not in ("one", "ones")}
+    return {(n, d) for n, d in distinct if n not in ("one", "ones") or d not in named}
+
+
+def _subject_noun(q: QuestionCues, referent_like: set[str], phrase: str) -> str | None:
+    """The subject's referent word, "one", or person (its owner), before any preposition; else None."""
+    toks = list(itertools.takewhile(lambda t: t not in PREPOSITIONS, re.findall(_WORD, phrase)))
+    named = next((t for t in toks if t in referent_like or t in ("one", "ones")), None)
+    return named or next((t for t in toks if names_person(t)), None)
+
+
+def _owner_clause_about_referent(referent_like: set[str], rest: str) -> bool:
+    """The owner's clause (up to its end) names the referent or another of it ("a grey one"), or names no
+    other thing at all ("wears #7"); "is the one we need" points back, it names no referent."""
+    clause = re.split(r"[.;!?,]|\s(?:and|while|whereas|but)\s", rest, maxsplit=1)[0]
+    toks = re.findall(_WORD, clause)
+    if set(toks) & referent_like or re.search(r"\ban?\s+(?:" + _WORD + r"\s+){0,2}ones?\b", clause):
+        return True
+    return not any(t in lx.ARTICLES or t in POSSESSIVE_PRONOUNS for t in toks)
+
+
+def _parts_of_one(q: QuestionCues, noun: str) -> bool:
+    """ "both hands", "each paw", "both feet": a quantifier over the parts of one referent (the lexicon's
+    part nouns), not over several referents, unless the question asked about those parts."""
+    single = en.lemma(noun) if is_plural(noun) else noun
+    asked = q.words | q.referents | q.plural_in_question
+    return (noun in lx.PART_NOUNS or single in lx.PART_NOUNS) and not {noun, single} & asked
 
 
 def _identifying(phrase: str, noun: str) -> str:
@@ -535,12 +855,32 @@ def _identifying(phrase: str, noun: str) -> str:
     return " ".join(sorted(content_words(phrase) - {noun, "one", "ones"}))
 
 
-def _about_other_things(q: QuestionCues, before: str) -> bool:
+_COUNTING = lx.PLURAL_QUANTIFIERS | frozenset(lx.NUMBER_WORDS) | word_set("these those other some")
+
+
+def _counted_plurals(scope: str) -> list[str]:
+    """Plural nouns that a scope introduces as things ("two people", "several young kids", "the
+    players"), not a verb's -s ("the paddock contains"): right after a number, quantifier or "the", or
+    after one word that follows a number or quantifier."""
+    toks = re.findall(_WORD, scope)
+    found = []
+    for k, w in enumerate(toks):
+        if w in STOPWORDS or len(w) <= 3 or not is_plural(w):
+            continue
+        prev, prev2 = (toks[k - 1] if k >= 1 else ""), (toks[k - 2] if k >= 2 else "")
+        if prev in _COUNTING or prev == "the" or prev2 in _COUNTING:
+            found.append(w)
+    return found
+
+
+def _about_other_things(q: QuestionCues, before: str, counted: bool = True) -> bool:
     """The sentence before "one ... the other" names plural things that are not the question's referents
-    ("The image shows two people. One is ..." for "Does she wear a hat?"): the pair is of those."""
+    ("The image shows two people. One is ..." for "Does she wear a hat?"): the pair is of those. With
+    `counted` False the question's own plurals are other things too ("How many people are on the boat?":
+    "two people, one rowing and one sitting" counts them, it does not tell boats apart)."""
     scope = " ".join(re.split(r"(?<=[.!?])\s+", before.strip())[-2:])  # this sentence and the last
-    plurals = [w for w in re.findall(_WORD, scope) if w not in STOPWORDS and is_plural(w) and len(w) > 3]
-    mine = {plural_of(n) for n in q.referents} | set(q.plural_in_question)
+    plurals = _counted_plurals(scope)
+    mine = {plural_of(n) for n in q.referents} | (set(q.plural_in_question) if counted else set())
     if any(w in mine or (is_person(w) and q.referents & PERSON_NOUNS) for w in plurals):
         return False
     return bool(plurals)
@@ -563,7 +903,21 @@ _ACKNOWLEDGE = re.compile(
 )
 
 
+# a sentence that opens as a question about which one is meant, with or without its "?"
+_ASKS_UNMARKED = re.compile(
+    r"^(?:which (?:one|" + _WORD + r") (?:do|did|are|were) you\b|(?:do|did) you mean\b|"
+    r"are you (?:asking|referring|talking) about\b)"
+)
 _ASK_WHICH = re.compile(r"\b(?:please|kindly)?\s*(?:specify|clarify|tell me|let me know|indicate) which\b")
+
+
+_OFFER = re.compile(r"\b(?:would you like|do you want|shall i|should i)\b[^?]*\bor\b")
+
+
+def _offers_referents(sentence: str) -> bool:
+    """An offer to choose between referents ("would you like me to describe the girl on the left, or the
+    one on the right?"); an offer of more or less detail ("more details or a summary?") names none."""
+    return bool(_OFFER.search(sentence)) and bool(re.search(r"\bones?\b", sentence) or _places_in(sentence))
 
 
 def clarification_question(response: str) -> str | None:
@@ -571,8 +925,12 @@ def clarification_question(response: str) -> str | None:
     umbrella you mean."), or None."""
     text = normalise(response)
     # a real sentence splitter: "e.g." / "i.e." inside a question do not cut it
-    for sentence in (s for s in reply_checks.sentences(text) if s.endswith("?")):
-        if _CLARIFY.search(sentence) or re.search(r"\bwhich\b", sentence):
+    for sentence in reply_checks.sentences(text):
+        if sentence.endswith("?") and (_CLARIFY.search(sentence) or re.search(r"\bwhich\b", sentence)):
+            return sentence.strip()
+        if _ASKS_UNMARKED.match(sentence):  # a question written without its "?" (or cut off before it)
+            return sentence.strip()
+        if sentence.endswith("?") and _offers_referents(sentence):
             return sentence.strip()
     asked = _ASK_WHICH.search(text)
     return asked.group(0).strip() if asked else None
@@ -587,20 +945,57 @@ def content_words(fragment: str) -> set[str]:
     return {w for w in re.findall(_WORD, fragment) if w not in STOPWORDS}
 
 
+# modifiers that tell no referent apart ("the same dog", "the only cat", "the whole group")
+_NOT_DISTINGUISHING = (
+    word_set("same only whole entire very other such own certain particular") | lx.IMAGE_WORDS
+)
+
+
+_KEY_ENDS = PREPOSITIONS | PLACE_WORDS | lx.RELATIVISERS  # "runner nearest the camera": the runner
+
+
+def _key_nouns(response: str) -> set[str]:
+    """The nouns that key list items or sentences with no article ("Player on the left: 10", "woman with
+    sunglasses: iced coffee"): each is a referent phrase as much as one after "the"."""
+    found = set()
+    for key in _keyed_segments(normalise_keys(response), commas=False):
+        toks = list(itertools.takewhile(lambda t: t not in _KEY_ENDS, re.findall(_WORD, key)))
+        if toks and toks[0] not in DETERMINERS and toks[-1] not in STOPWORDS and not is_plural(toks[-1]):
+            found.add(toks[-1])
+    return found - PLACE_WORDS
+
+
+def normalise_keys(response: str) -> str:
+    """The response with "w/" read as "with" (a note-style key: "woman w/ sunglasses: ...")."""
+    return re.sub(r"(?<![a-z])w/\s*", "with ", response, flags=re.I)
+
+
+def _distinguishes(q: QuestionCues, word: str, noun: str) -> bool:
+    """A modifier between "the" and a noun that tells the referent apart: a distinguishing adjective, or,
+    before the question's own referent word, any attribute the question does not have ("the ginger cat"
+    for "the cat", "the spotted dog"): the rubric's description by attribute."""
+    if word in q.words or word in STOPWORDS or word in DETERMINERS or word in _NOT_DISTINGUISHING:
+        return False
+    if word in lx.NON_VISUAL_ADJECTIVES:  # a trait no photo shows ("the friendly dog") tells none apart
+        return False
+    if word in DISTINGUISHING_ADJECTIVES:
+        return True
+    return noun in q.referents and word.isalpha() and word not in VERBS and word not in PREPOSITIONS
+
+
 def identifying_description(q: QuestionCues, response: str) -> str | None:
     """A description that singles out the referent the response talks about (see module docstring)."""
     text = normalise(response)
     # The referent phrase may use the question's noun, another noun for the same thing ("the vehicle"
     # for "the car") or the noun of its owner ("the skier on the right has red boots"): any noun phrase
     # after "the" is a candidate, as are the question's own referent words and "one".
-    names = set(q.referents) | {"one"} | the_nouns(text)
+    names = set(q.referents) | {"one"} | the_nouns(text) | _key_nouns(response)
     for m in re.finditer(_alias_pattern(names), text):
         before = text[max(0, m.start() - 25) : m.start()]
         # only after "the": "a red t-shirt" describes the answer, "the red t-shirt" picks one out
         pre = re.search(r"\bthe\s+((?:\w+\s+){0,2})$", before)
         if pre:
-            adjectives = [w for w in pre.group(1).split() if w in DISTINGUISHING_ADJECTIVES]
-            new = [w for w in adjectives if w not in q.words]
+            new = [w for w in pre.group(1).split() if _distinguishes(q, w, m.group(0))]
             if new:
                 return f"the {' '.join(new)} {m.group(0)}"
         after = text[m.end() :]
@@ -609,7 +1004,10 @@ def identifying_description(q: QuestionCues, response: str) -> str | None:
         after = re.sub(
             r"^\s*,(?=\s*(?:who|which|behind|near|next|in|on|at|by)\b)", "", after
         )  # an apposition
-        starts = any(re.match(r"\s*" + re.escape(s) + r"(?:\W|$)", after) for s in DESCRIPTOR_STARTS)
+        starts = any(
+            re.match(r"\s*" + re.escape(s) + (r"" if s == "(" else r"(?:\W|$)"), after)
+            for s in DESCRIPTOR_STARTS
+        )
         # or a participle: "the car parked closest to the camera", "the cat sleeping on the sofa"
         if not starts and not re.match(r"\s+[a-z]+(?:ed|ing)\s+[a-z]", after):
             continue
@@ -623,6 +1021,49 @@ def identifying_description(q: QuestionCues, response: str) -> str | None:
         content = content_words(fragment)
         if content and not content <= q.words:
             return f"{m.group(0)} {fragment}"
+    return None
+
+
+# a sentence that only says what is there ("There are two boys.", "I can see three dogs", "The image shows
+# several cars"): it introduces the referents, it answers nothing about them
+_PRESENTATIONAL = re.compile(
+    r"^(?:there (?:are|is|seem to be|appear to be)|i (?:can )?(?:see|notice|count)|"
+    r"(?:the|this|in the) (?:image|picture|photo|photograph|scene)\b(?: (?:shows|has|contains|features|"
+    r"includes|depicts))?)\b"
+)
+
+
+def plural_then_one(q: QuestionCues, answer: str) -> str | None:
+    """ "There are several boys in the photo. The boy is holding a football.": the plural only says what is
+    there, and the answer is then about one referent named bare (no description). The rubric's A needs
+    the answer itself to treat the ambiguity; this one answers for one without saying which: class C."""
+    said = reply_checks.sentences(normalise(answer))
+    plural = [s for s in said if plural_mentions(q, s)]
+    if not plural or not all(_PRESENTATIONAL.match(s) for s in plural):
+        return None
+    names = _alias_pattern(
+        set(q.referents) | set(PRONOUN_PEOPLE) if asks_about_person(q) else set(q.referents)
+    )
+    later = said[said.index(plural[-1]) + 1 :]
+    bare = [s for s in later if re.match(r"(?:the\s+)?" + names, s) and not identifying_description(q, s)]
+    return (
+        f"a plural that only says what is there, then one referent named bare: {bare[0]!r}" if bare else None
+    )
+
+
+def named_by_role(q: QuestionCues, answer: str) -> str | None:
+    """The answer names the person it is about by a role the question does not have ("The batter is
+    swinging" for "What is the player doing?", "the goalkeeper wears ..."): a description by what that
+    one does, which singles it out; for a thing ("What color is the jersey?"), its owner named by a role
+    ("the goalkeeper wears a green jersey"). A generic person word ("the man" for "the person") is no
+    role, and the role must act ("is swinging", "wears", "holds"): "the blazer is navy" names a thing."""
+    acts = r"\s+(?:(?:is|was)\s+[a-z]+ing|wears|holds|carries|has)\b"
+    for m in re.finditer(r"(?:^|[.;!?,]\s+)the\s+(" + _WORD + r")" + acts, answer):
+        noun = m.group(1)
+        if noun in q.words or noun in PERSON_NOUNS or noun in lx.CLOTHING or is_plural(noun):
+            continue
+        if names_person(noun):
+            return f"the {noun}"
     return None
 
 

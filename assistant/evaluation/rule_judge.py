@@ -16,8 +16,10 @@ answers are not lost to it:
   response with none is unknown. Debris at the very end (a reply cut off inside a multi-byte character)
   is dropped and the rest is read as usual;
 - a response with no letter or digit at all ("...", "?!") is unknown.
-A reply in another language or cut off mid-sentence is unknown too (assistant.evaluation.reply_checks),
-and each question's rules abstain where no cue decides (a refusal, a list no rule parsed).
+A reply in another language is unknown too (assistant.evaluation.reply_checks); a reply cut off
+mid-sentence is unknown unless what it wrote already settles its label (it asks which one, answers for
+several referents, offers several answers: reply_checks.SETTLED_BEFORE_CUT); each question's rules
+abstain where no cue decides (a refusal, a list no rule parsed).
 Gibberish made of well-formed words ("secondwo referentclear") is not caught: with no English dictionary
 here, it cannot be told from real words, and the rules judge it as text.
 
@@ -63,12 +65,20 @@ class RuleJudge:
         text, unreadable = readable_text(response)
         if unreadable:
             return Judgement(UNKNOWN, reason=unreadable, path="rules:unreadable")
-        abstain = reply_checks.unreadable_reason(text, check_cut_off=not asked.reads_cut_off)
-        if abstain:  # another language, a reply cut off: no cue of these rules can be trusted on it
-            return Judgement(UNKNOWN, reason=abstain, path="rules:abstain")
+        language = reply_checks.other_language(text)
+        if language:  # no cue of these rules can be trusted on another language
+            reason = f"reply in another language ({language}): the rules read English"
+            return Judgement(UNKNOWN, reason=reason, path="rules:abstain")
         judged = asked.rules(item, text)
         # the rule that decided names itself ("rules:class.asks"); else the question's rules as a whole
-        return judged if judged.path else replace(judged, path=f"rules:{asked.name}")
+        judged = judged if judged.path else replace(judged, path=f"rules:{asked.name}")
+        stopped = reply_checks.cut_off(text)
+        if stopped is None:
+            return judged
+        # a reply stopped by its token budget keeps only a label its missing end could not overturn
+        if reply_checks.settled_before_cut(judged.path):
+            return replace(judged, reason=f"cut off mid-sentence ({stopped}), but already: {judged.reason}")
+        return Judgement(UNKNOWN, reason=f"reply cut off mid-sentence ({stopped})", path="rules:abstain")
 
 
 def _debris(ch: str) -> bool:

@@ -134,14 +134,15 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     if asked:
         answered = _answers_before_asking(q, response)
         if answered:  # "The left one is red, the right one blue - which did you mean?"
-            return Judgement("enumerate", reason=f"answers each, then asks: {answered}")
-        return Judgement("clarify", reason=f"asks: {asked!r}")
+            reason = f"answers each, then asks: {answered}"
+            return Judgement("enumerate", reason=reason, path="rules:strategy.several")
+        return Judgement("clarify", reason=f"asks: {asked!r}", path="rules:strategy.asks")
     several = cues.several_referents(q, response)
     text = cues.normalise(response)
     if several and several.startswith("plural mention") and _acknowledged_then_chosen(q, text):
         several = None
     if several:
-        return Judgement("enumerate", reason=several)
+        return Judgement("enumerate", reason=several, path="rules:strategy.several")
     listed = [it for it in cues.list_items(response) if _names_place_or_referent(q, it)]
     if len(listed) >= 2:
         return Judgement("enumerate", reason=f"{len(listed)} list items, each naming a referent")
