@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -119,7 +120,9 @@ def test_must_show_racquet_general_rules_then_cached(bench_env, bench_data, tmp_
     # the table and summary.json name the judge and its agreement on the frozen held-out set only (its
     # file, size and hash, kappa with its interval, coverage), never an in-sample figure
     line = next(x for x in again.splitlines() if x.startswith("Judge: rules; agreement"))
-    assert "racquet_class kappa" in line and "(held-out heldout5.jsonl, n=70, sha256 af0e29ea)" in line
+    printed = printed_heldout()  # the set, its per-question sizes and hash (test_judges checks it is frozen)
+    named = f"(held-out {printed['name']}, n={printed['racquet_class']}, sha256 {printed['sha256'][:8]})"
+    assert "racquet_class kappa" in line and named in line, line
     assert "racquet_cot kappa" in line and "95% CI" in line and "coverage" in line
     assert "in-sample" not in line
     # beside it, the judge the paper used and its agreement with people
@@ -130,10 +133,21 @@ def test_must_show_racquet_general_rules_then_cached(bench_env, bench_data, tmp_
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     sets = {(r["task"], r["set"]): r for r in summary["judge_agreement"]}
     assert {s for _, s in sets} == {"held-out"}
-    assert sets[("racquet_class", "held-out")]["n"] == 66 and sets[("racquet_cot", "held-out")]["n"] == 64
+    assert sets[("racquet_class", "held-out")]["n"] == printed["racquet_class"]
+    assert sets[("racquet_cot", "held-out")]["n"] == printed["racquet_cot"]
     assert len(sets[("racquet_cot", "held-out")]["kappa_ci"]) == 2
     code = summary["provenance"]["code"]
     assert code.get("git_commit") or code.get("package_version")
+
+
+def printed_heldout() -> dict[str, Any]:
+    """The held-out set printed as agreement (judges.LABELLED_SETS): file name, sha256, items per task."""
+    from collections import Counter
+
+    from assistant.evaluation.judges import LABELLED_SETS, labelled_set_facts, load_labelled
+
+    ((_, (path,)),) = LABELLED_SETS
+    return {**labelled_set_facts(path), **Counter(str(r["task"]) for r in load_labelled(path))}
 
 
 def test_a_run_where_every_example_failed_says_so_beside_model_calls_0(

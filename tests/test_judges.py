@@ -725,3 +725,21 @@ def test_rule_judge_class_reads_place_led_items_and_one_another(
     question: str, response: str, label: str
 ) -> None:
     assert judge("racquet_class", question, response) == label
+
+
+# Each frozen held-out set's sha256 when it was committed alone, before the round of rule changes it
+# measured (data/README.md); the newest is the one printed as agreement.
+FROZEN_HELDOUT = {
+    "heldout3.jsonl": "3384cb75b6290da0c96fb8579416a9307ad45c6ed9a53171bf55aadd049b45d5",  # 72f8379
+    "heldout4.jsonl": "80d659429dbbe272df712975fe8c5a3178655d7f4d496a169aa2c2104e4cafb1",  # e3887b2
+    "heldout5.jsonl": "af0e29ea929a4645ea78c3dc46be247a981368555ef94c07f71038320c9c8453",  # b288e96
+}
+
+
+def test_the_frozen_held_out_sets_are_unchanged_and_the_newest_is_printed() -> None:
+    from assistant.evaluation.judges import DATA_DIR, LABELLED_SETS, labelled_set_facts
+
+    for name, sha256 in FROZEN_HELDOUT.items():
+        assert labelled_set_facts(DATA_DIR / name)["sha256"] == sha256, f"{name} was edited after its freeze"
+    ((kind, (printed,)),) = LABELLED_SETS
+    assert kind == "held-out" and printed.name == list(FROZEN_HELDOUT)[-1]
