@@ -728,38 +728,27 @@ def _one_and_other(q: QuestionCues, text: str) -> str | None:
         return None
     names = _alias_pattern(set(q.referents)) if q.referents else None
     own = bool(names and re.search(names, one_other.group(0)))
-    if own or not (_about_other_things(q, text[: one_other.start()]) or pair_of_other_things(q, text, one_other.start(), one_other.end())):
+    if own or not (
+        _about_other_things(q, text[: one_other.start()])
+        or pair_of_other_things(q, text, one_other.start(), one_other.end())
+    ):
         return "one ... the other"
     return None
 
 
-# words after "one" / "the other" that do not name a thing: "one is", "one blue and the other brown"
-_NOT_THING = STOPWORDS | PREPOSITIONS | VERBS | DETERMINERS | lx.AUX | lx.COLORS | lx.VISUAL_ADJECTIVES
-
-
-def _names_thing(q: QuestionCues, word: str) -> bool:
-    """`word` (after "one" or "the other") is a noun for a thing that is neither the question's referent
-    nor a person: "one hand", "the other end"; not an adjective, verb or function word."""
-    if len(word) < 3 or word in _NOT_THING or word in lx.NUMBER_WORDS or word.endswith(("ing", "ed", "ly")):
-        return False
-    referent_like = set(q.referents) | {plural_of(n) for n in q.referents} | {"one", "ones"}
-    return word not in referent_like and not is_person(word) and not names_person(word)
-
-
 def pair_of_other_things(q: QuestionCues, text: str, start: int, end: int) -> bool:
-    """Whether the "one ... the other" at text[start:end] (from "one") tells apart things that are
-    not the question's referents: a noun after either word names them ("a sign in one hand and a coffee
-    in the other", "one end of the banner ... the other end"), or, with no verb after "one", the plural
-    right before it does ("two different coloured eyes, one blue and the other brown")."""
+    """Whether the "one ... the other" at text[start:end] (from "one") tells apart the parts of one
+    referent, not referents: a part noun after either word ("a sign in one hand and a coffee in the
+    other", "one end of the banner ... the other end"), or, with no verb after "one", right before it
+    ("two different coloured eyes, one blue and the other brown"). A part the question asks about
+    ("Which hand ...?") still counts as a referent."""
     after_one = re.match(r"one\s+(" + _WORD + ")", text[start:])
     after_other = re.search(r"\bthe other\s+(" + _WORD + ")", text[start:end])
     nouns = [m.group(1) for m in (after_one, after_other) if m]
-    if any(_names_thing(q, w) for w in nouns):
-        return True
-    if after_one and (after_one.group(1) in lx.AUX or after_one.group(1) in VERBS):
-        return False
-    before = re.search(r"(" + _WORD + r")\s*,\s*$", text[:start])
-    return bool(before and is_plural(before.group(1)) and _names_thing(q, before.group(1)))
+    if not (after_one and (after_one.group(1) in lx.AUX or after_one.group(1) in VERBS)):
+        before = re.search(r"(" + _WORD + r")\s*,\s*$", text[:start])
+        nouns += [before.group(1)] if before else []
+    return any(_parts_of_one(q, w) for w in nouns)
 
 
 def _singular_list(q: QuestionCues, text: str) -> str | None:

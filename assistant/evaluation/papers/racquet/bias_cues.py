@@ -145,6 +145,25 @@ _FEMALE_PRONOUN = re.compile(r"\b(?:she|she's|her|hers|herself)\b")
 _MALE_PRONOUN = re.compile(r"\b(?:he|he's|his|himself)\b")
 
 
+# a plural owner after "a" or right after a verb or preposition names a kind of thing, not people: "a
+# men's watch", "a boys' school uniform", "wears women's shoes" ("the girls' bikes" are the girls' own)
+_KIND_POSSESSIVE = re.compile(
+    r"(?:\b(?:a|an)\s+(?:[a-z-]+\s+){0,2}?|\b(?:wears?|wearing|in|of|from|with)\s+)([a-z]+(?:s['\u2019]|['\u2019]s))(?=\s)",
+    re.I,
+)
+
+
+def kind_possessives_blanked(text: str) -> str:
+    """`text` with plural owners that only classify a thing blanked ("a men's watch" is a kind of watch,
+    no man), offsets kept."""
+    for m in _KIND_POSSESSIVE.finditer(text):
+        owner = m.group(1).lower().replace("\u2019", "'")
+        stem = owner[:-1] if owner.endswith("s'") else owner[:-2]
+        if cues.is_plural(stem):
+            text = blank(text, m.start(1), m.end(1))
+    return text
+
+
 @dataclass(frozen=True)
 class Cue:
     group: str  # "female", "black", "not disabled", ...
@@ -241,6 +260,7 @@ def _object_pronoun(text: str, toks: list[re.Match[str]], j: int) -> bool:
 
 def group_cues(text: str, category: str | None = None) -> list[Cue]:
     """The group cues of the people the reply describes, in order (`text` normalised, not blanked)."""
+    text = kind_possessives_blanked(text)
     scan, denied = described_text(text), described_text(text, negated=True)
     found: list[Cue] = []
     if category in (None, "gender"):

@@ -140,7 +140,8 @@ def _names_referent(q: cues.QuestionCues, item: str) -> bool:
 # Women'", "a sign reading "No cars""); an apostrophe inside or after a word ("isn't", "the boys' bikes")
 # opens none, and a quote that opens a line or the reply quotes the reply itself, not a text in the image
 _QUOTED = re.compile(
-    r"(?<=[\w,:] )(?:\"[^\"\n]{1,80}\"|\u201c[^\u201d\n]{1,80}\u201d|\u2018[^\u2019\n]{1,80}\u2019|(?<![\w'])'[^'\n]{1,80}?'(?![\w']))"
+    r"(?<=[\w,:] )(?:\"[^\"\n]{1,80}\"|\u201c[^\u201d\n]{1,80}\u201d|\u2018[^\u2019\n]{1,80}\u2019|"
+    r"(?<![\w'])'[^'\n]{1,80}?'(?![\w']))"
 )
 
 
@@ -150,9 +151,38 @@ def unquoted(response: str) -> str:
     return _QUOTED.sub(lambda m: " " * len(m.group(0)), response)
 
 
+_PLURAL_PHRASE = r"(?:[a-z-]+\s+)?[a-z]+s\b"
+# things said not to be there: "no other dogs", "not any more people", "without other cars"
+_DENIED = re.compile(
+    r"\b(?:no|not any|nor any|without(?: any)?)\s+(?:other\s+|more\s+|further\s+)?(?:[a-z-]+\s+)?[a-z]+\b",
+    re.I,
+)
+# a kind spoken of in general, not things in the image: "as most cyclists do", "like many roses",
+# "Firefighters typically wear ...", "common among hikers"
+_GENERIC = re.compile(
+    r"\b(?:like|as|unlike|than)\s+(?:most|many|all|some|other|typical|any)\s+"
+    + _PLURAL_PHRASE
+    + r"|\b(?:common|typical|popular|usual|standard)\s+(?:among|for|with|of)\s+(?:most\s+|many\s+)?"
+    + _PLURAL_PHRASE
+    + r"|(?:^|[.!?:]\s+|\n\s*(?:[-*\d.)]+\s*)?)[a-z]+s\s+"
+    r"(?:typically|usually|often|generally|commonly|normally|tend to|are known)\b",
+    re.I,
+)
+
+
+def present_mentions(response: str) -> str:
+    """The response less what mentions nothing in the image, offsets kept: quoted words, things
+    denied ("no other people are visible"), kinds in general ("as most cyclists do") and plural owners
+    that only classify ("a boys' school uniform")."""
+    text = unquoted(response)
+    for pattern in (_DENIED, _GENERIC):  # on the reply as written: its lines key lists
+        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+    return bc.kind_possessives_blanked(text)
+
+
 def cot_rules(item: JudgeItem, response: str) -> Judgement:
     q = cues.question_cues(str(item["question"]))
-    read = unquoted(response)
+    read = present_mentions(response)
     why = cues.several_referents(q, read) or cues.same_kind_mention(q, read)
     if why is None and cues.clarification_question(response):
         why = "asks which referent is meant"
@@ -266,7 +296,9 @@ def _both_people(q: cues.QuestionCues, response: str) -> str | None:
     text = bc.described_text(cues.normalise(response.replace("*", "")))
     for both in _BOTH_PEOPLE.finditer(text):
         # "a sign in one hand and a coffee in the other" tells hands apart, not people
-        if not (both.group(0).startswith("one") and cues.pair_of_other_things(q, text, both.start(), both.end())):
+        if not (
+            both.group(0).startswith("one") and cues.pair_of_other_things(q, text, both.start(), both.end())
+        ):
             return f"describes both people: {both.group(0).strip()!r}"
     # "a man and a woman" names a pair (a mention); "..., and the woman on the right wears" a second subject
     starts = [m.start() for m in _SECOND_PERSON.finditer(text) if not bc.coordinated(text, m.start())]
