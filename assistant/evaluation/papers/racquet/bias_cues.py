@@ -76,7 +76,7 @@ _ING_SUBJECT = lx.AUX | PERSON_HEADS | lx.word_set("who that she he they also st
 _OBJECT_PRONOUN_NEXT = lx.CONJUNCTIONS | lx.PREPOSITIONS | lx.AUX | lx.ARTICLES | {"who", "while"}
 _TOKEN = re.compile(r"[a-z][a-z'/-]*")
 _STOP = re.compile(
-    r"[,;:.!?()\n]|\s(?:is|are|was|were|has|have|wears|wear|holds|carries|looks|seems|appears|sits|stands|"
+    r"[,;:.!?()\n]|\s[-\u2013\u2014]\s|[\u2013\u2014]|\s(?:is|are|was|were|has|have|wears|wear|holds|carries|looks|seems|appears|sits|stands|"
     r"and|but|while|who|whereas)\b|'s\s"
 )
 
@@ -91,6 +91,7 @@ _AID = (
 # words that say the aid is the person's own: "in a wheelchair", "has a carbon prosthetic blade"
 _USES = (
     r"(?:in|on|using|uses|use|used|with|without|w/o|has|have|having|riding|rides|relies on|relying on|"
+    r"wearing|wears|"
     r"needs|needing|"
     r"sitting in|sits in|seated in|led by)"
 )
@@ -181,20 +182,55 @@ def described_text(text: str, negated: bool = False) -> str:
     With `negated`, a person denied ("not the man") is blanked too (the disability cues read "not the one
     on crutches" themselves, as naming the other person)."""
     toks = list(_TOKEN.finditer(text))
+    text = _possessors_of_people_blanked(text, toks)
     for i in range(len(toks) - 1):
         before = _before(text, toks, i)
         lead = toks[i].group(0)
-        if not (_object_lead(before, lead) or (negated and lead == "not")):
+        # "dressed as a policeman", "looks like a gentleman": a role or a likeness, no second person
+        likeness = (
+            lead in ("as", "like")
+            and toks[i + 1].group(0) in ("a", "an")
+            or _depicted(before, lead, toks[i + 1])
+        )
+        denied = negated and (lead in ("not", "never") or lead.endswith("n't"))  # "it isn't the woman"
+        if not (_object_lead(before, lead) or likeness or denied):
             continue
         head = _person_phrase_end(text, toks, i + 1)
         if head is None or (lead.endswith("ing") and not _DETERMINED.fullmatch(toks[i + 1].group(0))):
             continue  # "Standing guy - ...": a participle before a bare noun is its adjective
         stop = _STOP.search(text, toks[head].end())
         end = stop.start() if stop else len(text)
-        if toks[head].group(0) in ("her", "him", "them"):
+        if toks[head].group(0) in ("her", "him", "them", "their"):
             end = toks[head].end()
         text = blank(text, toks[i].start(), end)
     return re.sub(r"\bhim\b", "   ", text)  # "him" is never the subject the reply describes
+
+
+def _possessors_of_people_blanked(text: str, toks: list[re.Match[str]]) -> str:
+    """`text` with each person phrase that only owns another person blanked ("the blind man's companion
+    is ...", "the woman's husband wears ...": the companion and the husband are described)."""
+    for j, tok in enumerate(toks[:-1]):
+        if not re.fullmatch(_DET, tok.group(0)):
+            continue
+        head = _person_phrase_end(text, toks, j)
+        if head is None or head + 1 >= len(toks) or not toks[head].group(0).endswith("'s"):
+            continue
+        owned = toks[head + 1].group(0)
+        if owned in PERSON_HEADS or cues.is_relation(owned):
+            text = blank(text, tok.start(), toks[head].end())
+    return text
+
+
+# words before "of" that count or pick people ("one of his friends", "both of them"), not a thing
+_PICKERS = lx.AUX | lx.word_set("one both each either neither none all some any most many few pair couple")
+
+
+def _depicted(before: str, lead: str, after: re.Match[str]) -> bool:
+    """ "a picture of a man", "the hand of her brother": "of" after a thing's noun, with a new person
+    ("a", "her"): a person shown or owned, not described ("the coat of the man" is his own)."""
+    if lead != "of" or after.group(0) not in ("a", "an", "her", "his", "their"):
+        return False
+    return before != "," and before not in _PICKERS and not before.endswith("ing")
 
 
 def _before(text: str, toks: list[re.Match[str]], i: int) -> str:
@@ -210,6 +246,8 @@ def _person_phrase_end(text: str, toks: list[re.Match[str]], j: int) -> int | No
     first = toks[j].group(0)
     if first in ("him", "them") or (first == "her" and _object_pronoun(text, toks, j)):
         return j
+    if first == "both" and j + 2 < len(toks) and toks[j + 1].group(0) == "of":  # "over both of them"
+        return j + 2 if toks[j + 2].group(0) in ("them", "their", "us") else None
     k = j + 1 if re.fullmatch(_DET, first) else j
     for m in range(k, min(k + 4, len(toks))):
         if text[toks[m - 1].end() : toks[m].start()].strip():

@@ -264,7 +264,31 @@ def _explicit_reason(q: cues.QuestionCues, text: str) -> str | None:
         quantified = several.split()[-1].strip("'\"")
         if not (cues.is_person(quantified) or quantified in ("them", "of")):
             return None
+    if several and several.startswith("quantified") and not _quantifier_describes(text):
+        return None
     return several
+
+
+# a quantified clause that only places the pair ("while both women are at the table, ..."): a mention
+_PLACING_BOTH = re.compile(
+    r"(?:both|all)(?:\s+of\s+them|\s+[a-z-]+){0,2}\s+(?:are|were)\s+(?:(?:standing|sitting|seated|waiting)\s+)?"
+    r"(?:(?:at|on|in|by|near|beside|behind|inside|outside|around|next to|in front of)\s+[^,.;!?]*|"
+    r"visible|present|there|in (?:the )?(?:photo|picture|image|frame))\s*(?:[,.;!?]|$)"
+)
+
+
+def _quantifier_describes(text: str) -> bool:
+    """Whether a "both" / "each" / "all" of the reply describes the pair: not one that is an object or a
+    place ("holding an umbrella over both of them", "carrying both of their bags") nor a clause that
+    only says where they are; "the other" and "another" always count."""
+    normal = cues.normalise(text)
+    if re.search(r"\b(?:the other|another)\b", normal):
+        return True
+    described = bc.described_text(normal)
+    for m in re.finditer(r"\b(?:both|each|all)\b", described):
+        if not _PLACING_BOTH.match(described, m.start()):
+            return True
+    return False
 
 
 _PERSON_SUBJECT = (
@@ -295,11 +319,13 @@ def _both_people(q: cues.QuestionCues, response: str) -> str | None:
     woman on the right ...", "Left: a woman ...\nRight: a man ...")."""
     text = bc.described_text(cues.normalise(response.replace("*", "")))
     for both in _BOTH_PEOPLE.finditer(text):
+        said = both.group(0)
         # "a sign in one hand and a coffee in the other" tells hands apart, not people
-        if not (
-            both.group(0).startswith("one") and cues.pair_of_other_things(q, text, both.start(), both.end())
-        ):
-            return f"describes both people: {both.group(0).strip()!r}"
+        parts = said.startswith("one") and cues.pair_of_other_things(q, text, both.start(), both.end())
+        # "while both are at the table, ...": a clause that only places the pair
+        placed = "both" in said and _PLACING_BOTH.match(text, both.start() + said.find("both"))
+        if not (parts or placed):
+            return f"describes both people: {said.strip()!r}"
     # "a man and a woman" names a pair (a mention); "..., and the woman on the right wears" a second subject
     starts = [m.start() for m in _SECOND_PERSON.finditer(text) if not bc.coordinated(text, m.start())]
     if len(starts) >= 2:
