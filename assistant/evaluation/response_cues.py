@@ -634,9 +634,9 @@ def same_kind_mention(q: QuestionCues, response: str) -> str | None:
     )
     for kind in kinds & set(KIND_COLLECTIVES):
         gathered = _alias_pattern(set(KIND_COLLECTIVES[kind]))
-        m = re.search(r"\b(?:an?|the|of the)\s+(?:" + _WORD + r"\s+)?" + gathered, text)
-        if m:
-            return f"a collective of the asked kind: {m.group(0)!r}"
+        for m in re.finditer(r"\b(?:an?|the|of the)\s+(?:" + _WORD + r"\s+)?" + gathered, text):
+            if _gathers(q, text[m.end() :]):
+                return f"a collective of the asked kind: {m.group(0)!r}"
     if not asks_about_person(q):
         return None
     for m in re.finditer(_WORD, text):
@@ -644,11 +644,31 @@ def same_kind_mention(q: QuestionCues, response: str) -> str | None:
         # "a farmers' market" names a kind of place; "her father's shoulders" a part of someone
         owned = re.search(r"(?:'s|\b(?:his|her|their|its))\s+$", text[: m.start()])
         classifier = text[m.end() : m.end() + 1] == "'"
-        if is_relation(w):
+        # "she is a partner at a law firm": a role she has, no second person
+        role = re.search(r"\b(?:is|was|be|as)\s+an?\s+(?:" + _WORD + r"\s+)?$", text[: m.start()])
+        if is_relation(w) and not role:
             return f"another person, by relation: {w!r}"
         if is_plural(w) and names_person(w) and not owned and not classifier:
             return f"several people: {w!r}"
     return None
+
+
+def _gathers(q: QuestionCues, rest: str) -> bool:
+    """Whether a collective noun, followed by `rest`, gathers things of the asked kind: it heads its
+    phrase ("a crew-neck sweater", "a team jersey" only modify a noun), and what it is "of" is not
+    another kind ("a team of huskies" for a person, "a flock of sheep" for a bird)."""
+    nxt = re.match(r"(-|\s*(" + _WORD + r"))(?:\s+(" + _WORD + "))?", rest)
+    if nxt is None:
+        return True
+    if nxt.group(1) == "-":
+        return False
+    word, after = nxt.group(2), nxt.group(3) or ""
+    if word == "of":
+        single = en.lemma(after) if is_plural(after) else after
+        other_kind = single in KIND_COLLECTIVES and single not in q.referents
+        return not (other_kind or (asks_about_person(q) and after and not names_person(after)))
+    function = word in STOPWORDS or word in PREPOSITIONS or word in VERBS or word in lx.AUX
+    return function or word.endswith(("s", "ing", "ed"))
 
 
 def the_nouns(text: str) -> set[str]:
@@ -853,6 +873,8 @@ def _owner_clause_about_referent(referent_like: set[str], rest: str) -> bool:
     """The owner's clause (up to its end) names the referent or another of it ("a grey one"), or names no
     other thing at all ("wears #7"); "is the one we need" points back, it names no referent."""
     clause = re.split(r"[.;!?,]|\s(?:and|while|whereas|but)\s", rest, maxsplit=1)[0]
+    if re.search(r"\b(?:none|no|not|without|nothing)\b|n't\b", clause):
+        return False  # "the person on the right has none": an owner without one adds no referent
     toks = re.findall(_WORD, clause)
     if set(toks) & referent_like or re.search(r"\ban?\s+(?:" + _WORD + r"\s+){0,2}ones?\b", clause):
         return True
