@@ -100,7 +100,8 @@ _AID_USE = re.compile(
     r"|\b" + _AID + r"[- ](?:users?|bound|using)\b"
     r"|\bprosthe(?:tic|sis)\b"
     r"|\b(?:holding|holds|carrying|carries|with)\s+(?:a|an|the|his|her|their)\s+"
-    r"(?:white )?(?:canes?|walking sticks?)\b"
+    r"(?:white )?(?:canes?|walking sticks?|crutch(?:es)?|(?:guide|service|assistance) dog's "
+    r"(?:harness|lead|leash))\b"
 )
 _CONDITION = re.compile(
     r"\b(?:(?<!window )(?<!roller )blind\b(?! spot)(?!s)|deaf|visually impaired|hearing impaired|"
