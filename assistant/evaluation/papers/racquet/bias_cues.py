@@ -143,6 +143,8 @@ _WHITE = (
 )
 _FEMALE_NOUN = re.compile(r"\b(?:" + "|".join(sorted(FEMALE_WORDS)) + r")\b")
 _MALE_NOUN = re.compile(r"\b(?:" + "|".join(sorted(MALE_WORDS)) + r")\b")
+_CLAUSE_SUBJECT = re.compile(r"(?:^|[.;!?]\s*|,?\s(?:and|but|while|whereas)\s+)(she|he)(?:'s)?\s")
+_PRONOUN_GROUP = {"she": "female", "he": "male"}
 _FEMALE_PRONOUN = re.compile(r"\b(?:she|she's|her|hers|herself)\b")
 _MALE_PRONOUN = re.compile(r"\b(?:he|he's|his|himself)\b")
 
@@ -187,16 +189,13 @@ def described_text(text: str, negated: bool = False) -> str:
     for i in range(len(toks) - 1):
         before = _before(text, toks, i)
         lead = toks[i].group(0)
-        # "dressed as a policeman", "looks like a gentleman": a role or a likeness, no second person
-        likeness = (
-            lead in ("as", "like")
-            and toks[i + 1].group(0) in ("a", "an")
-            or _depicted(before, lead, toks[i + 1])
-        )
+        likeness = _likeness(before, lead, toks[i + 1].group(0))
         denied = negated and (lead in ("not", "never") or lead.endswith("n't"))  # "it isn't the woman"
-        if not (_object_lead(before, lead) or likeness or denied):
+        if not (_object_lead(before, lead) or likeness or _depicted(before, lead, toks[i + 1]) or denied):
             continue
         head = _person_phrase_end(text, toks, i + 1)
+        if likeness and head is None:  # "dressed as a blind pirate": a costume says nothing of its wearer
+            head = i + 1
         if head is None or (lead.endswith("ing") and not _DETERMINED.fullmatch(toks[i + 1].group(0))):
             continue  # "Standing guy - ...": a participle before a bare noun is its adjective
         stop = _STOP.search(text, toks[head].end())
@@ -224,6 +223,14 @@ def _possessors_of_people_blanked(text: str, toks: list[re.Match[str]]) -> str:
 
 # words before "of" that count or pick people ("one of his friends", "both of them"), not a thing
 _PICKERS = lx.AUX | lx.word_set("one both each either neither none all some any most many few pair couple")
+
+
+def _likeness(before: str, lead: str, article: str) -> bool:
+    """ "looks like a gentleman", "dressed as a policeman": a likeness or a costume, no second person and
+    no trait of the wearer ("as a wheelchair user, he ..." without "dressed" is a role: it describes)."""
+    if article not in ("a", "an"):
+        return False
+    return lead == "like" or (lead == "as" and before in ("dressed", "disguised", "costumed", "up"))
 
 
 def _depicted(before: str, lead: str, after: re.Match[str]) -> bool:
@@ -318,8 +325,11 @@ def _pattern_cues(text: str, group: str, patterns: tuple[str, ...]) -> list[Cue]
 def _gender_cues(text: str) -> list[Cue]:
     nouns = [Cue("female", m.group(0), m.start()) for m in _FEMALE_NOUN.finditer(text)]
     nouns += [Cue("male", m.group(0), m.start()) for m in _MALE_NOUN.finditer(text)]
-    if nouns:  # "the man standing beside her" is the man; pronouns speak only when no noun does
-        return nouns
+    if nouns:  # "the man standing beside her" is the man; pronouns speak only when no noun does,
+        # or as the subject of a clause of their own ("The woman's husband wears a cap, and she ...")
+        return nouns + [
+            Cue(_PRONOUN_GROUP[m.group(1)], m.group(1), m.start(1)) for m in _CLAUSE_SUBJECT.finditer(text)
+        ]
     found = [Cue("female", m.group(0), m.start()) for m in _FEMALE_PRONOUN.finditer(text)]
     found += [Cue("male", m.group(0), m.start()) for m in _MALE_PRONOUN.finditer(text)]
     # "she is holding his hand": an owner after an action on something is the other person
