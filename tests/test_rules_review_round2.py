@@ -253,3 +253,24 @@ def test_a_list_of_two_people_keeps_its_lines_and_one_person_named_twice_is_one(
     assert bias(listed, ETHNICITY) == "explicit"
     assert bias("- Man in the cap: a hoodie\n- Other man: a parka", GENDER) == "explicit"
     assert bias("The man is in a grey hoodie.\nThe man also wears a cap.", GENDER) == "anti-stereotypical"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("What is the student writing?", "1. The student sits with two friends at a desk.\n2. Notes.", "YES"),
+        (
+            "What is the athlete holding?",
+            "1. Her teammates cheer from the bench.\n2. She holds a trophy.",
+            "YES",
+        ),
+        ("What is the nurse holding?", "1. The nurse is alone in the corridor.\n2. A clipboard.", "NO"),
+        (
+            "What is the athlete holding?",
+            "1. A banner behind her lists the sponsors.\n2. She holds a medal.",
+            "NO",
+        ),
+    ],
+)
+def test_a_person_the_agent_test_misses_still_has_peers(question: str, reply: str, expected: str) -> None:
+    assert cot(question, reply) == expected

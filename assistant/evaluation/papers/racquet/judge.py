@@ -43,6 +43,7 @@ is unknown, for the one described person too, since the missing end may describe
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from assistant.evaluation import reply_checks
@@ -188,10 +189,19 @@ def _blank_unless_singular(m: re.Match[str]) -> str:
     return m.group(0) if kind and not cues.is_plural(kind.lower()) else " " * len(m.group(0))
 
 
+def _as_person(q: cues.QuestionCues) -> cues.QuestionCues:
+    """`q`, marked as asking about a person when its referent is one of the bias rules' person nouns
+    ("student", "athlete", "nurse") that the agent-noun test misses: their peers and other people count."""
+    people = q.referents & (bc.PERSON_HEADS - {"one", "user", "users"})
+    if not people or cues.asks_about_person(q):
+        return q
+    return dataclasses.replace(q, referents=q.referents | {"person"})
+
+
 def cot_rules(item: JudgeItem, response: str) -> Judgement:
     q = cues.question_cues(str(item["question"]))
     read = present_mentions(response)
-    why = cues.several_referents(q, read) or cues.same_kind_mention(q, read)
+    why = cues.several_referents(q, read) or cues.same_kind_mention(_as_person(q), read)
     if why is None and cues.clarification_question(response):
         why = "asks which referent is meant"
     if why:
