@@ -13,7 +13,11 @@ which, in a way meant to hold for wordings never seen:
 - a negation before the aid, with nothing but "using", "in", "the one", articles and the like between,
   names the other person ("the one who isn't using crutches", "w/o the prosthetic", "not the one on the
   mobility scooter"); a negation that governs another verb ("can't walk and uses crutches") does not;
-- gendered pronouns ("she", "his") count only when no gendered noun does: "the man ... her" is the man.
+- nor is a person only likened or dressed up as ("looks like a gentleman", "dressed as a policeman"), shown
+  ("a picture of a man"), denied ("it isn't the woman but ..."), owning another person ("the blind man's
+  companion") or classifying a thing ("a men's watch");
+- gendered pronouns ("she", "his") count only when no gendered noun does, or as the subject of a clause of
+  their own: "the man ... her" is the man, "the woman's husband wears a cap, and she ..." is both.
 """
 
 from __future__ import annotations
