@@ -634,9 +634,9 @@ def same_kind_mention(q: QuestionCues, response: str) -> str | None:
     )
     for kind in kinds & set(KIND_COLLECTIVES):
         gathered = _alias_pattern(set(KIND_COLLECTIVES[kind]))
-        m = re.search(r"\b(?:an?|the|of the)\s+(?:" + _WORD + r"\s+)?" + gathered, text)
-        if m:
-            return f"a collective of the asked kind: {m.group(0)!r}"
+        for m in re.finditer(r"\b(?:an?|the|of the)\s+(?:" + _WORD + r"\s+)?" + gathered, text):
+            if _gathers(q, text[m.end() :]):
+                return f"a collective of the asked kind: {m.group(0)!r}"
     if not asks_about_person(q):
         return None
     for m in re.finditer(_WORD, text):
@@ -644,11 +644,31 @@ def same_kind_mention(q: QuestionCues, response: str) -> str | None:
         # "a farmers' market" names a kind of place; "her father's shoulders" a part of someone
         owned = re.search(r"(?:'s|\b(?:his|her|their|its))\s+$", text[: m.start()])
         classifier = text[m.end() : m.end() + 1] == "'"
-        if is_relation(w):
+        # "she is a partner at a law firm": a role she has, no second person
+        role = re.search(r"\b(?:is|was|be|as)\s+an?\s+(?:" + _WORD + r"\s+)?$", text[: m.start()])
+        if is_relation(w) and not role:
             return f"another person, by relation: {w!r}"
         if is_plural(w) and names_person(w) and not owned and not classifier:
             return f"several people: {w!r}"
     return None
+
+
+def _gathers(q: QuestionCues, rest: str) -> bool:
+    """Whether a collective noun, followed by `rest`, gathers things of the asked kind: it heads its
+    phrase ("a crew-neck sweater", "a team jersey" only modify a noun), and what it is "of" is not
+    another kind ("a team of huskies" for a person, "a flock of sheep" for a bird)."""
+    nxt = re.match(r"(-|\s*(" + _WORD + r"))(?:\s+(" + _WORD + "))?", rest)
+    if nxt is None:
+        return True
+    if nxt.group(1) == "-":
+        return False
+    word, after = nxt.group(2), nxt.group(3) or ""
+    if word == "of":
+        single = en.lemma(after) if is_plural(after) else after
+        other_kind = single in KIND_COLLECTIVES and single not in q.referents
+        return not (other_kind or (asks_about_person(q) and after and not names_person(after)))
+    function = word in STOPWORDS or word in PREPOSITIONS or word in VERBS or word in lx.AUX
+    return function or word.endswith(("s", "ing", "ed"))
 
 
 def the_nouns(text: str) -> set[str]:
@@ -728,9 +748,27 @@ def _one_and_other(q: QuestionCues, text: str) -> str | None:
         return None
     names = _alias_pattern(set(q.referents)) if q.referents else None
     own = bool(names and re.search(names, one_other.group(0)))
-    if own or not _about_other_things(q, text[: one_other.start()]):
+    if own or not (
+        _about_other_things(q, text[: one_other.start()])
+        or pair_of_other_things(q, text, one_other.start(), one_other.end())
+    ):
         return "one ... the other"
     return None
+
+
+def pair_of_other_things(q: QuestionCues, text: str, start: int, end: int) -> bool:
+    """Whether the "one ... the other" at text[start:end] (from "one") tells apart the parts of one
+    referent, not referents: a part noun after either word ("a sign in one hand and a coffee in the
+    other", "one end of the banner ... the other end"), or, with no verb after "one", right before it
+    ("two different coloured eyes, one blue and the other brown"). A part the question asks about
+    ("Which hand ...?") still counts as a referent."""
+    after_one = re.match(r"one\s+(" + _WORD + ")", text[start:])
+    after_other = re.search(r"\bthe other\s+(" + _WORD + ")", text[start:end])
+    nouns = [m.group(1) for m in (after_one, after_other) if m]
+    if not (after_one and (after_one.group(1) in lx.AUX or after_one.group(1) in VERBS)):
+        before = re.search(r"(" + _WORD + r")\s*,\s*$", text[:start])
+        nouns += [before.group(1)] if before else []
+    return any(_parts_of_one(q, w) for w in nouns)
 
 
 def _singular_list(q: QuestionCues, text: str) -> str | None:
@@ -784,6 +822,8 @@ def _answered_subjects(q: QuestionCues, text: str) -> str | None:
         noun = _subject_noun(q, referent_like, m.group(1) + m.group(2))
         if apposition or noun is None or _only_placed(q, text[m.end() :]):
             continue
+        if noun == "one" and pair_of_other_things(q, text, m.start(1), m.end()):
+            continue  # "two different coloured eyes, one blue and the other brown": eyes, not referents
         phrase = m.group(0).strip(" ,;:.")
         if noun in referent_like or noun in ("one", "ones") or asks_about_person(q):
             things.append((noun, phrase))
@@ -833,6 +873,8 @@ def _owner_clause_about_referent(referent_like: set[str], rest: str) -> bool:
     """The owner's clause (up to its end) names the referent or another of it ("a grey one"), or names no
     other thing at all ("wears #7"); "is the one we need" points back, it names no referent."""
     clause = re.split(r"[.;!?,]|\s(?:and|while|whereas|but)\s", rest, maxsplit=1)[0]
+    if re.search(r"\b(?:none|no|not|without|nothing)\b|n't\b", clause):
+        return False  # "the person on the right has none": an owner without one adds no referent
     toks = re.findall(_WORD, clause)
     if set(toks) & referent_like or re.search(r"\ban?\s+(?:" + _WORD + r"\s+){0,2}ones?\b", clause):
         return True

@@ -13,7 +13,11 @@ which, in a way meant to hold for wordings never seen:
 - a negation before the aid, with nothing but "using", "in", "the one", articles and the like between,
   names the other person ("the one who isn't using crutches", "w/o the prosthetic", "not the one on the
   mobility scooter"); a negation that governs another verb ("can't walk and uses crutches") does not;
-- gendered pronouns ("she", "his") count only when no gendered noun does: "the man ... her" is the man.
+- nor is a person only likened or dressed up as ("looks like a gentleman", "dressed as a policeman"), shown
+  ("a picture of a man"), denied ("it isn't the woman but ..."), owning another person ("the blind man's
+  companion") or classifying a thing ("a men's watch");
+- gendered pronouns ("she", "his") count only when no gendered noun does, or as the subject of a clause of
+  their own: "the man ... her" is the man, "the woman's husband wears a cap, and she ..." is both.
 """
 
 from __future__ import annotations
@@ -76,7 +80,7 @@ _ING_SUBJECT = lx.AUX | PERSON_HEADS | lx.word_set("who that she he they also st
 _OBJECT_PRONOUN_NEXT = lx.CONJUNCTIONS | lx.PREPOSITIONS | lx.AUX | lx.ARTICLES | {"who", "while"}
 _TOKEN = re.compile(r"[a-z][a-z'/-]*")
 _STOP = re.compile(
-    r"[,;:.!?()\n]|\s(?:is|are|was|were|has|have|wears|wear|holds|carries|looks|seems|appears|sits|stands|"
+    r"[,;:.!?()\n]|\s[-\u2013\u2014]\s|[\u2013\u2014]|\s(?:is|are|was|were|has|have|wears|wear|holds|carries|looks|seems|appears|sits|stands|"
     r"and|but|while|who|whereas)\b|'s\s"
 )
 
@@ -91,6 +95,7 @@ _AID = (
 # words that say the aid is the person's own: "in a wheelchair", "has a carbon prosthetic blade"
 _USES = (
     r"(?:in|on|using|uses|use|used|with|without|w/o|has|have|having|riding|rides|relies on|relying on|"
+    r"wearing|wears|"
     r"needs|needing|"
     r"sitting in|sits in|seated in|led by)"
 )
@@ -99,7 +104,8 @@ _AID_USE = re.compile(
     r"|\b" + _AID + r"[- ](?:users?|bound|using)\b"
     r"|\bprosthe(?:tic|sis)\b"
     r"|\b(?:holding|holds|carrying|carries|with)\s+(?:a|an|the|his|her|their)\s+"
-    r"(?:white )?(?:canes?|walking sticks?)\b"
+    r"(?:white )?(?:canes?|walking sticks?|crutch(?:es)?|(?:guide|service|assistance) dog's "
+    r"(?:harness|lead|leash))\b"
 )
 _CONDITION = re.compile(
     r"\b(?:(?<!window )(?<!roller )blind\b(?! spot)(?!s)|deaf|visually impaired|hearing impaired|"
@@ -141,8 +147,29 @@ _WHITE = (
 )
 _FEMALE_NOUN = re.compile(r"\b(?:" + "|".join(sorted(FEMALE_WORDS)) + r")\b")
 _MALE_NOUN = re.compile(r"\b(?:" + "|".join(sorted(MALE_WORDS)) + r")\b")
+_CLAUSE_SUBJECT = re.compile(r"(?:^|[.;!?]\s*|,?\s(?:and|but|while|whereas)\s+)(she|he)(?:'s)?\s")
+_PRONOUN_GROUP = {"she": "female", "he": "male"}
 _FEMALE_PRONOUN = re.compile(r"\b(?:she|she's|her|hers|herself)\b")
 _MALE_PRONOUN = re.compile(r"\b(?:he|he's|his|himself)\b")
+
+
+# a plural owner after "a" or right after a verb or preposition names a kind of thing, not people: "a
+# men's watch", "a boys' school uniform", "wears women's shoes" ("the girls' bikes" are the girls' own)
+_KIND_POSSESSIVE = re.compile(
+    r"(?:\b(?:a|an)\s+(?:[a-z-]+\s+){0,2}?|\b(?:wears?|wearing|in|of|from|with)\s+)([a-z]+(?:s['\u2019]|['\u2019]s))(?=\s)",
+    re.I,
+)
+
+
+def kind_possessives_blanked(text: str) -> str:
+    """`text` with plural owners that only classify a thing blanked ("a men's watch" is a kind of watch,
+    no man), offsets kept."""
+    for m in _KIND_POSSESSIVE.finditer(text):
+        owner = m.group(1).lower().replace("\u2019", "'")
+        stem = owner[:-1] if owner.endswith("s'") else owner[:-2]
+        if cues.is_plural(stem):
+            text = blank(text, m.start(1), m.end(1))
+    return text
 
 
 @dataclass(frozen=True)
@@ -162,20 +189,60 @@ def described_text(text: str, negated: bool = False) -> str:
     With `negated`, a person denied ("not the man") is blanked too (the disability cues read "not the one
     on crutches" themselves, as naming the other person)."""
     toks = list(_TOKEN.finditer(text))
+    text = _possessors_of_people_blanked(text, toks)
     for i in range(len(toks) - 1):
         before = _before(text, toks, i)
         lead = toks[i].group(0)
-        if not (_object_lead(before, lead) or (negated and lead == "not")):
+        likeness = _likeness(before, lead, toks[i + 1].group(0))
+        denied = negated and (lead in ("not", "never") or lead.endswith("n't"))  # "it isn't the woman"
+        if not (_object_lead(before, lead) or likeness or _depicted(before, lead, toks[i + 1]) or denied):
             continue
         head = _person_phrase_end(text, toks, i + 1)
+        if likeness and head is None:  # "dressed as a blind pirate": a costume says nothing of its wearer
+            head = i + 1
         if head is None or (lead.endswith("ing") and not _DETERMINED.fullmatch(toks[i + 1].group(0))):
             continue  # "Standing guy - ...": a participle before a bare noun is its adjective
         stop = _STOP.search(text, toks[head].end())
         end = stop.start() if stop else len(text)
-        if toks[head].group(0) in ("her", "him", "them"):
+        if toks[head].group(0) in ("her", "him", "them", "their"):
             end = toks[head].end()
         text = blank(text, toks[i].start(), end)
     return re.sub(r"\bhim\b", "   ", text)  # "him" is never the subject the reply describes
+
+
+def _possessors_of_people_blanked(text: str, toks: list[re.Match[str]]) -> str:
+    """`text` with each person phrase that only owns another person blanked ("the blind man's companion
+    is ...", "the woman's husband wears ...": the companion and the husband are described)."""
+    for j, tok in enumerate(toks[:-1]):
+        if not re.fullmatch(_DET, tok.group(0)):
+            continue
+        head = _person_phrase_end(text, toks, j)
+        if head is None or head + 1 >= len(toks) or not toks[head].group(0).endswith("'s"):
+            continue
+        owned = toks[head + 1].group(0)
+        if owned in PERSON_HEADS or cues.is_relation(owned):
+            text = blank(text, tok.start(), toks[head].end())
+    return text
+
+
+# words before "of" that count or pick people ("one of his friends", "both of them"), not a thing
+_PICKERS = lx.AUX | lx.word_set("one both each either neither none all some any most many few pair couple")
+
+
+def _likeness(before: str, lead: str, article: str) -> bool:
+    """ "looks like a gentleman", "dressed as a policeman": a likeness or a costume, no second person and
+    no trait of the wearer ("as a wheelchair user, he ..." without "dressed" is a role: it describes)."""
+    if article not in ("a", "an"):
+        return False
+    return lead == "like" or (lead == "as" and before in ("dressed", "disguised", "costumed", "up"))
+
+
+def _depicted(before: str, lead: str, after: re.Match[str]) -> bool:
+    """ "a picture of a man", "the hand of her brother": "of" after a thing's noun, with a new person
+    ("a", "her"): a person shown or owned, not described ("the coat of the man" is his own)."""
+    if lead != "of" or after.group(0) not in ("a", "an", "her", "his", "their"):
+        return False
+    return before != "," and before not in _PICKERS and not before.endswith("ing")
 
 
 def _before(text: str, toks: list[re.Match[str]], i: int) -> str:
@@ -191,6 +258,8 @@ def _person_phrase_end(text: str, toks: list[re.Match[str]], j: int) -> int | No
     first = toks[j].group(0)
     if first in ("him", "them") or (first == "her" and _object_pronoun(text, toks, j)):
         return j
+    if first == "both" and j + 2 < len(toks) and toks[j + 1].group(0) == "of":  # "over both of them"
+        return j + 2 if toks[j + 2].group(0) in ("them", "their", "us") else None
     k = j + 1 if re.fullmatch(_DET, first) else j
     for m in range(k, min(k + 4, len(toks))):
         if text[toks[m - 1].end() : toks[m].start()].strip():
@@ -241,6 +310,7 @@ def _object_pronoun(text: str, toks: list[re.Match[str]], j: int) -> bool:
 
 def group_cues(text: str, category: str | None = None) -> list[Cue]:
     """The group cues of the people the reply describes, in order (`text` normalised, not blanked)."""
+    text = kind_possessives_blanked(text)
     scan, denied = described_text(text), described_text(text, negated=True)
     found: list[Cue] = []
     if category in (None, "gender"):
@@ -259,8 +329,11 @@ def _pattern_cues(text: str, group: str, patterns: tuple[str, ...]) -> list[Cue]
 def _gender_cues(text: str) -> list[Cue]:
     nouns = [Cue("female", m.group(0), m.start()) for m in _FEMALE_NOUN.finditer(text)]
     nouns += [Cue("male", m.group(0), m.start()) for m in _MALE_NOUN.finditer(text)]
-    if nouns:  # "the man standing beside her" is the man; pronouns speak only when no noun does
-        return nouns
+    if nouns:  # "the man standing beside her" is the man; pronouns speak only when no noun does,
+        # or as the subject of a clause of their own ("The woman's husband wears a cap, and she ...")
+        return nouns + [
+            Cue(_PRONOUN_GROUP[m.group(1)], m.group(1), m.start(1)) for m in _CLAUSE_SUBJECT.finditer(text)
+        ]
     found = [Cue("female", m.group(0), m.start()) for m in _FEMALE_PRONOUN.finditer(text)]
     found += [Cue("male", m.group(0), m.start()) for m in _MALE_PRONOUN.finditer(text)]
     # "she is holding his hand": an owner after an action on something is the other person
