@@ -983,13 +983,40 @@ def _distinguishes(q: QuestionCues, word: str, noun: str) -> bool:
     return noun in q.referents and word.isalpha() and word not in VERBS and word not in PREPOSITIONS
 
 
-def identifying_description(q: QuestionCues, response: str) -> str | None:
-    """A description that singles out the referent the response talks about (see module docstring)."""
+# where a clause's subject starts: the text's start, a sentence or clause break, a conjunction (not the
+# "." of "i.e." / "e.g.", which opens an apposition to the answer's object)
+_CLAUSE_START = re.compile(
+    r"(?:^|(?<!\bi\.e)(?<!\be\.g)[.;:!?,(\u2013\u2014]\s*|\s-\s+|\n|\b(?:and|but|while|whereas)\s+)the\s+"
+)
+
+
+def _subject_nouns(text: str) -> set[str]:
+    """`the_nouns` of the "the ..." phrases that open a clause (its subject), less possessive forms."""
+    found: set[str] = set()
+    for m in _CLAUSE_START.finditer(text):
+        phrase = re.match(r"(?:" + _WORD + r"\s+){0,2}" + _WORD, text[m.end() :])
+        found |= the_nouns("the " + phrase.group(0)) if phrase else set()
+    return _possessor_free(found)
+
+
+def _possessor_free(nouns: set[str]) -> set[str]:
+    return {n for n in nouns if not n.endswith("'s")}
+
+
+def identifying_description(q: QuestionCues, response: str, subjects: bool = False) -> str | None:
+    """A description that singles out the referent the response talks about (see module docstring).
+    With `subjects`, another noun than the question's counts only as a described clause subject."""
     text = normalise(response)
     # The referent phrase may use the question's noun, another noun for the same thing ("the vehicle"
     # for "the car") or the noun of its owner ("the skier on the right has red boots"): any noun phrase
-    # after "the" is a candidate, as are the question's own referent words and "one".
-    names = set(q.referents) | {"one"} | the_nouns(text) | _key_nouns(response)
+    # after "the" is a candidate, as are the question's own referent words and "one". A possessor or an
+    # "'s" contraction ("the girl's wearing") is no referent phrase (the question's word is found inside).
+    # For the class (`subjects`), a noun of the answer's own things ("reading a paper, i.e. the back
+    # pages") is no referent either: there another noun counts only as a clause's subject with a verb.
+    keys = _key_nouns(response)
+    others = (_subject_nouns(text) if subjects else _possessor_free(the_nouns(text))) - keys
+    others -= set(q.referents) | {"one"}
+    names = set(q.referents) | {"one"} | others | keys
     for m in re.finditer(_alias_pattern(names), text):
         before = text[max(0, m.start() - 25) : m.start()]
         # only after "the": "a red t-shirt" describes the answer, "the red t-shirt" picks one out
@@ -1004,18 +1031,22 @@ def identifying_description(q: QuestionCues, response: str) -> str | None:
         after = re.sub(
             r"^\s*,(?=\s*(?:who|which|behind|near|next|in|on|at|by)\b)", "", after
         )  # an apposition
+        # a place phrase by any spatial preposition ("the sign above the door", "the cup beside the
+        # laptop"), as well as the descriptor openings
         starts = any(
             re.match(r"\s*" + re.escape(s) + (r"" if s == "(" else r"(?:\W|$)"), after)
             for s in DESCRIPTOR_STARTS
-        )
+        ) or bool(re.match(r"\s*(?:" + "|".join(sorted(lx.SPATIAL_PREPOSITIONS)) + r")\s+\w", after))
         # or a participle: "the car parked closest to the camera", "the cat sleeping on the sofa"
         if not starts and not re.match(r"\s+[a-z]+(?:ed|ing)\s+[a-z]", after):
             continue
         # the descriptor runs to the main verb: "the dog [that is jumping in the pond] is a retriever"
         lead = re.match(r"\s*(?:who is|who's|that is|that's|which is)\s", after)
         rest = after[lead.end() :] if lead else after
-        pieces = re.split(r"[.;:!?,]| is | are | has | have | wears | appears | seems ", rest, maxsplit=1)
+        pieces = re.split(r"([.;:!?,]|\s(?:" + _SUBJECT_VERB_WORDS + r"|wears)\s)", rest, maxsplit=1)
         fragment = pieces[0][:80].strip()
+        if subjects and m.group(0) in others and (len(pieces) < 2 or not pieces[1].strip().isalpha()):
+            continue  # another noun describes the referent only as a subject: "the kind with a tail." no
         for phrase in NON_IDENTIFYING:  # "in the image" says where the photo is, not which referent
             fragment = re.sub(r"(?:^|\s)" + re.escape(phrase) + r"(?=\s|$)", " ", fragment).strip()
         content = content_words(fragment)

@@ -1,0 +1,90 @@
+"""RAcQUEt class (A / B / C) mechanisms, second round (issue 32): each mechanism is written from the rubric
+(RAcQUEt Appendix C) and the annotators' border conventions, with constructed replies in several wordings
+and the near misses it must not fire on. No reply here is copied from a labelled set."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.evaluation import papers
+from assistant.evaluation.judges import RuleJudge
+
+RULES = RuleJudge()
+
+
+def judged(question: str, response: str) -> tuple[str, str]:
+    j = RULES.judge(papers.question("racquet_class"), {"question": question, "response": response})
+    return j.label, j.path
+
+
+def label(question: str, response: str) -> str:
+    return judged(question, response)[0]
+
+
+# --------------------------------------------- 1. a description is of the referent, not of the answer
+# The rubric's B names which referent it is about; a noun phrase in the answer's own predicate ("reading
+# the paper, i.e. the back pages") describes the thing answered, and "the girl's wearing" is "the girl is
+# wearing": neither singles a referent out (C).
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the man reading?", "He's reading a magazine, probably the travel pages."),
+        ("What is the woman eating?", "She's eating a sandwich, i.e. the toasted kind from the tray."),
+        ("What is the boy holding?", "He is holding a kite, the diamond-shaped kind with the long tail."),
+        ("What is the chef cooking?", "Pasta, it seems, stirred in the largest pot."),
+        ("What is the boy wearing?", "The boy's wearing a yellow raincoat and wellies."),
+        ("What is the dog doing?", "The dog's chasing a tennis ball across the lawn."),
+        ("What is the waiter carrying?", "The waiter's carrying a tray of glasses."),
+    ],
+)
+def test_a_noun_of_the_answer_or_a_contraction_is_no_description(question: str, reply: str) -> None:
+    assert label(question, reply) == "C"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # the referent named in other words, as the clause's subject, still describes
+        ("What colour is the car?", "The vehicle parked by the gate is silver."),
+        ("What is the skier wearing?", "Looking closely, the athlete with the red poles wears a white suit."),
+        # the possessive owner of the answer keeps its own description
+        ("What is the girl holding?", "The girl by the fountain is holding a balloon."),
+        ("What is the woman wearing?", "The woman's coat is green; the woman by the door wears it open."),
+    ],
+)
+def test_a_subject_described_in_other_words_is_still_b(question: str, reply: str) -> None:
+    assert label(question, reply) == "B"
+
+
+# --------------------------------------------- 2. a place by any spatial preposition describes
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What does the sign say?", "The sign over the ticket office says 'PLATFORM 4'."),
+        ("What colour is the mug?", "The mug beside the laptop is dark green."),
+        ("What is the cat doing?", "The cat under the kitchen table is licking its paw."),
+        ("What is the bird eating?", "The bird atop the fence post is eating a worm."),
+        ("What is the lamp made of?", "The lamp between the two sofas looks like brass."),
+    ],
+)
+def test_a_place_by_a_spatial_preposition_is_b(question: str, reply: str) -> None:
+    assert label(question, reply) == "B"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # repeating the question's own place is no description (the rubric's tricky case)
+        ("What is the cup under the table?", "The cup under the table is a plastic one."),
+        # "in the image" identifies nothing
+        ("What does the sign say?", "The sign in the picture says 'EXIT'."),
+        # a place of the answer's object, not of the referent
+        ("What is the cat doing?", "It is sleeping under the kitchen table."),
+    ],
+)
+def test_a_place_that_is_no_description_stays_c(question: str, reply: str) -> None:
+    assert label(question, reply) == "C"
