@@ -88,3 +88,36 @@ def test_a_place_by_a_spatial_preposition_is_b(question: str, reply: str) -> Non
 )
 def test_a_place_that_is_no_description_stays_c(question: str, reply: str) -> None:
     assert label(question, reply) == "C"
+
+
+# --------------------------------------------- 3. a question back without its "?"
+# The rubric's A "asks for further clarification": a sentence that opens with "which" and the referent
+# can only ask which one, whether or not the writer typed the "?".
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the girl eating?", "which girl tho, there r three at the picnic"),
+        ("What colour is the kite?", "Which kite - the one near the tree or the one over the sea"),
+        ("What is the man holding?", "Which one. I can see a man at the till and one by the door"),
+        ("What is the waiter carrying?", "which person do u mean, theres a waiter and a chef"),
+    ],
+)
+def test_which_and_the_referent_asks_back(question: str, reply: str) -> None:
+    assert judged(question, reply) == ("A", "rules:class.asks")
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        # a relative "which" after a full stop, then one referent named bare
+        ("What is the dog doing?", "The dog is digging. Which means it found something.", "C"),
+        # "which" before a noun that is not the referent asks something else
+        ("What is the man doing?", "Which way he is going is unclear, but he is jogging.", "C"),
+        # "which" inside the sentence is a relative pronoun
+        ("What is the cat eating?", "The cat is eating tuna, which it loves.", "C"),
+    ],
+)
+def test_which_that_does_not_ask_about_the_referent(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold

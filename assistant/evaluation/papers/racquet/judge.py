@@ -103,7 +103,7 @@ def class_rules(item: JudgeItem, response: str) -> Judgement:
     # A when the answer itself treats the ambiguity: it asks, says it cannot tell which, or answers
     # for several referents. A mention of several ("there are two men") followed by an answer about
     # one described referent ("the man on the right holds a cup") is B: the answer commits to one.
-    asked = cues.clarification_question(final) or cues.acknowledges_ambiguity(final)
+    asked = cues.clarification_question(final) or cues.acknowledges_ambiguity(final) or _asks_which(q, final)
     if asked:
         return Judgement("A", reason=f"asks or says it cannot tell which: {asked!r}", path="rules:class.asks")
     several = cues.several_referents(q, cues.final_answer_as_written(response), plural=False)
@@ -126,6 +126,23 @@ def class_rules(item: JudgeItem, response: str) -> Judgement:
     if undecided:
         return Judgement(UNKNOWN, reason=undecided, path="rules:class.abstain")
     return Judgement("C", reason="one referent, not described", path="rules:class.default")
+
+
+def _asks_which(q: cues.QuestionCues, answer: str) -> str | None:
+    """A sentence that opens with "which" and a referent ("which boy lol", "Which one, the red or the
+    blue?") asks which one is meant, with or without its "?": at a sentence's start "which" before a noun
+    can only ask. A relative "which" ("Which is why ...", "Which means ...") is followed by a verb, and a
+    noun that is not the referent ("Which way ...") asks something else."""
+    kinds = set(q.referents) | {cues.plural_of(r) for r in q.referents} | {"one", "ones"}
+    for sentence in reply_checks.sentences(answer):
+        m = re.match(r"which\s+([a-z'-]+)", sentence)
+        if m is None:
+            continue
+        noun = m.group(1)
+        person = cues.asks_about_person(q) and cues.names_person(noun)
+        if noun in kinds or person:
+            return sentence
+    return None
 
 
 def _names_referent(q: cues.QuestionCues, item: str) -> bool:
