@@ -121,3 +121,48 @@ def test_which_and_the_referent_asks_back(question: str, reply: str) -> None:
 )
 def test_which_that_does_not_ask_about_the_referent(question: str, reply: str, gold: str) -> None:
     assert label(question, reply) == gold
+
+
+# --------------------------------------------- 4. a list keyed by described referents, however long
+# The rubric's "list of singular nouns": list items keyed by two described referents answer for several,
+# also when a key's description runs past four words.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        (
+            "What is the waiter carrying?",
+            "- Waiter next to the big fish tank: a jug of water\n- Waiter at the bar: two plates",
+        ),
+        (
+            "What colour is the umbrella?",
+            "Umbrella held by the man in grey: black\nUmbrella by the cafe door: striped yellow",
+        ),
+        (
+            "What is the dog chewing?",
+            "1. Dog lying on the blue mat - a rubber bone\n2. Dog by the window - a slipper",
+        ),
+    ],
+)
+def test_long_described_keys_answer_for_several(question: str, reply: str) -> None:
+    assert label(question, reply) == "A"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        # one described referent keyed alone: B (one referent, said which)
+        ("What is the waiter carrying?", "- Waiter next to the big fish tank: a jug of water", "B"),
+        # a step's title is no referent key, and a range "from left to right" is no pair of places
+        (
+            "What is the cyclist wearing?",
+            "Looking at the riders from left to right: the cyclist wears a red helmet.",
+            "C",
+        ),
+        # two keys naming attributes of one referent
+        ("What is the dog like?", "Colour of the dog in the photo: brown\nSize of the dog: small", "C"),
+    ],
+)
+def test_long_keys_that_are_not_two_referents(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold

@@ -404,8 +404,12 @@ def multiple_referents(q: QuestionCues, response: str, plural: bool = True) -> s
 # A list item or sentence led by a short key and ":", ",", " - " or a dash: "Left: a red car", "- **On the
 # right**, the man ...", "Player on the left:", "Leftmost person:", "Left woman -", "Further back, ..."
 _KEYED = re.compile(
-    r"^\s*(?:[-*\u2022]|\d+[.)])?\s*((?:[a-z'-]+\s+){0,3}[a-z'-]+)\s*(:|,|\s[-\u2013\u2014]\s|[\u2013\u2014])"
+    r"^\s*(?:[-*\u2022]|\d+[.)])?\s*((?:[a-z'-]+\s+){0,7}[a-z'-]+)\s*(:|,|\s[-\u2013\u2014]\s|[\u2013\u2014])"
 )
+# a key set off by ":" or a dash may be a described referent of up to eight words ("Chef at the far
+# counter:"); one set off by a comma is more often a sentence's own opening, and a place key is a place
+# only when short, so these stay at four words
+_COMMA_KEY_WORDS = 4
 
 
 def _keyed_segments(response: str, commas: bool = True) -> list[str]:
@@ -415,6 +419,8 @@ def _keyed_segments(response: str, commas: bool = True) -> list[str]:
     keys = []
     for segment in re.split(r"\n|;|(?<=[.!?])\s+", text):
         m = _KEYED.match(segment)
+        if m and m.group(2) == "," and len(m.group(1).split()) > _COMMA_KEY_WORDS:
+            continue
         if m and (commas or m.group(2) != ","):
             keys.append(m.group(1))
     return keys
@@ -422,7 +428,9 @@ def _keyed_segments(response: str, commas: bool = True) -> list[str]:
 
 def place_led_items(response: str) -> list[str]:
     """The places that lead the response's list items or sentences, in order ("left", "right")."""
-    return [p for k in _keyed_segments(response) for p in _places_in(k)]
+    # a long key is a clause, not a place ("Counting candles from left to right: 1, 2, 3")
+    keys = (k for k in _keyed_segments(response) if len(k.split()) <= _COMMA_KEY_WORDS)
+    return [p for k in keys for p in _places_in(k)]
 
 
 _PERSON_KEY = re.compile(r"^(?:the |a |an )?(?:[a-z'-]+ )?([a-z'-]+)$")
@@ -454,13 +462,21 @@ def referent_keyed_items(q: QuestionCues, response: str) -> list[str]:
     named = False
     for key in dict.fromkeys(k.strip() for k in _keyed_segments(response, commas=False)):
         toks = re.findall(_WORD, key)
-        head = list(itertools.takewhile(lambda t: t not in PREPOSITIONS, toks))
+        head = _key_head(toks, names)
         if set(head) & names and _noun_phrase_key(head):
             named = True
             keys.append(key)
         elif _other_referent_key(q, toks, head):
             keys.append(key)
     return keys if named and len(keys) >= 2 else []
+
+
+def _key_head(toks: list[str], names: set[str]) -> list[str]:
+    """A key's head: its words before a preposition, up to its first referent word; what follows that
+    word describes it ("Dog lying on the mat" -> "dog", "Umbrella held by the man" -> "umbrella")."""
+    head = list(itertools.takewhile(lambda t: t not in PREPOSITIONS, toks))
+    named = next((k for k, t in enumerate(head) if t in names), None)
+    return head if named is None else head[: named + 1]
 
 
 def _other_referent_key(q: QuestionCues, toks: list[str], head: list[str]) -> bool:
@@ -959,6 +975,8 @@ def _key_nouns(response: str) -> set[str]:
     sunglasses: iced coffee"): each is a referent phrase as much as one after "the"."""
     found = set()
     for key in _keyed_segments(normalise_keys(response), commas=False):
+        if len(key.split()) > _COMMA_KEY_WORDS:  # a long key may be a clause ("There's a cat curled up -")
+            continue
         toks = list(itertools.takewhile(lambda t: t not in _KEY_ENDS, re.findall(_WORD, key)))
         if toks and toks[0] not in DETERMINERS and toks[-1] not in STOPWORDS and not is_plural(toks[-1]):
             found.add(toks[-1])
