@@ -166,3 +166,34 @@ def test_long_described_keys_answer_for_several(question: str, reply: str) -> No
 )
 def test_long_keys_that_are_not_two_referents(question: str, reply: str, gold: str) -> None:
     assert label(question, reply) == gold
+
+
+# --------------------------------------------- 5. referents told apart by ordinals
+# "the first cyclist ..., the second" answers for two cyclists (A), the second noun left out; one
+# ordinal alone picks one referent out (B), and an ordinal before another noun counts something else.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the runner wearing?", "Red vest on the first runner, a green one on the second."),
+        ("What colour is the boat?", "The first boat is white. The second is navy blue."),
+        ("What is the child holding?", "the third child has a balloon and the last one a lolly"),
+        ("What number is on the bus?", "The 1st bus says 24, while the 2nd says 71."),
+    ],
+)
+def test_different_ordinals_answer_for_several(question: str, reply: str) -> None:
+    assert label(question, reply) == "A"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        ("What is the runner wearing?", "The second runner from the left wears a red vest.", "B"),
+        ("What is the runner wearing?", "The first runner wears red; it is her second marathon.", "B"),
+        ("What colour is the boat?", "The first boat is white, for the second time this year.", "B"),
+        ("What is the child holding?", "It's holding a balloon for the second time today.", "C"),
+    ],
+)
+def test_one_ordinal_or_an_ordinal_of_another_noun(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold

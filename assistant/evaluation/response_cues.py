@@ -514,6 +514,9 @@ def another_instance(q: QuestionCues, text: str) -> str | None:
     for m in re.finditer(r"\b(?:an?|the)\s+" + _ORDINAL + r"\s+(?:" + _WORD + r"\s+)?" + names, text):
         if not re.match(r"\s*(?:\(\s*)?(?:from|counting|in (?:the )?(?:row|line|queue))\b", text[m.end() :]):
             return f"a further referent: {m.group(0)!r}"
+    paired = ordinal_pair(names, text)
+    if paired:
+        return paired
     too = re.search(
         r"\b(?:is|are|wears|wearing|has|have|holds|holding|carries|carrying)\s+an?\s+(?:"
         + _WORD
@@ -523,6 +526,25 @@ def another_instance(q: QuestionCues, text: str) -> str | None:
         text,
     )
     return f"a further referent: {too.group(0)!r}" if too else None
+
+
+# ordinals that count referents ("final" is left out: "the final answer")
+_COUNTED = "|".join(sorted(lx.ORDINALS - {"final"}, key=len, reverse=True))
+
+
+def ordinal_pair(names: str, text: str) -> str | None:
+    """Two referents told apart by different ordinals, the second often with its noun left out: "the first
+    cyclist ..., the second.", "the third dog is asleep; the last one is eating" (`names`: the referent
+    words as an alias pattern). One ordinal alone picks one out ("the second dog from the left"), and an
+    ordinal before another noun counts something else ("the second time", "his second race")."""
+    first = re.search(r"\bthe\s+(" + _COUNTED + r")\s+(?:" + _WORD + r"\s+)?" + names, text)
+    if first is None:
+        return None
+    ends = r"(?=\s*(?:[.,;:!?)]|$|" + names + r"|\bone\b|(?:" + _SUBJECT_VERB_WORDS + r")\b))"
+    for m in re.finditer(r"\b(?:the|a)\s+(" + _COUNTED + r")\b" + ends, text[first.end() :]):
+        if m.group(1) != first.group(1):
+            return f"referents told apart by ordinals: {first.group(0)!r} ... {m.group(0)!r}"
+    return None
 
 
 def one_and_another(q: QuestionCues, text: str) -> str | None:
