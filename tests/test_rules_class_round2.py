@@ -197,3 +197,56 @@ def test_different_ordinals_answer_for_several(question: str, reply: str) -> Non
 )
 def test_one_ordinal_or_an_ordinal_of_another_noun(question: str, reply: str, gold: str) -> None:
     assert label(question, reply) == gold
+
+
+# --------------------------------------------- 6. a clause led by its place
+# "the dog on the left ... while the dog on the right" places two referents where they exclude each other;
+# so does a clause that opens with the place and then names its subject ("In front, a white goat ...;
+# at the back a black goat ..."). A lead with a verb places someone else, and a possessor is no referent.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        (
+            "What is the goat eating?",
+            "In front a white goat is nibbling hay; at the back, a black goat chews on a fence post.",
+        ),
+        (
+            "What colour is the tent?",
+            "On the left, an orange tent. Over on the right side a green tent with a flag.",
+        ),
+        (
+            "What is the child doing?",
+            "Closest to us, the child is stacking blocks, and further back a child is asleep on a mat.",
+        ),
+    ],
+)
+def test_clauses_led_by_exclusive_places_answer_for_several(question: str, reply: str) -> None:
+    assert label(question, reply) == "A"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        # one referent placed by its clause's lead: B
+        ("What is the goat eating?", "In front, a white goat is nibbling hay.", "B"),
+        # the lead places someone else (it has a verb), and the referent only once
+        (
+            "What is the dog doing?",
+            "The dog in front is fetching a stick; in the background its owner waits.",
+            "B",
+        ),
+        # a lead that places nothing among the referents ("in the image", "on the bench")
+        ("What is the dog doing?", "In the image, a dog is chasing a ball.", "C"),
+        ("What is the man reading?", "On the bench, the man reads a paperback.", "C"),
+        # the second mention is a possessor, not a second dog
+        (
+            "What is the dog doing?",
+            "The dog at the front is digging; at the back, the dog's lead hangs on a hook.",
+            "B",
+        ),
+    ],
+)
+def test_a_lead_place_that_tells_no_two_referents_apart(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold

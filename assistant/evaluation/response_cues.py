@@ -317,9 +317,44 @@ def located_places(q: QuestionCues, response: str) -> list[str]:
             before = text[max(0, m.start() - 20) : m.start()]
             pre = re.search(r"\bthe\s+(\w+)\s*$", before)
             place = _place_of(pre.group(1)) if pre else None
+        if place is None and not text[m.end() :].startswith("'s"):
+            place = _clause_lead_place(text[: m.start()])
         if place:
             places.append(place)
     return places
+
+
+# a clause that opens with a place and then names its subject: "In the foreground a brown horse ...",
+# "further back, near the fence, the grey horse ..."; the lead runs from the clause's start to the
+# subject's article and holds no verb
+_LEAD = re.compile(r"^\s*([a-z][a-z ,'-]{0,60}?)\s*,?\s*(?:an?|the|another)\s+(?:[a-z-]+\s+){0,2}$")
+_LEAD_OPENERS = lx.SPATIAL_PREPOSITIONS | PLACE_WORDS | word_set("further farther closer nearer far right way")
+
+
+def placed_by_lead(q: QuestionCues, response: str) -> str | None:
+    """A mention of the referent whose clause opens with its place ("In front, a white goat ..."): one
+    referent said by place, as "the goat in front" would be; None when there is none."""
+    text = normalise(response)
+    for m in re.finditer(_alias_pattern(set(q.referents)), text) if q.referents else ():
+        place = None if text[m.end() :].startswith("'s") else _clause_lead_place(text[: m.start()])
+        if place:
+            return f"{m.group(0)}, placed by its clause: {place}"
+    return None
+
+
+def _clause_lead_place(before: str) -> str | None:
+    """The place that opens the clause of a mention whose own phrase has none (`before`: the text up to
+    the mention), or None: the lead must start with a place word or spatial preposition and hold no
+    verb, so that it places the subject ("On the left a man walks a dog" places the man, and the dog
+    only as the object of a clause whose lead already has its subject)."""
+    clause = re.split(r"[.;:!?\n]|\s(?:and|while|whereas|but)\s", before)[-1]
+    lead = _LEAD.match(clause)
+    if lead is None:
+        return None
+    toks = re.findall(_WORD, lead.group(1))
+    if not toks or toks[0] not in _LEAD_OPENERS or any(t in VERBS or t.endswith("ing") for t in toks):
+        return None
+    return _place_of(lead.group(1))
 
 
 def exclusive_places(places: list[str]) -> bool:

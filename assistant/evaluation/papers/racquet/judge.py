@@ -109,7 +109,11 @@ def class_rules(item: JudgeItem, response: str) -> Judgement:
     several = cues.several_referents(q, cues.final_answer_as_written(response), plural=False)
     if several:
         return Judgement("A", reason=several, path="rules:class.several")
-    described = cues.identifying_description(q, final, subjects=True) or cues.named_by_role(q, final)
+    described = (
+        cues.identifying_description(q, final, subjects=True)
+        or cues.named_by_role(q, final)
+        or cues.placed_by_lead(q, final)
+    )
     if described:
         return Judgement("B", reason=f"one referent, described: {described!r}", path="rules:class.described")
     plural = cues.plural_mentions(q, final)
