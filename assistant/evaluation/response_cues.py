@@ -328,7 +328,7 @@ def located_places(q: QuestionCues, response: str) -> list[str]:
 # "further back, near the fence, the grey horse ..."; the lead runs from the clause's start to the
 # subject's article and holds no verb
 _LEAD = re.compile(r"^\s*([a-z][a-z ,'-]{0,60}?)\s*,?\s*(?:an?|the|another)\s+(?:[a-z-]+\s+){0,2}$")
-_LEAD_OPENERS = lx.SPATIAL_PREPOSITIONS | PLACE_WORDS | word_set("further farther closer nearer far right way")
+_LEAD_OPENERS = lx.SPATIAL_PREPOSITIONS | PLACE_WORDS | word_set("further farther closer nearer far way")
 
 
 def placed_by_lead(q: QuestionCues, response: str) -> str | None:
