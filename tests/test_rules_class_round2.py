@@ -250,3 +250,41 @@ def test_clauses_led_by_exclusive_places_answer_for_several(question: str, reply
 )
 def test_a_lead_place_that_tells_no_two_referents_apart(question: str, reply: str, gold: str) -> None:
     assert label(question, reply) == gold
+
+
+# --------------------------------------------- 7. a quantifier that only places its referents
+# "Both ... are by the door, but the one with ... is ..." mentions several and then commits to one
+# described referent: B (the annotators' "several then one" convention). A quantifier whose clause
+# answers ("Both dogs are chewing a toy") still answers for several: A.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the nurse holding?", "Both nurses are at the desk, but the one in blue holds a clipboard."),
+        ("What is the dog chewing?", "Both dogs are on the rug, though the spotted dog is chewing a shoe."),
+        (
+            "What is the player holding?",
+            "All three players are near the net; yet the player in the cap is holding the ball.",
+        ),
+    ],
+)
+def test_a_quantifier_that_only_places_then_one_described_is_b(question: str, reply: str) -> None:
+    assert label(question, reply) == "B"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the dog chewing?", "Both dogs are chewing the same rope toy."),
+        ("What is the nurse holding?", "Both nurses are holding clipboards, but one is also on the phone."),
+        ("What are the children doing?", "All three children are by the pond, feeding the ducks."),
+    ],
+)
+def test_a_quantifier_that_answers_is_a(question: str, reply: str) -> None:
+    assert label(question, reply) == "A"
+
+
+def test_where_questions_keep_a_quantifier_that_places() -> None:
+    # asked where, "are by the gate" is the answer for both
+    assert label("Where is the horse?", "Both horses are by the gate, but the grey one is closer.") == "A"

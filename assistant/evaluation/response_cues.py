@@ -370,10 +370,19 @@ def quantified_mention(q: QuestionCues, response: str) -> bool:
     """ "both dogs", "the other man", "each person", "another one", "both of them", "one of the ..."."""
     text = normalise(response)
     names = _alias_pattern(set(q.referents) | {plural_of(n) for n in q.referents} | {"one", "ones"})
-    return bool(
-        re.search(r"\b(?:both|each|the other|another)\s+(?:of (?:the|them)\s*)?" + names, text)
-        or re.search(r"\bboth (?:of them|are|have|wear|were)\b", text)
+    found = itertools.chain(
+        re.finditer(r"\b(?:both|each|the other|another)\s+(?:of (?:the|them)\s*)?" + names, text),
+        re.finditer(r"\bboth (?:of them|are|have|wear|were)\b", text),
     )
+    return any(not (m.group(0).startswith(("both", "each")) and _only_places_them(q, text, m)) for m in found)
+
+
+def _only_places_them(q: QuestionCues, text: str, m: re.Match[str]) -> bool:
+    """ "Both adults are near the board, but the teacher holding the marker ...": a quantified subject
+    whose clause only says where they are is a mention; the answer is in the contrast that follows."""
+    rest = text[m.end() :] if not m.group(0).endswith(("are", "were")) else " are" + text[m.end() :]
+    clause = re.split(r",?\s+(?:but|though|although|yet|while|whereas)\s", rest, maxsplit=1)[0]
+    return _only_placed(q, clause)
 
 
 _IF_YOU_MEAN = re.compile(
@@ -783,6 +792,8 @@ def _quantified(q: QuestionCues, text: str) -> str | None:
     for m in _QUANTIFIED.finditer(text):
         noun = m.group(1)
         if not (is_plural(noun) or " of " in m.group(0)) or _parts_of_one(q, noun):
+            continue
+        if _only_places_them(q, text, m):
             continue
         subject = re.search(
             r"(?:^|[.;:!?,\u2013\u2014]\s*|\b(?:and|but|while|whereas)\s+)$", text[: m.start()]
