@@ -288,3 +288,37 @@ def test_a_quantifier_that_answers_is_a(question: str, reply: str) -> None:
 def test_where_questions_keep_a_quantifier_that_places() -> None:
     # asked where, "are by the gate" is the answer for both
     assert label("Where is the horse?", "Both horses are by the gate, but the grey one is closer.") == "A"
+
+
+# --------------------------------------------- 8. several introduced, then one named bare
+# The annotators' convention: a reply that says several are there and then answers for one without saying
+# which is C ("There are two ... The ... is ..."). The plural must only introduce them (a presentational or
+# an indefinite plural subject) and the answer name one bare (the noun, "he" / "she" / "it"); "they",
+# "both", "all" or a plural answer speak of all of them (A).
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What kind of flower is it?", "A few flowers grow by the wall. It is a tulip."),
+        ("What is the girl eating?", "Three girls sit on the bench. She is eating a pear."),
+        ("What colour is the kite?", "Some kites are up over the beach. The kite is bright orange."),
+        ("What is the man holding?", "I can see several men at the stall. He's holding a melon."),
+    ],
+)
+def test_several_introduced_then_one_named_bare_is_c(question: str, reply: str) -> None:
+    assert label(question, reply) == "C"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the boy holding?", "There are two boys. They are both holding footballs."),
+        ("What kind of flower is it?", "A few flowers grow by the wall. They're all tulips."),
+        ("What colour is the kite?", "The kites are orange and blue. It is windy."),
+        ("What colour is the kite?", "Two kites are up. The kites are orange and blue."),
+        ("What is the girl eating?", "All three girls are eating pears. She has a napkin too."),
+    ],
+)
+def test_a_plural_that_answers_or_they_stays_a(question: str, reply: str) -> None:
+    assert label(question, reply) == "A"

@@ -1150,17 +1150,37 @@ _PRESENTATIONAL = re.compile(
 )
 
 
+# an indefinite plural subject introduces things ("Several trees line the path", "Two boys are on the
+# swings"); "both" and "all" speak of the whole set, which is an answer for all of them
+_INTRODUCING = (
+    r"(?:a few|a couple of|some|lots of|a number of|\d+|"
+    + "|".join(
+        sorted((lx.PLURAL_QUANTIFIERS - {"both", "all"}) | set(lx.NUMBER_WORDS), key=len, reverse=True)
+    )
+    + ")"
+)
+
+
+def _introduces(q: QuestionCues, sentence: str) -> bool:
+    """A sentence that only says what is there: presentational ("There are two boys", "I can see three
+    dogs") or opening with an indefinite plural of the referent ("Several trees line the path")."""
+    if _PRESENTATIONAL.match(sentence):
+        return True
+    plurals = _alias_pattern({plural_of(n) for n in q.referents}) if q.referents else None
+    return bool(plurals and re.match(_INTRODUCING + r"\s+(?:" + _WORD + r"\s+){0,2}?" + plurals, sentence))
+
+
 def plural_then_one(q: QuestionCues, answer: str) -> str | None:
-    """ "There are several boys in the photo. The boy is holding a football.": the plural only says what is
-    there, and the answer is then about one referent named bare (no description). The rubric's A needs
-    the answer itself to treat the ambiguity; this one answers for one without saying which: class C."""
+    """ "There are several boys in the photo. The boy is holding a football.", "Several trees line the path.
+    It's an oak.": the plural only says what is there, and the answer is then about one referent named bare
+    (no description: the referent word, or "he" / "she" / "it"). The rubric's A needs the answer itself to
+    treat the ambiguity; this one answers for one without saying which: class C. "They" speaks of all."""
     said = reply_checks.sentences(normalise(answer))
     plural = [s for s in said if plural_mentions(q, s)]
-    if not plural or not all(_PRESENTATIONAL.match(s) for s in plural):
+    if not plural or not all(_introduces(q, s) for s in plural):
         return None
-    names = _alias_pattern(
-        set(q.referents) | set(PRONOUN_PEOPLE) if asks_about_person(q) else set(q.referents)
-    )
+    singular = {"he", "she", "him", "her", "his"} if asks_about_person(q) else {"it", "it's", "its"}
+    names = _alias_pattern(set(q.referents) | singular)
     later = said[said.index(plural[-1]) + 1 :]
     bare = [s for s in later if re.match(r"(?:the\s+)?" + names, s) and not identifying_description(q, s)]
     return (
