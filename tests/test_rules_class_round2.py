@@ -322,3 +322,51 @@ def test_several_introduced_then_one_named_bare_is_c(question: str, reply: str) 
 )
 def test_a_plural_that_answers_or_they_stays_a(question: str, reply: str) -> None:
     assert label(question, reply) == "A"
+
+
+# --------------------------------------------- 9. a reply cut off inside its answer's own clause
+# The blind annotators label a cut-off reply by what it wrote: one referent described (B) or not (C),
+# when the cut falls inside the clause that already answers. A cut at a clause break, or inside a new
+# clause that opens with a noun phrase ("..., and the man on the", "while a"), may be a second referent:
+# unknown. A reply with no verb yet ("The man on the") has answered nothing: unknown.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "kept"),
+    [
+        ("What is the cook making?", "The cook by the oven is rolling out pastry for what looks like a", "B"),
+        ("What is the boy wearing?", "He's got a blue cap on and his jacket is zipped right up to", "C"),
+        ("What is the horse doing?", "The horse is drinking from the trough, its mane falling over the", "C"),
+        (
+            "What is the girl holding?",
+            "The girl in the yellow coat holds a balloon, which is tied to her",
+            "B",
+        ),
+        ("What is the train number?", "it's the 4:15 service, going all the way to", "C"),
+    ],
+)
+def test_a_reply_cut_inside_its_answer_keeps_b_or_c(question: str, reply: str, kept: str) -> None:
+    assert judged(question, reply) == (kept, "rules:class.cut-in-answer")
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # a new clause opening with a noun phrase may name the other referent
+        ("What is the cook making?", "The cook by the oven is rolling pastry, while the"),
+        ("What is the cook making?", "The cook by the oven is rolling pastry and a cook near the"),
+        ("What is the boy wearing?", "The boy on the swing wears a red jumper; his friend by the"),
+        # cut right at a clause break
+        ("What is the horse doing?", "The horse is drinking from the trough,"),
+        ("What is the horse doing?", "The horse is drinking from the trough and"),
+        # nothing answered yet: only a subject
+        ("What is the man wearing?", "The tall man on the"),
+    ],
+)
+def test_a_reply_cut_where_another_referent_may_follow_is_unknown(question: str, reply: str) -> None:
+    assert judged(question, reply) == ("unknown", "rules:abstain")
+
+
+def test_a_cut_off_reply_that_already_answers_for_several_stays_a() -> None:
+    reply = "The cook by the oven is making pastry and the cook at the sink is washing a"
+    assert label("What is the cook making?", reply) == "A"
