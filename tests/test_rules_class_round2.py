@@ -370,3 +370,38 @@ def test_a_reply_cut_where_another_referent_may_follow_is_unknown(question: str,
 def test_a_cut_off_reply_that_already_answers_for_several_stays_a() -> None:
     reply = "The cook by the oven is making pastry and the cook at the sink is washing a"
     assert label("What is the cook making?", reply) == "A"
+
+
+# --------------------------------------------- 10. near misses of the several-referent and asking cues
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        # one referent's two parts ("in one hand ... in the other") are not two referents
+        ("What is the waiter holding?", "He has a jug in one hand and a cloth in the other.", "C"),
+        ("What is the girl wearing?", "A glove on one hand, nothing on the other.", "C"),
+        ("What is the dog doing?", "It's standing on one paw, holding the other up.", "C"),
+        # a hedge about the answer is no doubt about which referent (the annotators' convention)
+        ("What is the man doing?", "Hard to say for sure, but he seems to be waving.", "C"),
+        ("What is the woman holding?", "It's difficult to tell from here; maybe a phone.", "C"),
+        # asked about which one, it is A; and "not possible to know" acknowledges it cannot reply
+        ("What is the man doing?", "It's hard to tell which man you mean.", "A"),
+        ("What is the woman holding?", "It is not possible to know from this picture.", "A"),
+    ],
+)
+def test_parts_and_hedges(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # two described singular referents listed after a ";"
+        ("What is the player wearing?", "By the goal, a tall player in white; up front, a small one in red."),
+        ("What colour is the bike?", "A small bike is red; a rusty old bike by the bench is silver."),
+        ("What is the cat doing?", "one cat is asleep on the sofa; one is washing by the door"),
+    ],
+)
+def test_singular_referents_listed_after_a_semicolon_are_a(question: str, reply: str) -> None:
+    assert label(question, reply) == "A"

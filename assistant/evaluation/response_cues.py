@@ -810,6 +810,10 @@ def _one_and_other(q: QuestionCues, text: str) -> str | None:
     one_other = re.search(r"\bone\b[^.?!]*\bthe other\b[^.?!]*", text)
     if not one_other:
         return None
+    # "a cup in one hand and a phone in the other": one referent's two parts, not two referents
+    part = re.match(r"one\s+(" + _WORD + ")", one_other.group(0))
+    if part and _parts_of_one(q, part.group(1)):
+        return None
     names = _alias_pattern(set(q.referents)) if q.referents else None
     own = bool(names and re.search(names, one_other.group(0)))
     if own or not _about_other_things(q, text[: one_other.start()]):
@@ -823,7 +827,7 @@ def _singular_list(q: QuestionCues, text: str) -> str | None:
     the ones are of other things named just before ("two people, one rowing and one sitting")."""
     nouns = r"(?:one|" + "|".join(sorted(map(re.escape, q.referents))) + ")" if q.referents else "one"
     single = r"(?:\bone\b|\b(?:an?|another)\s+(?:" + _WORD + r"\s+){1,2}?" + nouns + r"\b)"
-    listed = re.search(single + r"[^.?!]{1,80}?(?:\band\b|,)\s+" + single, text)
+    listed = re.search(single + r"[^.?!]{1,80}?(?:\band\b|,|;)\s+" + single, text)
     if listed and not _about_other_things(q, text[: listed.start()], counted=False):
         return "a list of singular referents"
     return None
@@ -979,7 +983,8 @@ _CLARIFY = re.compile(
 )
 _ACKNOWLEDGE = re.compile(
     r"\b(?:not (?:possible|clear|sure) (?:to (?:know|tell|determine|say|identify) )?which|"
-    r"(?:impossible|hard|difficult|unclear|not possible) to (?:know|tell|determine|say|identify)(?: which)?|"
+    r"(?:impossible|not possible) to (?:know|tell|determine|say|identify)(?: which)?|"
+    r"(?:hard|difficult|unclear) to (?:know|tell|determine|say|identify) (?:which|who)\b|"
     r"(?:cannot|can't|can not|unable to|could not|couldn't) (?:tell|determine|know|identify|say) "
     r"(?:which|who)|"
     r"ambiguous|ambiguity|without (?:further|more|additional) (?:context|information)|more than one|"
