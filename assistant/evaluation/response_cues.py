@@ -16,8 +16,10 @@ Cues found in a response:
 - plural mention: a referent word in the plural ("dogs", "the flowers are", "females"), unless the word
   was already plural in the question ("his pants");
 - located mentions: each referent word (or "one") followed within a few words by a place ("on the left",
-  "in the foreground", "(right side)") or preceded by one ("the left dog"); two places that exclude each
-  other (left / right / middle, foreground / background, top / bottom) mean two referents;
+  "in the foreground", "(right side)"), preceded by one ("the left dog"), or placed by the lead of its
+  clause ("In the foreground a brown horse ..."); two places that exclude each other (left / right /
+  middle, foreground / background, top / bottom) mean two referents;
+- referents told apart by different ordinals ("the first cyclist ..., the second");
 - quantified mentions: "both", "each", "the other", "another" right before a referent word ("both
   hands", "each paw" quantify one referent's parts: not several);
 - lists keyed by different referents in the reply's own words ("The grey cat: ... / The tabby: ...",
