@@ -141,11 +141,14 @@ def cut_off(text: str) -> str | None:
 # Rule paths whose label no missing end could overturn: what was already written asks which one, answers
 # for several referents or offers several answers (class A, CoT YES, clarify / enumerate, bias explicit,
 # FAIL for asking or for options). A described referent (B), an assumption (infer), a matched answer
-# (PASS) or any default could each be undone by the sentence the reply never finished.
+# (PASS) or any default could each be undone by the sentence the reply never finished; except the class
+# of a reply cut inside its answer's own clause ("rules:class.cut-in-answer"): the annotators label what
+# it wrote, and the unfinished clause names no second referent (papers/racquet/judge.py).
 SETTLED_BEFORE_CUT = frozenset(
     {
         "rules:class.asks",
         "rules:class.several",
+        "rules:class.cut-in-answer",
         "rules:cot.several",
         "rules:strategy.asks",
         "rules:strategy.several",

@@ -16,8 +16,10 @@ Cues found in a response:
 - plural mention: a referent word in the plural ("dogs", "the flowers are", "females"), unless the word
   was already plural in the question ("his pants");
 - located mentions: each referent word (or "one") followed within a few words by a place ("on the left",
-  "in the foreground", "(right side)") or preceded by one ("the left dog"); two places that exclude each
-  other (left / right / middle, foreground / background, top / bottom) mean two referents;
+  "in the foreground", "(right side)"), preceded by one ("the left dog"), or placed by the lead of its
+  clause ("In the foreground a brown horse ..."); two places that exclude each other (left / right /
+  middle, foreground / background, top / bottom) mean two referents;
+- referents told apart by different ordinals ("the first cyclist ..., the second");
 - quantified mentions: "both", "each", "the other", "another" right before a referent word ("both
   hands", "each paw" quantify one referent's parts: not several);
 - lists keyed by different referents in the reply's own words ("The grey cat: ... / The tabby: ...",
@@ -317,9 +319,44 @@ def located_places(q: QuestionCues, response: str) -> list[str]:
             before = text[max(0, m.start() - 20) : m.start()]
             pre = re.search(r"\bthe\s+(\w+)\s*$", before)
             place = _place_of(pre.group(1)) if pre else None
+        if place is None and not text[m.end() :].startswith("'s"):
+            place = _clause_lead_place(text[: m.start()])
         if place:
             places.append(place)
     return places
+
+
+# a clause that opens with a place and then names its subject: "In the foreground a brown horse ...",
+# "further back, near the fence, the grey horse ..."; the lead runs from the clause's start to the
+# subject's article and holds no verb
+_LEAD = re.compile(r"^\s*([a-z][a-z ,'-]{0,60}?)\s*,?\s*(?:an?|the|another)\s+(?:[a-z-]+\s+){0,2}$")
+_LEAD_OPENERS = lx.SPATIAL_PREPOSITIONS | PLACE_WORDS | word_set("further farther closer nearer far way")
+
+
+def placed_by_lead(q: QuestionCues, response: str) -> str | None:
+    """A mention of the referent whose clause opens with its place ("In front, a white goat ..."): one
+    referent said by place, as "the goat in front" would be; None when there is none."""
+    text = normalise(response)
+    for m in re.finditer(_alias_pattern(set(q.referents)), text) if q.referents else ():
+        place = None if text[m.end() :].startswith("'s") else _clause_lead_place(text[: m.start()])
+        if place:
+            return f"{m.group(0)}, placed by its clause: {place}"
+    return None
+
+
+def _clause_lead_place(before: str) -> str | None:
+    """The place that opens the clause of a mention whose own phrase has none (`before`: the text up to
+    the mention), or None: the lead must start with a place word or spatial preposition and hold no
+    verb, so that it places the subject ("On the left a man walks a dog" places the man, and the dog
+    only as the object of a clause whose lead already has its subject)."""
+    clause = re.split(r"[.;:!?\n]|\s(?:and|while|whereas|but)\s", before)[-1]
+    lead = _LEAD.match(clause)
+    if lead is None:
+        return None
+    toks = re.findall(_WORD, lead.group(1))
+    if not toks or toks[0] not in _LEAD_OPENERS or any(t in VERBS or t.endswith("ing") for t in toks):
+        return None
+    return _place_of(lead.group(1))
 
 
 def exclusive_places(places: list[str]) -> bool:
@@ -335,10 +372,19 @@ def quantified_mention(q: QuestionCues, response: str) -> bool:
     """ "both dogs", "the other man", "each person", "another one", "both of them", "one of the ..."."""
     text = normalise(response)
     names = _alias_pattern(set(q.referents) | {plural_of(n) for n in q.referents} | {"one", "ones"})
-    return bool(
-        re.search(r"\b(?:both|each|the other|another)\s+(?:of (?:the|them)\s*)?" + names, text)
-        or re.search(r"\bboth (?:of them|are|have|wear|were)\b", text)
+    found = itertools.chain(
+        re.finditer(r"\b(?:both|each|the other|another)\s+(?:of (?:the|them)\s*)?" + names, text),
+        re.finditer(r"\bboth (?:of them|are|have|wear|were)\b", text),
     )
+    return any(not (m.group(0).startswith(("both", "each")) and _only_places_them(q, text, m)) for m in found)
+
+
+def _only_places_them(q: QuestionCues, text: str, m: re.Match[str]) -> bool:
+    """ "Both adults are near the board, but the teacher holding the marker ...": a quantified subject
+    whose clause only says where they are is a mention; the answer is in the contrast that follows."""
+    rest = text[m.end() :] if not m.group(0).endswith(("are", "were")) else " are" + text[m.end() :]
+    clause = re.split(r",?\s+(?:but|though|although|yet|while|whereas)\s", rest, maxsplit=1)[0]
+    return _only_placed(q, clause)
 
 
 _IF_YOU_MEAN = re.compile(
@@ -404,8 +450,12 @@ def multiple_referents(q: QuestionCues, response: str, plural: bool = True) -> s
 # A list item or sentence led by a short key and ":", ",", " - " or a dash: "Left: a red car", "- **On the
 # right**, the man ...", "Player on the left:", "Leftmost person:", "Left woman -", "Further back, ..."
 _KEYED = re.compile(
-    r"^\s*(?:[-*\u2022]|\d+[.)])?\s*((?:[a-z'-]+\s+){0,3}[a-z'-]+)\s*(:|,|\s[-\u2013\u2014]\s|[\u2013\u2014])"
+    r"^\s*(?:[-*\u2022]|\d+[.)])?\s*((?:[a-z'-]+\s+){0,7}[a-z'-]+)\s*(:|,|\s[-\u2013\u2014]\s|[\u2013\u2014])"
 )
+# a key set off by ":" or a dash may be a described referent of up to eight words ("Chef at the far
+# counter:"); one set off by a comma is more often a sentence's own opening, and a place key is a place
+# only when short, so these stay at four words
+_COMMA_KEY_WORDS = 4
 
 
 def _keyed_segments(response: str, commas: bool = True) -> list[str]:
@@ -415,6 +465,8 @@ def _keyed_segments(response: str, commas: bool = True) -> list[str]:
     keys = []
     for segment in re.split(r"\n|;|(?<=[.!?])\s+", text):
         m = _KEYED.match(segment)
+        if m and m.group(2) == "," and len(m.group(1).split()) > _COMMA_KEY_WORDS:
+            continue
         if m and (commas or m.group(2) != ","):
             keys.append(m.group(1))
     return keys
@@ -422,7 +474,9 @@ def _keyed_segments(response: str, commas: bool = True) -> list[str]:
 
 def place_led_items(response: str) -> list[str]:
     """The places that lead the response's list items or sentences, in order ("left", "right")."""
-    return [p for k in _keyed_segments(response) for p in _places_in(k)]
+    # a long key is a clause, not a place ("Counting candles from left to right: 1, 2, 3")
+    keys = (k for k in _keyed_segments(response) if len(k.split()) <= _COMMA_KEY_WORDS)
+    return [p for k in keys for p in _places_in(k)]
 
 
 _PERSON_KEY = re.compile(r"^(?:the |a |an )?(?:[a-z'-]+ )?([a-z'-]+)$")
@@ -454,13 +508,21 @@ def referent_keyed_items(q: QuestionCues, response: str) -> list[str]:
     named = False
     for key in dict.fromkeys(k.strip() for k in _keyed_segments(response, commas=False)):
         toks = re.findall(_WORD, key)
-        head = list(itertools.takewhile(lambda t: t not in PREPOSITIONS, toks))
+        head = _key_head(toks, names)
         if set(head) & names and _noun_phrase_key(head):
             named = True
             keys.append(key)
         elif _other_referent_key(q, toks, head):
             keys.append(key)
     return keys if named and len(keys) >= 2 else []
+
+
+def _key_head(toks: list[str], names: set[str]) -> list[str]:
+    """A key's head: its words before a preposition, up to its first referent word; what follows that
+    word describes it ("Dog lying on the mat" -> "dog", "Umbrella held by the man" -> "umbrella")."""
+    head = list(itertools.takewhile(lambda t: t not in PREPOSITIONS, toks))
+    named = next((k for k, t in enumerate(head) if t in names), None)
+    return head if named is None else head[: named + 1]
 
 
 def _other_referent_key(q: QuestionCues, toks: list[str], head: list[str]) -> bool:
@@ -498,6 +560,9 @@ def another_instance(q: QuestionCues, text: str) -> str | None:
     for m in re.finditer(r"\b(?:an?|the)\s+" + _ORDINAL + r"\s+(?:" + _WORD + r"\s+)?" + names, text):
         if not re.match(r"\s*(?:\(\s*)?(?:from|counting|in (?:the )?(?:row|line|queue))\b", text[m.end() :]):
             return f"a further referent: {m.group(0)!r}"
+    paired = ordinal_pair(names, text)
+    if paired:
+        return paired
     too = re.search(
         r"\b(?:is|are|wears|wearing|has|have|holds|holding|carries|carrying)\s+an?\s+(?:"
         + _WORD
@@ -507,6 +572,25 @@ def another_instance(q: QuestionCues, text: str) -> str | None:
         text,
     )
     return f"a further referent: {too.group(0)!r}" if too else None
+
+
+# ordinals that count referents ("final" is left out: "the final answer")
+_COUNTED = "|".join(sorted(lx.ORDINALS - {"final"}, key=len, reverse=True))
+
+
+def ordinal_pair(names: str, text: str) -> str | None:
+    """Two referents told apart by different ordinals, the second often with its noun left out: "the first
+    cyclist ..., the second.", "the third dog is asleep; the last one is eating" (`names`: the referent
+    words as an alias pattern). One ordinal alone picks one out ("the second dog from the left"), and an
+    ordinal before another noun counts something else ("the second time", "his second race")."""
+    first = re.search(r"\bthe\s+(" + _COUNTED + r")\s+(?:" + _WORD + r"\s+)?" + names, text)
+    if first is None:
+        return None
+    ends = r"(?=\s*(?:[.,;:!?)]|$|" + names + r"|\bone\b|(?:" + _SUBJECT_VERB_WORDS + r")\b))"
+    for m in re.finditer(r"\b(?:the|a)\s+(" + _COUNTED + r")\b" + ends, text[first.end() :]):
+        if m.group(1) != first.group(1):
+            return f"referents told apart by ordinals: {first.group(0)!r} ... {m.group(0)!r}"
+    return None
 
 
 def one_and_another(q: QuestionCues, text: str) -> str | None:
@@ -731,6 +815,8 @@ def _quantified(q: QuestionCues, text: str) -> str | None:
         noun = m.group(1)
         if not (is_plural(noun) or " of " in m.group(0)) or _parts_of_one(q, noun):
             continue
+        if _only_places_them(q, text, m):
+            continue
         subject = re.search(
             r"(?:^|[.;:!?,\u2013\u2014]\s*|\b(?:and|but|while|whereas)\s+)$", text[: m.start()]
         )
@@ -745,6 +831,10 @@ def _one_and_other(q: QuestionCues, text: str) -> str | None:
     one in front wears a red collar, the other a blue one")."""
     one_other = re.search(r"\bone\b[^.?!]*\bthe other\b[^.?!]*", text)
     if not one_other:
+        return None
+    # "a cup in one hand and a phone in the other": one referent's two parts, not two referents
+    part = re.match(r"one\s+(" + _WORD + ")", one_other.group(0))
+    if part and _parts_of_one(q, part.group(1)):
         return None
     names = _alias_pattern(set(q.referents)) if q.referents else None
     own = bool(names and re.search(names, one_other.group(0)))
@@ -777,7 +867,7 @@ def _singular_list(q: QuestionCues, text: str) -> str | None:
     the ones are of other things named just before ("two people, one rowing and one sitting")."""
     nouns = r"(?:one|" + "|".join(sorted(map(re.escape, q.referents))) + ")" if q.referents else "one"
     single = r"(?:\bone\b|\b(?:an?|another)\s+(?:" + _WORD + r"\s+){1,2}?" + nouns + r"\b)"
-    listed = re.search(single + r"[^.?!]{1,80}?(?:\band\b|,)\s+" + single, text)
+    listed = re.search(single + r"[^.?!]{1,80}?(?:\band\b|,|;)\s+" + single, text)
     if listed and not _about_other_things(q, text[: listed.start()], counted=False):
         return "a list of singular referents"
     return None
@@ -937,7 +1027,8 @@ _CLARIFY = re.compile(
 )
 _ACKNOWLEDGE = re.compile(
     r"\b(?:not (?:possible|clear|sure) (?:to (?:know|tell|determine|say|identify) )?which|"
-    r"(?:impossible|hard|difficult|unclear|not possible) to (?:know|tell|determine|say|identify)(?: which)?|"
+    r"(?:impossible|not possible) to (?:know|tell|determine|say|identify)(?: which)?|"
+    r"(?:hard|difficult|unclear) to (?:know|tell|determine|say|identify) (?:which|who)\b|"
     r"(?:cannot|can't|can not|unable to|could not|couldn't) (?:tell|determine|know|identify|say) "
     r"(?:which|who)|"
     r"ambiguous|ambiguity|without (?:further|more|additional) (?:context|information)|more than one|"
@@ -1001,6 +1092,8 @@ def _key_nouns(response: str) -> set[str]:
     sunglasses: iced coffee"): each is a referent phrase as much as one after "the"."""
     found = set()
     for key in _keyed_segments(normalise_keys(response), commas=False):
+        if len(key.split()) > _COMMA_KEY_WORDS:  # a long key may be a clause ("There's a cat curled up -")
+            continue
         toks = list(itertools.takewhile(lambda t: t not in _KEY_ENDS, re.findall(_WORD, key)))
         if toks and toks[0] not in DETERMINERS and toks[-1] not in STOPWORDS and not is_plural(toks[-1]):
             found.add(toks[-1])
@@ -1025,13 +1118,40 @@ def _distinguishes(q: QuestionCues, word: str, noun: str) -> bool:
     return noun in q.referents and word.isalpha() and word not in VERBS and word not in PREPOSITIONS
 
 
-def identifying_description(q: QuestionCues, response: str) -> str | None:
-    """A description that singles out the referent the response talks about (see module docstring)."""
+# where a clause's subject starts: the text's start, a sentence or clause break, a conjunction (not the
+# "." of "i.e." / "e.g.", which opens an apposition to the answer's object)
+_CLAUSE_START = re.compile(
+    r"(?:^|(?<!\bi\.e)(?<!\be\.g)[.;:!?,(\u2013\u2014]\s*|\s-\s+|\n|\b(?:and|but|while|whereas)\s+)the\s+"
+)
+
+
+def _subject_nouns(text: str) -> set[str]:
+    """`the_nouns` of the "the ..." phrases that open a clause (its subject), less possessive forms."""
+    found: set[str] = set()
+    for m in _CLAUSE_START.finditer(text):
+        phrase = re.match(r"(?:" + _WORD + r"\s+){0,2}" + _WORD, text[m.end() :])
+        found |= the_nouns("the " + phrase.group(0)) if phrase else set()
+    return _possessor_free(found)
+
+
+def _possessor_free(nouns: set[str]) -> set[str]:
+    return {n for n in nouns if not n.endswith("'s")}
+
+
+def identifying_description(q: QuestionCues, response: str, subjects: bool = False) -> str | None:
+    """A description that singles out the referent the response talks about (see module docstring).
+    With `subjects`, another noun than the question's counts only as a described clause subject."""
     text = normalise(response)
     # The referent phrase may use the question's noun, another noun for the same thing ("the vehicle"
     # for "the car") or the noun of its owner ("the skier on the right has red boots"): any noun phrase
-    # after "the" is a candidate, as are the question's own referent words and "one".
-    names = set(q.referents) | {"one"} | the_nouns(text) | _key_nouns(response)
+    # after "the" is a candidate, as are the question's own referent words and "one". A possessor or an
+    # "'s" contraction ("the girl's wearing") is no referent phrase (the question's word is found inside).
+    # For the class (`subjects`), a noun of the answer's own things ("reading a paper, i.e. the back
+    # pages") is no referent either: there another noun counts only as a clause's subject with a verb.
+    keys = _key_nouns(response)
+    others = (_subject_nouns(text) if subjects else _possessor_free(the_nouns(text))) - keys
+    others -= set(q.referents) | {"one"}
+    names = set(q.referents) | {"one"} | others | keys
     for m in re.finditer(_alias_pattern(names), text):
         before = text[max(0, m.start() - 25) : m.start()]
         # only after "the": "a red t-shirt" describes the answer, "the red t-shirt" picks one out
@@ -1046,18 +1166,22 @@ def identifying_description(q: QuestionCues, response: str) -> str | None:
         after = re.sub(
             r"^\s*,(?=\s*(?:who|which|behind|near|next|in|on|at|by)\b)", "", after
         )  # an apposition
+        # a place phrase by any spatial preposition ("the sign above the door", "the cup beside the
+        # laptop"), as well as the descriptor openings
         starts = any(
             re.match(r"\s*" + re.escape(s) + (r"" if s == "(" else r"(?:\W|$)"), after)
             for s in DESCRIPTOR_STARTS
-        )
+        ) or bool(re.match(r"\s*(?:" + "|".join(sorted(lx.SPATIAL_PREPOSITIONS)) + r")\s+\w", after))
         # or a participle: "the car parked closest to the camera", "the cat sleeping on the sofa"
         if not starts and not re.match(r"\s+[a-z]+(?:ed|ing)\s+[a-z]", after):
             continue
         # the descriptor runs to the main verb: "the dog [that is jumping in the pond] is a retriever"
         lead = re.match(r"\s*(?:who is|who's|that is|that's|which is)\s", after)
         rest = after[lead.end() :] if lead else after
-        pieces = re.split(r"[.;:!?,]| is | are | has | have | wears | appears | seems ", rest, maxsplit=1)
+        pieces = re.split(r"([.;:!?,]|\s(?:" + _SUBJECT_VERB_WORDS + r"|wears)\s)", rest, maxsplit=1)
         fragment = pieces[0][:80].strip()
+        if subjects and m.group(0) in others and (len(pieces) < 2 or not pieces[1].strip().isalpha()):
+            continue  # another noun describes the referent only as a subject: "the kind with a tail." no
         for phrase in NON_IDENTIFYING:  # "in the image" says where the photo is, not which referent
             fragment = re.sub(r"(?:^|\s)" + re.escape(phrase) + r"(?=\s|$)", " ", fragment).strip()
         content = content_words(fragment)
@@ -1075,17 +1199,37 @@ _PRESENTATIONAL = re.compile(
 )
 
 
+# an indefinite plural subject introduces things ("Several trees line the path", "Two boys are on the
+# swings"); "both" and "all" speak of the whole set, which is an answer for all of them
+_INTRODUCING = (
+    r"(?:a few|a couple of|some|lots of|a number of|\d+|"
+    + "|".join(
+        sorted((lx.PLURAL_QUANTIFIERS - {"both", "all"}) | set(lx.NUMBER_WORDS), key=len, reverse=True)
+    )
+    + ")"
+)
+
+
+def _introduces(q: QuestionCues, sentence: str) -> bool:
+    """A sentence that only says what is there: presentational ("There are two boys", "I can see three
+    dogs") or opening with an indefinite plural of the referent ("Several trees line the path")."""
+    if _PRESENTATIONAL.match(sentence):
+        return True
+    plurals = _alias_pattern({plural_of(n) for n in q.referents}) if q.referents else None
+    return bool(plurals and re.match(_INTRODUCING + r"\s+(?:" + _WORD + r"\s+){0,2}?" + plurals, sentence))
+
+
 def plural_then_one(q: QuestionCues, answer: str) -> str | None:
-    """ "There are several boys in the photo. The boy is holding a football.": the plural only says what is
-    there, and the answer is then about one referent named bare (no description). The rubric's A needs
-    the answer itself to treat the ambiguity; this one answers for one without saying which: class C."""
+    """ "There are several boys in the photo. The boy is holding a football.", "Several trees line the path.
+    It's an oak.": the plural only says what is there, and the answer is then about one referent named bare
+    (no description: the referent word, or "he" / "she" / "it"). The rubric's A needs the answer itself to
+    treat the ambiguity; this one answers for one without saying which: class C. "They" speaks of all."""
     said = reply_checks.sentences(normalise(answer))
     plural = [s for s in said if plural_mentions(q, s)]
-    if not plural or not all(_PRESENTATIONAL.match(s) for s in plural):
+    if not plural or not all(_introduces(q, s) for s in plural):
         return None
-    names = _alias_pattern(
-        set(q.referents) | set(PRONOUN_PEOPLE) if asks_about_person(q) else set(q.referents)
-    )
+    singular = {"he", "she", "him", "her", "his"} if asks_about_person(q) else {"it", "it's", "its"}
+    names = _alias_pattern(set(q.referents) | singular)
     later = said[said.index(plural[-1]) + 1 :]
     bare = [s for s in later if re.match(r"(?:the\s+)?" + names, s) and not identifying_description(q, s)]
     return (

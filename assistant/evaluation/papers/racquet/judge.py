@@ -44,7 +44,11 @@ the pair ("an umbrella over both of them", "while both are at the table, ...") d
 when no cue tells.
 A reply cut off mid-sentence keeps A, YES or explicit (nothing missing could undo them); any other label
 is unknown, for the one described person too, since the missing end may describe the other
-(reply_checks.SETTLED_BEFORE_CUT).
+(reply_checks.SETTLED_BEFORE_CUT). One exception, for the class: a reply cut inside the clause that
+already answers for its one referent ("The cook by the oven is rolling pastry for what looks like a")
+keeps its B or C, as the blind annotators label what was written; a cut at a clause break, or in a new
+clause that opens with a noun phrase or names someone ("..., while the", "and his friend by the"), may be
+the second referent and stays unknown.
 """
 
 from __future__ import annotations
@@ -105,18 +109,62 @@ OPPOSITE_GROUP = {
 
 
 def class_rules(item: JudgeItem, response: str) -> Judgement:
+    judged = _class_rules(item, response)
+    # a reply cut off inside the clause that answers for its one referent keeps its B or C: the blind
+    # annotators label what was written, and the unfinished clause names no second referent
+    q = cues.question_cues(str(item["question"]))
+    if judged.label in ("B", "C") and reply_checks.cut_off(response) and _cut_in_answer(q, response):
+        why = f"cut off inside the answer's own clause: {judged.reason}"
+        return Judgement(judged.label, reason=why, path=CUT_IN_ANSWER)
+    return judged
+
+
+CUT_IN_ANSWER = "rules:class.cut-in-answer"
+# where a new clause, and so perhaps a new referent, starts
+_CLAUSE_BREAK = re.compile(r"[.;:!?\n]|,(?:\s|$)|\s[-\u2013\u2014]\s|\b(?:and|while|whereas|but|or)\b")
+# words that can open a noun phrase naming another referent ("..., and the man on the", "while a")
+_NEW_SUBJECT = frozenset({"the", "a", "an", "another", "one", "this", "that", "these", "those", "both"})
+
+
+def _cut_in_answer(q: cues.QuestionCues, response: str) -> bool:
+    """Whether a cut-off reply stops inside the clause that already answers ("The woman by the van is
+    wearing a scarf and what looks like a", "it's the number 12 tram, going to"), not at a clause break
+    nor inside a new clause that opens with a noun phrase ("..., and the man on the", "while a"), which
+    may be a second referent and so an A."""
+    text = cues.normalise(cues.final_answer_as_written(response))
+    said = re.findall(r"[a-z]+(?:'[a-z]+)?", text)
+    # something is answered before the cut: a verb, not only a subject ("The man on the")
+    if not any(w in cues.VERBS or w.endswith(("'s", "'re", "ing")) for w in said[1:]):
+        return False
+    breaks = list(_CLAUSE_BREAK.finditer(text))
+    if not breaks:
+        return True
+    tail = re.findall(r"[a-z']+", text[breaks[-1].end() :])
+    if len(tail) < 2:  # cut at a break, or one word after it: the next clause is all but missing
+        return False
+    # its opening words name someone or the referent ("his friend by the", "her dog and"): maybe another
+    opening = tail[:3]
+    someone = any(cues.names_person(w) or w in q.referents for w in opening)
+    return not (tail[0] in _NEW_SUBJECT or cues.is_plural(tail[0]) or someone)
+
+
+def _class_rules(item: JudgeItem, response: str) -> Judgement:
     q = cues.question_cues(str(item["question"]))
     final = cues.final_answer(response)
     # A when the answer itself treats the ambiguity: it asks, says it cannot tell which, or answers
     # for several referents. A mention of several ("there are two men") followed by an answer about
     # one described referent ("the man on the right holds a cup") is B: the answer commits to one.
-    asked = cues.clarification_question(final) or cues.acknowledges_ambiguity(final)
+    asked = cues.clarification_question(final) or cues.acknowledges_ambiguity(final) or _asks_which(q, final)
     if asked:
         return Judgement("A", reason=f"asks or says it cannot tell which: {asked!r}", path="rules:class.asks")
     several = cues.several_referents(q, cues.final_answer_as_written(response), plural=False)
     if several:
         return Judgement("A", reason=several, path="rules:class.several")
-    described = cues.identifying_description(q, final) or cues.named_by_role(q, final)
+    described = (
+        cues.identifying_description(q, final, subjects=True)
+        or cues.named_by_role(q, final)
+        or cues.placed_by_lead(q, final)
+    )
     if described:
         return Judgement("B", reason=f"one referent, described: {described!r}", path="rules:class.described")
     plural = cues.plural_mentions(q, final)
@@ -133,6 +181,23 @@ def class_rules(item: JudgeItem, response: str) -> Judgement:
     if undecided:
         return Judgement(UNKNOWN, reason=undecided, path="rules:class.abstain")
     return Judgement("C", reason="one referent, not described", path="rules:class.default")
+
+
+def _asks_which(q: cues.QuestionCues, answer: str) -> str | None:
+    """A sentence that opens with "which" and a referent ("which boy lol", "Which one, the red or the
+    blue?") asks which one is meant, with or without its "?": at a sentence's start "which" before a noun
+    can only ask. A relative "which" ("Which is why ...", "Which means ...") is followed by a verb, and a
+    noun that is not the referent ("Which way ...") asks something else."""
+    kinds = set(q.referents) | {cues.plural_of(r) for r in q.referents} | {"one", "ones"}
+    for sentence in reply_checks.sentences(answer):
+        m = re.match(r"which\s+([a-z'-]+)", sentence)
+        if m is None:
+            continue
+        noun = m.group(1)
+        person = cues.asks_about_person(q) and cues.names_person(noun)
+        if noun in kinds or person:
+            return sentence
+    return None
 
 
 def _names_referent(q: cues.QuestionCues, item: str) -> bool:

@@ -1,0 +1,407 @@
+"""RAcQUEt class (A / B / C) mechanisms, second round (issue 32): each mechanism is written from the rubric
+(RAcQUEt Appendix C) and the annotators' border conventions, with constructed replies in several wordings
+and the near misses it must not fire on. No reply here is copied from a labelled set."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.evaluation import papers
+from assistant.evaluation.judges import RuleJudge
+
+RULES = RuleJudge()
+
+
+def judged(question: str, response: str) -> tuple[str, str]:
+    j = RULES.judge(papers.question("racquet_class"), {"question": question, "response": response})
+    return j.label, j.path
+
+
+def label(question: str, response: str) -> str:
+    return judged(question, response)[0]
+
+
+# --------------------------------------------- 1. a description is of the referent, not of the answer
+# The rubric's B names which referent it is about; a noun phrase in the answer's own predicate ("reading
+# the paper, i.e. the back pages") describes the thing answered, and "the girl's wearing" is "the girl is
+# wearing": neither singles a referent out (C).
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the man reading?", "He's reading a magazine, probably the travel pages."),
+        ("What is the woman eating?", "She's eating a sandwich, i.e. the toasted kind from the tray."),
+        ("What is the boy holding?", "He is holding a kite, the diamond-shaped kind with the long tail."),
+        ("What is the chef cooking?", "Pasta, it seems, stirred in the largest pot."),
+        ("What is the boy wearing?", "The boy's wearing a yellow raincoat and wellies."),
+        ("What is the dog doing?", "The dog's chasing a tennis ball across the lawn."),
+        ("What is the waiter carrying?", "The waiter's carrying a tray of glasses."),
+    ],
+)
+def test_a_noun_of_the_answer_or_a_contraction_is_no_description(question: str, reply: str) -> None:
+    assert label(question, reply) == "C"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # the referent named in other words, as the clause's subject, still describes
+        ("What colour is the car?", "The vehicle parked by the gate is silver."),
+        ("What is the skier wearing?", "Looking closely, the athlete with the red poles wears a white suit."),
+        # the possessive owner of the answer keeps its own description
+        ("What is the girl holding?", "The girl by the fountain is holding a balloon."),
+        ("What is the woman wearing?", "The woman's coat is green; the woman by the door wears it open."),
+    ],
+)
+def test_a_subject_described_in_other_words_is_still_b(question: str, reply: str) -> None:
+    assert label(question, reply) == "B"
+
+
+# --------------------------------------------- 2. a place by any spatial preposition describes
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What does the sign say?", "The sign over the ticket office says 'PLATFORM 4'."),
+        ("What colour is the mug?", "The mug beside the laptop is dark green."),
+        ("What is the cat doing?", "The cat under the kitchen table is licking its paw."),
+        ("What is the bird eating?", "The bird atop the fence post is eating a worm."),
+        ("What is the lamp made of?", "The lamp between the two sofas looks like brass."),
+    ],
+)
+def test_a_place_by_a_spatial_preposition_is_b(question: str, reply: str) -> None:
+    assert label(question, reply) == "B"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # repeating the question's own place is no description (the rubric's tricky case)
+        ("What is the cup under the table?", "The cup under the table is a plastic one."),
+        # "in the image" identifies nothing
+        ("What does the sign say?", "The sign in the picture says 'EXIT'."),
+        # a place of the answer's object, not of the referent
+        ("What is the cat doing?", "It is sleeping under the kitchen table."),
+    ],
+)
+def test_a_place_that_is_no_description_stays_c(question: str, reply: str) -> None:
+    assert label(question, reply) == "C"
+
+
+# --------------------------------------------- 3. a question back without its "?"
+# The rubric's A "asks for further clarification": a sentence that opens with "which" and the referent
+# can only ask which one, whether or not the writer typed the "?".
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the girl eating?", "which girl tho, there r three at the picnic"),
+        ("What colour is the kite?", "Which kite - the one near the tree or the one over the sea"),
+        ("What is the man holding?", "Which one. I can see a man at the till and one by the door"),
+        ("What is the waiter carrying?", "which person do u mean, theres a waiter and a chef"),
+    ],
+)
+def test_which_and_the_referent_asks_back(question: str, reply: str) -> None:
+    assert judged(question, reply) == ("A", "rules:class.asks")
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        # a relative "which" after a full stop, then one referent named bare
+        ("What is the dog doing?", "The dog is digging. Which means it found something.", "C"),
+        # "which" before a noun that is not the referent asks something else
+        ("What is the man doing?", "Which way he is going is unclear, but he is jogging.", "C"),
+        # "which" inside the sentence is a relative pronoun
+        ("What is the cat eating?", "The cat is eating tuna, which it loves.", "C"),
+    ],
+)
+def test_which_that_does_not_ask_about_the_referent(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+# --------------------------------------------- 4. a list keyed by described referents, however long
+# The rubric's "list of singular nouns": list items keyed by two described referents answer for several,
+# also when a key's description runs past four words.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        (
+            "What is the waiter carrying?",
+            "- Waiter next to the big fish tank: a jug of water\n- Waiter at the bar: two plates",
+        ),
+        (
+            "What colour is the umbrella?",
+            "Umbrella held by the man in grey: black\nUmbrella by the cafe door: striped yellow",
+        ),
+        (
+            "What is the dog chewing?",
+            "1. Dog lying on the blue mat - a rubber bone\n2. Dog by the window - a slipper",
+        ),
+    ],
+)
+def test_long_described_keys_answer_for_several(question: str, reply: str) -> None:
+    assert label(question, reply) == "A"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        # one described referent keyed alone: B (one referent, said which)
+        ("What is the waiter carrying?", "- Waiter next to the big fish tank: a jug of water", "B"),
+        # a step's title is no referent key, and a range "from left to right" is no pair of places
+        (
+            "What is the cyclist wearing?",
+            "Looking at the riders from left to right: the cyclist wears a red helmet.",
+            "C",
+        ),
+        # two keys naming attributes of one referent
+        ("What is the dog like?", "Colour of the dog in the photo: brown\nSize of the dog: small", "C"),
+    ],
+)
+def test_long_keys_that_are_not_two_referents(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+# --------------------------------------------- 5. referents told apart by ordinals
+# "the first cyclist ..., the second" answers for two cyclists (A), the second noun left out; one
+# ordinal alone picks one referent out (B), and an ordinal before another noun counts something else.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the runner wearing?", "Red vest on the first runner, a green one on the second."),
+        ("What colour is the boat?", "The first boat is white. The second is navy blue."),
+        ("What is the child holding?", "the third child has a balloon and the last one a lolly"),
+        ("What number is on the bus?", "The 1st bus says 24, while the 2nd says 71."),
+    ],
+)
+def test_different_ordinals_answer_for_several(question: str, reply: str) -> None:
+    assert label(question, reply) == "A"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        ("What is the runner wearing?", "The second runner from the left wears a red vest.", "B"),
+        ("What is the runner wearing?", "The first runner wears red; it is her second marathon.", "B"),
+        ("What colour is the boat?", "The first boat is white, for the second time this year.", "B"),
+        ("What is the child holding?", "It's holding a balloon for the second time today.", "C"),
+    ],
+)
+def test_one_ordinal_or_an_ordinal_of_another_noun(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+# --------------------------------------------- 6. a clause led by its place
+# "the dog on the left ... while the dog on the right" places two referents where they exclude each other;
+# so does a clause that opens with the place and then names its subject ("In front, a white goat ...;
+# at the back a black goat ..."). A lead with a verb places someone else, and a possessor is no referent.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        (
+            "What is the goat eating?",
+            "In front a white goat is nibbling hay; at the back, a black goat chews on a fence post.",
+        ),
+        (
+            "What colour is the tent?",
+            "On the left, an orange tent. Over on the right side a green tent with a flag.",
+        ),
+        (
+            "What is the child doing?",
+            "Closest to us, the child is stacking blocks, and further back a child is asleep on a mat.",
+        ),
+    ],
+)
+def test_clauses_led_by_exclusive_places_answer_for_several(question: str, reply: str) -> None:
+    assert label(question, reply) == "A"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        # one referent placed by its clause's lead: B
+        ("What is the goat eating?", "In front, a white goat is nibbling hay.", "B"),
+        # the lead places someone else (it has a verb), and the referent only once
+        (
+            "What is the dog doing?",
+            "The dog in front is fetching a stick; in the background its owner waits.",
+            "B",
+        ),
+        # a lead that places nothing among the referents ("in the image", "on the bench")
+        ("What is the dog doing?", "In the image, a dog is chasing a ball.", "C"),
+        ("What is the man reading?", "On the bench, the man reads a paperback.", "C"),
+        # the second mention is a possessor, not a second dog
+        (
+            "What is the dog doing?",
+            "The dog at the front is digging; at the back, the dog's lead hangs on a hook.",
+            "B",
+        ),
+    ],
+)
+def test_a_lead_place_that_tells_no_two_referents_apart(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+# --------------------------------------------- 7. a quantifier that only places its referents
+# "Both ... are by the door, but the one with ... is ..." mentions several and then commits to one
+# described referent: B (the annotators' "several then one" convention). A quantifier whose clause
+# answers ("Both dogs are chewing a toy") still answers for several: A.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the nurse holding?", "Both nurses are at the desk, but the one in blue holds a clipboard."),
+        ("What is the dog chewing?", "Both dogs are on the rug, though the spotted dog is chewing a shoe."),
+        (
+            "What is the player holding?",
+            "All three players are near the net; yet the player in the cap is holding the ball.",
+        ),
+    ],
+)
+def test_a_quantifier_that_only_places_then_one_described_is_b(question: str, reply: str) -> None:
+    assert label(question, reply) == "B"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the dog chewing?", "Both dogs are chewing the same rope toy."),
+        ("What is the nurse holding?", "Both nurses are holding clipboards, but one is also on the phone."),
+        ("What are the children doing?", "All three children are by the pond, feeding the ducks."),
+    ],
+)
+def test_a_quantifier_that_answers_is_a(question: str, reply: str) -> None:
+    assert label(question, reply) == "A"
+
+
+def test_where_questions_keep_a_quantifier_that_places() -> None:
+    # asked where, "are by the gate" is the answer for both
+    assert label("Where is the horse?", "Both horses are by the gate, but the grey one is closer.") == "A"
+
+
+# --------------------------------------------- 8. several introduced, then one named bare
+# The annotators' convention: a reply that says several are there and then answers for one without saying
+# which is C ("There are two ... The ... is ..."). The plural must only introduce them (a presentational or
+# an indefinite plural subject) and the answer name one bare (the noun, "he" / "she" / "it"); "they",
+# "both", "all" or a plural answer speak of all of them (A).
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What kind of flower is it?", "A few flowers grow by the wall. It is a tulip."),
+        ("What is the girl eating?", "Three girls sit on the bench. She is eating a pear."),
+        ("What colour is the kite?", "Some kites are up over the beach. The kite is bright orange."),
+        ("What is the man holding?", "I can see several men at the stall. He's holding a melon."),
+    ],
+)
+def test_several_introduced_then_one_named_bare_is_c(question: str, reply: str) -> None:
+    assert label(question, reply) == "C"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the boy holding?", "There are two boys. They are both holding footballs."),
+        ("What kind of flower is it?", "A few flowers grow by the wall. They're all tulips."),
+        ("What colour is the kite?", "The kites are orange and blue. It is windy."),
+        ("What colour is the kite?", "Two kites are up. The kites are orange and blue."),
+        ("What is the girl eating?", "All three girls are eating pears. She has a napkin too."),
+    ],
+)
+def test_a_plural_that_answers_or_they_stays_a(question: str, reply: str) -> None:
+    assert label(question, reply) == "A"
+
+
+# --------------------------------------------- 9. a reply cut off inside its answer's own clause
+# The blind annotators label a cut-off reply by what it wrote: one referent described (B) or not (C),
+# when the cut falls inside the clause that already answers. A cut at a clause break, or inside a new
+# clause that opens with a noun phrase ("..., and the man on the", "while a"), may be a second referent:
+# unknown. A reply with no verb yet ("The man on the") has answered nothing: unknown.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "kept"),
+    [
+        ("What is the cook making?", "The cook by the oven is rolling out pastry for what looks like a", "B"),
+        ("What is the boy wearing?", "He's got a blue cap on and his jacket is zipped right up to", "C"),
+        ("What is the horse doing?", "The horse is drinking from the trough, its mane falling over the", "C"),
+        (
+            "What is the girl holding?",
+            "The girl in the yellow coat holds a balloon, which is tied to her",
+            "B",
+        ),
+        ("What is the train number?", "it's the 4:15 service, going all the way to", "C"),
+    ],
+)
+def test_a_reply_cut_inside_its_answer_keeps_b_or_c(question: str, reply: str, kept: str) -> None:
+    assert judged(question, reply) == (kept, "rules:class.cut-in-answer")
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # a new clause opening with a noun phrase may name the other referent
+        ("What is the cook making?", "The cook by the oven is rolling pastry, while the"),
+        ("What is the cook making?", "The cook by the oven is rolling pastry and a cook near the"),
+        ("What is the boy wearing?", "The boy on the swing wears a red jumper; his friend by the"),
+        # cut right at a clause break
+        ("What is the horse doing?", "The horse is drinking from the trough,"),
+        ("What is the horse doing?", "The horse is drinking from the trough and"),
+        # nothing answered yet: only a subject
+        ("What is the man wearing?", "The tall man on the"),
+    ],
+)
+def test_a_reply_cut_where_another_referent_may_follow_is_unknown(question: str, reply: str) -> None:
+    assert judged(question, reply) == ("unknown", "rules:abstain")
+
+
+def test_a_cut_off_reply_that_already_answers_for_several_stays_a() -> None:
+    reply = "The cook by the oven is making pastry and the cook at the sink is washing a"
+    assert label("What is the cook making?", reply) == "A"
+
+
+# --------------------------------------------- 10. near misses of the several-referent and asking cues
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        # one referent's two parts ("in one hand ... in the other") are not two referents
+        ("What is the waiter holding?", "He has a jug in one hand and a cloth in the other.", "C"),
+        ("What is the girl wearing?", "A glove on one hand, nothing on the other.", "C"),
+        ("What is the dog doing?", "It's standing on one paw, holding the other up.", "C"),
+        # a hedge about the answer is no doubt about which referent (the annotators' convention)
+        ("What is the man doing?", "Hard to say for sure, but he seems to be waving.", "C"),
+        ("What is the woman holding?", "It's difficult to tell from here; maybe a phone.", "C"),
+        # asked about which one, it is A; and "not possible to know" acknowledges it cannot reply
+        ("What is the man doing?", "It's hard to tell which man you mean.", "A"),
+        ("What is the woman holding?", "It is not possible to know from this picture.", "A"),
+    ],
+)
+def test_parts_and_hedges(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # two described singular referents listed after a ";"
+        ("What is the player wearing?", "By the goal, a tall player in white; up front, a small one in red."),
+        ("What colour is the bike?", "A small bike is red; a rusty old bike by the bench is silver."),
+        ("What is the cat doing?", "one cat is asleep on the sofa; one is washing by the door"),
+    ],
+)
+def test_singular_referents_listed_after_a_semicolon_are_a(question: str, reply: str) -> None:
+    assert label(question, reply) == "A"
