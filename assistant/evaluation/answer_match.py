@@ -408,3 +408,29 @@ def other_place(
     if all(cues.exclusive_places(wanted + p) and not set(p) & set(wanted) for p in places):
         return places[0][0]
     return None
+
+
+def missing_words(reference_words: Sequence[str], text: str) -> list[str]:
+    """The reference words `text` does not contain in any form (`_missing` over its tokens)."""
+    return _missing(reference_words, tokens(text))
+
+
+def related_forms(word: str, other: str) -> bool:
+    """Two different words whose forms say they may name the same thing: a spelling variant ("racquet" /
+    "racket": the same first letters, most letters shared), a compound sharing its first part of five or
+    more letters ("motorbike" / "motorcycle") or ending in the other word ("telephone" / "phone"). Not
+    evidence of the same meaning ("football" / "ball"), only that another wording cannot be ruled out."""
+    from difflib import SequenceMatcher
+
+    for a in forms(word):
+        for b in forms(other):
+            if a == b or not (a.isalpha() and b.isalpha()):
+                continue
+            short, long_ = sorted((a, b), key=len)
+            if len(short) >= 4 and long_.endswith(short):
+                return True
+            if len(short) >= 5 and long_.startswith(short[:5]):
+                return True
+            if len(short) >= 5 and a[:2] == b[:2] and SequenceMatcher(None, a, b).ratio() >= 0.75:
+                return True
+    return False

@@ -288,6 +288,12 @@ def _matched(references: list[str], question: str, hint: str, response: str) -> 
         if place or answer_match.bound_to_hint(words, response, hint_words, referents) is False:
             other = other or (ref, place)
             continue
+        if _hint_denied(words, response, hint_words):
+            return Judgement(
+                "FAIL",
+                reason=f"says the hinted referent has none; {ref!r} is given to another",
+                path="rules:pass.bound",
+            )
         return Judgement("PASS", reason=f"contains the reference answer {ref!r}", path="rules:pass.contains")
     if unread:
         return Judgement(
@@ -300,9 +306,34 @@ def _matched(references: list[str], question: str, hint: str, response: str) -> 
             reason=f"gives {other[0]!r} for another referent than the hinted one{where}",
             path="rules:pass.bound",
         )
+    related = _related_wording(references, question, response)
+    if related:
+        return Judgement(UNKNOWN, reason=related, path="rules:pass.abstain")
     return Judgement(
         "FAIL", reason=f"does not contain the reference answer {references[0]!r}", path="rules:pass.missing"
     )
+
+
+# "isn't holding anything", "has nothing", "no one is ...": the clause gives its subject no answer at all
+# ("nothing but a rattle", "nothing else than" give one)
+_NONE_SAID = re.compile(
+    r"\b(?:nothing|nobody|no\s+one)\b(?!\s+(?:but|except|else|other|apart|besides))|"
+    r"\b(?:not|n't|never)\s+(?:[a-z]+\s+){0,2}?(?:anything|anyone|anybody|any)\b"
+    r"(?![^.;]*\b(?:but|except|apart\s+from|besides|other\s+than)\b)"
+)
+
+
+def _hint_denied(words: list[str], response: str, hint_words: list[str]) -> bool:
+    """The clause naming the hinted referent says it has no answer ("The child in the pram isn't holding
+    anything, but the boy next to it has a rattle"), and the reference is only in another clause: the
+    reply gives the reference to another referent."""
+    if not hint_words:
+        return False
+    parts = answer_match.clauses(response.replace("n\u2019t", "n't"))
+    hinted = [c for c in parts if set(hint_words) & set(cues.words(c))]
+    denying = [c for c in hinted if _NONE_SAID.search(c.replace("n't", " n't"))]
+    answering = [c for c in parts if answer_match.contains_answer(words, c)]
+    return bool(denying and answering) and not set(answering) & set(hinted)
 
 
 def _object_elsewhere(question: str, response: str, words: list[str]) -> str | None:
@@ -374,11 +405,20 @@ _EXPLICIT_FINAL = (
     r"(?:final\s+)?answer\s*[:\-]|final\s+answer\b|in\s+conclusion\b|in\s+summary\b|"
     r"to\s+(?:conclude|sum\s+up)\b"
 )
+# a self-correction: "wait", "no wait", "actually no", "correction:", "on second thought", "looking
+# again": what follows replaces what came before ("A suit... actually no, it's a blazer"); a bare
+# "actually" ("it's actually red") corrects nothing, so it counts only with its "no"
+_CORRECTION = (
+    r"wait\b|actually\s*,?\s*no\b|correction\b|scratch\s+that\b|on\s+second\s+thoughts?\b|"
+    r"looking\s+(?:again|closer|more\s+closely)\b|on\s+closer\s+(?:look|inspection)\b"
+)
 _FINAL_MARK = re.compile(
     rf"{_LEAD}(?:{_EXPLICIT_FINAL}|so\s*,|therefore\b|thus\b|hence\b)[\s*_:,]*"
     # a reply that corrects itself ("... string - wait, no, ...", "Correction: ..."): what follows replaces
     # it; "wait" only after a stop or a dash ("they wait, holding umbrellas" corrects nothing)
-    r"|(?:^|[.!?,;\u2013\u2014]\s*|\s-\s*)(?:wait|correction|scratch\s+that)\s*[,:.!\u2013\u2014-]+\s*(?:no\s*[,.!]\s*)?",
+    # (after "no" the correction needs no stop of its own: "... no wait the hand is on the 11")
+    r"|(?:^|[.!?,;\u2013\u2014\u2026]\s*|\s-\s*)(?:no\s*[,.!]?\s*(?:" + _CORRECTION + r")\s*[,:.!\u2013\u2014-]*"
+    r"|(?:" + _CORRECTION + r")\s*[,:.!\u2013\u2014-]+)\s*(?:no\s*[,.!]\s*)?",
     re.IGNORECASE,
 )
 # only the markers that name the final answer: "So, ..." or "Therefore ..." may just go on enumerating
@@ -471,3 +511,54 @@ FACTUAL = JudgeQuestion(
     parse=parse_grounded,
 )
 QUESTIONS = (STRATEGY_JUDGED, PASS_AFTER_CLARIFICATION, FACTUAL)
+
+
+# shades that exclude each other ("light blue" / "dark blue"); "pale" for "light" is another wording
+_LIGHT_SHADES = frozenset(["light", "pale", "pastel"])
+_DARK_SHADES = frozenset(["dark", "deep"])
+
+
+def _clashes(missing: list[str], said: list[str], words: list[str]) -> bool:
+    """The reply gives another member of the closed class of a missing reference word: another colour
+    ("white" for "gray"), the opposite shade ("dark" for "light"): a different answer, no other wording."""
+    shades = _LIGHT_SHADES | _DARK_SHADES  # "pale" next to "blue" is a shade of it, not another colour
+    if any(w in lx.COLORS for w in missing) and any(
+        t in lx.COLORS and t not in words and t not in shades for t in said
+    ):
+        return True
+    return any(
+        w in group and set(said) & other
+        for w in missing
+        for group, other in ((_LIGHT_SHADES, _DARK_SHADES), (_DARK_SHADES, _LIGHT_SHADES))
+    )
+
+
+def _related_wording(references: list[str], question: str, response: str) -> str | None:
+    """Why a reply without the reference's words may still give it in other words, or None (then FAIL):
+    it gives part of a reference of several words ("a teddy" for "a teddy bear", "pale blue" for "light
+    blue"), or a word of related form (`answer_match.related_forms`: "motorbike" for "motorcycle"). Not
+    for numbers, times or yes / no, which have no other wording, nor where the reply negates the
+    reference or gives another member of its closed class (`_clashes`)."""
+    asked = set(answer_match.tokens(question))
+    toks = answer_match.tokens(response)
+    said = [t for t in toks if t.isalpha() and t not in _PASS_STOP and t not in asked]
+    for ref in references:
+        words = _answer_words(ref)
+        if words in (["yes"], ["no"]) or not all(w.isalpha() for w in words):
+            continue
+        missing = answer_match.missing_words(words, response)
+        if any(answer_match.negated(toks, w) for w in words) or _clashes(missing, said, words):
+            continue
+        present = [w for w in words if w not in missing and w not in asked]
+        if present and missing:
+            return (
+                f"gives part of {ref!r} ({' '.join(present)}) without {' '.join(missing)!r}: "
+                "another wording of the rest cannot be ruled out"
+            )
+        related = [(w, t) for w in missing for t in said if answer_match.related_forms(w, t)]
+        if related:
+            return (
+                f"{related[0][1]!r} is not {related[0][0]!r}, but their forms are related (a spelling, "
+                "a clipping or a compound): the same answer cannot be ruled out"
+            )
+    return None
