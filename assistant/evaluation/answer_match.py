@@ -267,6 +267,8 @@ def yes_no(question: str, reply: str, stop: frozenset[str]) -> str | None:
     asked = tokens(question)
     if not asked or asked[0] not in _AUXILIARIES:
         return None
+    if asked[-1] in _OPPOSITE_PARTICLE:
+        return _particle_state(asked[-1], reply)
     content = [w for w in asked[1:] if w not in stop and w not in _AUXILIARIES]
     if not content:
         return None
@@ -276,6 +278,31 @@ def yes_no(question: str, reply: str, stop: frozenset[str]) -> str | None:
         return "no" if negative else "yes"
     if not negative and _another_state(asked, content, missing, reply):
         return "no"
+    return None
+
+
+# "Is the light on?": the state is a particle with no object, whose opposite says "no" ("switched off")
+_OPPOSITE_PARTICLE = {"on": "off", "off": "on", "up": "down", "down": "up"}
+# the particle as a state: after a word, before the clause's end or a conjunction ("is off.", "switched on
+# and glowing"), never before its own object ("on the desk", "off the table")
+_PARTICLE_STATE = re.compile(
+    r"\b([a-z']+)\s+(on|off|up|down)\b(?=\s*(?:[.,;:!?\u2013\u2014)]|$|\s+(?:and|but|now|again|already|"
+    r"right now|at the moment|too)\b))"
+)
+
+
+def _particle_state(particle: str, reply: str) -> str | None:
+    """ "yes" when the reply gives the asked particle as the state ("The desk lamp is switched on"),
+    "no" when it gives the opposite one ("It's off") or negates the asked one ("isn't on"), None when it
+    gives neither or both."""
+    found = {
+        p if w not in _NEGATORS and w != "not" else "not " + p
+        for w, p in _PARTICLE_STATE.findall(cues.normalise(reply).replace("n't", " not"))
+    }
+    yes = particle in found
+    no = _OPPOSITE_PARTICLE[particle] in found or "not " + particle in found
+    if yes != no:
+        return "yes" if yes else "no"
     return None
 
 

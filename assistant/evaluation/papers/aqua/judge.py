@@ -146,6 +146,9 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     listed = [it for it in cues.list_items(response) if _names_place_or_referent(q, it)]
     if len(listed) >= 2:
         return Judgement("enumerate", reason=f"{len(listed)} list items, each naming a referent")
+    parallel = _parallel_answers(q, response)
+    if parallel:
+        return Judgement("enumerate", reason=parallel, path="rules:strategy.parallel")
     judged = _one_referent(q, response, text)
     if judged.label == "answer" and whole != response:  # "Assumption: you mean ... Answer: it's orange."
         return _one_referent(q, whole, cues.normalise(whole))
@@ -220,7 +223,15 @@ def _acknowledged_then_chosen(q: cues.QuestionCues, text: str) -> bool:
     if not (plurals and acknowledged):
         return False
     rest = text[: acknowledged.start()] + text[acknowledged.end() :]  # the cues, without that plural
-    return not cues.several_referents(q, rest) and bool(cues.identifying_description(q, rest))
+    if cues.several_referents(q, rest):
+        return False
+    # one of them taken up in the singular: described ("the one in the centre"), or only "the dog" (then
+    # the reply answers for one without saying which: the strategy rules read it as a direct answer)
+    names = "|".join(re.escape(r) for r in sorted(q.referents | {"one"}))
+    singular = (
+        re.search(rf"\b(?:the|this|that)\s+(?:[a-z]+\s+){{0,2}}?(?:{names})\b", rest) if names else None
+    )
+    return bool(cues.identifying_description(q, rest) or singular)
 
 
 def clarification_rules(item: JudgeItem, response: str) -> Judgement:
@@ -417,7 +428,9 @@ _FINAL_MARK = re.compile(
     # a reply that corrects itself ("... string - wait, no, ...", "Correction: ..."): what follows replaces
     # it; "wait" only after a stop or a dash ("they wait, holding umbrellas" corrects nothing)
     # (after "no" the correction needs no stop of its own: "... no wait the hand is on the 11")
-    r"|(?:^|[.!?,;\u2013\u2014\u2026]\s*|\s-\s*)(?:no\s*[,.!]?\s*(?:" + _CORRECTION + r")\s*[,:.!\u2013\u2014-]*"
+    r"|(?:^|[.!?,;\u2013\u2014\u2026]\s*|\s-\s*)(?:no\s*[,.!]?\s*(?:"
+    + _CORRECTION
+    + r")\s*[,:.!\u2013\u2014-]*"
     r"|(?:" + _CORRECTION + r")\s*[,:.!\u2013\u2014-]+)\s*(?:no\s*[,.!]\s*)?",
     re.IGNORECASE,
 )
@@ -561,4 +574,81 @@ def _related_wording(references: list[str], question: str, response: str) -> str
                 f"{related[0][1]!r} is not {related[0][0]!r}, but their forms are related (a spelling, "
                 "a clipping or a compound): the same answer cannot be ruled out"
             )
+    return None
+
+
+# a clause led by a definite subject: "the seagull on the bollard is ...", "the one near the bar seats ..."
+_DEFINITE_LEAD = re.compile(r"^(?:and\s+|whereas\s+|while\s+)?(?:the|this|that)\s+(.+)$")
+_FILLER_ADVERBS = frozenset(["just", "still", "now", "also", "currently", "simply"])
+_COPULAS = frozenset(["is", "are", "was", "were", "'s", "looks", "seems", "appears"])
+# verbs that give what a display or sign shows: "the clock says 4:10, the display reads 16:12" is one frame
+_SHOWING = frozenset(["say", "read", "show", "display", "indicate"])
+
+
+def _subject_and_frame(clause: str) -> tuple[str, str, str] | None:
+    """(head noun, the words before it, the verb frame) of a clause led by a definite subject, or None.
+    The head is the word before a preposition or the verb; the frame is how the clause answers: "is
+    -ing", "is" (a state), or the verb's lemma ("show" for says / reads / shows)."""
+    m = _DEFINITE_LEAD.match(clause)
+    if not m:
+        return None
+    toks = cues.words(m.group(1))
+    for k, tok in enumerate(toks[:5]):
+        nxt = toks[k + 1] if k + 1 < len(toks) else ""
+        verb_at = next((j for j in range(k + 1, len(toks)) if _is_verb(toks[j])), None)
+        if verb_at is None:
+            return None
+        if nxt in cues.PREPOSITIONS or k + 1 == verb_at:
+            after = [t for t in toks[verb_at + 1 :] if t not in _FILLER_ADVERBS and not t.endswith("ly")]
+            return tok, " ".join(toks[:k]), _frame(toks[verb_at], after[0] if after else "")
+    return None
+
+
+def _is_verb(tok: str) -> bool:
+    """A copula, a reply verb, or an -s form with a lemma of its own ("faces", "seats"): a plural noun read
+    as a verb here is harmless, as two clauses must share the frame it gives."""
+    return (
+        tok in _COPULAS
+        or tok in lx.RESPONSE_VERBS
+        or (tok.endswith("s") and not tok.endswith("ss") and _lemma(tok) != tok)
+    )
+
+
+def _lemma(tok: str) -> str:
+    import simplemma
+
+    return str(simplemma.lemmatize(tok, lang="en"))
+
+
+def _frame(verb: str, nxt: str) -> str:
+    if verb in _COPULAS:
+        return "is -ing" if nxt.endswith("ing") else "is"
+    lemma = _lemma(verb)
+    return "show" if lemma in _SHOWING else lemma
+
+
+def _parallel_answers(q: cues.QuestionCues, response: str) -> str | None:
+    """Two clauses that answer in the same frame for two different definite subjects ("The pigeon is
+    pecking at crumbs, and the seagull on the bollard is standing"; "the clock says 4:10, while the
+    display reads 16:12"; "the table by the window seats four, and the one near the bar seats two"): the
+    reply enumerates. Not a subject already named in an earlier clause ("holds a ball, and the ball is
+    red": the answer described), a part or garment ("the collar is red"), nor the asked referent set
+    against another kind of thing ("The dog is asleep; the cat is eating" for "the dog")."""
+    parts = answer_match.clauses(response)
+    seen: list[tuple[str, str, str]] = []
+    for k, clause in enumerate(parts):
+        found = _subject_and_frame(clause)
+        if found is None or found[0] in lx.PART_NOUNS or found[0] in lx.CLOTHING:
+            continue
+        if found[0] not in ("one", "other") and any(found[0] in cues.words(p) for p in parts[:k]):
+            continue
+        for head, described, frame in seen:
+            if frame != found[2] or (head == found[0] and not (described and found[1])):
+                continue
+            heads = {head, found[0]} - {"one", "other"}
+            asked = heads & set(q.referents)
+            if asked and asked != heads:
+                continue
+            return f"answers for two subjects in turn: {head!r} and {found[0]!r}"
+        seen.append(found)
     return None
