@@ -77,7 +77,7 @@ _AUXILIARIES = frozenset(
 )
 _CLAUSE_BREAK = re.compile(
     r"(?<!\d)\.|\.(?!\d)|[;!?\n]|,\s+(?=(?:and |but |while |whereas )?(?:the|a|an|one|its|his|her)\b)|"
-    r"\s(?:while|whereas|but)\s"
+    r"\s(?:while|whereas|but|though|although)\s"
 )
 
 
@@ -352,8 +352,8 @@ _COPULA_STATE = re.compile(
 
 
 def clauses(text: str) -> list[str]:
-    """The reply's clauses: sentences, and the parts of one joined by ";", "while", "but", or a comma
-    before a new subject ("the big one is red, the small one is blue")."""
+    """The reply's clauses: sentences, and the parts of one joined by ";", "while", "but", "though", or a
+    comma before a new subject ("the big one is red, the small one is blue")."""
     return [c.strip() for c in _CLAUSE_BREAK.split(cues.normalise(text)) if c and c.strip()]
 
 

@@ -333,6 +333,10 @@ _NONE_SAID = re.compile(
     r"(?![^.;]*\b(?:but|except|apart\s+from|besides|other\s+than)\b)"
 )
 
+_NONE_BUT = re.compile(
+    r"\b(?:nothing|anything|anyone|anybody|no one|nobody)\s+(?:but|except|else|other|apart|besides)\b"
+)
+
 
 def _hint_denied(words: list[str], response: str, hint_words: list[str]) -> bool:
     """The clause naming the hinted referent says it has no answer ("The child in the pram isn't holding
@@ -342,6 +346,8 @@ def _hint_denied(words: list[str], response: str, hint_words: list[str]) -> bool
         return False
     parts = answer_match.clauses(response.replace("n\u2019t", "n't"))
     hinted = [c for c in parts if set(hint_words) & set(cues.words(c))]
+    if _NONE_BUT.search(cues.normalise(response)):  # "nothing but a rattle": the clause break hides the "but"
+        return False
     denying = [c for c in hinted if _NONE_SAID.search(c.replace("n't", " n't"))]
     answering = [c for c in parts if answer_match.contains_answer(words, c)]
     return bool(denying and answering) and not set(answering) & set(hinted)
