@@ -322,3 +322,30 @@ def test_a_plural_acknowledged_then_one_taken_up_is_not_enumerate(reply: str) ->
 )
 def test_a_plural_answered_for_all_still_enumerates(reply: str) -> None:
     assert strategy("What flag is the boat flying?", reply) == "enumerate"
+
+
+# ------------------------------------------------------------------ strategy: evidence is no description
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What make is the car?", "A Volvo, based on the badge on the grille."),
+        ("What breed is the dog?", "Probably a greyhound, judging from the shape of the head."),
+        ("What team does he play for?", "Ajax, going by the crest on the left sleeve."),
+    ],
+)
+def test_a_thing_described_as_evidence_does_not_single_out_the_referent(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "answer"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What breed is the dog?", "The dog on the left is a poodle, judging by its coat."),
+        ("What breed is the dog?", "Given that there are two dogs, the one in the centre is a poodle."),
+        ("What is the woman holding?", "Judging by the woman in the red coat, she is holding a map."),
+    ],
+)
+def test_a_referent_described_outside_the_evidence_is_still_inferred(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "infer"

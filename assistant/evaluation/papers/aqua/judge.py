@@ -160,7 +160,7 @@ def _one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     assumed = _ASSUMPTION.search(text)
     if assumed:
         return Judgement("infer", reason=f"states an assumption: {assumed.group(0)!r}")
-    described = cues.identifying_description(q, text)
+    described = cues.identifying_description(q, _without_evidence(q, text))
     if described:
         return Judgement("infer", reason=f"singles out one referent: {described!r}")
     if q.vague:
@@ -174,6 +174,25 @@ def _one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     if undecided:
         return Judgement(UNKNOWN, reason=undecided, path="rules:strategy.abstain")
     return Judgement("answer", reason="a direct answer", path="rules:strategy.default")
+
+
+# the evidence for an answer, up to its clause's end: "going by the logo on the lid", "judging from the
+# tag on its collar", "given the tracks", "based on the sign above the door"
+_EVIDENCE = re.compile(
+    r"\b(?:going\s+by|judging\s+(?:by|from)|based\s+on|given|from\s+the\s+look\s+of|to\s+judge\s+by|"
+    r"because\s+of|thanks\s+to|as\s+shown\s+by)\b(?!\s+(?:that|how)\b)[^.;:!?,]*"
+)
+
+
+def _without_evidence(q: cues.QuestionCues, text: str) -> str:
+    """The reply without the evidence it cites: a thing described there ("the logo on the lid") is what
+    the answer rests on, not the referent the reply singles out. Evidence that names the asked referent
+    ("Going by the man in the apron, he ...") says which one it took, and stays."""
+
+    def drop(m: re.Match[str]) -> str:
+        return m.group(0) if set(cues.words(m.group(0))) & set(q.referents) else " "
+
+    return _EVIDENCE.sub(drop, text)
 
 
 # "What room is this?", "What kind of tree is it?": "This is a kitchen" gives the asked category, it does
