@@ -86,6 +86,12 @@ def test_a_self_correction_away_from_the_reference_fails(
             "the black cat",
         ),
         ("What colour is the van?", "It is actually red.", "red", "the parked van"),
+        (
+            "What colour is the van?",
+            "A red van. Looking closer, it has a dented door.",
+            "red",
+            "the parked van",
+        ),
     ],
 )
 def test_a_self_correction_to_the_reference_or_none_passes(

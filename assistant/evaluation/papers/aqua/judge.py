@@ -441,13 +441,12 @@ _EXPLICIT_FINAL = (
     r"(?:final\s+)?answer\s*[:\-]|final\s+answer\b|in\s+conclusion\b|in\s+summary\b|"
     r"to\s+(?:conclude|sum\s+up)\b"
 )
-# a self-correction: "wait", "no wait", "actually no", "correction:", "on second thought", "looking
-# again": what follows replaces what came before ("A suit... actually no, it's a blazer"); a bare
-# "actually" ("it's actually red") corrects nothing, so it counts only with its "no"
-_CORRECTION = (
-    r"wait\b|actually\s*,?\s*no\b|correction\b|scratch\s+that\b|on\s+second\s+thoughts?\b|"
-    r"looking\s+(?:again|closer|more\s+closely)\b|on\s+closer\s+(?:look|inspection)\b"
-)
+# a self-correction: "wait", "no wait", "actually no", "correction:", "on second thought": what follows
+# replaces what came before ("A suit... actually no, it's a blazer"); a bare "actually" ("it's actually
+# red") corrects nothing, so it counts only with its "no"; "looking closer" often only adds detail ("A
+# red car. Looking closer, it has a dent."), so it corrects only after a "no"
+_CORRECTION = r"wait\b|actually\s*,?\s*no\b|correction\b|scratch\s+that\b|on\s+second\s+thoughts?\b"
+_LOOKING_AGAIN = r"looking\s+(?:again|closer|more\s+closely)\b|on\s+closer\s+(?:look|inspection)\b"
 _FINAL_MARK = re.compile(
     rf"{_LEAD}(?:{_EXPLICIT_FINAL}|so\s*,|therefore\b|thus\b|hence\b)[\s*_:,]*"
     # a reply that corrects itself ("... string - wait, no, ...", "Correction: ..."): what follows replaces
@@ -455,6 +454,8 @@ _FINAL_MARK = re.compile(
     # (after "no" the correction needs no stop of its own: "... no wait the hand is on the 11")
     r"|(?:^|[.!?,;\u2013\u2014\u2026]\s*|\s-\s*)(?:no\s*[,.!]?\s*(?:"
     + _CORRECTION
+    + "|"
+    + _LOOKING_AGAIN
     + r")\s*[,:.!\u2013\u2014-]*"
     r"|(?:" + _CORRECTION + r")\s*[,:.!\u2013\u2014-]+)\s*(?:no\s*[,.!]\s*)?",
     re.IGNORECASE,
