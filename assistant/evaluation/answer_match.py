@@ -17,7 +17,12 @@
   restating the question's own words (yes) or restating them negated (no), stating the asked state with
   the subject left implicit ("it's empty"), the asked object with another verb ("has a collar on" for
   "wearing a collar"), or another state on a copula ("The door is closed." for "Is the door open?": no);
-  a reply that does none of these ("He's beaming." for "Is he smiling?") needs a thesaurus: None.
+  a reply that does none of these ("He's beaming." for "Is he smiling?") needs a thesaurus: None. A state
+  that is a particle ("Is the light on?") is read from the particle the reply gives as a state
+  ("switched off": no; "is on": yes), never from one with its own object ("on the desk").
+- Related forms (`related_forms`): a spelling variant ("racquet"), a compound sharing its first part
+  ("motorbike" / "motorcycle") or ending in the word ("telephone"): not the same answer, but another
+  wording of it cannot be ruled out.
 - Place: a clause whose subject stands in a place that excludes the hint's place ("the bus at the front"
   for "the bus behind") is about another referent; a side or part of the object ("on its left side",
   "the left wing") is no place of the referent (`subject_places`).

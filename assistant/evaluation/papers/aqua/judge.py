@@ -8,10 +8,15 @@ the left, or the one on the right?"), unless it first answers for referents in p
 other (then it enumerates); enumerate when it speaks of several referents (class A's plural / place /
 "both" cues) or lists two or more items that each name a place or the referent, but a plural that only
 says there are several ("There are several women, but the one in the centre ...") before one is singled
-out is infer; infer when it states an assumption ("assuming", "I assume", "if you mean", "the main ...")
-or singles out one referent by a description (the B cues: "the dog in the centre"), or, for a question
-whose referent is only "this" / "it", names what it took the referent to be ("The hot dog has ..."; "This
-is a kitchen" for "What room is this?" gives the asked category: an answer); answer otherwise.
+out is infer; two clauses answering in the same frame ("is -ing", "is", "says" / "reads", or one verb)
+for two definite subjects enumerate ("The pigeon is pecking ..., and the seagull ... is standing"), but
+not a subject already named (the answer described), a part or garment, nor the asked referent set
+against another kind of thing; infer when it states an assumption ("assuming", "I assume", "if you
+mean", "the main ...") or singles out one referent by a description (the B cues: "the dog in the
+centre"; a thing described only as evidence, "going by the logo on the lid", singles out nothing), or,
+for a question whose referent is only "this" / "it", names what it took the referent to be ("The hot
+dog has ..."; "This is a kitchen" for "What room is this?" gives the asked category: an answer); answer
+otherwise.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,
@@ -21,8 +26,14 @@ the response gives one answer; FAIL otherwise. One answer: a reply that lists se
 as it has not answered the clarified question; after step-by-step reasoning (or a self-correction) the
 final answer is what is judged; for a question ending in a preposition ("What is the dog lying on?") the
 reply's object of that preposition must hold the reference; and in a list keyed by referents the one
-item keyed by the hint's own words is the answer. Short reference answers ("red", "two") suit it; long
-ones are better judged by an LLM judge.
+item keyed by the hint's own words is the answer; a clause naming the hinted referent that says it has
+nothing ("isn't holding anything, but the boy next to it has a rattle") fails. Without the reference's
+words the reply fails, except where it may give the reference in other words: part of a reference of
+several words ("a teddy" for "a teddy bear") or a word of related form ("motorbike" for "motorcycle")
+abstain (unknown), unless it gives another number, time or colour, or the opposite shade. A synonym of
+unrelated form ("bike" for "bicycle") still fails: no thesaurus ships offline with a package this
+project can install. Short reference answers ("red", "two") suit it; long ones are better judged by an
+LLM judge.
 AQuA factual consistency needs the image: the rule judge refuses it (JudgeError).
 """
 
