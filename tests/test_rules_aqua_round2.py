@@ -355,3 +355,14 @@ def test_a_thing_described_as_evidence_does_not_single_out_the_referent(question
 )
 def test_a_referent_described_outside_the_evidence_is_still_inferred(question: str, reply: str) -> None:
     assert strategy(question, reply) == "infer"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is it?", "The animal is a fox, and the den is right behind it."),
+        ("What is that?", "The building is a chapel; the tower is part of it."),
+    ],
+)
+def test_a_second_subject_placed_by_the_first_does_not_enumerate(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "enumerate"

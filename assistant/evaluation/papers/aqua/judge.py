@@ -616,6 +616,7 @@ def _related_wording(references: list[str], question: str, response: str) -> str
 
 # a clause led by a definite subject: "the seagull on the bollard is ...", "the one near the bar seats ..."
 _DEFINITE_LEAD = re.compile(r"^(?:and\s+|whereas\s+|while\s+)?(?:the|this|that)\s+(.+)$")
+_BACK_REFERENCES = frozenset(["it", "its", "them", "their", "him", "his", "her"])
 _FILLER_ADVERBS = frozenset(["just", "still", "now", "also", "currently", "simply"])
 _COPULAS = frozenset(["is", "are", "was", "were", "'s", "looks", "seems", "appears"])
 # verbs that give what a display or sign shows: "the clock says 4:10, the display reads 16:12" is one frame
@@ -637,6 +638,8 @@ def _subject_and_frame(clause: str) -> tuple[str, str, str] | None:
             return None
         if nxt in cues.PREPOSITIONS or k + 1 == verb_at:
             after = [t for t in toks[verb_at + 1 :] if t not in _FILLER_ADVERBS and not t.endswith("ly")]
+            if set(after) & _BACK_REFERENCES:  # "the den is behind it": placed by the other, not answered
+                return None
             return tok, " ".join(toks[:k]), _frame(toks[verb_at], after[0] if after else "")
     return None
 
