@@ -17,7 +17,12 @@
   restating the question's own words (yes) or restating them negated (no), stating the asked state with
   the subject left implicit ("it's empty"), the asked object with another verb ("has a collar on" for
   "wearing a collar"), or another state on a copula ("The door is closed." for "Is the door open?": no);
-  a reply that does none of these ("He's beaming." for "Is he smiling?") needs a thesaurus: None.
+  a reply that does none of these ("He's beaming." for "Is he smiling?") needs a thesaurus: None. A state
+  that is a particle ("Is the light on?") is read from the particle the reply gives as a state
+  ("switched off": no; "is on": yes), never from one with its own object ("on the desk").
+- Related forms (`related_forms`): a spelling variant ("racquet"), a compound sharing its first part
+  ("motorbike" / "motorcycle") or ending in the word ("telephone"): not the same answer, but another
+  wording of it cannot be ruled out.
 - Place: a clause whose subject stands in a place that excludes the hint's place ("the bus at the front"
   for "the bus behind") is about another referent; a side or part of the object ("on its left side",
   "the left wing") is no place of the referent (`subject_places`).
@@ -77,7 +82,7 @@ _AUXILIARIES = frozenset(
 )
 _CLAUSE_BREAK = re.compile(
     r"(?<!\d)\.|\.(?!\d)|[;!?\n]|,\s+(?=(?:and |but |while |whereas )?(?:the|a|an|one|its|his|her)\b)|"
-    r"\s(?:while|whereas|but)\s"
+    r"\s(?:while|whereas|but|though|although)\s"
 )
 
 
@@ -267,6 +272,8 @@ def yes_no(question: str, reply: str, stop: frozenset[str]) -> str | None:
     asked = tokens(question)
     if not asked or asked[0] not in _AUXILIARIES:
         return None
+    if asked[-1] in _OPPOSITE_PARTICLE:
+        return _particle_state(asked[-1], reply)
     content = [w for w in asked[1:] if w not in stop and w not in _AUXILIARIES]
     if not content:
         return None
@@ -276,6 +283,31 @@ def yes_no(question: str, reply: str, stop: frozenset[str]) -> str | None:
         return "no" if negative else "yes"
     if not negative and _another_state(asked, content, missing, reply):
         return "no"
+    return None
+
+
+# "Is the light on?": the state is a particle with no object, whose opposite says "no" ("switched off")
+_OPPOSITE_PARTICLE = {"on": "off", "off": "on", "up": "down", "down": "up"}
+# the particle as a state: after a word, before the clause's end or a conjunction ("is off.", "switched on
+# and glowing"), never before its own object ("on the desk", "off the table")
+_PARTICLE_STATE = re.compile(
+    r"\b([a-z']+)\s+(on|off|up|down)\b(?=\s*(?:[.,;:!?\u2013\u2014)]|$|\s+(?:and|but|now|again|already|"
+    r"right now|at the moment|too)\b))"
+)
+
+
+def _particle_state(particle: str, reply: str) -> str | None:
+    """ "yes" when the reply gives the asked particle as the state ("The desk lamp is switched on"),
+    "no" when it gives the opposite one ("It's off") or negates the asked one ("isn't on"), None when it
+    gives neither or both."""
+    found = {
+        p if w not in _NEGATORS and w != "not" else "not " + p
+        for w, p in _PARTICLE_STATE.findall(cues.normalise(reply).replace("n't", " not"))
+    }
+    yes = particle in found
+    no = _OPPOSITE_PARTICLE[particle] in found or "not " + particle in found
+    if yes != no:
+        return "yes" if yes else "no"
     return None
 
 
@@ -325,8 +357,8 @@ _COPULA_STATE = re.compile(
 
 
 def clauses(text: str) -> list[str]:
-    """The reply's clauses: sentences, and the parts of one joined by ";", "while", "but", or a comma
-    before a new subject ("the big one is red, the small one is blue")."""
+    """The reply's clauses: sentences, and the parts of one joined by ";", "while", "but", "though", or a
+    comma before a new subject ("the big one is red, the small one is blue")."""
     return [c.strip() for c in _CLAUSE_BREAK.split(cues.normalise(text)) if c and c.strip()]
 
 
@@ -408,3 +440,29 @@ def other_place(
     if all(cues.exclusive_places(wanted + p) and not set(p) & set(wanted) for p in places):
         return places[0][0]
     return None
+
+
+def missing_words(reference_words: Sequence[str], text: str) -> list[str]:
+    """The reference words `text` does not contain in any form (`_missing` over its tokens)."""
+    return _missing(reference_words, tokens(text))
+
+
+def related_forms(word: str, other: str) -> bool:
+    """Two different words whose forms say they may name the same thing: a spelling variant ("racquet" /
+    "racket": the same first letters, most letters shared), a compound sharing its first part of five or
+    more letters ("motorbike" / "motorcycle") or ending in the other word ("telephone" / "phone"). Not
+    evidence of the same meaning ("football" / "ball"), only that another wording cannot be ruled out."""
+    from difflib import SequenceMatcher
+
+    for a in forms(word):
+        for b in forms(other):
+            if a == b or not (a.isalpha() and b.isalpha()):
+                continue
+            short, long_ = sorted((a, b), key=len)
+            if len(short) >= 4 and long_.endswith(short):
+                return True
+            if len(short) >= 5 and long_.startswith(short[:5]):
+                return True
+            if len(short) >= 5 and a[:2] == b[:2] and SequenceMatcher(None, a, b).ratio() >= 0.75:
+                return True
+    return False

@@ -8,10 +8,15 @@ the left, or the one on the right?"), unless it first answers for referents in p
 other (then it enumerates); enumerate when it speaks of several referents (class A's plural / place /
 "both" cues) or lists two or more items that each name a place or the referent, but a plural that only
 says there are several ("There are several women, but the one in the centre ...") before one is singled
-out is infer; infer when it states an assumption ("assuming", "I assume", "if you mean", "the main ...")
-or singles out one referent by a description (the B cues: "the dog in the centre"), or, for a question
-whose referent is only "this" / "it", names what it took the referent to be ("The hot dog has ..."; "This
-is a kitchen" for "What room is this?" gives the asked category: an answer); answer otherwise.
+out is infer; two clauses answering in the same frame ("is -ing", "is", "says" / "reads", or one verb)
+for two definite subjects enumerate ("The pigeon is pecking ..., and the seagull ... is standing"), but
+not a subject already named (the answer described), a part or garment, nor the asked referent set
+against another kind of thing; infer when it states an assumption ("assuming", "I assume", "if you
+mean", "the main ...") or singles out one referent by a description (the B cues: "the dog in the
+centre"; a thing described only as evidence, "going by the logo on the lid", singles out nothing), or,
+for a question whose referent is only "this" / "it", names what it took the referent to be ("The hot
+dog has ..."; "This is a kitchen" for "What room is this?" gives the asked category: an answer); answer
+otherwise.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,
@@ -21,8 +26,14 @@ the response gives one answer; FAIL otherwise. One answer: a reply that lists se
 as it has not answered the clarified question; after step-by-step reasoning (or a self-correction) the
 final answer is what is judged; for a question ending in a preposition ("What is the dog lying on?") the
 reply's object of that preposition must hold the reference; and in a list keyed by referents the one
-item keyed by the hint's own words is the answer. Short reference answers ("red", "two") suit it; long
-ones are better judged by an LLM judge.
+item keyed by the hint's own words is the answer; a clause naming the hinted referent that says it has
+nothing ("isn't holding anything, but the boy next to it has a rattle") fails. Without the reference's
+words the reply fails, except where it may give the reference in other words: part of a reference of
+several words ("a teddy" for "a teddy bear") or a word of related form ("motorbike" for "motorcycle")
+abstain (unknown), unless it gives another number, time or colour, or the opposite shade. A synonym of
+unrelated form ("bike" for "bicycle") still fails: no thesaurus ships offline with a package this
+project can install. Short reference answers ("red", "two") suit it; long ones are better judged by an
+LLM judge.
 AQuA factual consistency needs the image: the rule judge refuses it (JudgeError).
 """
 
@@ -146,6 +157,9 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     listed = [it for it in cues.list_items(response) if _names_place_or_referent(q, it)]
     if len(listed) >= 2:
         return Judgement("enumerate", reason=f"{len(listed)} list items, each naming a referent")
+    parallel = _parallel_answers(q, response)
+    if parallel:
+        return Judgement("enumerate", reason=parallel, path="rules:strategy.parallel")
     judged = _one_referent(q, response, text)
     if judged.label == "answer" and whole != response:  # "Assumption: you mean ... Answer: it's orange."
         return _one_referent(q, whole, cues.normalise(whole))
@@ -157,7 +171,7 @@ def _one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     assumed = _ASSUMPTION.search(text)
     if assumed:
         return Judgement("infer", reason=f"states an assumption: {assumed.group(0)!r}")
-    described = cues.identifying_description(q, text)
+    described = cues.identifying_description(q, _without_evidence(q, text))
     if described:
         return Judgement("infer", reason=f"singles out one referent: {described!r}")
     if q.vague:
@@ -171,6 +185,25 @@ def _one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     if undecided:
         return Judgement(UNKNOWN, reason=undecided, path="rules:strategy.abstain")
     return Judgement("answer", reason="a direct answer", path="rules:strategy.default")
+
+
+# the evidence for an answer, up to its clause's end: "going by the logo on the lid", "judging from the
+# tag on its collar", "given the tracks", "based on the sign above the door"
+_EVIDENCE = re.compile(
+    r"\b(?:going\s+by|judging\s+(?:by|from)|based\s+on|given|from\s+the\s+look\s+of|to\s+judge\s+by|"
+    r"because\s+of|thanks\s+to|as\s+shown\s+by)\b(?!\s+(?:that|how)\b)[^.;:!?,]*"
+)
+
+
+def _without_evidence(q: cues.QuestionCues, text: str) -> str:
+    """The reply without the evidence it cites: a thing described there ("the logo on the lid") is what
+    the answer rests on, not the referent the reply singles out. Evidence that names the asked referent
+    ("Going by the man in the apron, he ...") says which one it took, and stays."""
+
+    def drop(m: re.Match[str]) -> str:
+        return m.group(0) if set(cues.words(m.group(0))) & set(q.referents) else " "
+
+    return _EVIDENCE.sub(drop, text)
 
 
 # "What room is this?", "What kind of tree is it?": "This is a kitchen" gives the asked category, it does
@@ -220,7 +253,15 @@ def _acknowledged_then_chosen(q: cues.QuestionCues, text: str) -> bool:
     if not (plurals and acknowledged):
         return False
     rest = text[: acknowledged.start()] + text[acknowledged.end() :]  # the cues, without that plural
-    return not cues.several_referents(q, rest) and bool(cues.identifying_description(q, rest))
+    if cues.several_referents(q, rest):
+        return False
+    # one of them taken up in the singular: described ("the one in the centre"), or only "the dog" (then
+    # the reply answers for one without saying which: the strategy rules read it as a direct answer)
+    names = "|".join(re.escape(r) for r in sorted(q.referents | {"one"}))
+    singular = (
+        re.search(rf"\b(?:the|this|that)\s+(?:[a-z]+\s+){{0,2}}?(?:{names})\b", rest) if names else None
+    )
+    return bool(cues.identifying_description(q, rest) or singular)
 
 
 def clarification_rules(item: JudgeItem, response: str) -> Judgement:
@@ -288,6 +329,12 @@ def _matched(references: list[str], question: str, hint: str, response: str) -> 
         if place or answer_match.bound_to_hint(words, response, hint_words, referents) is False:
             other = other or (ref, place)
             continue
+        if _hint_denied(words, response, hint_words):
+            return Judgement(
+                "FAIL",
+                reason=f"says the hinted referent has none; {ref!r} is given to another",
+                path="rules:pass.bound",
+            )
         return Judgement("PASS", reason=f"contains the reference answer {ref!r}", path="rules:pass.contains")
     if unread:
         return Judgement(
@@ -300,9 +347,40 @@ def _matched(references: list[str], question: str, hint: str, response: str) -> 
             reason=f"gives {other[0]!r} for another referent than the hinted one{where}",
             path="rules:pass.bound",
         )
+    related = _related_wording(references, question, response)
+    if related:
+        return Judgement(UNKNOWN, reason=related, path="rules:pass.abstain")
     return Judgement(
         "FAIL", reason=f"does not contain the reference answer {references[0]!r}", path="rules:pass.missing"
     )
+
+
+# "isn't holding anything", "has nothing", "no one is ...": the clause gives its subject no answer at all
+# ("nothing but a rattle", "nothing else than" give one)
+_NONE_SAID = re.compile(
+    r"\b(?:nothing|nobody|no\s+one)\b(?!\s+(?:but|except|else|other|apart|besides))|"
+    r"\b(?:not|n't|never)\s+(?:[a-z]+\s+){0,2}?(?:anything|anyone|anybody|any)\b"
+    r"(?![^.;]*\b(?:but|except|apart\s+from|besides|other\s+than)\b)"
+)
+
+_NONE_BUT = re.compile(
+    r"\b(?:nothing|anything|anyone|anybody|no one|nobody)\s+(?:but|except|else|other|apart|besides)\b"
+)
+
+
+def _hint_denied(words: list[str], response: str, hint_words: list[str]) -> bool:
+    """The clause naming the hinted referent says it has no answer ("The child in the pram isn't holding
+    anything, but the boy next to it has a rattle"), and the reference is only in another clause: the
+    reply gives the reference to another referent."""
+    if not hint_words:
+        return False
+    parts = answer_match.clauses(response.replace("n\u2019t", "n't"))
+    hinted = [c for c in parts if set(hint_words) & set(cues.words(c))]
+    if _NONE_BUT.search(cues.normalise(response)):  # "nothing but a rattle": the clause break hides the "but"
+        return False
+    denying = [c for c in hinted if _NONE_SAID.search(c.replace("n't", " n't"))]
+    answering = [c for c in parts if answer_match.contains_answer(words, c)]
+    return bool(denying and answering) and not set(answering) & set(hinted)
 
 
 def _object_elsewhere(question: str, response: str, words: list[str]) -> str | None:
@@ -374,11 +452,23 @@ _EXPLICIT_FINAL = (
     r"(?:final\s+)?answer\s*[:\-]|final\s+answer\b|in\s+conclusion\b|in\s+summary\b|"
     r"to\s+(?:conclude|sum\s+up)\b"
 )
+# a self-correction: "wait", "no wait", "actually no", "correction:", "on second thought": what follows
+# replaces what came before ("A suit... actually no, it's a blazer"); a bare "actually" ("it's actually
+# red") corrects nothing, so it counts only with its "no"; "looking closer" often only adds detail ("A
+# red car. Looking closer, it has a dent."), so it corrects only after a "no"
+_CORRECTION = r"wait\b|actually\s*,?\s*no\b|correction\b|scratch\s+that\b|on\s+second\s+thoughts?\b"
+_LOOKING_AGAIN = r"looking\s+(?:again|closer|more\s+closely)\b|on\s+closer\s+(?:look|inspection)\b"
 _FINAL_MARK = re.compile(
     rf"{_LEAD}(?:{_EXPLICIT_FINAL}|so\s*,|therefore\b|thus\b|hence\b)[\s*_:,]*"
     # a reply that corrects itself ("... string - wait, no, ...", "Correction: ..."): what follows replaces
     # it; "wait" only after a stop or a dash ("they wait, holding umbrellas" corrects nothing)
-    r"|(?:^|[.!?,;\u2013\u2014]\s*|\s-\s*)(?:wait|correction|scratch\s+that)\s*[,:.!\u2013\u2014-]+\s*(?:no\s*[,.!]\s*)?",
+    # (after "no" the correction needs no stop of its own: "... no wait the hand is on the 11")
+    r"|(?:^|[.!?,;\u2013\u2014\u2026]\s*|\s-\s*)(?:no\s*[,.!]?\s*(?:"
+    + _CORRECTION
+    + "|"
+    + _LOOKING_AGAIN
+    + r")\s*[,:.!\u2013\u2014-]*"
+    r"|(?:" + _CORRECTION + r")\s*[,:.!\u2013\u2014-]+)\s*(?:no\s*[,.!]\s*)?",
     re.IGNORECASE,
 )
 # only the markers that name the final answer: "So, ..." or "Therefore ..." may just go on enumerating
@@ -471,3 +561,134 @@ FACTUAL = JudgeQuestion(
     parse=parse_grounded,
 )
 QUESTIONS = (STRATEGY_JUDGED, PASS_AFTER_CLARIFICATION, FACTUAL)
+
+
+# shades that exclude each other ("light blue" / "dark blue"); "pale" for "light" is another wording
+_LIGHT_SHADES = frozenset(["light", "pale", "pastel"])
+_DARK_SHADES = frozenset(["dark", "deep"])
+
+
+def _clashes(missing: list[str], said: list[str], words: list[str]) -> bool:
+    """The reply gives another member of the closed class of a missing reference word: another colour
+    ("white" for "gray"), the opposite shade ("dark" for "light"): a different answer, no other wording."""
+    shades = _LIGHT_SHADES | _DARK_SHADES  # "pale" next to "blue" is a shade of it, not another colour
+    if any(w in lx.COLORS for w in missing) and any(
+        t in lx.COLORS and t not in words and t not in shades for t in said
+    ):
+        return True
+    return any(
+        w in group and set(said) & other
+        for w in missing
+        for group, other in ((_LIGHT_SHADES, _DARK_SHADES), (_DARK_SHADES, _LIGHT_SHADES))
+    )
+
+
+def _related_wording(references: list[str], question: str, response: str) -> str | None:
+    """Why a reply without the reference's words may still give it in other words, or None (then FAIL):
+    it gives part of a reference of several words ("a teddy" for "a teddy bear", "pale blue" for "light
+    blue"), or a word of related form (`answer_match.related_forms`: "motorbike" for "motorcycle"). Not
+    for numbers, times or yes / no, which have no other wording, nor where the reply negates the
+    reference or gives another member of its closed class (`_clashes`)."""
+    asked = set(answer_match.tokens(question))
+    toks = answer_match.tokens(response)
+    said = [t for t in toks if t.isalpha() and t not in _PASS_STOP and t not in asked]
+    for ref in references:
+        words = _answer_words(ref)
+        if words in (["yes"], ["no"]) or not all(w.isalpha() for w in words):
+            continue
+        missing = answer_match.missing_words(words, response)
+        if any(answer_match.negated(toks, w) for w in words) or _clashes(missing, said, words):
+            continue
+        present = [w for w in words if w not in missing and w not in asked]
+        if present and missing:
+            return (
+                f"gives part of {ref!r} ({' '.join(present)}) without {' '.join(missing)!r}: "
+                "another wording of the rest cannot be ruled out"
+            )
+        related = [(w, t) for w in missing for t in said if answer_match.related_forms(w, t)]
+        if related:
+            return (
+                f"{related[0][1]!r} is not {related[0][0]!r}, but their forms are related (a spelling, "
+                "a clipping or a compound): the same answer cannot be ruled out"
+            )
+    return None
+
+
+# a clause led by a definite subject: "the seagull on the bollard is ...", "the one near the bar seats ..."
+_DEFINITE_LEAD = re.compile(r"^(?:and\s+|whereas\s+|while\s+)?(?:the|this|that)\s+(.+)$")
+_BACK_REFERENCES = frozenset(["it", "its", "them", "their", "him", "his", "her"])
+_FILLER_ADVERBS = frozenset(["just", "still", "now", "also", "currently", "simply"])
+_COPULAS = frozenset(["is", "are", "was", "were", "'s", "looks", "seems", "appears"])
+# verbs that give what a display or sign shows: "the clock says 4:10, the display reads 16:12" is one frame
+_SHOWING = frozenset(["say", "read", "show", "display", "indicate"])
+
+
+def _subject_and_frame(clause: str) -> tuple[str, str, str] | None:
+    """(head noun, the words before it, the verb frame) of a clause led by a definite subject, or None.
+    The head is the word before a preposition or the verb; the frame is how the clause answers: "is
+    -ing", "is" (a state), or the verb's lemma ("show" for says / reads / shows)."""
+    m = _DEFINITE_LEAD.match(clause)
+    if not m:
+        return None
+    toks = cues.words(m.group(1))
+    for k, tok in enumerate(toks[:5]):
+        nxt = toks[k + 1] if k + 1 < len(toks) else ""
+        verb_at = next((j for j in range(k + 1, len(toks)) if _is_verb(toks[j])), None)
+        if verb_at is None:
+            return None
+        if nxt in cues.PREPOSITIONS or k + 1 == verb_at:
+            after = [t for t in toks[verb_at + 1 :] if t not in _FILLER_ADVERBS and not t.endswith("ly")]
+            if set(after) & _BACK_REFERENCES:  # "the den is behind it": placed by the other, not answered
+                return None
+            return tok, " ".join(toks[:k]), _frame(toks[verb_at], after[0] if after else "")
+    return None
+
+
+def _is_verb(tok: str) -> bool:
+    """A copula, a reply verb, or an -s form with a lemma of its own ("faces", "seats"): a plural noun read
+    as a verb here is harmless, as two clauses must share the frame it gives."""
+    return (
+        tok in _COPULAS
+        or tok in lx.RESPONSE_VERBS
+        or (tok.endswith("s") and not tok.endswith("ss") and _lemma(tok) != tok)
+    )
+
+
+def _lemma(tok: str) -> str:
+    import simplemma
+
+    return str(simplemma.lemmatize(tok, lang="en"))
+
+
+def _frame(verb: str, nxt: str) -> str:
+    if verb in _COPULAS:
+        return "is -ing" if nxt.endswith("ing") else "is"
+    lemma = _lemma(verb)
+    return "show" if lemma in _SHOWING else lemma
+
+
+def _parallel_answers(q: cues.QuestionCues, response: str) -> str | None:
+    """Two clauses that answer in the same frame for two different definite subjects ("The pigeon is
+    pecking at crumbs, and the seagull on the bollard is standing"; "the clock says 4:10, while the
+    display reads 16:12"; "the table by the window seats four, and the one near the bar seats two"): the
+    reply enumerates. Not a subject already named in an earlier clause ("holds a ball, and the ball is
+    red": the answer described), a part or garment ("the collar is red"), nor the asked referent set
+    against another kind of thing ("The dog is asleep; the cat is eating" for "the dog")."""
+    parts = answer_match.clauses(response)
+    seen: list[tuple[str, str, str]] = []
+    for k, clause in enumerate(parts):
+        found = _subject_and_frame(clause)
+        if found is None or found[0] in lx.PART_NOUNS or found[0] in lx.CLOTHING:
+            continue
+        if found[0] not in ("one", "other") and any(found[0] in cues.words(p) for p in parts[:k]):
+            continue
+        for head, described, frame in seen:
+            if frame != found[2] or (head == found[0] and not (described and found[1])):
+                continue
+            heads = {head, found[0]} - {"one", "other"}
+            asked = heads & set(q.referents)
+            if asked and asked != heads:
+                continue
+            return f"answers for two subjects in turn: {head!r} and {found[0]!r}"
+        seen.append(found)
+    return None
