@@ -366,3 +366,20 @@ def test_a_referent_described_outside_the_evidence_is_still_inferred(question: s
 )
 def test_a_second_subject_placed_by_the_first_does_not_enumerate(question: str, reply: str) -> None:
     assert strategy(question, reply) != "enumerate"
+
+
+@pytest.mark.parametrize(
+    ("reply", "reference", "expected"),
+    [
+        ("She has a cream cake.", "ice cream", "FAIL"),  # the part modifies another head: another thing
+        ("It's a bear costume.", "teddy bear", "FAIL"),
+        ("A teddy wearing a bow.", "teddy bear", "unknown"),  # a verb after the part: still maybe the same
+        ("The teddy is brown.", "teddy bear", "unknown"),
+        ("She is on the phone, chatting.", "talking on the phone", "unknown"),
+    ],
+)
+def test_a_part_of_the_reference_that_modifies_another_noun_is_another_thing(
+    reply: str, reference: str, expected: str
+) -> None:
+    item = {"question": "What is it?", "response": reply, "reference": reference, "hint": "the left one"}
+    assert RULES.judge(papers.question("aqua_clarification"), item).label == expected

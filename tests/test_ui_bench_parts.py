@@ -200,7 +200,13 @@ def test_done_line_says_how_many_judgements_failed() -> None:
     result = RunResult(task, records, summary, 2, 0, Path("out"))
     config = RunConfig(task=task.name, models=["tiny"])
     line = _done_line(result, config)
-    assert line.endswith("Files in out. 1 judgement(s) failed and count as unknown."), line
+    assert "Files in out. 1 judgement(s) failed and count as unknown." in line, line
+    # the only judgement is unknown: the page says the table holds no result (the CLI exits 1 on it)
+    unread = "Not a result: the judge could read none of the answers for racquet_class (all 1 unknown)."
+    assert line.endswith(unread), line
+    records[1] = _record({"racquet_class": "B"}, {})
+    line = _done_line(RunResult(task, records, summary, 2, 0, Path("out")), config)
+    assert line.endswith("count as unknown.") and "Not a result" not in line, line
 
 
 def test_run_handler_progress_pool_reuse_cached_rerun_and_errors(bench_env: Path, bench_data) -> None:

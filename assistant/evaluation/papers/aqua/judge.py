@@ -583,6 +583,20 @@ def _clashes(missing: list[str], said: list[str], words: list[str]) -> bool:
     )
 
 
+def _modifies_another(present: list[str], words: list[str], response: str) -> bool:
+    """Whether the reply uses the reference's head noun (its last word), which it gives, as a modifier of
+    another noun, the next word with no punctuation between ("a cream cake" for "ice cream"): then it
+    names another thing, not the reference in other words ("on the phone, chatting" and "a toy truck" for
+    "a toy fire engine" still may be)."""
+    for w in [w for w in present if w == words[-1]]:
+        for m in re.finditer(r"\b" + re.escape(w) + r"\s+([a-z]+)\b", response.lower()):
+            after = m.group(1)
+            verb = after in cues.VERBS or after.endswith(("ing", "ed"))  # "a teddy wearing a bow"
+            if after not in words and after not in _PASS_STOP and not verb:
+                return True
+    return False
+
+
 def _related_wording(references: list[str], question: str, response: str) -> str | None:
     """Why a reply without the reference's words may still give it in other words, or None (then FAIL):
     it gives part of a reference of several words ("a teddy" for "a teddy bear", "pale blue" for "light
@@ -600,7 +614,7 @@ def _related_wording(references: list[str], question: str, response: str) -> str
         if any(answer_match.negated(toks, w) for w in words) or _clashes(missing, said, words):
             continue
         present = [w for w in words if w not in missing and w not in asked]
-        if present and missing:
+        if present and missing and not _modifies_another(present, words, response):
             return (
                 f"gives part of {ref!r} ({' '.join(present)}) without {' '.join(missing)!r}: "
                 "another wording of the rest cannot be ruled out"

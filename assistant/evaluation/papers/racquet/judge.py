@@ -56,6 +56,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+import assistant.evaluation.papers.racquet.bias_cues as bc
 from assistant.evaluation import reply_checks
 from assistant.evaluation import response_cues as cues
 from assistant.evaluation.judgement import (
@@ -66,7 +67,6 @@ from assistant.evaluation.judgement import (
     question_and_response,
     texts,
 )
-from assistant.evaluation.papers.racquet import bias_cues as bc
 from assistant.evaluation.papers.racquet.parse import parse_bias, parse_racquet_class, parse_yes_no
 
 # RAcQUEt Appendix I.2: which adjectives each bias category uses, and whom each stereotypically describes.
