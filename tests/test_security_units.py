@@ -81,3 +81,38 @@ def test_saved_conversations_are_capped_in_count_and_size(monkeypatch, tmp_path)
         conversation_log.remember(states[0], "ask", "x" * 400, error="no photo")
     saved = tmp_path / states[0].conversation_id / conversation_log.CONVERSATION_FILE  # type: ignore[operator]
     assert saved.stat().st_size <= 20_000 and len(states[0].record) == 101
+
+
+def test_a_file_gone_between_gradios_check_and_its_read_is_a_404_or_a_cut_answer_never_a_traceback() -> None:
+    import asyncio
+
+    from ui.gatekeeper import _gone_file_ends_quietly
+
+    async def gone_before(scope, receive, send) -> None:  # Gradio checked it; it went before the answer
+        raise FileNotFoundError("/dev/shm/whichone-gradio-x/ab/bomb.png")
+
+    async def gone_after(scope, receive, send) -> None:  # Starlette sends its headers, then opens the file
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        raise FileNotFoundError("/dev/shm/whichone-gradio-x/ab/bomb.png")
+
+    async def other_error(scope, receive, send) -> None:
+        raise PermissionError("not this")
+
+    async def run(app) -> list[dict]:
+        sent: list[dict] = []
+
+        async def send(message) -> None:
+            sent.append(message)
+
+        async def receive() -> dict:
+            return {"type": "http.disconnect"}
+
+        await _gone_file_ends_quietly(app, {"type": "http", "path": "/gradio_api/file=x"}, receive, send)
+        return sent
+
+    before = asyncio.run(run(gone_before))
+    assert before[0]["status"] == 404 and b"Not Found" in before[1]["body"]
+    after = asyncio.run(run(gone_after))  # returns: uvicorn closes the unfinished answer, no traceback
+    assert [m["type"] for m in after] == ["http.response.start"]
+    with pytest.raises(PermissionError):  # anything else is still the server's error
+        asyncio.run(run(other_error))

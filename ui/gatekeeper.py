@@ -176,7 +176,7 @@ class Gatekeeper:
                 scope = _without_forwarded_host(scope)
             if scope.get("method") != "POST":
                 self._check_stream(scope, client, path, mounted)
-                await self.app(scope, receive, send)
+                await _gone_file_ends_quietly(self.app, scope, receive, send)
                 return
             route = _event_route(path)
             if path.endswith("/upload"):
@@ -546,6 +546,27 @@ class _PartCounter:
         self.parts += window.count(self.opener)
         self.tail = window[-(len(self.opener) - 1) :]
         return self.parts
+
+
+async def _gone_file_ends_quietly(app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
+    """Run a GET; a file removed between Gradio's check and its read (an upload the app refused and
+    deleted while the browser asked for its preview) is a 404 before the answer starts, and after its
+    headers an answer cut short (the client sees a broken download); never a traceback in the log."""
+    started = False
+
+    async def sending(message: Message) -> None:
+        nonlocal started
+        started = started or message.get("type") == "http.response.start"
+        await send(message)
+
+    try:
+        await app(scope, receive, sending)
+    except FileNotFoundError:
+        if not started:
+            await _refuse(send, 404, "Not Found")
+            return
+        # uvicorn closes the connection on an answer left unfinished, with one line of its own
+        log.info("a file went away while it was sent: %s", str(scope.get("path") or "")[:120])
 
 
 async def _refuse(send: Send, status: int, detail: str) -> None:
