@@ -251,5 +251,106 @@ def extra_mention(q: cues.QuestionCues, text: str) -> str | None:
         or peer_mention(q, text)
         or member_of_group(q, text)
         or place_in_group(q, text)
+        or coordinated_people(q, text)
         or the_others(q, text)[0]
+        or renamed_kind(q, text)[0]
     )
+
+
+def doubt(q: cues.QuestionCues, text: str) -> str | None:
+    """Why a reply with no mention is too weakly read to say NO (module docstring), or None."""
+    return the_others(q, text)[1] or renamed_kind(q, text)[1]
+
+
+_AND_PERSON = r"\s+(?:an?|the|his|her|their|its)\s+"
+
+
+def coordinated_people(q: cues.QuestionCues, text: str) -> str | None:
+    """For a question about a person, the referent joined by "and" to another person ("a man and his
+    brother are ...", "her sister and the girl"): two people, as G.3's "several people" counts. Not a
+    thing or an animal ("the man and his dog"), nor an owner ("the girl and her father's car")."""
+    if not cues.asks_about_person(q) or not q.referents:
+        return None
+    names = _pattern(set(q.referents) - {"person"} or set(q.referents))
+    pairs = (
+        r"\b(?:an?|the)\s+(?:"
+        + _WORD
+        + r"\s+)?"
+        + names
+        + r"\s+and"
+        + _AND_PERSON
+        + r"(?:("
+        + _WORD
+        + r")\s+)?("
+        + _WORD
+        + r")",
+        r"\b(?:an?|the|his|her|their)\s+(?:("
+        + _WORD
+        + r")\s+)?("
+        + _WORD
+        + r")\s+and"
+        + _AND_PERSON
+        + r"(?:"
+        + _WORD
+        + r"\s+)?"
+        + names,
+    )
+    for pattern in pairs:
+        for m in re.finditer(pattern, text):
+            # the head is the last word before "and" / the first noun after it: test both words
+            others = [w for w in m.groups() if w]
+            if any("'" not in w and not cues.is_plural(w) and cues.names_person(w) for w in others):
+                return f"two people joined: {m.group(0)!r}"
+    return None
+
+
+# the referent renamed by a narrower kind: "the dog in question is the spaniel", "the bird is a robin"
+_RENAMED = (
+    r"\bthe\s+{names}\s+(?:in question\s+|here\s+)?(?:is|appears to be|seems to be|looks like)\s+"
+    r"(?:the|a|an)\s+(" + _WORD + r")(?:\s+(" + _WORD + r"))?"
+)
+_GROUPED = re.compile(
+    r"\b(?:(?:a\s+)?(?:pair|couple|group|trio|handful)\s+of|two|three|four|several|many|other|some)\s+"
+    r"(?:" + _WORD + r"\s+)?(" + _WORD + r")\b"
+)
+
+
+def renamed_kind(q: cues.QuestionCues, text: str) -> tuple[str | None, str | None]:
+    """(a mention, None) / (None, why unsure) / (None, None) for a reply that renames the referent by a
+    narrower kind ("The dog in question is the spaniel"): more of that kind ("two other spaniels") are
+    more of the referent; a group of another narrow kind ("a pair of retrievers") may be the same broad
+    kind (G.3 counts a catcher as a second player), which no rule here can tell: unsure."""
+    if not q.referents:
+        return None, None
+    m = re.search(_RENAMED.format(names=_pattern(set(q.referents))), text)
+    if m is None:
+        return None, None
+    alias = _alias_head(m.group(1), m.group(2))
+    if alias is None or alias in q.referents or cues.names_person(alias) != cues.asks_about_person(q):
+        return None, None
+    for g in _GROUPED.finditer(text, m.end()):
+        noun = g.group(1)
+        if not cues.is_plural(noun) or noun in lx.PART_NOUNS or noun in cues.PLACE_WORDS:
+            continue
+        if noun == cues.plural_of(alias):
+            return f"more of the referent's narrower kind: {g.group(0)!r}", None
+        if cues.names_person(noun) == cues.names_person(alias):
+            return None, f"{g.group(0)!r} may be more of the referent's kind (it was renamed {alias!r})"
+    return None, None
+
+
+def _alias_head(first: str, second: str | None) -> str | None:
+    """The noun of "the spaniel lying ...", "a small robin": the second word where it is a noun."""
+
+    def noun_like(w: str | None) -> bool:
+        return (
+            bool(w)
+            and not w.endswith(("ing", "ed"))
+            and w not in lx.PREPOSITIONS
+            and w not in cues.STOPWORDS
+            and w not in cues.VERBS
+        )
+
+    if noun_like(second):
+        return second
+    return first if noun_like(first) else None

@@ -299,7 +299,7 @@ def _cot_mention(q: cues.QuestionCues, read: str, response: str) -> tuple[str | 
     why = why or cot_cues.extra_mention(_as_person(q), text)
     if why is None and cues.clarification_question(response):
         why = "asks which referent is meant"
-    return why, (None if why else doubt or cot_cues.the_others(q, text)[1])
+    return why, (None if why else doubt or cot_cues.doubt(_as_person(q), text))
 
 
 # Both people spoken of, or a question which one: settled even on a reply cut off mid-sentence. A refusal is
