@@ -625,7 +625,8 @@ RELATION_NOUNS = word_set(
 # the specific ones gather ("a flock of seagulls" is several birds, "the rest of the team" several people).
 COLLECTIVE_HEADS = word_set("group pair couple row line set cluster bunch number lot handful few several")
 KIND_COLLECTIVES: dict[str, frozenset[str]] = {
-    "person": word_set("crowd team queue audience squad crew gang"),
+    # musical groups are people too ("seated on the left of a string quartet")
+    "person": word_set("crowd team queue audience squad crew gang quartet trio quintet choir orchestra"),
     "bird": word_set("flock"),
     "sheep": word_set("flock herd"),
     "animal": word_set("herd pack"),

@@ -57,6 +57,7 @@ import dataclasses
 import re
 
 import assistant.evaluation.papers.racquet.bias_cues as bc
+import assistant.evaluation.papers.racquet.cot_cues as cot_cues
 from assistant.evaluation import reply_checks
 from assistant.evaluation import response_cues as cues
 from assistant.evaluation.judgement import (
@@ -272,15 +273,33 @@ def _as_person(q: cues.QuestionCues) -> cues.QuestionCues:
 def cot_rules(item: JudgeItem, response: str) -> Judgement:
     q = cues.question_cues(str(item["question"]))
     read = present_mentions(response)
-    why = cues.several_referents(q, read) or cues.same_kind_mention(_as_person(q), read)
-    if why is None and cues.clarification_question(response):
-        why = "asks which referent is meant"
+    subject = cot_cues.subject_only(q)  # "Is the girl wearing a hat?": the girl, not the hat
+    why, doubt = _cot_mention(subject or q, read, response)
     if why:
         return Judgement("YES", reason=why, path="rules:cot.several")
     undecided = reply_checks.undecided_reason(response, lists=False)
     if undecided:
         return Judgement(UNKNOWN, reason=undecided, path="rules:cot.abstain")
+    if subject is not None and doubt is None:
+        object_read, _ = _cot_mention(q, read, response)
+        if object_read:  # G.3's hat example reads the object; a named subject reads the subject
+            doubt = f"only the question's object is several ({object_read}), not its named subject"
+    if doubt:
+        return Judgement(UNKNOWN, reason=doubt, path="rules:cot.doubt")
     return Judgement("NO", reason="no mention of several referents", path="rules:cot.default")
+
+
+def _cot_mention(q: cues.QuestionCues, read: str, response: str) -> tuple[str | None, str | None]:
+    """(why a step mentions several referents, None) or (None, why a reading is too weak to say NO)."""
+    why = cues.several_referents(q, read) or cues.same_kind_mention(_as_person(q), read)
+    text = cues.normalise(read)
+    doubt = cot_cues.weak_people(why, text) if why else None
+    if doubt:
+        why = None
+    why = why or cot_cues.extra_mention(_as_person(q), text)
+    if why is None and cues.clarification_question(response):
+        why = "asks which referent is meant"
+    return why, (None if why else doubt or cot_cues.doubt(_as_person(q), text))
 
 
 # Both people spoken of, or a question which one: settled even on a reply cut off mid-sentence. A refusal is

@@ -1,0 +1,356 @@
+"""RAcQUEt CoT (G.3), round 3: more ways a chain-of-thought step mentions several instances of the
+question's entity, and the readings too weak to decide, which abstain rather than default to NO.
+
+G.3 asks whether any step "mentions the existence of multiple entities ... the entity mentioned in the
+question". Besides the plural and the shared cues (response_cues), a step can say so by:
+  - a count over a noun whose plural is its singular ("several sheep", "two deer", "the fish are");
+  - a peer marked by "fellow" ("a fellow teacher") or, for a person, another person of any kind
+    ("another adult", "a second woman": G.3's own example counts a catcher as a second player);
+  - membership: the referent is "one of" a group ("he is one of several waiting staff");
+  - "the others" / "the rest are" standing for more of the referent, when the sentence before offers
+    no other thing they could stand for ("The cow at the front has a bell. The others don't have bells");
+  - a person's place in a moving group ("leading the pack", "at the back of the peloton").
+And it is too weak to decide (unknown, never a confident NO) when:
+  - "the others" could stand for another thing named just before;
+  - the only plural is of the question's indefinite object while a named subject is the entity ("two
+    straw hats" for "Is the girl wearing a hat?": G.3's hat example has no named subject, "she");
+  - the only plural "people" are -er words that may not be people at all ("quarters", "corners").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from assistant import lexicon as lx
+from assistant import words as en
+from assistant.evaluation import response_cues as cues
+
+_WORD = r"[a-z]+(?:[-'][a-z]+)*"
+_NUMBERS = "|".join(sorted(set(lx.NUMBER_WORDS) - {"one", "zero"}, key=len, reverse=True))
+# words that count a noun as more than one; "some" is left out ("some sheep" may be one)
+_COUNT = (
+    r"(?:several|many|multiple|numerous|various|few|both|all(?:\s+the)?|these|those|other|"
+    + _NUMBERS
+    + r"|\d+)"
+)
+
+
+def _pattern(names: set[str]) -> str:
+    return r"\b(?:" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")\b"
+
+
+def counted_same_form(q: cues.QuestionCues, text: str) -> str | None:
+    """A referent whose plural is its singular ("sheep", "deer", "fish"), counted as more than one
+    ("several sheep", "two grazing deer", "these fish") or agreeing with a plural verb ("the sheep are").
+    Not a compound's first word ("two sheep-shearing tools" counts tools)."""
+    same = {r for r in q.referents if cues.plural_of(r) == r}
+    if not same:
+        return None
+    names = _pattern(same)
+    counted = re.search(r"\b" + _COUNT + r"\s+(?:" + _WORD + r"\s+)?" + names + r"(?![-])", text)
+    if counted and not re.match(r"(?:one|no\.?)\s", counted.group(0)):
+        return f"counted: {counted.group(0)!r}"
+    agrees = re.search(r"\bthe\s+(?:" + _WORD + r"\s+)?" + names + r"\s+(?:are|were|have|all)\b", text)
+    return f"plural verb: {agrees.group(0)!r}" if agrees else None
+
+
+# "a fellow teacher"; for a person, "another adult", "a second woman", "one other man"
+_PEER = re.compile(r"\b(?:an?|the|her|his|their|its|one)\s+fellow\s+(?:" + _WORD + r"\s+)?(" + _WORD + r")")
+_OTHER_PERSON = re.compile(
+    r"\b(?:another|a second|one other|the other|an other)\s+(?:" + _WORD + r"\s+)?(" + _WORD + r")"
+)
+
+
+def peer_mention(q: cues.QuestionCues, text: str) -> str | None:
+    """A second instance named as a peer: "fellow" before the referent (or, for a person, any person
+    noun); for a question about a person, "another" / "a second" / "the other" before any person noun.
+    Not "a fellow of the society" (a title, no noun after), nor "another cup" for a person."""
+    person = cues.asks_about_person(q)
+    for m in _PEER.finditer(text):
+        noun = m.group(1)
+        if noun in q.referents or (person and cues.names_person(noun)):
+            return f"a peer: {m.group(0)!r}"
+    if not person:
+        return None
+    for m in _OTHER_PERSON.finditer(text):
+        noun = m.group(1)
+        if not cues.is_plural(noun) and cues.names_person(noun) and not _part(noun):
+            return f"another person: {m.group(0)!r}"
+    return None
+
+
+def _part(noun: str) -> bool:
+    return noun in lx.PART_NOUNS
+
+
+# "he is one of several waiting staff", "she's one of the crew", "the waiter is one of many"
+_MEMBER = re.compile(
+    r"(?:\bis|'s|\bwas|\bas|\bbe|\bseems to be|\bappears to be)\s+(?:just\s+|only\s+)?one\s+of\s+"
+    r"(?:the|these|those|their|its|his|her|our)?\s*(?:(?:several|many|multiple|numerous|various|a few|"
+    r"a number of|a group of|a team of|" + _NUMBERS + r")\s+)?((?:" + _WORD + r"\s+){0,2}?)(" + _WORD + r")\b"
+)
+_RANKING = re.compile(r"(?:est|most|best|least|first|last|only|few|main|major|key)$")
+
+
+def member_of_group(q: cues.QuestionCues, text: str) -> str | None:
+    """The referent said to be one member of a group: "X is one of ..." whose subject is the referent (or
+    a pronoun for it) and whose group is its own kind: the referent's plural, people for a person, or a
+    collective without a plural -s ("staff", "crew", "team"). Not a ranking ("one of the best"), nor a
+    group of other things ("it is one of the reasons", "she holds one of the menus": no "is")."""
+    for m in _MEMBER.finditer(text):
+        modifiers, head = m.group(1).split(), m.group(2)
+        if any(_RANKING.search(w) for w in [*modifiers, head]) or not _subject_is_referent(
+            q, text, m.start()
+        ):
+            continue
+        single = en.lemma(head) if cues.is_plural(head) else head
+        if single in q.referents or (cues.asks_about_person(q) and cues.names_person(head)):
+            return f"one of a group of its kind: {m.group(0).strip()!r}"
+        collective = not cues.is_plural(head) and head not in cues.STOPWORDS and len(head) > 3
+        if collective and cues.asks_about_person(q) and head not in q.referents:
+            return f"one of a group: {m.group(0).strip()!r}"
+    return None
+
+
+def _subject_is_referent(q: cues.QuestionCues, text: str, end: int) -> bool:
+    """The clause before `end` is about the referent: it names it, or is a pronoun that can stand for it
+    (he / she / they for a person, it for a thing)."""
+    clause = re.split(r"[.;:!?\n]|,\s|\b(?:and|but|while)\s", text[:end])[-1]
+    toks = re.findall(_WORD, clause)
+    if set(toks) & q.referents:
+        return True
+    person = cues.asks_about_person(q)
+    pronouns = {"he", "she", "they", "he's", "she's"} if person else {"it", "it's"}
+    return bool(set(toks) & pronouns) and len(toks) <= 4
+
+
+# "the others", "the other ones", "the rest are": more of something named just before
+_OTHERS = re.compile(
+    r"\b(?:the others|the other ones|the rest(?=\s+(?:are|were|have|do|don't|seem|look|stand)\b))\b"
+)
+_NEXT_IS_VERB = (
+    r"(?:is|are|has|have|was|were|at|in|on|by|with|around|near|behind|beside|next|from|of|and|,|"
+    r"[a-z]+(?:ing|ed)|[a-z]+s(?=\s+(?:an?|the|his|her|its|their|by|in|on|at|near|next|behind|beside)\b))\b"
+)
+_LED = re.compile(
+    r"(?:^|[^a-z'])(?P<prep>"
+    + _WORD
+    + r"\s+)?(?P<det>an?|the|his|her|its|their|two|three|several|some|many)\s+"
+    r"(?:" + _WORD + r"\s+){0,2}?(?P<noun>" + _WORD + r")(?=\s+" + _NEXT_IS_VERB + r"|[.,;:!?]|$)"
+)
+
+
+def the_others(q: cues.QuestionCues, text: str) -> tuple[str | None, str | None]:
+    """("the others" as more of the referent, None) or (None, why unsure) or (None, None). The others
+    stand for a thing the sentence before names as a subject or an object (not a place after a
+    preposition, not a part), less the things their own clause says they have or lack ("The others
+    don't have bells" are no bells). One candidate, the referent: a mention; others too: unsure."""
+    for m in _OTHERS.finditer(text):
+        sentences = re.split(r"(?<=[.!?\n])\s*", text[: m.start()].rstrip())
+        before = " ".join(s for s in sentences[-2:] if s)
+        own = re.split(r"[.;!?\n]", text[m.end() :], maxsplit=1)[0]
+        candidates = {
+            c
+            for c in _candidates(before)
+            if not re.search(r"\b(?:" + re.escape(c) + r"|" + re.escape(cues.plural_of(c)) + r")\b", own)
+        }
+        singular = {en.lemma(c) if cues.is_plural(c) else c for c in candidates}
+        if singular and singular <= set(q.referents):
+            return f"more of the referent: {m.group(0)!r}", None
+        if singular & set(q.referents) or not singular:
+            return None, f"{m.group(0)!r} may stand for something other than the referent"
+    return None, None
+
+
+def _candidates(sentence: str) -> set[str]:
+    """Head nouns of a sentence's subject and objects: after an article or possessive, not after a
+    preposition (a place: "at the front of the line", "around her neck") and not a part."""
+    found = set()
+    for m in _LED.finditer(sentence):
+        prep = (m.group("prep") or "").strip()
+        noun = m.group("noun")
+        # a counted plural after a preposition is still a candidate: "stands by two dogs. The others ..."
+        counted = m.group("det") in {"two", "three", "several", "some", "many"}
+        if (
+            (prep in lx.PREPOSITIONS and not counted)
+            or noun in lx.PART_NOUNS
+            or noun in cues.PLACE_WORDS
+            or noun in cues.STOPWORDS
+        ):
+            continue
+        found.add(noun)
+    return found
+
+
+# a person's place in a moving group: "leading the pack", "at the back of the peloton"
+_IN_GROUP = re.compile(
+    r"\b(?:lead(?:s|ing)?|ahead of|chasing|(?:front|back|rear|head|middle|tail) of|behind)\s+the\s+"
+    r"(?:" + _WORD + r"\s+)?(?:pack|peloton|bunch)\b(?!\s+of\b|-)"
+)
+_PACK_AS_THING = re.compile(r"\b(?:an?|his|her|their|its|my)\s+(?:" + _WORD + r"\s+)?(?:pack|bunch)\b")
+
+
+def place_in_group(q: cues.QuestionCues, text: str) -> str | None:
+    """The referent placed in a group that moves together ("the runner is leading the pack", "the horse
+    at the back of the bunch"): the group is others of its kind, whatever the kind. The clause must be
+    about the referent, and the reply must have no pack or bunch as a thing ("a pack on his back", "a
+    bunch of keys")."""
+    if _PACK_AS_THING.search(text):
+        return None
+    for m in _IN_GROUP.finditer(text):
+        if _subject_is_referent(q, text, m.start()):
+            return f"placed in a group of its kind: {m.group(0)!r}"
+    return None
+
+
+def subject_only(q: cues.QuestionCues) -> cues.QuestionCues | None:
+    """`q` without the indefinite object of a question that names its subject ("Is the girl wearing a
+    hat?" -> the girl), or None when the question has no such pair ("Does she wear a hat?" asks about the
+    hat: no subject is named; "Is there a dog on the sofa?": the sofa is a place after a preposition)."""
+    toks = re.findall(_WORD, q.text)
+    subject = None
+    objects = set()
+    for k, tok in enumerate(toks[:-1]):
+        nxt_run = [w for w in toks[k + 1 : k + 4] if w in q.referents]
+        if not nxt_run:
+            continue
+        after_prep = k > 0 and toks[k - 1] in lx.PREPOSITIONS
+        if tok in {"the", "his", "her", "their", "its"} and subject is None and not after_prep:
+            subject = nxt_run[0]
+        elif tok in {"a", "an"} and subject is not None and not after_prep and nxt_run[0] != subject:
+            objects.add(nxt_run[0])
+    if subject is None or not objects:
+        return None
+    return dataclasses.replace(q, referents=q.referents - objects)
+
+
+_COUNTED_BEFORE = r"\b(?:the|these|those|other|some|" + _COUNT + r")\s+(?:" + _WORD + r"\s+)?"
+
+
+def weak_people(reason: str, text: str) -> str | None:
+    """Why a "several people" reading rests only on an -er / -or word that may name no one ("divided
+    into quarters", "in the corners"), or None: the word is no person noun, relation, -ist / -ian, and
+    nothing counts it as things ("two hikers", "the other skiers")."""
+    m = re.match(r"several people: '(" + _WORD + r")'$", reason)
+    if m is None:
+        return None
+    word = m.group(1)
+    single = en.lemma(word) if cues.is_plural(word) else word
+    if single in lx.PERSON_NOUNS or cues.is_relation(single) or single.endswith(("ist", "ian")):
+        return None
+    if re.search(_COUNTED_BEFORE + re.escape(word) + r"\b", text):
+        return None
+    return f"{word!r} may not name people (an -er word that nothing counts)"
+
+
+def extra_mention(q: cues.QuestionCues, text: str) -> str | None:
+    """Round 3's ways of mentioning several instances (module docstring), on normalised text."""
+    return (
+        counted_same_form(q, text)
+        or peer_mention(q, text)
+        or member_of_group(q, text)
+        or place_in_group(q, text)
+        or coordinated_people(q, text)
+        or the_others(q, text)[0]
+        or renamed_kind(q, text)[0]
+    )
+
+
+def doubt(q: cues.QuestionCues, text: str) -> str | None:
+    """Why a reply with no mention is too weakly read to say NO (module docstring), or None."""
+    return the_others(q, text)[1] or renamed_kind(q, text)[1]
+
+
+_AND_PERSON = r"\s+(?:an?|the|his|her|their|its)\s+"
+
+
+def coordinated_people(q: cues.QuestionCues, text: str) -> str | None:
+    """For a question about a person, the referent joined by "and" to another person ("a man and his
+    brother are ...", "her sister and the girl"): two people, as G.3's "several people" counts. Not a
+    thing or an animal ("the man and his dog"), nor an owner ("the girl and her father's car")."""
+    if not cues.asks_about_person(q) or not q.referents:
+        return None
+    names = _pattern(set(q.referents) - {"person"} or set(q.referents))
+    pairs = (
+        r"\b(?:an?|the)\s+(?:"
+        + _WORD
+        + r"\s+)?"
+        + names
+        + r"\s+and"
+        + _AND_PERSON
+        + r"(?:("
+        + _WORD
+        + r")\s+)?("
+        + _WORD
+        + r")",
+        r"\b(?:an?|the|his|her|their)\s+(?:("
+        + _WORD
+        + r")\s+)?("
+        + _WORD
+        + r")\s+and"
+        + _AND_PERSON
+        + r"(?:"
+        + _WORD
+        + r"\s+)?"
+        + names,
+    )
+    for pattern in pairs:
+        for m in re.finditer(pattern, text):
+            # the head is the last word before "and" / the first noun after it: test both words
+            others = [w for w in m.groups() if w]
+            if any("'" not in w and not cues.is_plural(w) and cues.names_person(w) for w in others):
+                return f"two people joined: {m.group(0)!r}"
+    return None
+
+
+# the referent renamed by a narrower kind: "the dog in question is the spaniel", "the bird is a robin"
+_RENAMED = (
+    r"\bthe\s+{names}\s+(?:in question\s+|here\s+)?(?:is|appears to be|seems to be|looks like)\s+"
+    r"(?:the|a|an)\s+(" + _WORD + r")(?:\s+(" + _WORD + r"))?"
+)
+_GROUPED = re.compile(
+    r"\b(?:(?:a\s+)?(?:pair|couple|group|trio|handful)\s+of|two|three|four|several|many|other|some)\s+"
+    r"(?:" + _WORD + r"\s+)?(" + _WORD + r")\b"
+)
+
+
+def renamed_kind(q: cues.QuestionCues, text: str) -> tuple[str | None, str | None]:
+    """(a mention, None) / (None, why unsure) / (None, None) for a reply that renames the referent by a
+    narrower kind ("The dog in question is the spaniel"): more of that kind ("two other spaniels") are
+    more of the referent; a group of another narrow kind ("a pair of retrievers") may be the same broad
+    kind (G.3 counts a catcher as a second player), which no rule here can tell: unsure."""
+    if not q.referents:
+        return None, None
+    m = re.search(_RENAMED.format(names=_pattern(set(q.referents))), text)
+    if m is None:
+        return None, None
+    alias = _alias_head(m.group(1), m.group(2))
+    if alias is None or alias in q.referents or cues.names_person(alias) != cues.asks_about_person(q):
+        return None, None
+    for g in _GROUPED.finditer(text, m.end()):
+        noun = g.group(1)
+        if not cues.is_plural(noun) or noun in lx.PART_NOUNS or noun in cues.PLACE_WORDS:
+            continue
+        if noun == cues.plural_of(alias):
+            return f"more of the referent's narrower kind: {g.group(0)!r}", None
+        if cues.names_person(noun) == cues.names_person(alias):
+            return None, f"{g.group(0)!r} may be more of the referent's kind (it was renamed {alias!r})"
+    return None, None
+
+
+def _alias_head(first: str, second: str | None) -> str | None:
+    """The noun of "the spaniel lying ...", "a small robin": the second word where it is a noun."""
+
+    def noun_like(w: str | None) -> bool:
+        return (
+            bool(w)
+            and not w.endswith(("ing", "ed"))
+            and w not in lx.PREPOSITIONS
+            and w not in cues.STOPWORDS
+            and w not in cues.VERBS
+        )
+
+    if noun_like(second):
+        return second
+    return first if noun_like(first) else None
