@@ -189,7 +189,9 @@ def _one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
         named = _NAMED_SUBJECT.match(text) or (
             None if _IDENTITY_QUESTION.match(q.text) else _NAMED_BY_COPULA.match(text)
         )
-        new_words = cues.content_words(named.group(1)) - q.words - _NOT_NAMES if named else set()
+        taken = cues.content_words(named.group(1)) if named else set()
+        # "it's a bit blurry", "it's a lot of fun": an amount, then no thing named
+        new_words = set() if taken & _AMOUNTS else taken - q.words - _NOT_NAMES
         if named and new_words:
             return Judgement("infer", reason=f"names the referent of a vague question: {named.group(1)!r}")
     undecided = reply_checks.undecided_reason(response)
@@ -207,12 +209,14 @@ _PRONOUN_REFERENT = re.compile(
 
 # words that name no referent after "it's a": a colour or shade ("a deep blue"), a look ("a shiny one"), an
 # amount ("a lot of", "a bit")
-_NOT_NAMES = (
-    lx.COLORS | lx.COLOR_SHADES | lx.VISUAL_ADJECTIVES | cues.word_set("lot lots bit little few couple one")
-)
+_NOT_NAMES = lx.COLORS | lx.COLOR_SHADES | lx.VISUAL_ADJECTIVES | cues.word_set("one")
+_AMOUNTS = cues.word_set("lot lots bit little few couple")
 
 # chat spellings of "you" ("who do u mean?", "is ur question about ..."): the cues read standard words
-_CHAT_YOU = ((re.compile(r"\bu\b", re.I), "you"), (re.compile(r"\bur\b", re.I), "your"))
+_CHAT_YOU = (
+    (re.compile(r"(?<![\w'-])u(?![\w'-])", re.I), "you"),
+    (re.compile(r"(?<![\w'-])ur(?![\w'-])", re.I), "your"),
+)
 
 
 def _chat_spelling(response: str) -> str:
