@@ -96,6 +96,12 @@ def test_contracted_copula_near_misses(question: str, reply: str) -> None:
     assert strategy(question, reply) == "answer"
 
 
+@pytest.mark.parametrize("reply", ["It's a corkscrew.", "That's a butter churn.", "it's a sextant lol"])
+def test_contracted_copula_for_a_bare_what_is_this_abstains(reply: str) -> None:
+    # the name is both the answer to "what is this?" and the referent taken: no confident label
+    assert strategy("What is this?", reply) == "unknown"
+
+
 # ------------------------------------------------------------------ "the one ... and the other ..."
 
 

@@ -192,6 +192,10 @@ def _one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
         taken = cues.content_words(named.group(1)) if named else set()
         # "it's a bit blurry", "it's a lot of fun": an amount, then no thing named
         new_words = set() if taken & _AMOUNTS else taken - q.words - _NOT_NAMES
+        if named and new_words and _BARE_WHAT.match(q.text) and "'s" in named.group(0)[:6]:
+            # "What is this?" - "It's a corkscrew": the name is the answer as much as the referent taken
+            reason = "names the thing asked about by a bare 'what is this?': its answer or its referent"
+            return Judgement(UNKNOWN, reason=reason, path="rules:strategy.abstain")
         if named and new_words:
             return Judgement("infer", reason=f"names the referent of a vague question: {named.group(1)!r}")
     undecided = reply_checks.undecided_reason(response)
@@ -206,6 +210,8 @@ def _one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
 _PRONOUN_REFERENT = re.compile(
     r"\b(?:this|that|it)\b(?=\s*(?:[?.!]|$)|\s+(?:[a-z]+ed|made|worn|done|called|for|of|in|on|at|with|from)\b)"
 )
+
+_BARE_WHAT = re.compile(r"^what(?:'s|\s+is)\s+(?:this|that|it)\s*\??$")
 
 # words that name no referent after "it's a": a colour or shade ("a deep blue"), a look ("a shiny one"), an
 # amount ("a lot of", "a bit")
