@@ -183,10 +183,26 @@ def test_terse_place_keys_enumerate(question: str, reply: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "reply",
+    [
+        "left guy red, right guy blue",
+        "top row kid blue cap; bottom row kid green",
+        "front lady pearls - back lady none",
+    ],
+)
+def test_terse_place_keys_of_other_nouns_enumerate(reply: str) -> None:
+    # the keys name the wearers, not the asked thing: an answer for each wearer
+    assert strategy("What colour is the hat?", reply) == "enumerate"
+
+
+@pytest.mark.parametrize(
     ("question", "reply"),
     [
         # one place key only: one referent
         ("what is in the cup", "left cup has tea"),
+        # sides of one thing are its parts, not two referents
+        ("what colour is the car", "left side red, right side blue"),
+        ("what colour is the flag", "top half white, bottom half red"),
         # a place inside the clause, not a key
         ("what colour is the door", "blue, with a brass knob on the left"),
     ],
@@ -196,6 +212,11 @@ def test_terse_place_key_near_misses(question: str, reply: str) -> None:
 
 
 # ------------------------------------------------------------------ a question back, then answers
+
+
+def test_asks_then_answers_each_enumerates_described_ones() -> None:
+    reply = "Which woman? The tall one is holding a bag, the short one has an umbrella."
+    assert strategy("What is she holding?", reply) == "enumerate"
 
 
 @pytest.mark.parametrize(
@@ -226,6 +247,11 @@ def test_asks_then_answers_each_enumerates(question: str, reply: str) -> None:
         ("What is she holding?", "Which one? There's one at the till and one by the shelf."),
         ("What is he eating?", "Which man do you mean? One is on the left and one is on the right."),
         ("What is he eating?", "Which man? The one at the grill or the one with the cap?"),
+        ("What is she holding?", "Which woman? The tall one is near the bar, the short one is by the door."),
+        (
+            "What is she holding?",
+            "Who do you mean? The girl in the hat sits behind the desk; the other is at the window.",
+        ),
     ],
 )
 def test_asks_and_only_places_clarifies(question: str, reply: str) -> None:

@@ -16,7 +16,12 @@ mean", "the main ...") or singles out one referent by a description (the B cues:
 centre"; a thing described only as evidence, "going by the logo on the lid", singles out nothing), or,
 for a question whose referent is only "this" / "it", names what it took the referent to be ("The hot
 dog has ..."; "This is a kitchen" for "What room is this?" gives the asked category: an answer); answer
-otherwise.
+otherwise. Round 3: "you (probably) mean the chef" states an assumption; "That's a whisk" names a bare
+"this" (a colour or amount after it names nothing; for a bare "What is this?" it abstains); "the one
+..., and the other ..." and an acknowledged plural whose referents are then taken up by places that
+exclude each other enumerate; a terse reply's bare place keys ("left guy red, right guy blue") enumerate
+unless they name sides of one thing; answers for "the X at ..." and "the one ..." after "which one?"
+enumerate, places alone do not; chat spellings "u" / "ur" read as "you" / "your".
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,
@@ -162,7 +167,7 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     text = cues.normalise(response)
     if several and several.startswith("plural mention") and _acknowledged_then_chosen(q, text):
         several = None
-    several = several or _one_and_the_other(q, text)
+    several = several or _one_and_the_other(q, text) or _bare_place_keys(response)
     if several:
         return Judgement("enumerate", reason=several, path="rules:strategy.several")
     listed = [it for it in cues.list_items(response) if _names_place_or_referent(q, it)]
@@ -245,6 +250,23 @@ def _restored_articles(response: str) -> str:
     return _BARE_PLACE.sub(lambda m: m.group(1) + "the ", response)
 
 
+# a bare place key and its noun, then the value: "left guy red, right guy blue" answers for two people
+# whatever they are called; sides and halves of one thing ("left side red, right side blue") are parts
+_BARE_KEY = re.compile(
+    r"(?:^|[,;\u2013\u2014]\s*|\s-\s+|\n\s*)(left|right|front|back|top|bottom|upper|lower)\s+([a-z]+)\s+[a-z0-9]",
+    re.I,
+)
+_SIDES = cues.word_set("side sides half end edge corner part section bit")
+
+
+def _bare_place_keys(response: str) -> str | None:
+    keys = [(m.group(1).lower(), m.group(2).lower()) for m in _BARE_KEY.finditer(response)]
+    if any(noun in _SIDES or noun in lx.PART_NOUNS for _, noun in keys):
+        return None
+    places = [cues.place_of(place) or place for place, _ in keys]
+    return f"terse keys by place: {', '.join(places)}" if cues.exclusive_places(places) else None
+
+
 # "the one nearest you is ..., and the other ...": a contrast pair that answers for two referents, whatever
 # noun the reply gives them ("two plates" for "this dish"); "the other" must stand for a referent (before a
 # verb, "one", or the cut-off end), not "the other end of the rope"
@@ -303,8 +325,17 @@ def _answers_before_asking(q: cues.QuestionCues, response: str) -> str | None:
     if cues.exclusive_places(places) and len(verbs) >= 2:
         return ", ".join(dict.fromkeys(places))
     # after "which one?" a clause for "the one at the door" is the other referent, whatever its verb
-    # ("The man at the bar is in a jacket; the one at the door wears a suit")
-    return _parallel_answers(q, said, any_frame=True)
+    # ("The man at the bar is in a jacket; the one at the door wears a suit"); a clause that only says
+    # where its subject is ("the short one is by the door") answers nothing
+    answers = [c for c in answer_match.clauses(said) if not _ONLY_WHERE.search(c)]
+    return _parallel_answers(q, "; ".join(answers), any_frame=True)
+
+
+_ONLY_WHERE = re.compile(
+    r"\b(?:is|are|'s|sits|stands|waits)\s+(?:(?:standing|sitting|seated|waiting)\s+)?(?:near|by|at|beside|behind|"
+    r"under|over|next\s+to|in\s+front\s+of|on\s+the\s+(?:left|right)|in\s+the\s+(?:middle|centre|center|corner|"
+    r"back|front|background|foreground))\b[^,;]*$"
+)
 
 
 _PLACING = re.compile(
@@ -804,7 +835,9 @@ def _parallel_answers(q: cues.QuestionCues, response: str, any_frame: bool = Fal
             continue
         for head, described, frame in seen:
             # `any_frame`: a described "the one ..." after a described referent needs no shared frame
-            other_one = any_frame and found[0] == "one" and head in q.referents and _described(clause)
+            # ("the tall one is holding ..., the short one has ..."): both the referent or "one"
+            names = set(q.referents) | {"one"}
+            other_one = any_frame and {head, found[0]} <= names and (_described(clause) or bool(found[1]))
             if (frame != found[2] and not other_one) or (head == found[0] and not (described and found[1])):
                 continue
             heads = {head, found[0]} - {"one", "other"}
