@@ -68,7 +68,7 @@ def test_what_is_meant_near_misses(question: str, reply: str) -> None:
         ("What is this used for?", "That's a whisk, for beating eggs and cream."),
         ("What is it made of?", "It's a birdhouse, built from pine boards."),
         ("What does this do?", "That's a metronome; it keeps a steady beat for musicians."),
-        ("How old is this?", "It's a gramophone from around the 1920s."),
+        ("How old is this?", "It's a gramophone - from around the 1920s, I would say."),
     ],
 )
 def test_contracted_copula_names_the_referent(question: str, reply: str) -> None:
@@ -88,6 +88,9 @@ def test_contracted_copula_names_the_referent(question: str, reply: str) -> None
         # an amount, or a time for "what time is it?": no thing named
         ("What is it?", "It's a bit blurry, but it looks like a shed."),
         ("What time is it?", "It's a quarter to five."),
+        # the name may be the answer itself: "a dollar fifty", "a plate with two eggs"
+        ("How much is this?", "It's a dollar fifty."),
+        ("What is on it?", "It's a plate with two eggs."),
         # keeps the pronoun: no name
         ("What is this used for?", "It's used for sharpening knives."),
     ],

@@ -80,7 +80,7 @@ _NAMED_SUBJECT = re.compile(
 # nothing, so the words taken skip colours, shades and visual adjectives
 _NAMED_BY_COPULA = re.compile(
     r"^(?:this|that|it)(?:'s|\s+is|\s+looks like|\s+appears to be|'s probably)\s+(?:a|an|the)\s+"
-    r"((?:[a-z'-]+\s+){0,2}[a-z'-]+)"
+    r"((?:[a-z][a-z'-]*\s+){0,2}[a-z][a-z'-]*)"
 )
 _NUMBERS = {w: str(n) for w, n in lx.NUMBER_WORDS.items()}  # "two" -> "2", as in the question analyser
 _PASS_STOP = cues.STOPWORDS | cues.word_set("it this there be was were has have color colour answer final")
@@ -190,19 +190,9 @@ def _one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     described = cues.identifying_description(q, _without_evidence(q, text))
     if described:
         return Judgement("infer", reason=f"singles out one referent: {described!r}")
-    if q.vague or _PRONOUN_REFERENT.search(q.text):
-        named = _NAMED_SUBJECT.match(text) or (
-            None if _IDENTITY_QUESTION.match(q.text) else _NAMED_BY_COPULA.match(text)
-        )
-        taken = cues.content_words(named.group(1)) if named else set()
-        # "it's a bit blurry", "it's a lot of fun": an amount, then no thing named
-        new_words = set() if taken & _AMOUNTS else taken - q.words - _NOT_NAMES
-        if named and new_words and _BARE_WHAT.match(q.text) and "'s" in named.group(0)[:6]:
-            # "What is this?" - "It's a corkscrew": the name is the answer as much as the referent taken
-            reason = "names the thing asked about by a bare 'what is this?': its answer or its referent"
-            return Judgement(UNKNOWN, reason=reason, path="rules:strategy.abstain")
-        if named and new_words:
-            return Judgement("infer", reason=f"names the referent of a vague question: {named.group(1)!r}")
+    named = _named_referent(q, text) if q.vague or _PRONOUN_REFERENT.search(q.text) else None
+    if named:
+        return named
     undecided = reply_checks.undecided_reason(response)
     if undecided:
         return Judgement(UNKNOWN, reason=undecided, path="rules:strategy.abstain")
@@ -280,6 +270,31 @@ _ONE_THEN_OTHER = re.compile(
 def _one_and_the_other(q: cues.QuestionCues, text: str) -> str | None:
     m = _ONE_THEN_OTHER.search(text)
     return f"answers for one and the other: {m.group(0)[:60]!r}" if m else None
+
+
+def _named_referent(q: cues.QuestionCues, text: str) -> Judgement | None:
+    """infer where the reply names what a vague question's "this" / "it" is ("The bicycle is green", "That's
+    a whisk, for beating eggs"); None where it names nothing. A contracted "It's a X" names the referent only
+    where the answer follows apart (a comma, a dash, a semicolon): "It's a dollar fifty" or "It's a plate
+    with two eggs" may be the answer itself; for a bare "What is this?" it is both, and the rule abstains."""
+    named = _NAMED_SUBJECT.match(text) or (
+        None if _IDENTITY_QUESTION.match(q.text) else _NAMED_BY_COPULA.match(text)
+    )
+    taken = cues.content_words(named.group(1)) if named else set()
+    # "it's a bit blurry", "it's a lot of fun": an amount, then no thing named
+    new_words = set() if taken & _AMOUNTS else taken - q.words - _NOT_NAMES
+    if not (named and new_words):
+        return None
+    if "'s" in named.group(0)[:6]:
+        if _BARE_WHAT.match(q.text):
+            reason = "names the thing asked about by a bare 'what is this?': its answer or its referent"
+            return Judgement(UNKNOWN, reason=reason, path="rules:strategy.abstain")
+        if not _SET_APART.match(text, named.end()):
+            return None
+    return Judgement("infer", reason=f"names the referent of a vague question: {named.group(1)!r}")
+
+
+_SET_APART = re.compile(r"\s*(?:[,;:\u2013\u2014]|\s-\s)\s*[a-z0-9]")
 
 
 # the evidence for an answer, up to its clause's end: "going by the logo on the lid", "judging from the
