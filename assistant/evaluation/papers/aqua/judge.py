@@ -16,7 +16,12 @@ mean", "the main ...") or singles out one referent by a description (the B cues:
 centre"; a thing described only as evidence, "going by the logo on the lid", singles out nothing), or,
 for a question whose referent is only "this" / "it", names what it took the referent to be ("The hot
 dog has ..."; "This is a kitchen" for "What room is this?" gives the asked category: an answer); answer
-otherwise.
+otherwise. Round 3: "you (probably) mean the chef" states an assumption; "That's a whisk" names a bare
+"this" (a colour or amount after it names nothing; for a bare "What is this?" it abstains); "the one
+..., and the other ..." and an acknowledged plural whose referents are then taken up by places that
+exclude each other enumerate; a terse reply's bare place keys ("left guy red, right guy blue") enumerate
+unless they name sides of one thing; answers for "the X at ..." and "the one ..." after "which one?"
+enumerate, places alone do not; chat spellings "u" / "ur" read as "you" / "your".
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,
@@ -58,6 +63,11 @@ _ASSUMPTION = re.compile(
     r"\b(?:assuming|assumption|i assume|i'll assume|i will assume|presumably|"
     r"(?:likely|probably) (?:referring|asking|means?)|if you(?:'re| are)? (?:mean|asking about|referring to)|"
     r"if you mean|i think you mean|you(?:'re| are) (?:probably|likely) (?:asking|referring)|"
+    # a statement (the questions back were read before) of what the user means, about one referent that
+    # follows: "you probably mean the chef", "I take it you're asking about the red one"; "not sure what
+    # you mean" names nothing
+    r"(?<!what )(?<!which )(?<!who )you(?:'re| are)? (?:(?:probably|likely|presumably|must|surely) )?"
+    r"(?:mean|meant|asking about|referring to|talking about) (?=(?:the|this|that|his|her) )|"
     r"appears? to be (?:referring|asking)|the main|the most "
     r"(?:prominent|noticeable|visible)|the (?:largest|biggest) (?:one|object))\b"
 )
@@ -65,8 +75,12 @@ _NAMED_SUBJECT = re.compile(
     r"^(?:the|this|that)\s+((?:[a-z'-]+\s+){0,2}?[a-z'-]+)\s+(?:is|are|has|have|was|were|looks|appears|seems|"
     r"shows|contains|features|wears|holds)\b"
 )
+# "This is a typewriter", "That's a mortar and pestle", "It's a kettle": the reply's pronoun is the
+# question's, and what follows names it; an attribute ("It's a deep blue", "It's a bright red one") names
+# nothing, so the words taken skip colours, shades and visual adjectives
 _NAMED_BY_COPULA = re.compile(
-    r"^(?:this|that|it)\s+(?:is|looks like|appears to be)\s+(?:a|an|the)\s+([a-z'-]+)"
+    r"^(?:this|that|it)(?:'s|\s+is|\s+looks like|\s+appears to be|'s probably)\s+(?:a|an|the)\s+"
+    r"((?:[a-z][a-z'-]*\s+){0,2}[a-z][a-z'-]*)"
 )
 _NUMBERS = {w: str(n) for w, n in lx.NUMBER_WORDS.items()}  # "two" -> "2", as in the question analyser
 _PASS_STOP = cues.STOPWORDS | cues.word_set("it this there be was were has have color colour answer final")
@@ -138,6 +152,7 @@ def _several_options(response: str, references: list[str]) -> str | None:
 
 def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     q = cues.question_cues(str(item["question"]))
+    response = _chat_spelling(response)
     whole = response
     # after step-by-step reasoning, the final answer has the strategy
     response = final_answer(response, _EXPLICIT_FINAL_MARK)
@@ -148,10 +163,11 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
             reason = f"answers each, then asks: {answered}"
             return Judgement("enumerate", reason=reason, path="rules:strategy.several")
         return Judgement("clarify", reason=f"asks: {asked!r}", path="rules:strategy.asks")
-    several = cues.several_referents(q, response)
+    several = cues.several_referents(q, response) or cues.several_referents(q, _restored_articles(response))
     text = cues.normalise(response)
     if several and several.startswith("plural mention") and _acknowledged_then_chosen(q, text):
         several = None
+    several = several or _one_and_the_other(q, text) or _bare_place_keys(response)
     if several:
         return Judgement("enumerate", reason=several, path="rules:strategy.several")
     listed = [it for it in cues.list_items(response) if _names_place_or_referent(q, it)]
@@ -174,17 +190,111 @@ def _one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     described = cues.identifying_description(q, _without_evidence(q, text))
     if described:
         return Judgement("infer", reason=f"singles out one referent: {described!r}")
-    if q.vague:
-        named = _NAMED_SUBJECT.match(text) or (
-            None if _IDENTITY_QUESTION.match(q.text) else _NAMED_BY_COPULA.match(text)
-        )
-        new_words = cues.content_words(named.group(1)) - q.words if named else set()
-        if named and new_words:
-            return Judgement("infer", reason=f"names the referent of a vague question: {named.group(1)!r}")
+    named = _named_referent(q, text) if q.vague or _PRONOUN_REFERENT.search(q.text) else None
+    if named:
+        return named
     undecided = reply_checks.undecided_reason(response)
     if undecided:
         return Judgement(UNKNOWN, reason=undecided, path="rules:strategy.abstain")
     return Judgement("answer", reason="a direct answer", path="rules:strategy.default")
+
+
+# the question's "this" / "it" standing alone, before a participle or a preposition ("What is this used
+# for?", "What is it made of?"): the referent is only the pronoun, though the cues may read "this used"
+# as a noun phrase
+_PRONOUN_REFERENT = re.compile(
+    r"\b(?:this|that|it)\b(?=\s*(?:[?.!]|$)|\s+(?:[a-z]+ed|made|worn|done|called|for|of|in|on|at|with|from)\b)"
+)
+
+_BARE_WHAT = re.compile(r"^what(?:'s|\s+is)\s+(?:this|that|it)\s*\??$")
+
+# words that name no referent after "it's a": a colour or shade ("a deep blue"), a look ("a shiny one"), an
+# amount ("a lot of", "a bit")
+_NOT_NAMES = lx.COLORS | lx.COLOR_SHADES | lx.VISUAL_ADJECTIVES | cues.word_set("one")
+_AMOUNTS = cues.word_set("lot lots bit little few couple")
+
+# chat spellings of "you" ("who do u mean?", "is ur question about ..."): the cues read standard words
+_CHAT_YOU = (
+    (re.compile(r"(?<![\w'-])u(?![\w'-])", re.I), "you"),
+    (re.compile(r"(?<![\w'-])ur(?![\w'-])", re.I), "your"),
+)
+
+
+def _chat_spelling(response: str) -> str:
+    for pattern, word in _CHAT_YOU:
+        response = pattern.sub(word, response)
+    return response
+
+
+# a terse reply drops its articles: "left shoe nike, right one adidas" is "the left shoe ..., the right
+# one ..."; a place word that opens a clause (the reply's start, or after a comma, semicolon or dash) and
+# is followed by a noun gets its "the" back, so that the place cues read it
+_BARE_PLACE = re.compile(
+    r"(^|[,;\u2013\u2014]\s*|\s-\s+|\n\s*)(?=(?:left|right|front|back|top|bottom|middle|centre|center|"
+    r"near|far|nearest|farthest|closest|furthest|upper|lower)\s+[a-z])",
+    re.I,
+)
+
+
+def _restored_articles(response: str) -> str:
+    return _BARE_PLACE.sub(lambda m: m.group(1) + "the ", response)
+
+
+# a bare place key and its noun, then the value: "left guy red, right guy blue" answers for two people
+# whatever they are called; sides and halves of one thing ("left side red, right side blue") are parts
+_BARE_KEY = re.compile(
+    r"(?:^|[,;\u2013\u2014]\s*|\s-\s+|\n\s*)(left|right|front|back|top|bottom|upper|lower)\s+([a-z]+)\s+[a-z0-9]",
+    re.I,
+)
+_SIDES = cues.word_set("side sides half end edge corner part section bit")
+
+
+def _bare_place_keys(response: str) -> str | None:
+    keys = [(m.group(1).lower(), m.group(2).lower()) for m in _BARE_KEY.finditer(response)]
+    if any(noun in _SIDES or noun in lx.PART_NOUNS for _, noun in keys):
+        return None
+    places = [cues.place_of(place) or place for place, _ in keys]
+    return f"terse keys by place: {', '.join(places)}" if cues.exclusive_places(places) else None
+
+
+# "the one nearest you is ..., and the other ...": a contrast pair that answers for two referents, whatever
+# noun the reply gives them ("two plates" for "this dish"); "the other" must stand for a referent (before a
+# verb, "one", or the cut-off end), not "the other end of the rope"
+_ONE_THEN_OTHER = re.compile(
+    r"\bthe one\b[^.?!;]*?\b(?:is|are|looks|appears|seems|has|shows|says|reads|wears|holds|'s)\b"
+    r"[^.?!]*?\b(?:the other|the second)(?:\s+one)?(?=\s+(?:is|are|looks|appears|seems|has|shows|says|reads|"
+    r"wears|holds|was|might|may|could)\b|\s*[,.!]?\s*$)"
+)
+
+
+def _one_and_the_other(q: cues.QuestionCues, text: str) -> str | None:
+    m = _ONE_THEN_OTHER.search(text)
+    return f"answers for one and the other: {m.group(0)[:60]!r}" if m else None
+
+
+def _named_referent(q: cues.QuestionCues, text: str) -> Judgement | None:
+    """infer where the reply names what a vague question's "this" / "it" is ("The bicycle is green", "That's
+    a whisk, for beating eggs"); None where it names nothing. A contracted "It's a X" names the referent only
+    where the answer follows apart (a comma, a dash, a semicolon): "It's a dollar fifty" or "It's a plate
+    with two eggs" may be the answer itself; for a bare "What is this?" it is both, and the rule abstains."""
+    named = _NAMED_SUBJECT.match(text) or (
+        None if _IDENTITY_QUESTION.match(q.text) else _NAMED_BY_COPULA.match(text)
+    )
+    taken = cues.content_words(named.group(1)) if named else set()
+    # "it's a bit blurry", "it's a lot of fun": an amount, then no thing named
+    new_words = set() if taken & _AMOUNTS else taken - q.words - _NOT_NAMES
+    if not (named and new_words):
+        return None
+    if "'s" in named.group(0)[:6]:
+        if _BARE_WHAT.match(q.text):
+            reason = "names the thing asked about by a bare 'what is this?': its answer or its referent"
+            return Judgement(UNKNOWN, reason=reason, path="rules:strategy.abstain")
+        if not _SET_APART.match(text, named.end()):
+            return None
+    return Judgement("infer", reason=f"names the referent of a vague question: {named.group(1)!r}")
+
+
+_SET_APART = re.compile(r"\s*(?:[,;:\u2013\u2014]|\s-\s)\s*[a-z0-9]")
 
 
 # the evidence for an answer, up to its clause's end: "going by the logo on the lid", "judging from the
@@ -221,11 +331,32 @@ def _answers_before_asking(q: cues.QuestionCues, response: str) -> str | None:
     """Answers for referents in places that exclude each other, given before the question that asks which
     is meant (each with its own verb): the reply enumerates; it does not ask instead of answering."""
     parts = re.split(r"\s[\u2013\u2014-]\s|[\u2013\u2014;:]|(?<=[.!?])\s+", response)
-    said = " ".join(p for p in parts if "?" not in p)
+    said = "; ".join(p.strip() for p in parts if "?" not in p and p.strip())
     places = cues.located_places(q, said)
-    if cues.exclusive_places(places) and len(_ANSWER_VERB.findall(cues.normalise(said))) >= 2:
+    # a verb that only places its subject ("one is on the left") answers nothing
+    verbs = [
+        m for m in _ANSWER_VERB.finditer(cues.normalise(said)) if not _PLACING.match(said.lower(), m.end())
+    ]
+    if cues.exclusive_places(places) and len(verbs) >= 2:
         return ", ".join(dict.fromkeys(places))
-    return None
+    # after "which one?" a clause for "the one at the door" is the other referent, whatever its verb
+    # ("The man at the bar is in a jacket; the one at the door wears a suit"); a clause that only says
+    # where its subject is ("the short one is by the door") answers nothing
+    answers = [c for c in answer_match.clauses(said) if not _ONLY_WHERE.search(c)]
+    return _parallel_answers(q, "; ".join(answers), any_frame=True)
+
+
+_ONLY_WHERE = re.compile(
+    r"\b(?:is|are|'s|sits|stands|waits)\s+(?:(?:standing|sitting|seated|waiting)\s+)?(?:near|by|at|beside|behind|"
+    r"under|over|next\s+to|in\s+front\s+of|on\s+the\s+(?:left|right)|in\s+the\s+(?:middle|centre|center|corner|"
+    r"back|front|background|foreground))\b[^,;]*$"
+)
+
+
+_PLACING = re.compile(
+    r"\s+(?:(?:standing|sitting|seated|located|placed)\s+)?(?:on|in|at|near|by|to|behind)\s+(?:the\s+)?"
+    r"(?:far\s+)?(?:left|right|front|back|middle|centre|center|top|bottom|foreground|background)\b"
+)
 
 
 def _asks_between(q: cues.QuestionCues, response: str) -> str | None:
@@ -245,7 +376,7 @@ def _acknowledged_then_chosen(q: cues.QuestionCues, text: str) -> bool:
     several (after "there are", "I see", "among", "of the"), and one of them is singled out and answered."""
     plurals = "|".join(re.escape(p) for p in cues.plural_mentions(q, text))
     acknowledged = re.search(
-        r"\b(?:there (?:are|were)|i (?:can )?see|among|of the)\s+(?:[a-z0-9]+\s+){0,3}?(?:"
+        r"\b(?:there(?:'s| is| are| were|s)|i (?:can )?see|among|of the)\s+(?:[a-z0-9]+\s+){0,3}?(?:"
         + plurals
         + r")\b",
         text,
@@ -253,7 +384,17 @@ def _acknowledged_then_chosen(q: cues.QuestionCues, text: str) -> bool:
     if not (plurals and acknowledged):
         return False
     rest = text[: acknowledged.start()] + text[acknowledged.end() :]  # the cues, without that plural
-    if cues.several_referents(q, rest):
+    if cues.several_referents(q, rest) or _one_and_the_other(q, rest):
+        return False
+    # "there are two buses: the front one shows 42 and the back one 17": two taken up, by places that
+    # exclude each other, is an answer for each, not one chosen; the places of the acknowledging clause
+    # itself ("two dogs, one on the left and one on the right; the left one is ...") only place them
+    said = re.split(r"[:;.!?]", text[acknowledged.start() :])[0]
+    taken_up = list(cues.located_places(q, text))
+    for place in cues.located_places(q, said):
+        if place in taken_up:
+            taken_up.remove(place)
+    if cues.exclusive_places(taken_up):
         return False
     # one of them taken up in the singular: described ("the one in the centre"), or only "the dog" (then
     # the reply answers for one without saying which: the strategy rules read it as a direct answer)
@@ -681,7 +822,18 @@ def _frame(verb: str, nxt: str) -> str:
     return "show" if lemma in _SHOWING else lemma
 
 
-def _parallel_answers(q: cues.QuestionCues, response: str) -> str | None:
+def _described(clause: str) -> bool:
+    """ "the one at the door ...", "the one with the beard ...": "one" told apart by a phrase of its own."""
+    return bool(
+        re.match(
+            r"^(?:and\s+|while\s+|whereas\s+)?the one\s+(?:[a-z]+ing|who|that|with|in|at|on|by|near|"
+            r"next|behind|beside|under|holding|wearing)\b",
+            clause,
+        )
+    )
+
+
+def _parallel_answers(q: cues.QuestionCues, response: str, any_frame: bool = False) -> str | None:
     """Two clauses that answer in the same frame for two different definite subjects ("The pigeon is
     pecking at crumbs, and the seagull on the bollard is standing"; "the clock says 4:10, while the
     display reads 16:12"; "the table by the window seats four, and the one near the bar seats two"): the
@@ -697,7 +849,11 @@ def _parallel_answers(q: cues.QuestionCues, response: str) -> str | None:
         if found[0] not in ("one", "other") and any(found[0] in cues.words(p) for p in parts[:k]):
             continue
         for head, described, frame in seen:
-            if frame != found[2] or (head == found[0] and not (described and found[1])):
+            # `any_frame`: a described "the one ..." after a described referent needs no shared frame
+            # ("the tall one is holding ..., the short one has ..."): both the referent or "one"
+            names = set(q.referents) | {"one"}
+            other_one = any_frame and {head, found[0]} <= names and (_described(clause) or bool(found[1]))
+            if (frame != found[2] and not other_one) or (head == found[0] and not (described and found[1])):
                 continue
             heads = {head, found[0]} - {"one", "other"}
             asked = heads & set(q.referents)

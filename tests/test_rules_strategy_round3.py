@@ -1,0 +1,285 @@
+"""AQuA strategy mechanisms of the third round (issue 32), tested from the rubric
+(prompts/aqua_judge_strategy.txt) with replies written for these tests (other scenes, nouns and sentence
+shapes than the labelled sets), each with near misses the mechanism must not fire on:
+
+- infer vs answer: a statement of what the user means ("you probably mean the X") is an assumption; a
+  contracted copula ("That's a ...", "It's a ...") names the referent of a bare "this" / "it", but a
+  colour, shade or look after it names nothing, and a pronoun question about a person ("What is he
+  holding?") is not resolved by naming the thing held;
+- enumerate vs infer: "the one ... and the other ..." answers for two, whatever noun the reply gives them;
+  an acknowledged plural followed by two referents taken up by places that exclude each other enumerates,
+  but places that only say where the acknowledged ones are do not;
+- terse replies that drop their articles ("left cup tea, right one coffee") are read as keyed by places;
+- clarify vs enumerate: a question back followed by answers for "the X at ..." and "the one at ..."
+  enumerates; one followed by where the candidates are (no answers) still clarifies;
+- chat spelling: "who do u mean?" asks as "who do you mean?" does.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.evaluation import papers
+from assistant.evaluation.judges import RuleJudge
+from assistant.evaluation.papers.aqua.judge import _chat_spelling
+
+RULES = RuleJudge()
+
+
+def strategy(question: str, reply: str) -> str:
+    return RULES.judge(papers.question("aqua_strategy"), {"question": question, "response": reply}).label
+
+
+# ------------------------------------------------------------------ stated assumption: "you mean the X"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is she reading?", "You probably mean the woman on the bench; she is reading a paperback."),
+        ("What is he carrying?", "I take it you mean the postman, who is carrying a parcel."),
+        ("What colour is it?", "I guess you're asking about the kite: it is bright orange."),
+        ("What is she drinking?", "Likely you're referring to the girl by the fountain. Lemonade, it seems."),
+    ],
+)
+def test_statement_of_what_is_meant_infers(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "infer"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # "what you mean" names nothing
+        ("What is she reading?", "I'm not sure what you mean, but she is reading a paperback."),
+        # asked back: a question, not a statement
+        ("What is he carrying?", "Do you mean the postman or the courier?"),
+    ],
+)
+def test_what_is_meant_near_misses(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "infer"
+
+
+# ------------------------------------------------------------------ contracted copula names "this" / "it"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is this used for?", "That's a whisk, for beating eggs and cream."),
+        ("What is it made of?", "It's a birdhouse, built from pine boards."),
+        ("What does this do?", "That's a metronome; it keeps a steady beat for musicians."),
+        ("How old is this?", "It's a gramophone - from around the 1920s, I would say."),
+    ],
+)
+def test_contracted_copula_names_the_referent(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "infer"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # an attribute after "it's a" names nothing
+        ("What colour is it?", "It's a deep blue."),
+        ("What colour is this?", "It's a pale green, almost mint."),
+        # the identification is the answer to "what kind of ... is this?"
+        ("What kind of bird is this?", "That's a heron."),
+        # a person pronoun: naming the held thing resolves nobody
+        ("What is he holding?", "It's a fishing rod."),
+        # an amount, or a time for "what time is it?": no thing named
+        ("What is it?", "It's a bit blurry, but it looks like a shed."),
+        ("What time is it?", "It's a quarter to five."),
+        # the name may be the answer itself: "a dollar fifty", "a plate with two eggs"
+        ("How much is this?", "It's a dollar fifty."),
+        ("What is on it?", "It's a plate with two eggs."),
+        # keeps the pronoun: no name
+        ("What is this used for?", "It's used for sharpening knives."),
+    ],
+)
+def test_contracted_copula_near_misses(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "answer"
+
+
+@pytest.mark.parametrize("reply", ["It's a corkscrew.", "That's a butter churn.", "it's a sextant lol"])
+def test_contracted_copula_for_a_bare_what_is_this_abstains(reply: str) -> None:
+    # the name is both the answer to "what is this?" and the referent taken: no confident label
+    assert strategy("What is this?", reply) == "unknown"
+
+
+# ------------------------------------------------------------------ "the one ... and the other ..."
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is in this bowl?", "I see two bowls: the one on the tray holds soup, and the other has rice."),
+        (
+            "What flavour is this?",
+            "The one with sprinkles is strawberry, while the other looks like vanilla.",
+        ),
+        ("What is this drink?", "Two glasses here - the one by the lamp seems to be cola and the other is"),
+    ],
+)
+def test_one_and_the_other_enumerates(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "enumerate"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # "the other end": a part, not a second referent
+        ("What is he holding?", "The one in the apron is holding the other end of the rope."),
+        # "the other" never answered for
+        ("What is this?", "The one in your photo is a sundial."),
+    ],
+)
+def test_one_and_the_other_near_misses(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "enumerate"
+
+
+# ------------------------------------------------------------------ acknowledged plural, two taken up
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What number is on the boat?", "There are two boats: the front one reads 7 and the back one 12."),
+        (
+            "What is the cat doing?",
+            "I can see two cats. The cat on the left is washing; the cat on the right naps.",
+        ),
+        (
+            "What colour is the car?",
+            "There are a couple of cars; the car at the top is red, the car at the bottom is grey.",
+        ),
+    ],
+)
+def test_acknowledged_then_two_taken_up_enumerates(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "enumerate"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # one taken up by its place, the other never answered for
+        ("What breed is the dog?", "There are two dogs here, but the one on the left is a corgi."),
+        ("What is the child holding?", "Among the children, the child in the back holds a kite."),
+        ("What is the horse eating?", "There are several horses, but the horse in the front is eating hay."),
+    ],
+)
+def test_acknowledged_then_one_chosen_infers(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "infer"
+
+
+# ------------------------------------------------------------------ terse replies without articles
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("what is in the cup", "left cup tea, right one coffee"),
+        ("what colour is the door", "front door blue; back one green i think"),
+        ("whats on the shelf", "top shelf books, bottom one shoes"),
+    ],
+)
+def test_terse_place_keys_enumerate(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "enumerate"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "left guy red, right guy blue",
+        "top row kid blue cap; bottom row kid green",
+        "front lady pearls - back lady none",
+    ],
+)
+def test_terse_place_keys_of_other_nouns_enumerate(reply: str) -> None:
+    # the keys name the wearers, not the asked thing: an answer for each wearer
+    assert strategy("What colour is the hat?", reply) == "enumerate"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # one place key only: one referent
+        ("what is in the cup", "left cup has tea"),
+        # sides of one thing are its parts, not two referents
+        ("what colour is the car", "left side red, right side blue"),
+        ("what colour is the flag", "top half white, bottom half red"),
+        # a place inside the clause, not a key
+        ("what colour is the door", "blue, with a brass knob on the left"),
+    ],
+)
+def test_terse_place_key_near_misses(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "enumerate"
+
+
+# ------------------------------------------------------------------ a question back, then answers
+
+
+def test_asks_then_answers_each_enumerates_described_ones() -> None:
+    reply = "Which woman? The tall one is holding a bag, the short one has an umbrella."
+    assert strategy("What is she holding?", reply) == "enumerate"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        (
+            "What is she holding?",
+            "Which one? The woman at the till holds a receipt; the one by the shelf has a basket.",
+        ),
+        (
+            "What is he eating?",
+            "Which man? The man at the grill is eating a burger, and the one with the cap eats corn.",
+        ),
+        (
+            "What is she wearing?",
+            "Who do you mean? The girl on the swing is in a raincoat; the one near the slide wears a hoodie.",
+        ),
+    ],
+)
+def test_asks_then_answers_each_enumerates(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "enumerate"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # only where the candidates are: no answer given
+        ("What is she holding?", "Which one? There's one at the till and one by the shelf."),
+        ("What is he eating?", "Which man do you mean? One is on the left and one is on the right."),
+        ("What is he eating?", "Which man? The one at the grill or the one with the cap?"),
+        ("What is she holding?", "Which woman? The tall one is near the bar, the short one is by the door."),
+        (
+            "What is she holding?",
+            "Who do you mean? The girl in the hat sits behind the desk; the other is at the window.",
+        ),
+    ],
+)
+def test_asks_and_only_places_clarifies(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "clarify"
+
+
+# ------------------------------------------------------------------ chat spelling
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("what is she holding?", "who do u mean? there r two girls"),
+        ("how tall is he", "which guy u mean?? lots of ppl here"),
+        ("what's he doing", "do u mean the boy or his dad?"),
+    ],
+)
+def test_chat_spelling_asks(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "clarify"
+
+
+def test_chat_letter_u_in_a_word_is_not_you() -> None:
+    # the letter inside a hyphenated word ("U-boat", "u-turn") is no "you"
+    assert _chat_spelling("That's a U-boat; he made a u-turn") == "That's a U-boat; he made a u-turn"
+    assert (
+        _chat_spelling("who do u mean? is ur dog the brown one")
+        == "who do you mean? is your dog the brown one"
+    )
