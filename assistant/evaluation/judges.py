@@ -69,8 +69,9 @@ REGRESSION_SETS = (*PAPERS_REGRESSION_SETS, HELDOUT_2_LABELLED)
 HELDOUT_3_LABELLED = DATA_DIR / "heldout3.jsonl"  # frozen 72f8379; a regression set since the rules changed
 HELDOUT_4_LABELLED = DATA_DIR / "heldout4.jsonl"  # frozen e3887b2; a regression set since 2026-12-06
 HELDOUT_5_LABELLED = DATA_DIR / "heldout5.jsonl"  # frozen b288e96; a regression set since round 2
-HELDOUT_6_LABELLED = DATA_DIR / "heldout6.jsonl"  # frozen aad3ba3, before round 2's rule changes
-LABELLED_SETS: tuple[tuple[str, tuple[Path, ...]], ...] = (("held-out", (HELDOUT_6_LABELLED,)),)
+HELDOUT_6_LABELLED = DATA_DIR / "heldout6.jsonl"  # frozen aad3ba3; a regression set since round 3
+HELDOUT_7_LABELLED = DATA_DIR / "heldout7.jsonl"  # frozen 6157631, before round 3's rule changes
+LABELLED_SETS: tuple[tuple[str, tuple[Path, ...]], ...] = (("held-out", (HELDOUT_7_LABELLED,)),)
 
 
 class LLMJudge:
@@ -357,8 +358,8 @@ def agreement_json(
 
 
 def _agreement_part(row: Mapping[str, Any]) -> str:
-    """ "racquet_class kappa 0.91 (95% CI 0.83-0.97), coverage 86%, on decided 0.95 (held-out heldout6.jsonl,
-    n=70, sha256 43b7068c)"."""
+    """ "racquet_class kappa 0.91 (95% CI 0.83-0.97), coverage 86%, on decided 0.95 (held-out heldout7.jsonl,
+    n=70, sha256 a5b7c519)"."""
     low, high = row.get("kappa_ci") or (math.nan, math.nan)
     interval = f" (95% CI {low:.2f}-{high:.2f})" if not (math.isnan(low) or math.isnan(high)) else ""
     coverage = f", coverage {100 * row['coverage']:.0f}%" if "coverage" in row else ""
