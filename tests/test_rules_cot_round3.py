@@ -323,3 +323,33 @@ def test_a_participle_before_a_collective_still_names_the_group() -> None:
 def test_people_after_a_renamed_animal_are_no_narrower_kind() -> None:
     reply = steps("The dog in question is the beagle on the path.", "A group of people walk past it.")
     assert cot("Where is the dog looking?", reply)[0] == "NO"
+
+
+# ------------------------------------------------------------------ 9. a comparison with an unnamed second
+
+COMPARED_YES = [
+    ("What colour is the dog?", "The dog on the mat is the smaller of the two.", "It is tan."),
+    ("What is the woman holding?", "The woman is taller than the other and stands by the car.", "A bag."),
+    ("What colour is the cup?", "The cup looks darker than the others on the shelf.", "Blue."),
+    ("What is the man holding?", "The man appears to be the older of the pair.", "A cane."),
+]
+COMPARED_NO = [
+    ("What is the man holding?", "The man holds the bigger of the two.", "A box."),
+    ("What colour is the door?", "The door is wider than the other window.", "Red."),
+    ("What colour is the car?", "The car is newer than the house behind it.", "Red."),
+    ("What is the man holding?", "The man holds the bigger of the two boxes.", "A box."),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second"), COMPARED_YES)
+def test_a_comparison_with_an_unnamed_second_instance_is_a_mention(
+    question: str, first: str, second: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == "YES"
+
+
+@pytest.mark.parametrize(("question", "first", "second"), COMPARED_NO)
+def test_a_comparison_of_the_object_or_with_another_kind_is_no_mention(
+    question: str, first: str, second: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == "NO"

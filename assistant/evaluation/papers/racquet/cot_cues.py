@@ -277,6 +277,7 @@ def extra_mention(q: cues.QuestionCues, text: str) -> str | None:
         or member_of_group(q, text)
         or place_in_group(q, text)
         or coordinated_people(q, text)
+        or compared_instance(q, text)
         or the_others(q, text)[0]
         or renamed_kind(q, text)[0]
     )
@@ -384,3 +385,42 @@ def _alias_head(first: str, second: str | None) -> str | None:
     if noun_like(second):
         return second
     return first if noun_like(first) else None
+
+
+_COUNTED_BARE = r"(?:two|three|four|both|pair|group|others|other one|rest)"
+# "the taller of the two", "the older of the pair"; "bigger than the other", "darker than the others"
+_COMPARED = re.compile(
+    r"\bthe\s+(?:"
+    + _WORD
+    + r"(?:er|est)|more\s+"
+    + _WORD
+    + r"|most\s+"
+    + _WORD
+    + r")\s+of\s+the\s+"
+    + _COUNTED_BARE
+    + r"(?=\s*(?:[.,;:!?)]|$|and\b|but\b|is\b|has\b|was\b))"
+    r"|\b(?:"
+    + _WORD
+    + r"er|more\s+"
+    + _WORD
+    + r"|less\s+"
+    + _WORD
+    + r")\s+than\s+(?:the\s+other(?:s|\s+one)?|another(?:\s+one)?)"
+    r"(?=\s*(?:[.,;:!?)]|$|and\b|but\b|in\b|on\b|by\b))"
+)
+
+
+def compared_instance(q: cues.QuestionCues, text: str) -> str | None:
+    """The referent compared with more of itself, left unnamed ("the dog is the smaller of the two",
+    "the woman is taller than the other"): the comparison needs a second instance. The clause must be
+    about the referent; a noun after the comparison ("than the other door", "of the two doors") is left
+    to the plural and quantifier cues."""
+    for m in _COMPARED.finditer(text):
+        # predicated of the clause's subject ("the man is the older of the two"), not of its object ("the
+        # man holds the bigger of the two": the two are what he holds)
+        copula = re.search(
+            r"\b(?:is|are|was|looks|appears|seems)\s+(?:to be\s+)?(?:" + _WORD + r"\s+)?$", text[: m.start()]
+        )
+        if copula and _subject_is_referent(q, text, m.start()):
+            return f"compared with another instance: {m.group(0)!r}"
+    return None
