@@ -9,12 +9,19 @@ question". Besides the plural and the shared cues (response_cues), a step can sa
   - membership: the referent is "one of" a group ("he is one of several waiting staff");
   - "the others" / "the rest are" standing for more of the referent, when the sentence before offers
     no other thing they could stand for ("The cow at the front has a bell. The others don't have bells");
-  - a person's place in a moving group ("leading the pack", "at the back of the peloton").
+  - a place in a moving group ("leading the pack", "at the back of the peloton"), or a musical group
+    for a person ("seated on the left of a string quartet": response_cues.KIND_COLLECTIVES);
+  - for a person, the referent joined by "and" to another person ("a man and his brother are ...");
+  - a comparison with an unnamed second instance ("the smaller of the two", "taller than the other");
+  - more of a narrower kind the reply renamed the referent by ("the dog is the terrier ... two other
+    terriers").
 And it is too weak to decide (unknown, never a confident NO) when:
   - "the others" could stand for another thing named just before;
   - the only plural is of the question's indefinite object while a named subject is the entity ("two
     straw hats" for "Is the girl wearing a hat?": G.3's hat example has no named subject, "she");
-  - the only plural "people" are -er words that may not be people at all ("quarters", "corners").
+  - the only plural "people" are -er words that may not be people at all ("quarters", "corners");
+  - a group of another narrow kind follows a renaming ("the dog is the spaniel ... a pair of
+    retrievers"): it may be the same broad kind, and no rule here knows which kinds are dogs.
 """
 
 from __future__ import annotations
