@@ -9,12 +9,19 @@ question". Besides the plural and the shared cues (response_cues), a step can sa
   - membership: the referent is "one of" a group ("he is one of several waiting staff");
   - "the others" / "the rest are" standing for more of the referent, when the sentence before offers
     no other thing they could stand for ("The cow at the front has a bell. The others don't have bells");
-  - a person's place in a moving group ("leading the pack", "at the back of the peloton").
+  - a place in a moving group ("leading the pack", "at the back of the peloton"), or a musical group
+    for a person ("seated on the left of a string quartet": response_cues.KIND_COLLECTIVES);
+  - for a person, the referent joined by "and" to another person ("a man and his brother are ...");
+  - a comparison with an unnamed second instance ("the smaller of the two", "taller than the other");
+  - more of a narrower kind the reply renamed the referent by ("the dog is the terrier ... two other
+    terriers").
 And it is too weak to decide (unknown, never a confident NO) when:
   - "the others" could stand for another thing named just before;
   - the only plural is of the question's indefinite object while a named subject is the entity ("two
     straw hats" for "Is the girl wearing a hat?": G.3's hat example has no named subject, "she");
-  - the only plural "people" are -er words that may not be people at all ("quarters", "corners").
+  - the only plural "people" are -er words that may not be people at all ("quarters", "corners");
+  - a group of another narrow kind follows a renaming ("the dog is the spaniel ... a pair of
+    retrievers"): it may be the same broad kind, and no rule here knows which kinds are dogs.
 """
 
 from __future__ import annotations
@@ -56,9 +63,11 @@ def counted_same_form(q: cues.QuestionCues, text: str) -> str | None:
 
 
 # "a fellow teacher"; for a person, "another adult", "a second woman", "one other man"
-_PEER = re.compile(r"\b(?:an?|the|her|his|their|its|one)\s+fellow\s+(?:" + _WORD + r"\s+)?(" + _WORD + r")")
+# each captures the two words after the marker: the noun is the first or the second ("a fellow nurse at",
+# "a fellow young teacher")
+_PEER = re.compile(r"\b(?:an?|the|her|his|their|its|one)\s+fellow\s+(" + _WORD + r")(?:\s+(" + _WORD + r"))?")
 _OTHER_PERSON = re.compile(
-    r"\b(?:another|a second|one other|the other|an other)\s+(?:" + _WORD + r"\s+)?(" + _WORD + r")"
+    r"\b(?:another|a second|one other|the other|an other)\s+(" + _WORD + r")(?:\s+(" + _WORD + r"))?"
 )
 
 
@@ -68,14 +77,13 @@ def peer_mention(q: cues.QuestionCues, text: str) -> str | None:
     Not "a fellow of the society" (a title, no noun after), nor "another cup" for a person."""
     person = cues.asks_about_person(q)
     for m in _PEER.finditer(text):
-        noun = m.group(1)
-        if noun in q.referents or (person and cues.names_person(noun)):
+        if any(n in q.referents or (person and cues.names_person(n)) for n in m.groups() if n):
             return f"a peer: {m.group(0)!r}"
     if not person:
         return None
     for m in _OTHER_PERSON.finditer(text):
-        noun = m.group(1)
-        if not cues.is_plural(noun) and cues.names_person(noun) and not _part(noun):
+        nouns = [n for n in m.groups() if n]
+        if any(not cues.is_plural(n) and cues.names_person(n) and not _part(n) for n in nouns):
             return f"another person: {m.group(0)!r}"
     return None
 
@@ -88,7 +96,7 @@ def _part(noun: str) -> bool:
 _MEMBER = re.compile(
     r"(?:\bis|'s|\bwas|\bas|\bbe|\bseems to be|\bappears to be)\s+(?:just\s+|only\s+)?one\s+of\s+"
     r"(?:the|these|those|their|its|his|her|our)?\s*(?:(?:several|many|multiple|numerous|various|a few|"
-    r"a number of|a group of|a team of|" + _NUMBERS + r")\s+)?((?:" + _WORD + r"\s+){0,2}?)(" + _WORD + r")\b"
+    r"a number of|a group of|a team of|" + _NUMBERS + r")\s+)?((?:" + _WORD + r"\s+){0,2}" + _WORD + r")\b"
 )
 _RANKING = re.compile(r"(?:est|most|best|least|first|last|only|few|main|major|key)$")
 
@@ -99,7 +107,10 @@ def member_of_group(q: cues.QuestionCues, text: str) -> str | None:
     collective without a plural -s ("staff", "crew", "team"). Not a ranking ("one of the best"), nor a
     group of other things ("it is one of the reasons", "she holds one of the menus": no "is")."""
     for m in _MEMBER.finditer(text):
-        modifiers, head = m.group(1).split(), m.group(2)
+        phrase = _noun_phrase(m.group(1).split())
+        if not phrase:
+            continue
+        modifiers, head = phrase[:-1], phrase[-1]
         if any(_RANKING.search(w) for w in [*modifiers, head]) or not _subject_is_referent(
             q, text, m.start()
         ):
@@ -111,6 +122,18 @@ def member_of_group(q: cues.QuestionCues, text: str) -> str | None:
         if collective and cues.asks_about_person(q) and head not in q.referents:
             return f"one of a group: {m.group(0).strip()!r}"
     return None
+
+
+def _noun_phrase(toks: list[str]) -> list[str]:
+    """The words up to a preposition, verb or participle: "security staff" of "security staff at the"."""
+    phrase = []
+    for w in toks:
+        # a participle first modifies the noun ("waiting staff"); after a noun it starts a clause
+        participle = bool(phrase) and w.endswith(("ing", "ed"))
+        if w in lx.PREPOSITIONS or w in cues.VERBS or participle or w in lx.AUX:
+            break
+        phrase.append(w)
+    return phrase
 
 
 def _subject_is_referent(q: cues.QuestionCues, text: str, end: int) -> bool:
@@ -147,8 +170,7 @@ def the_others(q: cues.QuestionCues, text: str) -> tuple[str | None, str | None]
     preposition, not a part), less the things their own clause says they have or lack ("The others
     don't have bells" are no bells). One candidate, the referent: a mention; others too: unsure."""
     for m in _OTHERS.finditer(text):
-        sentences = re.split(r"(?<=[.!?\n])\s*", text[: m.start()].rstrip())
-        before = " ".join(s for s in sentences[-2:] if s)
+        before = _antecedent_span(text[: m.start()])
         own = re.split(r"[.;!?\n]", text[m.end() :], maxsplit=1)[0]
         candidates = {
             c
@@ -158,9 +180,19 @@ def the_others(q: cues.QuestionCues, text: str) -> tuple[str | None, str | None]
         singular = {en.lemma(c) if cues.is_plural(c) else c for c in candidates}
         if singular and singular <= set(q.referents):
             return f"more of the referent: {m.group(0)!r}", None
-        if singular & set(q.referents) or not singular:
+        named = re.search(_pattern(set(q.referents)), before) if q.referents else None
+        if singular & set(q.referents) or not singular or named:
             return None, f"{m.group(0)!r} may stand for something other than the referent"
     return None, None
+
+
+def _antecedent_span(before: str) -> str:
+    """The sentence so far and the one before it, less list markers ("2.", "Step 2:"), which split off
+    as sentences of their own."""
+    pieces = [re.sub(r"\b(?:step\s*)?\d+\s*[.:)]", " ", p) for p in re.split(r"(?<=[.!?\n])\s*", before)]
+    partial = pieces[-1] if pieces else ""
+    full = [p for p in pieces[:-1] if re.search(r"[a-z]{2,}", p)]
+    return " ".join([*full[-1:], partial])
 
 
 def _candidates(sentence: str) -> set[str]:
@@ -252,6 +284,7 @@ def extra_mention(q: cues.QuestionCues, text: str) -> str | None:
         or member_of_group(q, text)
         or place_in_group(q, text)
         or coordinated_people(q, text)
+        or compared_instance(q, text)
         or the_others(q, text)[0]
         or renamed_kind(q, text)[0]
     )
@@ -311,7 +344,7 @@ _RENAMED = (
 )
 _GROUPED = re.compile(
     r"\b(?:(?:a\s+)?(?:pair|couple|group|trio|handful)\s+of|two|three|four|several|many|other|some)\s+"
-    r"(?:" + _WORD + r"\s+)?(" + _WORD + r")\b"
+    r"(" + _WORD + r")(?:\s+(" + _WORD + r"))?"
 )
 
 
@@ -329,12 +362,17 @@ def renamed_kind(q: cues.QuestionCues, text: str) -> tuple[str | None, str | Non
     if alias is None or alias in q.referents or cues.names_person(alias) != cues.asks_about_person(q):
         return None, None
     for g in _GROUPED.finditer(text, m.end()):
-        noun = g.group(1)
+        # the counted noun is the first word, or the second after one modifier ("two other terriers")
+        noun = g.group(2) if g.group(2) and not cues.is_plural(g.group(1)) else g.group(1)
         if not cues.is_plural(noun) or noun in lx.PART_NOUNS or noun in cues.PLACE_WORDS:
             continue
         if noun == cues.plural_of(alias):
             return f"more of the referent's narrower kind: {g.group(0)!r}", None
-        if cues.names_person(noun) == cues.names_person(alias):
+        # only a collective ("a pair of", "a group of") over another narrow kind is unsure: a bare count
+        # ("two cushions") is as often of things
+        # (people, by the strict person nouns, are no narrower kind of an animal or a thing)
+        people = (en.lemma(noun) in lx.PERSON_NOUNS or noun == "people") != cues.asks_about_person(q)
+        if " of " in g.group(0) and not people:
             return None, f"{g.group(0)!r} may be more of the referent's kind (it was renamed {alias!r})"
     return None, None
 
@@ -354,3 +392,42 @@ def _alias_head(first: str, second: str | None) -> str | None:
     if noun_like(second):
         return second
     return first if noun_like(first) else None
+
+
+_COUNTED_BARE = r"(?:two|three|four|both|pair|group|others|other one|rest)"
+# "the taller of the two", "the older of the pair"; "bigger than the other", "darker than the others"
+_COMPARED = re.compile(
+    r"\bthe\s+(?:"
+    + _WORD
+    + r"(?:er|est)|more\s+"
+    + _WORD
+    + r"|most\s+"
+    + _WORD
+    + r")\s+of\s+the\s+"
+    + _COUNTED_BARE
+    + r"(?=\s*(?:[.,;:!?)]|$|and\b|but\b|is\b|has\b|was\b))"
+    r"|\b(?:"
+    + _WORD
+    + r"er|more\s+"
+    + _WORD
+    + r"|less\s+"
+    + _WORD
+    + r")\s+than\s+(?:the\s+other(?:s|\s+one)?|another(?:\s+one)?)"
+    r"(?=\s*(?:[.,;:!?)]|$|and\b|but\b|in\b|on\b|by\b))"
+)
+
+
+def compared_instance(q: cues.QuestionCues, text: str) -> str | None:
+    """The referent compared with more of itself, left unnamed ("the dog is the smaller of the two",
+    "the woman is taller than the other"): the comparison needs a second instance. The clause must be
+    about the referent; a noun after the comparison ("than the other door", "of the two doors") is left
+    to the plural and quantifier cues."""
+    for m in _COMPARED.finditer(text):
+        # predicated of the clause's subject ("the man is the older of the two"), not of its object ("the
+        # man holds the bigger of the two": the two are what he holds)
+        copula = re.search(
+            r"\b(?:is|are|was|looks|appears|seems)\s+(?:to be\s+)?(?:" + _WORD + r"\s+)?$", text[: m.start()]
+        )
+        if copula and _subject_is_referent(q, text, m.start()):
+            return f"compared with another instance: {m.group(0)!r}"
+    return None

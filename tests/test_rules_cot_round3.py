@@ -1,0 +1,355 @@
+"""Round 3 of the rule judge's CoT-mention question (RAcQUEt G.3, issue 32): further ways a step mentions
+several instances of the asked entity, and the readings too weak to decide, which abstain (unknown with a
+reason) instead of a confident NO. Every reply here is written for these tests from the rubric, with near
+misses each mechanism must not fire on."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.evaluation import papers
+from assistant.evaluation.judges import RuleJudge
+
+RULES = RuleJudge()
+COT = " Please explain your reasoning step by step before providing the final answer."
+
+
+def cot(question: str, reply: str) -> tuple[str, str]:
+    j = RULES.judge(papers.question("racquet_cot"), {"question": question + COT, "response": reply})
+    return j.label, j.reason
+
+
+def steps(*lines: str) -> str:
+    return "\n".join(f"{k}. {line}" for k, line in enumerate(lines, 1)) + "\nFinal answer: see above."
+
+
+# ------------------------------------------------------------------ 1. a count over a same-form plural
+
+SAME_FORM_YES = [
+    ("What colour is the sheep?", "Three sheep graze near the fence.", "The nearest one is white."),
+    (
+        "Where is the deer looking?",
+        "I can see two young deer at the edge of the wood.",
+        "The buck looks left.",
+    ),
+    ("What is the fish doing?", "Several fish circle the rock.", "The orange one is feeding."),
+    ("What colour is the sheep?", "The sheep are huddled by the gate.", "Their wool is cream."),
+]
+SAME_FORM_NO = [
+    ("What colour is the sheep?", "One sheep stands in the field.", "Its wool is grey."),
+    ("What colour is the sheep?", "The sheep is on a hill with two sheep-dogs nearby.", "It is white."),
+    ("What is the fish doing?", "The fish is in a tank with three plants.", "It is resting."),
+    ("What colour is the deer?", "The deer has two antlers.", "Its coat is brown."),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second"), SAME_FORM_YES)
+def test_a_count_over_a_same_form_plural_is_a_mention(question: str, first: str, second: str) -> None:
+    assert cot(question, steps(first, second))[0] == "YES"
+
+
+@pytest.mark.parametrize(("question", "first", "second"), SAME_FORM_NO)
+def test_one_same_form_referent_or_counted_other_things_is_no_mention(
+    question: str, first: str, second: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == "NO"
+
+
+# ------------------------------------------------------------------ 2. a peer: "fellow", another person
+
+PEER_YES = [
+    ("What is the nurse holding?", "The nurse chats with a fellow nurse at the desk.", "She holds a chart."),
+    ("What is the teacher carrying?", "The teacher passes a fellow teacher in the hall.", "A folder."),
+    ("What is the woman reading?", "The woman sits on a bench; another woman sits opposite.", "A novel."),
+    ("What is the boy eating?", "The boy is at a table, and a second child is beside him.", "A sandwich."),
+    ("What is the woman cutting?", "The woman works next to one other gardener.", "She is cutting onions."),
+]
+PEER_NO = [
+    ("What is the nurse holding?", "The nurse, a fellow of the college, stands alone.", "A chart."),
+    ("What is the woman reading?", "The woman holds another cup in her free hand.", "A novel."),
+    ("What is the dog chewing?", "The dog lies by another chair.", "A bone."),
+    ("What is the boy eating?", "The boy has another sandwich on his plate.", "A sandwich."),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second"), PEER_YES)
+def test_a_peer_is_a_second_instance(question: str, first: str, second: str) -> None:
+    assert cot(question, steps(first, second))[0] == "YES"
+
+
+@pytest.mark.parametrize(("question", "first", "second"), PEER_NO)
+def test_another_thing_or_a_title_is_no_peer(question: str, first: str, second: str) -> None:
+    assert cot(question, steps(first, second))[0] == "NO"
+
+
+# ------------------------------------------------------------------ 3. membership: "one of" a group
+
+MEMBER_YES = [
+    ("What is the man holding?", "The man is one of several security staff at the gate.", "A radio."),
+    ("What is the woman wearing?", "She is one of the crew boarding the plane.", "A blue uniform."),
+    ("What colour is the car?", "The car is one of three cars parked on the kerb.", "Red."),
+    ("What is the dancer wearing?", "The dancer appears to be one of many performers.", "A red dress."),
+]
+MEMBER_NO = [
+    ("What is the guard holding?", "The guard holds one of the keys up to the light.", "A key."),
+    ("What colour is the car?", "The car is one of the brightest objects in view.", "Red."),
+    ("What is the pilot wearing?", "Her jacket is one of two items on the seat.", "A jacket."),
+    ("What colour is the car?", "It is one of the reasons the street looks busy.", "Red."),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second"), MEMBER_YES)
+def test_one_of_a_group_of_its_kind_is_a_mention(question: str, first: str, second: str) -> None:
+    assert cot(question, steps(first, second))[0] == "YES"
+
+
+@pytest.mark.parametrize(("question", "first", "second"), MEMBER_NO)
+def test_one_of_other_things_or_a_ranking_is_no_mention(question: str, first: str, second: str) -> None:
+    assert cot(question, steps(first, second))[0] == "NO"
+
+
+# ------------------------------------------------------------------ 4. "the others" by their antecedent
+
+OTHERS_YES = [
+    (
+        "What is the goat eating?",
+        "The goat at the front of the pen is chewing hay.",
+        "The others behind it are asleep.",
+    ),
+    ("What colour is the horse?", "The horse in front is brown.", "The others are grey."),
+    ("What is the duck doing?", "The duck is diving.", "The rest are floating by the reeds."),
+]
+OTHERS_UNSURE = [
+    # the others may be balloons
+    ("What is the girl holding?", "The girl holds a red balloon.", "The others are tied to the fence."),
+    # the others may be the dogs
+    ("What is the man doing?", "The man stands by two dogs.", "The others are asleep on the porch."),
+    ("What is the boy holding?", "The boy carries a kite.", "The others lie on the grass."),
+    # the bank is a candidate too: no confident reading either way
+    ("What is the duck doing?", "The duck nearest the bank dives.", "The rest are floating by the reeds."),
+]
+OTHERS_NO = [
+    # "the rest is" is the rest of one thing, not more of the referent
+    ("What colour is the mug?", "The mug has a white handle.", "The rest is dark blue."),
+    ("What colour is the mug?", "The handle of the mug is white.", "The rest of the mug is blue."),
+    ("What colour is the bus?", "The bus has a red roof.", "Nothing else is visible."),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second"), OTHERS_YES)
+def test_the_others_after_the_referent_alone_are_more_of_it(question: str, first: str, second: str) -> None:
+    assert cot(question, steps(first, second))[0] == "YES"
+
+
+@pytest.mark.parametrize(("question", "first", "second"), OTHERS_UNSURE)
+def test_the_others_with_another_candidate_abstain(question: str, first: str, second: str) -> None:
+    label, reason = cot(question, steps(first, second))
+    assert label == "unknown" and "may stand for" in reason
+
+
+@pytest.mark.parametrize(("question", "first", "second"), OTHERS_NO)
+def test_the_rest_of_one_thing_is_no_mention(question: str, first: str, second: str) -> None:
+    assert cot(question, steps(first, second))[0] == "NO"
+
+
+# ------------------------------------------------------------------ 5. a place in a moving group; ensembles
+
+GROUP_YES = [
+    ("What is the cyclist wearing?", "The cyclist is at the back of the peloton.", "A yellow jersey."),
+    ("What number is the horse?", "The horse is leading the pack into the final furlong.", "Number 4."),
+    ("What is the jockey wearing?", "The jockey rides ahead of the pack.", "Green silks."),
+    ("What is the violinist wearing?", "The violinist sits at the front of the orchestra.", "A black gown."),
+    ("What is the singer holding?", "The singer stands in the middle of a choir.", "A songbook."),
+]
+GROUP_NO = [
+    (
+        "What is the hiker carrying?",
+        "The hiker has a heavy pack on his back.",
+        "A rope hangs behind the pack.",
+    ),
+    ("What is the woman holding?", "The woman holds a bunch of keys.", "They are silver."),
+    ("What is the man holding?", "The man holds a trio of candles.", "They are lit."),
+    ("What is the runner wearing?", "The runner jogs alone by the river.", "A grey hoodie."),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second"), GROUP_YES)
+def test_a_place_in_a_group_of_its_kind_is_a_mention(question: str, first: str, second: str) -> None:
+    assert cot(question, steps(first, second))[0] == "YES"
+
+
+@pytest.mark.parametrize(("question", "first", "second"), GROUP_NO)
+def test_a_pack_or_bunch_as_a_thing_is_no_mention(question: str, first: str, second: str) -> None:
+    assert cot(question, steps(first, second))[0] == "NO"
+
+
+# ------------------------------------------------------------------ 6. two people joined by "and"
+
+JOINED_YES = [
+    ("What is the woman doing?", "A woman and her sister are walking along the pier.", "She is eating."),
+    ("What is the boy holding?", "A girl and the boy sit on the step.", "A ball."),
+    ("What is the man wearing?", "The man and an older gentleman share a bench.", "A grey coat."),
+]
+JOINED_NO = [
+    ("What is the woman doing?", "The woman and her dog are walking on the sand.", "She is jogging."),
+    ("What is the man wearing?", "The man and his father's car are in the drive.", "A grey coat."),
+    ("What is the boy holding?", "The boy and the ladder are by the wall.", "A hammer."),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second"), JOINED_YES)
+def test_the_referent_joined_to_another_person_is_two_people(question: str, first: str, second: str) -> None:
+    assert cot(question, steps(first, second))[0] == "YES"
+
+
+@pytest.mark.parametrize(("question", "first", "second"), JOINED_NO)
+def test_a_person_joined_to_an_animal_or_a_thing_is_no_mention(
+    question: str, first: str, second: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == "NO"
+
+
+# ------------------------------------------------------------------ 7. a referent renamed by a narrower kind
+
+RENAMED = [
+    (
+        "Where is the dog looking?",
+        "The dog in question is the terrier on the rug.",
+        "Two other terriers sleep nearby.",
+        "YES",
+    ),
+    (
+        "What is the bird eating?",
+        "The bird is a robin on the feeder.",
+        "Several robins wait on the fence.",
+        "YES",
+    ),
+    (
+        "Where is the dog looking?",
+        "The dog here is the poodle by the door.",
+        "A couple of collies play outside.",
+        "unknown",
+    ),
+    (
+        "What is the bird eating?",
+        "The bird is a blackbird on the lawn.",
+        "A group of starlings feed by the hedge.",
+        "unknown",
+    ),
+    (
+        "What is the cat doing?",
+        "The cat in question is the tabby on the sofa.",
+        "Two cushions lie beside it.",
+        "NO",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "want"), RENAMED)
+def test_a_renamed_referent(question: str, first: str, second: str, want: str) -> None:
+    """More of the narrower kind are more of the referent; a group of another narrow kind may be the same
+    broad kind, which no rule here can tell (unknown); a group of things is neither."""
+    assert cot(question, steps(first, second))[0] == want
+
+
+# ------------------------------------------------------------------ 8. too weak to decide
+
+OBJECT_ONLY = [
+    (
+        "Is the girl wearing a hat?",
+        "The girl sits on the steps; her head is bare.",
+        "Two caps and three hats hang on a peg.",
+    ),
+    (
+        "Does the man hold an umbrella?",
+        "The man waits at the stop.",
+        "Umbrellas lean in a stand by the door.",
+    ),
+    ("Does the dog have a collar?", "The dog sleeps by the fire.", "Several collars hang on a hook."),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second"), OBJECT_ONLY)
+def test_plural_of_the_indefinite_object_of_a_named_subject_abstains(
+    question: str, first: str, second: str
+) -> None:
+    label, reason = cot(question, steps(first, second))
+    assert label == "unknown" and "object" in reason
+
+
+def test_plural_of_the_asked_thing_without_a_named_subject_still_counts() -> None:
+    """G.3's own example: "Does she wear a hat?" asks about the hat, so several hats are a mention."""
+    assert (
+        cot("Does she wear a hat?", steps("She is on the porch.", "Two hats hang by the door."))[0] == "YES"
+    )
+
+
+def test_several_of_the_named_subject_still_counts_beside_the_object() -> None:
+    assert (
+        cot("Is the girl wearing a hat?", steps("Two girls sit on the steps.", "Neither wears a hat."))[0]
+        == "YES"
+    )
+
+
+WEAK_PEOPLE = [
+    ("What is the teacher holding?", "The teacher points at a pie chart cut into quarters.", "A pointer."),
+    ("What is the cook holding?", "The cook stands beside stacked containers.", "A ladle."),
+    ("What is the coach holding?", "The coach leans on the railing near folded stickers.", "A clipboard."),
+]
+COUNTED_PEOPLE = [
+    ("What is the skier holding?", "The skier waits while two climbers pass.", "Poles."),
+    ("What is the woman carrying?", "The woman leads the other hikers up the ridge.", "A map."),
+    ("What is the teacher holding?", "The teacher watches several dancers rehearse.", "A whistle."),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second"), WEAK_PEOPLE)
+def test_an_uncounted_er_plural_is_no_confident_mention(question: str, first: str, second: str) -> None:
+    assert cot(question, steps(first, second))[0] != "YES"
+
+
+@pytest.mark.parametrize(("question", "first", "second"), COUNTED_PEOPLE)
+def test_counted_people_of_any_kind_still_count_for_a_person(question: str, first: str, second: str) -> None:
+    assert cot(question, steps(first, second))[0] == "YES"
+
+
+def test_a_participle_before_a_collective_still_names_the_group() -> None:
+    """ "one of several waiting staff": the participle modifies the group noun; after the noun it starts a
+    clause ("one of the crew boarding the plane")."""
+    reply = steps("The woman is one of several cleaning staff in the lobby.", "She holds a mop.")
+    assert cot("What is the woman holding?", reply)[0] == "YES"
+
+
+def test_people_after_a_renamed_animal_are_no_narrower_kind() -> None:
+    reply = steps("The dog in question is the beagle on the path.", "A group of people walk past it.")
+    assert cot("Where is the dog looking?", reply)[0] == "NO"
+
+
+# ------------------------------------------------------------------ 9. a comparison with an unnamed second
+
+COMPARED_YES = [
+    ("What colour is the dog?", "The dog on the mat is the smaller of the two.", "It is tan."),
+    ("What is the woman holding?", "The woman is taller than the other and stands by the car.", "A bag."),
+    ("What colour is the cup?", "The cup looks darker than the others on the shelf.", "Blue."),
+    ("What is the man holding?", "The man appears to be the older of the pair.", "A cane."),
+]
+COMPARED_NO = [
+    ("What is the man holding?", "The man holds the bigger of the two.", "A box."),
+    ("What colour is the door?", "The door is wider than the other window.", "Red."),
+    ("What colour is the car?", "The car is newer than the house behind it.", "Red."),
+    ("What is the man holding?", "The man holds the bigger of the two boxes.", "A box."),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second"), COMPARED_YES)
+def test_a_comparison_with_an_unnamed_second_instance_is_a_mention(
+    question: str, first: str, second: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == "YES"
+
+
+@pytest.mark.parametrize(("question", "first", "second"), COMPARED_NO)
+def test_a_comparison_of_the_object_or_with_another_kind_is_no_mention(
+    question: str, first: str, second: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == "NO"
