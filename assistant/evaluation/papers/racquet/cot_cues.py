@@ -126,7 +126,7 @@ def member_of_group(q: cues.QuestionCues, text: str) -> str | None:
 
 def _noun_phrase(toks: list[str]) -> list[str]:
     """The words up to a preposition, verb or participle: "security staff" of "security staff at the"."""
-    phrase = []
+    phrase: list[str] = []
     for w in toks:
         # a participle first modifies the noun ("waiting staff"); after a noun it starts a clause
         participle = bool(phrase) and w.endswith(("ing", "ed"))
@@ -382,7 +382,8 @@ def _alias_head(first: str, second: str | None) -> str | None:
 
     def noun_like(w: str | None) -> bool:
         return (
-            bool(w)
+            w is not None
+            and bool(w)
             and not w.endswith(("ing", "ed"))
             and w not in lx.PREPOSITIONS
             and w not in cues.STOPWORDS
