@@ -1,4 +1,4 @@
-"""AQuA strategy mechanisms of the third round (issue 32), tested from the rubric
+"""AQuA strategy mechanisms of the rule judge (issue 32), tested from the rubric
 (prompts/aqua_judge_strategy.txt) with replies written for these tests (other scenes, nouns and sentence
 shapes than the labelled sets), each with near misses the mechanism must not fire on:
 
