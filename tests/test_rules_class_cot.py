@@ -71,7 +71,7 @@ def test_a_cut_off_reply_that_offers_several_answers_fails() -> None:
         # B: the missing end could still go on to the other referent
         ("racquet_class", "What is the girl eating?", "The girl under the tree is eating an apple and a"),
         # C, NO, answer, infer: the default labels are what an unfinished reply has not yet contradicted
-        # (a class C cut inside its answer's own clause is kept: tests/test_rules_class_round2.py)
+        # (a class C cut inside its answer's own clause is kept: tests/test_rules_class.py)
         ("racquet_class", "What is the girl eating?", "The girl is eating a sandwich, and a"),
         ("racquet_cot", "What is the girl eating?" + COT, "Step 1: The girl sits at a table with"),
         ("aqua_strategy", "What is the girl eating?", "Assuming you mean the girl by the tree, she has a"),

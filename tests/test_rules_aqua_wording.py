@@ -1,5 +1,5 @@
-"""AQuA's PASS and strategy mechanisms of the second round (issue 32), each tested from the rubrics with
-replies written for these tests (other nouns, scenes and sentence shapes than any labelled set), and
+"""AQuA's PASS and strategy mechanisms for how replies are worded (issue 32), each tested from the rubrics
+with replies written for these tests (other nouns, scenes and sentence shapes than any labelled set), and
 with near misses the mechanism must not fire on:
 
 - a self-correction ("no wait", "actually no", "on second thought") replaces what came before it;

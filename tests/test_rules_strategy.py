@@ -1,4 +1,4 @@
-"""AQuA strategy mechanisms of the third round (issue 32), tested from the rubric
+"""AQuA strategy mechanisms of the rule judge (issue 32), tested from the rubric
 (prompts/aqua_judge_strategy.txt) with replies written for these tests (other scenes, nouns and sentence
 shapes than the labelled sets), each with near misses the mechanism must not fire on:
 
@@ -21,7 +21,7 @@ import pytest
 
 from assistant.evaluation import papers
 from assistant.evaluation.judges import RuleJudge
-from assistant.evaluation.papers.aqua.judge import _chat_spelling
+from assistant.evaluation.papers.aqua.strategy_cues import chat_spelling
 
 RULES = RuleJudge()
 
@@ -278,8 +278,8 @@ def test_chat_spelling_asks(question: str, reply: str) -> None:
 
 def test_chat_letter_u_in_a_word_is_not_you() -> None:
     # the letter inside a hyphenated word ("U-boat", "u-turn") is no "you"
-    assert _chat_spelling("That's a U-boat; he made a u-turn") == "That's a U-boat; he made a u-turn"
+    assert chat_spelling("That's a U-boat; he made a u-turn") == "That's a U-boat; he made a u-turn"
     assert (
-        _chat_spelling("who do u mean? is ur dog the brown one")
+        chat_spelling("who do u mean? is ur dog the brown one")
         == "who do you mean? is your dog the brown one"
     )

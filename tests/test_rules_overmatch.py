@@ -1,6 +1,6 @@
-"""A hostile review of the racquet_bias and racquet_cot rules (issue 32, second round): replies written for
-these tests in the styles VLMs use, where a cue used to fire on words that name no second referent or no
-described person (parts of one thing, quoted titles, things denied, kinds in general, collectives of
+"""A hostile review of the racquet_bias and racquet_cot rules for over-matching (issue 32): replies written
+for these tests in the styles VLMs use, where a cue used to fire on words that name no second referent or
+no described person (parts of one thing, quoted titles, things denied, kinds in general, collectives of
 something else, roles, likenesses, pictures, owners), each with the near misses that must still fire."""
 
 from __future__ import annotations

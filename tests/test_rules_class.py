@@ -1,6 +1,6 @@
-"""RAcQUEt class (A / B / C) mechanisms, second round (issue 32): each mechanism is written from the rubric
-(RAcQUEt Appendix C) and the annotators' border conventions, with constructed replies in several wordings
-and the near misses it must not fire on. No reply here is copied from a labelled set."""
+"""RAcQUEt class (A / B / C) mechanisms of the rule judge (issue 32): each mechanism is written from the
+rubric (RAcQUEt Appendix C) and the annotators' border conventions, with constructed replies in several
+wordings and the near misses it must not fire on. No reply here is copied from a labelled set."""
 
 from __future__ import annotations
 

@@ -1,0 +1,330 @@
+"""The AQuA PASS-after-clarification rules' cues (`judge.clarification_rules`): the patterns and helpers
+that read whether a reply offers several options, which item of a keyed list the hint picks, and whether
+the reference answer is given for the hinted referent (or may be, in other words). The rules themselves are
+described in judge.py's module docstring."""
+
+from __future__ import annotations
+
+import re
+
+from assistant import lexicon as lx
+from assistant.evaluation import answer_match
+from assistant.evaluation import response_cues as cues
+from assistant.evaluation.judgement import UNKNOWN, Judgement
+
+_NUMBERS = {w: str(n) for w, n in lx.NUMBER_WORDS.items()}  # "two" -> "2", as in the question analyser
+_PASS_STOP = cues.STOPWORDS | cues.word_set("it this there be was were has have color colour answer final")
+# "not red", "isn't an umbrella", "isn't holding an umbrella" (one -ing verb between)
+_NEGATION = re.compile(
+    r"\b(?:not|no|isn't|aren't|wasn't|isnt|arent|wasnt|never|nor)\s+(?:[a-z]+ing\s+)?(?:a\s+|an\s+|the\s+)?$"
+)
+
+_LIST_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+\S", re.M)
+_HEDGES = (
+    (re.compile(r"\beither\b[^.?!]*\bor\b", re.I), "either ... or"),
+    (re.compile(r"\bif you (?:mean|are (?:asking|referring))\b", re.I), "'if you mean'"),
+    (re.compile(r"\bdepending on (?:which|what|whether)\b", re.I), "'depending on which'"),
+    # "red or blue", never "whether or not" / "or so" / "more or less"
+    (
+        re.compile(r"\b(?!whether\b|more\b)[a-z]+,? or (?!not\b|so\b|less\b|more\b|other\b)[a-z]+", re.I),
+        "'... or ...'",
+    ),
+)
+
+
+# two numbers offered: "5 or 6", "five to six", "3-4", "6 - or possibly a 9", "between 3 and 4"; a time
+# ("3:45"), a decimal and "or at least 5" (no second option) are not
+_NUMBER = r"(?<![\d:.,])(\d+(?:\.\d+)?)(?![\d:]|\.\d)"
+_MAYBE = r"(?:maybe|perhaps|possibly|probably|even)"
+_NUMBER_HEDGE = re.compile(
+    _NUMBER
+    + r"(?:\s*(?:[,\u2013\u2014-]\s*)?(to\s|[\u2013\u2014-])"  # a range: "3 to 4", "3-4"
+    # or an alternative, a counted noun allowed before it: "5 or 6", "5 birds, maybe 6", "6 - or possibly 9"
+    + rf"|(?:\s+[a-z]+)?\s*(?:[,\u2013\u2014-]\s*)?(or\s|(?={_MAYBE})))"
+    + rf"\s*(?:{_MAYBE}\s+)?(?:(?:a|an)\s+)?"
+    + _NUMBER
+)
+_BETWEEN = re.compile(r"\bbetween\s+" + _NUMBER + r"\s+and\s+" + _NUMBER)
+
+
+def _number_hedge(response: str, offered: set[float]) -> str | None:
+    """Two different numbers offered as the answer, one of them a reference number (`offered`), or None:
+    "There are 5 birds, 2 or 3 of them small" hedges no answer. A range ("to", a dash) runs upwards ("the
+    score is 2 to 1" is one answer); "or" offers any two."""
+    text = " ".join(answer_match.tokens_text(response).split())
+    for m in _NUMBER_HEDGE.finditer(text):
+        low, high = float(m.group(1)), float(m.group(4))
+        if low != high and (m.group(2) is None or low < high) and {low, high} & offered:
+            return f"'{m.group(0)}'"
+    between = _BETWEEN.search(text)
+    if between and {float(between.group(1)), float(between.group(2))} & offered:
+        return f"'{between.group(0)}'"
+    return None
+
+
+def several_options(response: str, references: list[str]) -> str | None:
+    """How a reply offers several answers instead of one (a list of two or more items, "either ... or",
+    "if you mean", "red or blue", two numbers around the reference's), or None. AQuA's PASS asks for the
+    answer to the clarified question."""
+    if len(_LIST_ITEM.findall(response)) >= 2:
+        return "a list"
+    for pattern, name in _HEDGES:
+        if pattern.search(response):
+            return name
+    numbers = {
+        float(t) for r in references for t in answer_match.tokens(r) if re.fullmatch(r"\d+(?:\.\d+)?", t)
+    }
+    return _number_hedge(response, numbers) if numbers else None
+
+
+def several_answered(question: str, hint: str, response: str) -> str | None:
+    """Answers for several referents, none of them tied to the hinted one ("Both children wear raincoats:
+    one in yellow and one in green"): not the answer to the clarified question."""
+    q = cues.question_cues(question)
+    several = cues.several_answered(q, response)
+    if several and several.startswith("quantified"):  # "All the kids hold sparklers": one answer for all,
+        quantifier = several.split("'")[1]  # unless they are then told apart ("one in yellow, one in green")
+        several = cues.several_answered(q, cues.normalise(response).replace(quantifier, " ", 1))
+    if not several or several.startswith("plural subject"):  # "The Lakers are ahead": one team's name
+        return None
+    parts = answer_match.clauses(response)
+    hint_words = _hint_words(hint, question)
+    named = [c for c in parts if set(hint_words) & set(cues.words(c))]
+    return None if named else several
+
+
+def matched(references: list[str], question: str, hint: str, response: str) -> Judgement:
+    """PASS when the response gives one of the references for the hinted referent (judge.py's docstring)."""
+    hint_words = _hint_words(hint, question)
+    referents = frozenset(cues.question_cues(question).referents | set(hint_words))
+    unread = other = None
+    for ref in references:
+        words = answer_words(ref)
+        if words in (["yes"], ["no"]):
+            said = answer_match.yes_no(question, _hinted_part(response, hint_words, referents), _PASS_STOP)
+            if said == words[0]:
+                return Judgement("PASS", reason=f"answers {said!r}", path="rules:pass.yes-no")
+            unread = unread or (None if said else ref)
+            continue
+        if not answer_match.contains_answer(words, response):
+            continue
+        elsewhere = _object_elsewhere(question, response, words)
+        if elsewhere:
+            return Judgement(
+                "FAIL",
+                reason=f"gives {elsewhere!r}, not {ref!r}, as the asked object",
+                path="rules:pass.object",
+            )
+        place = answer_match.other_place(words, response, hint, referents)
+        if place or answer_match.bound_to_hint(words, response, hint_words, referents) is False:
+            other = other or (ref, place)
+            continue
+        if _hint_denied(words, response, hint_words):
+            return Judgement(
+                "FAIL",
+                reason=f"says the hinted referent has none; {ref!r} is given to another",
+                path="rules:pass.bound",
+            )
+        return Judgement("PASS", reason=f"contains the reference answer {ref!r}", path="rules:pass.contains")
+    if unread:
+        return Judgement(
+            UNKNOWN, reason="neither yes nor no can be read from the reply", path="rules:pass.abstain"
+        )
+    if other:
+        where = f" (the one {other[1]})" if other[1] else ""
+        return Judgement(
+            "FAIL",
+            reason=f"gives {other[0]!r} for another referent than the hinted one{where}",
+            path="rules:pass.bound",
+        )
+    related = _related_wording(references, question, response)
+    if related:
+        return Judgement(UNKNOWN, reason=related, path="rules:pass.abstain")
+    return Judgement(
+        "FAIL", reason=f"does not contain the reference answer {references[0]!r}", path="rules:pass.missing"
+    )
+
+
+# "isn't holding anything", "has nothing", "no one is ...": the clause gives its subject no answer at all
+# ("nothing but a rattle", "nothing else than" give one)
+_NONE_SAID = re.compile(
+    r"\b(?:nothing|nobody|no\s+one)\b(?!\s+(?:but|except|else|other|apart|besides))|"
+    r"\b(?:not|n't|never)\s+(?:[a-z]+\s+){0,2}?(?:anything|anyone|anybody|any)\b"
+    r"(?![^.;]*\b(?:but|except|apart\s+from|besides|other\s+than)\b)"
+)
+
+_NONE_BUT = re.compile(
+    r"\b(?:nothing|anything|anyone|anybody|no one|nobody)\s+(?:but|except|else|other|apart|besides)\b"
+)
+
+
+def _hint_denied(words: list[str], response: str, hint_words: list[str]) -> bool:
+    """The clause naming the hinted referent says it has no answer ("The child in the pram isn't holding
+    anything, but the boy next to it has a rattle"), and the reference is only in another clause: the
+    reply gives the reference to another referent."""
+    if not hint_words:
+        return False
+    parts = answer_match.clauses(response.replace("n\u2019t", "n't"))
+    hinted = [c for c in parts if set(hint_words) & set(cues.words(c))]
+    if _NONE_BUT.search(cues.normalise(response)):  # "nothing but a rattle": the clause break hides the "but"
+        return False
+    denying = [c for c in hinted if _NONE_SAID.search(c.replace("n't", " n't"))]
+    answering = [c for c in parts if answer_match.contains_answer(words, c)]
+    return bool(denying and answering) and not set(answering) & set(hinted)
+
+
+def _object_elsewhere(question: str, response: str, words: list[str]) -> str | None:
+    """For a question ending in a preposition ("What is the dog lying on?"), the object the reply gives to
+    that preposition when the reference is not in it ("lying on the floor next to the couch": the couch
+    is only nearby), or None. Places ("on the left") and the picture ("in the image") are no such object."""
+    asked = cues.words(question.split("?")[0])
+    if not asked or asked[-1] not in cues.PREPOSITIONS:
+        return None
+    stops = "|".join(sorted(cues.PREPOSITIONS | {"and", "but", "while", "which", "that", "where"}))
+    objects = [
+        m.group(1)
+        for m in re.finditer(
+            rf"\b{asked[-1]}\s+((?:[a-z'-]+\s+){{0,4}}?[a-z'-]+)(?=\s+(?:{stops})\b|\s*[.,;:!?]|\s*$)",
+            cues.normalise(response),
+        )
+    ]
+    pronouns = {
+        "it",
+        "them",
+        "this",
+        "that",
+        "him",
+        "her",
+        "these",
+        "those",
+        "top",
+    }  # "on it", "on top of it"
+    objects = [
+        o
+        for o in objects
+        if cues.place_of(o) is None and not _the_picture(o) and cues.content_words(o) - pronouns
+    ]
+    if not objects or any(answer_match.contains_answer(words, o) for o in objects):
+        return None
+    return objects[0]
+
+
+def _the_picture(phrase: str) -> bool:
+    return bool(set(cues.words(phrase)) & {"image", "picture", "photo", "photograph", "scene", "frame"})
+
+
+def _hinted_part(response: str, hint_words: list[str], referents: frozenset[str]) -> str:
+    """The clauses that name the hinted referent, where the others name another ("Yes, the left door is
+    open, but the right one is closed" for the right door): a yes / no is read there; else the whole
+    reply (a bare "Yes," before the hinted clause names nothing)."""
+    parts = answer_match.clauses(response)
+    hinted = [c for c in parts if hint_words and set(hint_words) <= set(cues.words(c))]
+    others = [c for c in parts if c not in hinted and len(cues.words(c)) > 1]  # not a bare "yes"
+    if not hinted or not others:
+        return response
+    names = referents | {"one"}
+    if all(names & set(cues.words(c)) or cues.place_of(c) for c in others):
+        return ". ".join(hinted)
+    return response
+
+
+def _hint_words(hint: str, question: str) -> list[str]:
+    """The hint's own words, those the question lacks ("small" in "the small one"); "one" there stands
+    for the referent, not the number 1."""
+    asked = set(cues.words(question))
+    return [w for w in cues.words(hint) if w not in _PASS_STOP and w not in asked and w != "ones"]
+
+
+# a list item or sentence led by a key: "- **Left:** red", "Man on the left - a phone"
+_KEYED_ITEM = re.compile(r"^[\s*_#>-]*(?:\d+[.)]\s*)?([^:\n]{1,40}?)[\s*_]*(?::|\s[-\u2013\u2014]\s)\s*(.+)$")
+
+
+def keyed_by_hint(response: str, hint: str, question: str) -> str | None:
+    """In a list keyed by referents, the value of the one item whose key names the hint's place or its own
+    words ("Left: red" for "the one on the left"); None when no single item does (the list then still
+    offers several options)."""
+    items = [m.groups() for m in map(_KEYED_ITEM.match, re.split(r"\n|;|(?<=[.!?])\s+", response)) if m]
+    if len(items) < 2:
+        return None
+    wanted = set(_hint_words(hint, question)) - cues.PLACE_WORDS
+    referents = frozenset(cues.question_cues(question).referents | wanted)
+    places = answer_match.subject_places(hint, referents)
+    place = places[0] if places else None
+    chosen = [v for k, v in items if _key_matches(k, wanted, place)]
+    return chosen[0] if len(chosen) == 1 else None
+
+
+def _key_matches(key: str, wanted: set[str], place: str | None) -> bool:
+    said = set(cues.words(key.replace("-", " ")))
+    if place is not None:
+        return cues.place_of(" ".join(said)) == place
+    return bool(wanted and wanted <= said)
+
+
+def answer_words(reference: str) -> list[str]:
+    return [w for w in answer_match.tokens(reference) if w not in _PASS_STOP]
+
+
+# shades that exclude each other ("light blue" / "dark blue"); "pale" for "light" is another wording
+_LIGHT_SHADES = frozenset(["light", "pale", "pastel"])
+_DARK_SHADES = frozenset(["dark", "deep"])
+
+
+def _clashes(missing: list[str], said: list[str], words: list[str]) -> bool:
+    """The reply gives another member of the closed class of a missing reference word: another colour
+    ("white" for "gray"), the opposite shade ("dark" for "light"): a different answer, no other wording."""
+    shades = _LIGHT_SHADES | _DARK_SHADES  # "pale" next to "blue" is a shade of it, not another colour
+    if any(w in lx.COLORS for w in missing) and any(
+        t in lx.COLORS and t not in words and t not in shades for t in said
+    ):
+        return True
+    return any(
+        w in group and set(said) & other
+        for w in missing
+        for group, other in ((_LIGHT_SHADES, _DARK_SHADES), (_DARK_SHADES, _LIGHT_SHADES))
+    )
+
+
+def _modifies_another(present: list[str], words: list[str], response: str) -> bool:
+    """Whether the reply uses the reference's head noun (its last word), which it gives, as a modifier of
+    another noun, the next word with no punctuation between ("a cream cake" for "ice cream"): then it
+    names another thing, not the reference in other words ("on the phone, chatting" and "a toy truck" for
+    "a toy fire engine" still may be)."""
+    for w in [w for w in present if w == words[-1]]:
+        for m in re.finditer(r"\b" + re.escape(w) + r"\s+([a-z]+)\b", response.lower()):
+            after = m.group(1)
+            verb = after in cues.VERBS or after.endswith(("ing", "ed"))  # "a teddy wearing a bow"
+            if after not in words and after not in _PASS_STOP and not verb:
+                return True
+    return False
+
+
+def _related_wording(references: list[str], question: str, response: str) -> str | None:
+    """Why a reply without the reference's words may still give it in other words, or None (then FAIL):
+    it gives part of a reference of several words ("a teddy" for "a teddy bear", "pale blue" for "light
+    blue"), or a word of related form (`answer_match.related_forms`: "motorbike" for "motorcycle"). Not
+    for numbers, times or yes / no, which have no other wording, nor where the reply negates the
+    reference or gives another member of its closed class (`_clashes`)."""
+    asked = set(answer_match.tokens(question))
+    toks = answer_match.tokens(response)
+    said = [t for t in toks if t.isalpha() and t not in _PASS_STOP and t not in asked]
+    for ref in references:
+        words = answer_words(ref)
+        if words in (["yes"], ["no"]) or not all(w.isalpha() for w in words):
+            continue
+        missing = answer_match.missing_words(words, response)
+        if any(answer_match.negated(toks, w) for w in words) or _clashes(missing, said, words):
+            continue
+        present = [w for w in words if w not in missing and w not in asked]
+        if present and missing and not _modifies_another(present, words, response):
+            return (
+                f"gives part of {ref!r} ({' '.join(present)}) without {' '.join(missing)!r}: "
+                "another wording of the rest cannot be ruled out"
+            )
+        related = [(w, t) for w in missing for t in said if answer_match.related_forms(w, t)]
+        if related:
+            return (
+                f"{related[0][1]!r} is not {related[0][0]!r}, but their forms are related (a spelling, "
+                "a clipping or a compound): the same answer cannot be ruled out"
+            )
+    return None

@@ -1,0 +1,359 @@
+"""The AQuA strategy rules' cues (`judge.strategy_rules`): the patterns and helpers that read which
+referent a reply takes, whether it asks, answers for several referents in turn, states an assumption or
+names what a vague "this" / "it" is. The rules themselves are described in judge.py's module docstring."""
+
+from __future__ import annotations
+
+import re
+
+from assistant import lexicon as lx
+from assistant.evaluation import answer_match, reply_checks
+from assistant.evaluation import response_cues as cues
+from assistant.evaluation.judgement import UNKNOWN, Judgement
+
+_ASSUMPTION = re.compile(
+    r"\b(?:assuming|assumption|i assume|i'll assume|i will assume|presumably|"
+    r"(?:likely|probably) (?:referring|asking|means?)|if you(?:'re| are)? (?:mean|asking about|referring to)|"
+    r"if you mean|i think you mean|you(?:'re| are) (?:probably|likely) (?:asking|referring)|"
+    # a statement (the questions back were read before) of what the user means, about one referent that
+    # follows: "you probably mean the chef", "I take it you're asking about the red one"; "not sure what
+    # you mean" names nothing
+    r"(?<!what )(?<!which )(?<!who )you(?:'re| are)? (?:(?:probably|likely|presumably|must|surely) )?"
+    r"(?:mean|meant|asking about|referring to|talking about) (?=(?:the|this|that|his|her) )|"
+    r"appears? to be (?:referring|asking)|the main|the most "
+    r"(?:prominent|noticeable|visible)|the (?:largest|biggest) (?:one|object))\b"
+)
+_NAMED_SUBJECT = re.compile(
+    r"^(?:the|this|that)\s+((?:[a-z'-]+\s+){0,2}?[a-z'-]+)\s+(?:is|are|has|have|was|were|looks|appears|seems|"
+    r"shows|contains|features|wears|holds)\b"
+)
+# "This is a typewriter", "That's a mortar and pestle", "It's a kettle": the reply's pronoun is the
+# question's, and what follows names it; an attribute ("It's a deep blue", "It's a bright red one") names
+# nothing, so the words taken skip colours, shades and visual adjectives
+_NAMED_BY_COPULA = re.compile(
+    r"^(?:this|that|it)(?:'s|\s+is|\s+looks like|\s+appears to be|'s probably)\s+(?:a|an|the)\s+"
+    r"((?:[a-z][a-z'-]*\s+){0,2}[a-z][a-z'-]*)"
+)
+
+
+def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
+    """infer when the reply says which single referent it took, answer otherwise (judge.py's docstring)."""
+    assumed = _ASSUMPTION.search(text)
+    if assumed:
+        return Judgement("infer", reason=f"states an assumption: {assumed.group(0)!r}")
+    described = cues.identifying_description(q, _without_evidence(q, text))
+    if described:
+        return Judgement("infer", reason=f"singles out one referent: {described!r}")
+    named = _named_referent(q, text) if q.vague or _PRONOUN_REFERENT.search(q.text) else None
+    if named:
+        return named
+    undecided = reply_checks.undecided_reason(response)
+    if undecided:
+        return Judgement(UNKNOWN, reason=undecided, path="rules:strategy.abstain")
+    return Judgement("answer", reason="a direct answer", path="rules:strategy.default")
+
+
+# the question's "this" / "it" standing alone, before a participle or a preposition ("What is this used
+# for?", "What is it made of?"): the referent is only the pronoun, though the cues may read "this used"
+# as a noun phrase
+_PRONOUN_REFERENT = re.compile(
+    r"\b(?:this|that|it)\b(?=\s*(?:[?.!]|$)|\s+(?:[a-z]+ed|made|worn|done|called|for|of|in|on|at|with|from)\b)"
+)
+
+_BARE_WHAT = re.compile(r"^what(?:'s|\s+is)\s+(?:this|that|it)\s*\??$")
+
+# words that name no referent after "it's a": a colour or shade ("a deep blue"), a look ("a shiny one"), an
+# amount ("a lot of", "a bit")
+_NOT_NAMES = lx.COLORS | lx.COLOR_SHADES | lx.VISUAL_ADJECTIVES | cues.word_set("one")
+_AMOUNTS = cues.word_set("lot lots bit little few couple")
+
+# chat spellings of "you" ("who do u mean?", "is ur question about ..."): the cues read standard words
+_CHAT_YOU = (
+    (re.compile(r"(?<![\w'-])u(?![\w'-])", re.I), "you"),
+    (re.compile(r"(?<![\w'-])ur(?![\w'-])", re.I), "your"),
+)
+
+
+def chat_spelling(response: str) -> str:
+    for pattern, word in _CHAT_YOU:
+        response = pattern.sub(word, response)
+    return response
+
+
+# a terse reply drops its articles: "left shoe nike, right one adidas" is "the left shoe ..., the right
+# one ..."; a place word that opens a clause (the reply's start, or after a comma, semicolon or dash) and
+# is followed by a noun gets its "the" back, so that the place cues read it
+_BARE_PLACE = re.compile(
+    r"(^|[,;\u2013\u2014]\s*|\s-\s+|\n\s*)(?=(?:left|right|front|back|top|bottom|middle|centre|center|"
+    r"near|far|nearest|farthest|closest|furthest|upper|lower)\s+[a-z])",
+    re.I,
+)
+
+
+def restored_articles(response: str) -> str:
+    return _BARE_PLACE.sub(lambda m: m.group(1) + "the ", response)
+
+
+# a bare place key and its noun, then the value: "left guy red, right guy blue" answers for two people
+# whatever they are called; sides and halves of one thing ("left side red, right side blue") are parts
+_BARE_KEY = re.compile(
+    r"(?:^|[,;\u2013\u2014]\s*|\s-\s+|\n\s*)(left|right|front|back|top|bottom|upper|lower)\s+([a-z]+)\s+[a-z0-9]",
+    re.I,
+)
+_SIDES = cues.word_set("side sides half end edge corner part section bit")
+
+
+def bare_place_keys(response: str) -> str | None:
+    keys = [(m.group(1).lower(), m.group(2).lower()) for m in _BARE_KEY.finditer(response)]
+    if any(noun in _SIDES or noun in lx.PART_NOUNS for _, noun in keys):
+        return None
+    places = [cues.place_of(place) or place for place, _ in keys]
+    return f"terse keys by place: {', '.join(places)}" if cues.exclusive_places(places) else None
+
+
+# "the one nearest you is ..., and the other ...": a contrast pair that answers for two referents, whatever
+# noun the reply gives them ("two plates" for "this dish"); "the other" must stand for a referent (before a
+# verb, "one", or the cut-off end), not "the other end of the rope"
+_ONE_THEN_OTHER = re.compile(
+    r"\bthe one\b[^.?!;]*?\b(?:is|are|looks|appears|seems|has|shows|says|reads|wears|holds|'s)\b"
+    r"[^.?!]*?\b(?:the other|the second)(?:\s+one)?(?=\s+(?:is|are|looks|appears|seems|has|shows|says|reads|"
+    r"wears|holds|was|might|may|could)\b|\s*[,.!]?\s*$)"
+)
+
+
+def one_and_the_other(q: cues.QuestionCues, text: str) -> str | None:
+    m = _ONE_THEN_OTHER.search(text)
+    return f"answers for one and the other: {m.group(0)[:60]!r}" if m else None
+
+
+def _named_referent(q: cues.QuestionCues, text: str) -> Judgement | None:
+    """infer where the reply names what a vague question's "this" / "it" is ("The bicycle is green", "That's
+    a whisk, for beating eggs"); None where it names nothing. A contracted "It's a X" names the referent only
+    where the answer follows apart (a comma, a dash, a semicolon): "It's a dollar fifty" or "It's a plate
+    with two eggs" may be the answer itself; for a bare "What is this?" it is both, and the rule abstains."""
+    named = _NAMED_SUBJECT.match(text) or (
+        None if _IDENTITY_QUESTION.match(q.text) else _NAMED_BY_COPULA.match(text)
+    )
+    taken = cues.content_words(named.group(1)) if named else set()
+    # "it's a bit blurry", "it's a lot of fun": an amount, then no thing named
+    new_words = set() if taken & _AMOUNTS else taken - q.words - _NOT_NAMES
+    if not (named and new_words):
+        return None
+    if "'s" in named.group(0)[:6]:
+        if _BARE_WHAT.match(q.text):
+            reason = "names the thing asked about by a bare 'what is this?': its answer or its referent"
+            return Judgement(UNKNOWN, reason=reason, path="rules:strategy.abstain")
+        if not _SET_APART.match(text, named.end()):
+            return None
+    return Judgement("infer", reason=f"names the referent of a vague question: {named.group(1)!r}")
+
+
+_SET_APART = re.compile(r"\s*(?:[,;:\u2013\u2014]|\s-\s)\s*[a-z0-9]")
+
+
+# the evidence for an answer, up to its clause's end: "going by the logo on the lid", "judging from the
+# tag on its collar", "given the tracks", "based on the sign above the door"
+_EVIDENCE = re.compile(
+    r"\b(?:going\s+by|judging\s+(?:by|from)|based\s+on|given|from\s+the\s+look\s+of|to\s+judge\s+by|"
+    r"because\s+of|thanks\s+to|as\s+shown\s+by)\b(?!\s+(?:that|how)\b)[^.;:!?,]*"
+)
+
+
+def _without_evidence(q: cues.QuestionCues, text: str) -> str:
+    """The reply without the evidence it cites: a thing described there ("the logo on the lid") is what
+    the answer rests on, not the referent the reply singles out. Evidence that names the asked referent
+    ("Going by the man in the apron, he ...") says which one it took, and stays."""
+
+    def drop(m: re.Match[str]) -> str:
+        return m.group(0) if set(cues.words(m.group(0))) & set(q.referents) else " "
+
+    return _EVIDENCE.sub(drop, text)
+
+
+# "What room is this?", "What kind of tree is it?": "This is a kitchen" gives the asked category, it does
+# not name a referent; a bare "What is this?" ("This is a typewriter": "this" resolved) and an attribute
+# question ("What colour is this?") are not such questions
+_IDENTITY_QUESTION = re.compile(
+    r"^(?:what|which)\s+(?:(?:kind|type|sort) of\s+)?"
+    r"(?!colou?r\b|shape\b|size\b|material\b|is\b|are\b)[a-z-]+\s+"
+    r"(?:is|are)\s+(?:this|that|it|these|those)\b"
+)
+_ANSWER_VERB = re.compile(r"\b(?:is|are|was|were|has|have|wears|holds|looks|says|reads|shows)\b")
+
+
+def answers_before_asking(q: cues.QuestionCues, response: str) -> str | None:
+    """Answers for referents in places that exclude each other, given before the question that asks which
+    is meant (each with its own verb): the reply enumerates; it does not ask instead of answering."""
+    parts = re.split(r"\s[\u2013\u2014-]\s|[\u2013\u2014;:]|(?<=[.!?])\s+", response)
+    said = "; ".join(p.strip() for p in parts if "?" not in p and p.strip())
+    places = cues.located_places(q, said)
+    # a verb that only places its subject ("one is on the left") answers nothing
+    verbs = [
+        m for m in _ANSWER_VERB.finditer(cues.normalise(said)) if not _PLACING.match(said.lower(), m.end())
+    ]
+    if cues.exclusive_places(places) and len(verbs) >= 2:
+        return ", ".join(dict.fromkeys(places))
+    # after "which one?" a clause for "the one at the door" is the other referent, whatever its verb
+    # ("The man at the bar is in a jacket; the one at the door wears a suit"); a clause that only says
+    # where its subject is ("the short one is by the door") answers nothing
+    answers = [c for c in answer_match.clauses(said) if not _ONLY_WHERE.search(c)]
+    return parallel_answers(q, "; ".join(answers), any_frame=True)
+
+
+_ONLY_WHERE = re.compile(
+    r"\b(?:is|are|'s|sits|stands|waits)\s+(?:(?:standing|sitting|seated|waiting)\s+)?(?:near|by|at|beside|behind|"
+    r"under|over|next\s+to|in\s+front\s+of|on\s+the\s+(?:left|right)|in\s+the\s+(?:middle|centre|center|corner|"
+    r"back|front|background|foreground))\b[^,;]*$"
+)
+
+
+_PLACING = re.compile(
+    r"\s+(?:(?:standing|sitting|seated|located|placed)\s+)?(?:on|in|at|near|by|to|behind)\s+(?:the\s+)?"
+    r"(?:far\s+)?(?:left|right|front|back|middle|centre|center|top|bottom|foreground|background)\b"
+)
+
+
+def asks_between(q: cues.QuestionCues, response: str) -> str | None:
+    """A question that offers referents to choose from ("would you like the girl on the left, or the one
+    on the right?"): each side of its "or" names a place or a referent."""
+    for sentence in reply_checks.sentences(cues.normalise(response)):
+        if not sentence.endswith("?") or " or " not in sentence:
+            continue
+        left, right = sentence.rsplit(" or ", 1)
+        if names_place_or_referent(q, left) and names_place_or_referent(q, right):
+            return sentence.strip()
+    return None
+
+
+def acknowledged_then_chosen(q: cues.QuestionCues, text: str) -> bool:
+    """ "There are several women, but the one in the centre is ...": the plural only says that there are
+    several (after "there are", "I see", "among", "of the"), and one of them is singled out and answered."""
+    plurals = "|".join(re.escape(p) for p in cues.plural_mentions(q, text))
+    acknowledged = re.search(
+        r"\b(?:there(?:'s| is| are| were|s)|i (?:can )?see|among|of the)\s+(?:[a-z0-9]+\s+){0,3}?(?:"
+        + plurals
+        + r")\b",
+        text,
+    )
+    if not (plurals and acknowledged):
+        return False
+    rest = text[: acknowledged.start()] + text[acknowledged.end() :]  # the cues, without that plural
+    if cues.several_referents(q, rest) or one_and_the_other(q, rest):
+        return False
+    # "there are two buses: the front one shows 42 and the back one 17": two taken up, by places that
+    # exclude each other, is an answer for each, not one chosen; the places of the acknowledging clause
+    # itself ("two dogs, one on the left and one on the right; the left one is ...") only place them
+    said = re.split(r"[:;.!?]", text[acknowledged.start() :])[0]
+    taken_up = list(cues.located_places(q, text))
+    for place in cues.located_places(q, said):
+        if place in taken_up:
+            taken_up.remove(place)
+    if cues.exclusive_places(taken_up):
+        return False
+    # one of them taken up in the singular: described ("the one in the centre"), or only "the dog" (then
+    # the reply answers for one without saying which: the strategy rules read it as a direct answer)
+    names = "|".join(re.escape(r) for r in sorted(q.referents | {"one"}))
+    singular = (
+        re.search(rf"\b(?:the|this|that)\s+(?:[a-z]+\s+){{0,2}}?(?:{names})\b", rest) if names else None
+    )
+    return bool(cues.identifying_description(q, rest) or singular)
+
+
+def names_place_or_referent(q: cues.QuestionCues, line: str) -> bool:
+    toks = set(cues.words(line))
+    return bool(toks & cues.PLACE_WORDS or toks & set(q.referents))
+
+
+# a clause led by a definite subject: "the seagull on the bollard is ...", "the one near the bar seats ..."
+_DEFINITE_LEAD = re.compile(r"^(?:and\s+|whereas\s+|while\s+)?(?:the|this|that)\s+(.+)$")
+_BACK_REFERENCES = frozenset(["it", "its", "them", "their", "him", "his", "her"])
+_FILLER_ADVERBS = frozenset(["just", "still", "now", "also", "currently", "simply"])
+_COPULAS = frozenset(["is", "are", "was", "were", "'s", "looks", "seems", "appears"])
+# verbs that give what a display or sign shows: "the clock says 4:10, the display reads 16:12" is one frame
+_SHOWING = frozenset(["say", "read", "show", "display", "indicate"])
+
+
+def _subject_and_frame(clause: str) -> tuple[str, str, str] | None:
+    """(head noun, the words before it, the verb frame) of a clause led by a definite subject, or None.
+    The head is the word before a preposition or the verb; the frame is how the clause answers: "is
+    -ing", "is" (a state), or the verb's lemma ("show" for says / reads / shows)."""
+    m = _DEFINITE_LEAD.match(clause)
+    if not m:
+        return None
+    toks = cues.words(m.group(1))
+    for k, tok in enumerate(toks[:5]):
+        nxt = toks[k + 1] if k + 1 < len(toks) else ""
+        verb_at = next((j for j in range(k + 1, len(toks)) if _is_verb(toks[j])), None)
+        if verb_at is None:
+            return None
+        if nxt in cues.PREPOSITIONS or k + 1 == verb_at:
+            after = [t for t in toks[verb_at + 1 :] if t not in _FILLER_ADVERBS and not t.endswith("ly")]
+            if set(after) & _BACK_REFERENCES:  # "the den is behind it": placed by the other, not answered
+                return None
+            return tok, " ".join(toks[:k]), _frame(toks[verb_at], after[0] if after else "")
+    return None
+
+
+def _is_verb(tok: str) -> bool:
+    """A copula, a reply verb, or an -s form with a lemma of its own ("faces", "seats"): a plural noun read
+    as a verb here is harmless, as two clauses must share the frame it gives."""
+    return (
+        tok in _COPULAS
+        or tok in lx.RESPONSE_VERBS
+        or (tok.endswith("s") and not tok.endswith("ss") and _lemma(tok) != tok)
+    )
+
+
+def _lemma(tok: str) -> str:
+    import simplemma
+
+    return str(simplemma.lemmatize(tok, lang="en"))
+
+
+def _frame(verb: str, nxt: str) -> str:
+    if verb in _COPULAS:
+        return "is -ing" if nxt.endswith("ing") else "is"
+    lemma = _lemma(verb)
+    return "show" if lemma in _SHOWING else lemma
+
+
+def _described(clause: str) -> bool:
+    """ "the one at the door ...", "the one with the beard ...": "one" told apart by a phrase of its own."""
+    return bool(
+        re.match(
+            r"^(?:and\s+|while\s+|whereas\s+)?the one\s+(?:[a-z]+ing|who|that|with|in|at|on|by|near|"
+            r"next|behind|beside|under|holding|wearing)\b",
+            clause,
+        )
+    )
+
+
+def parallel_answers(q: cues.QuestionCues, response: str, any_frame: bool = False) -> str | None:
+    """Two clauses that answer in the same frame for two different definite subjects ("The pigeon is
+    pecking at crumbs, and the seagull on the bollard is standing"; "the clock says 4:10, while the
+    display reads 16:12"; "the table by the window seats four, and the one near the bar seats two"): the
+    reply enumerates. Not a subject already named in an earlier clause ("holds a ball, and the ball is
+    red": the answer described), a part or garment ("the collar is red"), nor the asked referent set
+    against another kind of thing ("The dog is asleep; the cat is eating" for "the dog")."""
+    parts = answer_match.clauses(response)
+    seen: list[tuple[str, str, str]] = []
+    for k, clause in enumerate(parts):
+        found = _subject_and_frame(clause)
+        if found is None or found[0] in lx.PART_NOUNS or found[0] in lx.CLOTHING:
+            continue
+        if found[0] not in ("one", "other") and any(found[0] in cues.words(p) for p in parts[:k]):
+            continue
+        for head, described, frame in seen:
+            # `any_frame`: a described "the one ..." after a described referent needs no shared frame
+            # ("the tall one is holding ..., the short one has ..."): both the referent or "one"
+            names = set(q.referents) | {"one"}
+            other_one = any_frame and {head, found[0]} <= names and (_described(clause) or bool(found[1]))
+            if (frame != found[2] and not other_one) or (head == found[0] and not (described and found[1])):
+                continue
+            heads = {head, found[0]} - {"one", "other"}
+            asked = heads & set(q.referents)
+            if asked and asked != heads:
+                continue
+            return f"answers for two subjects in turn: {head!r} and {found[0]!r}"
+        seen.append(found)
+    return None
