@@ -1,4 +1,4 @@
-"""Round 3 of the rule judge's CoT-mention question (RAcQUEt G.3, issue 32): further ways a step mentions
+"""The rule judge's CoT-mention question (RAcQUEt G.3, issue 32): the ways a step mentions
 several instances of the asked entity, and the readings too weak to decide, which abstain (unknown with a
 reason) instead of a confident NO. Every reply here is written for these tests from the rubric, with near
 misses each mechanism must not fire on."""
