@@ -24,6 +24,8 @@ route that runs an event or takes a file goes through it:
 
 A client is its address (ui.client_address). Nothing about a request is logged beyond one line per
 refusal (method, route, address, status and reason; never a body), at most 30 a minute per client.
+A GET whose file goes away while Gradio serves it (an upload the app refused and deleted) is a 404, or an
+answer cut short once its headers are out; never a traceback.
 """
 
 from __future__ import annotations
