@@ -735,6 +735,7 @@ FROZEN_HELDOUT = {
     "heldout5.jsonl": "af0e29ea929a4645ea78c3dc46be247a981368555ef94c07f71038320c9c8453",  # b288e96
     "heldout6.jsonl": "43b7068ca6250843d5ed44a2f60e7ba6bce5f289fcc66eb30a058d572ec98fd9",  # aad3ba3
     "heldout7.jsonl": "a5b7c519d632c101220dd42107861e35fc7fccbd60eac78c2233bc10d24326f0",  # 6157631
+    "heldout8.jsonl": "0b01ba778b2c108eb0e046122eeea3190dc204c94a5e3bffb167721c4e54dd83",  # ead495f
 }
 
 
