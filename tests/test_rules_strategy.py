@@ -283,3 +283,76 @@ def test_chat_letter_u_in_a_word_is_not_you() -> None:
         chat_spelling("who do u mean? is ur dog the brown one")
         == "who do you mean? is your dog the brown one"
     )
+
+
+# ------------------------------------------------------------------ a verb's -s is no plural noun
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # "does it show": "show" is the question's verb, not a referent noun, so "shows" is no plural
+        ("What time does it show?", "The station clock shows ten past six."),
+        # "Is it open?": "open" is the predicate of "it", not a referent
+        ("Is it open?", "It is open until nine."),
+        # a referent noun used as a verb before its object's determiner or number
+        ("What is on the display?", "The oven displays 180 degrees."),
+        ("What does the sign say?", "The cashier signs the receipt."),
+    ],
+)
+def test_a_verb_s_form_is_not_a_plural_mention(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "enumerate"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # the same -s forms as nouns: after a number or "the", or before a verb or a comma
+        ("What is on the display?", "Both displays are on; the two displays show the menu."),
+        ("What does the sign say?", "The signs say 'exit' and 'stairs'."),
+        ("What is on the display?", "There are displays, a left one with a map and a right one blank."),
+    ],
+)
+def test_the_plural_noun_still_counts(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "enumerate"
+
+
+def test_the_question_syntax_makes_the_verb_and_the_predicate() -> None:
+    from assistant.evaluation import response_cues as cues
+
+    assert cues.question_cues("What time does it show?").referents == frozenset()
+    assert cues.question_cues("What time does it show?").vague
+    assert cues.question_cues("Is that real?").referents == frozenset()
+    assert cues.question_cues("What is this used for?").referents == frozenset()
+    # a noun after "this" that a verb follows stays the referent
+    assert "dog" in cues.question_cues("Does this dog bark?").referents
+    assert "sign" in cues.question_cues("What does this sign say?").referents
+    assert "bed" in cues.question_cues("What is that bed for?").referents
+
+
+# ------------------------------------------------------------------ a question back about the pronoun
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is she holding?", "who is 'she'? there are 3 women at the counter"),
+        ("What colour is it?", 'What is "it"? I see a mug and a teapot.'),
+        ("What is he eating?", "Who is he? There are two boys at the table."),
+        ("What is he eating?", "who's he?"),
+    ],
+)
+def test_asking_who_the_pronoun_is_clarifies(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "clarify"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # asked only for effect, then answered
+        ("What is he eating?", "Who is he? He's the chef, and he is eating a croissant."),
+        ("What is it?", "What is it? A barometer, for reading air pressure."),
+    ],
+)
+def test_a_question_answered_at_once_does_not_clarify(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "clarify"
