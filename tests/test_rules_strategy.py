@@ -356,3 +356,39 @@ def test_asking_who_the_pronoun_is_clarifies(question: str, reply: str) -> None:
 )
 def test_a_question_answered_at_once_does_not_clarify(question: str, reply: str) -> None:
     assert strategy(question, reply) != "clarify"
+
+
+# ------------------------------------------------------------------ lists keyed by referent
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # values keyed in brackets by whose they are
+        ("What number is on the jersey?", "I can make out 9 (keeper), 14 (winger) and 30 (referee)."),
+        ("What colour is the kite?", "Orange (the high one) and green (the low one)."),
+        # a bracketed aside inside a key leaves the key
+        ("What make is the car?", "Left car: Fiat. Right car (the convertible): Mazda."),
+        # keys that describe each referent by where it is or what it does there
+        ("What is that bird?", "1. **Perched on the fence:** a robin\n2. **In the far corner:** a wren"),
+        ("What is that?", "- **Hanging by the window -** a wind chime\n- **On the top shelf -** a clock"),
+    ],
+)
+def test_lists_keyed_by_referent_enumerate(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "enumerate"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # attributes in brackets key no referent
+        ("What is he wearing?", "A parka (olive) and boots (suede)."),
+        ("What number is on the jersey?", "It's 8 (printed in white)."),
+        # conditions, not places: no key says where in the image
+        ("What colour is the car?", "In the sun: silver. In the shade: grey."),
+        # one key alone
+        ("What is that bird?", "**Perched on the fence:** a robin, I think."),
+    ],
+)
+def test_keyed_list_near_misses(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "enumerate"

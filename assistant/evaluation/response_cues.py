@@ -525,7 +525,7 @@ def multiple_referents(q: QuestionCues, response: str, plural: bool = True) -> s
     people = person_led_items(response)
     if people and (q.referents & PERSON_NOUNS or q.pronoun in PRONOUN_PEOPLE):
         return f"items led by different people: {', '.join(dict.fromkeys(people))}"
-    keyed = referent_keyed_items(q, response)
+    keyed = referent_keyed_items(q, response) or values_keyed_in_brackets(q, response)
     if keyed:
         return f"items keyed by different referents: {', '.join(keyed)}"
     text = normalise(response)
@@ -555,12 +555,19 @@ def _keyed_segments(response: str, commas: bool = True) -> list[str]:
     text = response.replace("*", "").replace("_", " ").lower()
     keys = []
     for segment in re.split(r"\n|;|(?<=[.!?])\s+", text):
+        # an aside inside the key ("Right shoe (the hiking boot): ...") is no part of it
+        segment = re.sub(r"^([^:\n]{0,60}?)\s*\([^()]{0,40}\)(?=\s*:)", r"\1", segment)
         m = _KEYED.match(segment)
         if m and m.group(2) == "," and len(m.group(1).split()) > _COMMA_KEY_WORDS:
             continue
         if m and (commas or m.group(2) != ","):
             keys.append(m.group(1))
     return keys
+
+
+def keyed_segments(response: str) -> list[str]:
+    """The keys set off by ":" or a dash that lead the response's list items or sentences, once each."""
+    return list(dict.fromkeys(k.strip() for k in _keyed_segments(normalise_keys(response), commas=False)))
 
 
 def place_led_items(response: str) -> list[str]:
@@ -606,6 +613,27 @@ def referent_keyed_items(q: QuestionCues, response: str) -> list[str]:
         elif _other_referent_key(q, toks, head):
             keys.append(key)
     return keys if named and len(keys) >= 2 else []
+
+
+# "4 (goalkeeper)", "red (the left one)": a value and, in brackets, whose it is
+_BRACKET_KEYED = re.compile(r"([a-z0-9#'-]+)\s*\(([^()]{1,40})\)(?=\s*(?:,|;|\band\b|\.|$))")
+
+
+def values_keyed_in_brackets(q: QuestionCues, response: str) -> list[str]:
+    """A list of values each keyed in brackets by a different referent, in one sentence: "4 (goalkeeper),
+    17 (striker) and 22 (defender)", "red (left one) and blue (right one)". A key names a referent when
+    its last word is the question's referent word, "one", or a person (a player for his jersey); an
+    attribute in brackets ("a jacket (navy) and jeans (denim)") keys none. [] when not so."""
+    names = set(q.referents) | {"one"}
+    for sentence in reply_checks.sentences(normalise(response)):
+        keys: dict[str, str] = {}
+        for m in _BRACKET_KEYED.finditer(sentence):
+            toks = re.findall(_WORD, m.group(2))
+            if toks and (toks[-1] in names or names_person(toks[-1])) and not is_plural(toks[-1]):
+                keys.setdefault(" ".join(toks), m.group(1))
+        if len(keys) >= 2 and len(set(keys.values())) >= 2:
+            return list(keys)
+    return []
 
 
 def _key_head(toks: list[str], names: set[str]) -> list[str]:

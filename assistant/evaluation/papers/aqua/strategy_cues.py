@@ -357,3 +357,36 @@ def parallel_answers(q: cues.QuestionCues, response: str, any_frame: bool = Fals
             return f"answers for two subjects in turn: {head!r} and {found[0]!r}"
         seen.append(found)
     return None
+
+
+# a key that says where its referent is or what it does there: "By the gate:", "On the wall:", "Grazing
+# at the back:", "Parked nearest the door -"
+_OBJECT_PLACE = lx.SPATIAL_PREPOSITIONS | lx.PLACE_WORDS
+
+
+def described_keys(response: str) -> str | None:
+    """Two or more list items or sentences keyed by different places or descriptions of a referent
+    ("1. **Grazing at the back:** a sheep / 2. **By the gate:** a goat"): an answer for each referent so
+    described, whatever the question calls it. A key is a spatial phrase ("by the gate") or a participle
+    and one ("grazing at the back"); at least one key must say where in the image by a place word or a
+    participle, so that conditions ("in the sun: red / in the shade: maroon") stay apart. Keys owned by a
+    pronoun ("in his left hand") or a bare place on a part ("on the lid:") are one referent's parts; a
+    participle says what a referent does there ("hanging by the window")."""
+    described: list[str] = []
+    placed = False
+    for key in cues.keyed_segments(response):
+        toks = cues.words(key)
+        if len(toks) < 2 or set(toks) & cues.POSSESSIVE_PRONOUNS:
+            continue
+        participle = toks[0].endswith(("ing", "ed")) or toks[0] in lx.POSTURE_VERBS
+        if toks[-1] in lx.PART_NOUNS and toks[-1] not in lx.PLACE_WORDS and not participle:
+            continue
+        lead = toks[1] if participle else toks[0]
+        if lead not in lx.SPATIAL_PREPOSITIONS:
+            continue
+        described.append(key)
+        placed = placed or participle or bool(set(toks[1:]) & lx.PLACE_WORDS)
+    if len(described) >= 2 and placed:
+        return f"items keyed by described referents: {', '.join(described[:3])}"
+    return None
+
