@@ -392,3 +392,33 @@ def test_lists_keyed_by_referent_enumerate(question: str, reply: str) -> None:
 )
 def test_keyed_list_near_misses(question: str, reply: str) -> None:
     assert strategy(question, reply) != "enumerate"
+
+
+# ------------------------------------------------------------------ candidates offered, then each answered
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is it made of?", "Either the bench or the planter. The bench is oak; the planter is clay."),
+        (
+            "What colour is it?",
+            "Maybe the scooter or the skateboard. The scooter is mint and the skateboard is white.",
+        ),
+    ],
+)
+def test_offered_candidates_answered_in_turn_enumerate(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "enumerate"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # the answer's own thing named again, not a candidate offered
+        ("What is she holding?", "She is holding a lantern, and the lantern is lit."),
+        # "or" between answers, not candidates: one subject answered
+        ("What is he holding?", "A rake or a hoe; the rake is rusty."),
+    ],
+)
+def test_offered_candidates_near_misses(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "enumerate"

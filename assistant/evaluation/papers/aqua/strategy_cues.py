@@ -328,20 +328,37 @@ def _described(clause: str) -> bool:
     )
 
 
+# candidates offered as alternatives: "either the teapot or the vase", "the kettle or the pot"
+_ALTERNATIVES = re.compile(r"\b(?:either\s+)?(?:the|a|an)\s+([a-z-]+)\s*,?\s+or\s+(?:the|a|an)\s+([a-z-]+)\b")
+
+
+_AND_THE = re.compile(r"\s+(?=(?:and|while|whereas)\s+(?:the|this|that)\s)")
+
+
+def _offered(response: str) -> set[str]:
+    """Nouns offered as alternatives for the referent ("Could be either the teapot or the vase"): a later
+    clause about one of them answers for that candidate; it does not describe an answer already given."""
+    return {w for m in _ALTERNATIVES.finditer(cues.normalise(response)) for w in m.groups()}
+
+
 def parallel_answers(q: cues.QuestionCues, response: str, any_frame: bool = False) -> str | None:
     """Two clauses that answer in the same frame for two different definite subjects ("The pigeon is
     pecking at crumbs, and the seagull on the bollard is standing"; "the clock says 4:10, while the
     display reads 16:12"; "the table by the window seats four, and the one near the bar seats two"): the
     reply enumerates. Not a subject already named in an earlier clause ("holds a ball, and the ball is
-    red": the answer described), a part or garment ("the collar is red"), nor the asked referent set
-    against another kind of thing ("The dog is asleep; the cat is eating" for "the dog")."""
-    parts = answer_match.clauses(response)
+    red": the answer described; but a candidate offered as an alternative, "either the teapot or the vase",
+    is answered in turn), a part or garment ("the collar is red"), nor the asked referent set against
+    another kind of thing ("The dog is asleep; the cat is eating" for "the dog")."""
+    # "the scooter is green and the helmet is white": a conjunction before a definite subject opens a clause
+    parts = [c for clause in answer_match.clauses(response) for c in _AND_THE.split(clause) if c.strip()]
+    offered = _offered(response)
     seen: list[tuple[str, str, str]] = []
     for k, clause in enumerate(parts):
         found = _subject_and_frame(clause)
         if found is None or found[0] in lx.PART_NOUNS or found[0] in lx.CLOTHING:
             continue
-        if found[0] not in ("one", "other") and any(found[0] in cues.words(p) for p in parts[:k]):
+        named_before = any(found[0] in cues.words(p) for p in parts[:k])
+        if found[0] not in ("one", "other") and named_before and found[0] not in offered:
             continue
         for head, described, frame in seen:
             # `any_frame`: a described "the one ..." after a described referent needs no shared frame
@@ -389,4 +406,3 @@ def described_keys(response: str) -> str | None:
     if len(described) >= 2 and placed:
         return f"items keyed by described referents: {', '.join(described[:3])}"
     return None
-
