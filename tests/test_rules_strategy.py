@@ -422,3 +422,35 @@ def test_offered_candidates_answered_in_turn_enumerate(question: str, reply: str
 )
 def test_offered_candidates_near_misses(question: str, reply: str) -> None:
     assert strategy(question, reply) != "enumerate"
+
+
+# ------------------------------------------------------------------ naming what a vague "it" is
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # the evidence names the whole whose part it reads: that whole is what "it" was taken to be
+        ("What brand is it?", "Judging from the badge on the car door, it's a Peugeot."),
+        ("How old is it?", "Based on the screen of the phone, about five years old."),
+        # the reply checks its guess, then answers
+        ("Is it on?", "The kettle? Yes, its light is glowing."),
+        ("What does it say?", "The chalkboard? It says 'soup of the day: leek'."),
+    ],
+)
+def test_naming_what_it_is_infers(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "infer"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # a part with no owner, or a material before it: "it" is not named
+        ("What brand is it?", "Judging from the badge on the door, it's a Peugeot."),
+        ("What brand is it?", "Going by the logo on the plastic cover, it's a Sony."),
+        # no guess checked: the reply answers at once
+        ("Is it on?", "Yes, its light is glowing."),
+    ],
+)
+def test_naming_what_it_is_near_misses(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "answer"

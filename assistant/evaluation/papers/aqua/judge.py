@@ -24,7 +24,11 @@ unless they name sides of one thing; answers for "the X at ..." and "the one ...
 enumerate, places alone do not; chat spellings "u" / "ur" read as "you" / "your". Round 4: values
 keyed in brackets by referents ("4 (keeper), 17 (winger)"), keys with a bracketed aside, and items keyed
 by descriptions of where each referent is or what it does there ("Grazing at the back: a sheep / By the
-gate: a goat") enumerate.
+gate: a goat") enumerate; so do candidates offered as alternatives and then answered in turn ("Could be
+either the teapot or the vase. The teapot is ...; the vase is ..."). For a vague question, a reply that
+checks its guess ("The shop door? Yes, ...") or whose evidence names the whole of a part ("going by the
+logo on the laptop lid") names what "it" is: infer. A question back about the question's pronoun ("who is
+'he'?") asks; the question's own verb or predicate ("does it show", "is it open") names no referent.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,

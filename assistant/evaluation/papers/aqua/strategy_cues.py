@@ -44,9 +44,13 @@ def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     described = cues.identifying_description(q, _without_evidence(q, text))
     if described:
         return Judgement("infer", reason=f"singles out one referent: {described!r}")
-    named = _named_referent(q, text) if q.vague or _PRONOUN_REFERENT.search(q.text) else None
+    vague = q.vague or bool(_PRONOUN_REFERENT.search(q.text))
+    named = _named_referent(q, text) if vague else None
     if named:
         return named
+    taken = (_echoed_referent(q, text) or _owner_in_evidence(q, text)) if vague else None
+    if taken:
+        return Judgement("infer", reason=taken)
     undecided = reply_checks.undecided_reason(response)
     if undecided:
         return Judgement(UNKNOWN, reason=undecided, path="rules:strategy.abstain")
@@ -168,6 +172,50 @@ def _without_evidence(q: cues.QuestionCues, text: str) -> str:
         return m.group(0) if set(cues.words(m.group(0))) & set(q.referents) else " "
 
     return _EVIDENCE.sub(drop, text)
+
+
+# "The shop door? Yes, ...": the reply opens by naming, as a question to itself, what it takes "it" to be
+_ECHO = re.compile(r"^(?:the|this|that|your)\s+((?:[a-z'-]+\s+){0,2}[a-z'-]+)\s*\?\s*(?=\S)")
+
+
+def _echoed_referent(q: cues.QuestionCues, text: str) -> str | None:
+    """A reply to a vague question that opens by checking its guess ("The shop door? Yes, the sign says
+    OPEN.") and then answers: it names the referent it took (the rubric's infer). A bare echo with
+    nothing after may be a question back, and words the question already has name nothing new."""
+    m = _ECHO.match(text)
+    if m is None or not cues.content_words(m.group(1)) - q.words - _NOT_NAMES:
+        return None
+    return f"checks the referent it took, then answers: {m.group(0).strip()!r}"
+
+
+# a part and the whole it belongs to: "the laptop lid", "the lid of the laptop"
+_PART_OF = "|".join(sorted((re.escape(p) for p in lx.PART_NOUNS), key=len, reverse=True))
+_OWNED_PART = re.compile(
+    r"\b(?=([a-z][a-z-]+)\s+(?:" + _PART_OF + r")\b)|\b(?:" + _PART_OF + r")\s+of\s+the\s+([a-z][a-z-]+)\b"
+)
+_NOT_OWNERS = (
+    _NOT_NAMES
+    | lx.PLACE_WORDS
+    | lx.PART_NOUNS
+    | lx.IMAGE_WORDS
+    | lx.DISTINGUISHING_ADJECTIVES
+    | lx.NON_VISUAL_ADJECTIVES
+    | cues.STOPWORDS
+    | cues.DETERMINERS
+    | cues.PREPOSITIONS
+)
+
+
+def _owner_in_evidence(q: cues.QuestionCues, text: str) -> str | None:
+    """The whole named in the evidence a reply cites for a vague question ("Going by the logo on the
+    laptop lid, this is a Lenovo"): the part's owner is what "it" was taken to be. "the logo on the lid"
+    names no owner, and a material or look before the part ("the metal lid") is no owner."""
+    for evidence in _EVIDENCE.finditer(text):
+        for m in _OWNED_PART.finditer(evidence.group(0)):
+            owner = m.group(1) or m.group(2)
+            if owner not in _NOT_OWNERS and owner not in q.words and not owner.endswith("ly"):
+                return f"names what the question's pronoun is, by a part of it in the evidence: {owner!r}"
+    return None
 
 
 # "What room is this?", "What kind of tree is it?": "This is a kitchen" gives the asked category, it does
