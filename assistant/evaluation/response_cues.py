@@ -25,7 +25,8 @@ Cues found in a response:
 - quantified mentions: "both", "each", "the other", "another" right before a referent word ("both
   hands", "each paw" quantify one referent's parts: not several);
 - lists keyed by different referents in the reply's own words ("The grey cat: ... / The tabby: ...",
-  "Top-left lamp: ... / Bottom-right lamp: ..."), a further referent ("a second cyclist", "a mug too"),
+  "Top-left lamp: ... / Bottom-right lamp: ...", "4 (keeper), 17 (winger)"), but not keys for one
+  referent's parts ("Head: ... / Top: ... / Bottom: ...", "In his left hand: ..."), a further referent ("a second cyclist", "a mug too"),
   a list of singular referents ("a chestnut horse in front and a grey horse behind it");
 - several of the asked kind in other words (CoT only, `same_kind_mention`): a collective ("a flock", "a
   group of skiers", "the rest of the team"), and for a person question any people or a peer ("her
@@ -519,7 +520,7 @@ def multiple_referents(q: QuestionCues, response: str, plural: bool = True) -> s
         return f"referents in places that exclude each other: {', '.join(dict.fromkeys(places))}"
     if quantified_mention(q, response):
         return "quantified mention (both / each / the other)"
-    led = place_led_items(response)
+    led = place_led_items(response, q.words | q.referents)
     if exclusive_places(led):
         return f"items led by places that exclude each other: {', '.join(dict.fromkeys(led))}"
     people = person_led_items(response)
@@ -570,11 +571,31 @@ def keyed_segments(response: str) -> list[str]:
     return list(dict.fromkeys(k.strip() for k in _keyed_segments(normalise_keys(response), commas=False)))
 
 
-def place_led_items(response: str) -> list[str]:
-    """The places that lead the response's list items or sentences, in order ("left", "right")."""
+def place_led_items(response: str, asked: frozenset[str] = frozenset()) -> list[str]:
+    """The places that lead the response's list items or sentences, in order ("left", "right"); not the
+    keys of one referent's parts (`_part_keys`), unless the question asks about those parts (`asked`)."""
     # a long key is a clause, not a place ("Counting candles from left to right: 1, 2, 3")
-    keys = (k for k in _keyed_segments(response) if len(k.split()) <= _COMMA_KEY_WORDS)
-    return [p for k in keys for p in _places_in(k)]
+    keys = [k.strip() for k in _keyed_segments(response) if len(k.split()) <= _COMMA_KEY_WORDS]
+    parts = _part_keys(keys, asked)
+    return [p for k in keys if k not in parts for p in _places_in(k)]
+
+
+def _part_keys(keys: list[str], asked: frozenset[str]) -> set[str]:
+    """The keys that name parts of one referent: owned by a pronoun ("his left hand"), ending in a part
+    that is no place ("left paw", "right hand"), and, in a list that has such a key or one for a garment
+    ("Head: ... / Top: ... / Bottom: ... / Feet: ..."), the bare place words that are parts too ("top",
+    "bottom": the outfit's halves, not two people)."""
+    parts = set()
+    for key in keys:
+        toks = re.findall(_WORD, key)
+        if not toks or set(toks) & asked:
+            continue
+        if set(toks) & POSSESSIVE_PRONOUNS or (toks[-1] in lx.PART_NOUNS and toks[-1] not in PLACE_WORDS):
+            parts.add(key)
+    outfit = any(k in lx.CLOTHING and k not in PLACE_WORDS for k in keys)
+    if parts or outfit:
+        parts |= {k for k in keys if k in lx.PART_NOUNS | lx.CLOTHING and k not in asked}
+    return parts
 
 
 _PERSON_KEY = re.compile(r"^(?:the |a |an )?(?:[a-z'-]+ )?([a-z'-]+)$")
@@ -1041,10 +1062,13 @@ def _answered_subjects(q: QuestionCues, text: str) -> str | None:
         owner = noun not in referent_like and not asks_about_person(q)
         if owner and _owner_clause_about_referent(referent_like, text[m.end() :]):
             owners.append((noun, phrase))
+    # the question's own owner and owned thing ("the player's shirt", "the number on the car") are one
+    # referent: "The player is shown from behind. The shirt is red" answers for one
+    linked = set(q.heads) & set(q.referents) if len(set(q.heads) & set(q.referents)) >= 2 else set()
     for subjects in (things, owners):
         # the same referent named again ("the t-shirt in question ... the t-shirt") is one referent: two
         # subjects count when their nouns differ or each carries its own identifying words
-        distinct = _distinct_subjects(subjects)
+        distinct = {("", d) if n in linked else (n, d) for n, d in _distinct_subjects(subjects)}
         described = {d for _, d in distinct if d}
         if len(distinct) >= 2 and (len({n for n, _ in distinct}) >= 2 or len(described) >= 2):
             return f"{len(subjects)} referents answered: {', '.join(p for _, p in subjects[:3])}"
