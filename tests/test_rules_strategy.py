@@ -352,6 +352,7 @@ def test_asking_who_the_pronoun_is_clarifies(question: str, reply: str) -> None:
         # asked only for effect, then answered
         ("What is he eating?", "Who is he? He's the chef, and he is eating a croissant."),
         ("What is it?", "What is it? A barometer, for reading air pressure."),
+        ("What is it?", "What is it? There's a brass barometer on the wall."),
     ],
 )
 def test_a_question_answered_at_once_does_not_clarify(question: str, reply: str) -> None:
@@ -388,6 +389,11 @@ def test_lists_keyed_by_referent_enumerate(question: str, reply: str) -> None:
         ("What colour is the car?", "In the sun: silver. In the shade: grey."),
         # one key alone
         ("What is that bird?", "**Perched on the fence:** a robin, I think."),
+        # the keys are steps the speaker takes, leading sentences
+        (
+            "What is that bird?",
+            "1. **Looking at the fence:** there is a bird.\n2. **Zooming in on the beak:** it is short.",
+        ),
     ],
 )
 def test_keyed_list_near_misses(question: str, reply: str) -> None:

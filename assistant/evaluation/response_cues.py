@@ -26,8 +26,8 @@ Cues found in a response:
   hands", "each paw" quantify one referent's parts: not several);
 - lists keyed by different referents in the reply's own words ("The grey cat: ... / The tabby: ...",
   "Top-left lamp: ... / Bottom-right lamp: ...", "4 (keeper), 17 (winger)"), but not keys for one
-  referent's parts ("Head: ... / Top: ... / Bottom: ...", "In his left hand: ..."), a further referent ("a second cyclist", "a mug too"),
-  a list of singular referents ("a chestnut horse in front and a grey horse behind it");
+  referent's parts ("Head: ... / Top: ... / Bottom: ...", "In his left hand: ..."), a further referent
+  ("a second cyclist", "a mug too"), a list of singular referents ("a chestnut horse in front and a grey horse behind it");
 - several of the asked kind in other words (CoT only, `same_kind_mention`): a collective ("a flock", "a
   group of skiers", "the rest of the team"), and for a person question any people or a peer ("her
   friend", "teammates");
@@ -553,8 +553,13 @@ _COMMA_KEY_WORDS = 4
 def _keyed_segments(response: str, commas: bool = True) -> list[str]:
     """The keys that lead the response's list items or sentences ("player on the left", "woman"); with
     commas False, only keys set off by ":" or a dash (a sentence's subject is often followed by a comma)."""
+    return [key for key, _ in _keyed_pairs(response, commas)]
+
+
+def _keyed_pairs(response: str, commas: bool = True) -> list[tuple[str, str]]:
+    """(key, what follows it) of the response's keyed list items or sentences (`_keyed_segments`)."""
     text = response.replace("*", "").replace("_", " ").lower()
-    keys = []
+    pairs = []
     for segment in re.split(r"\n|;|(?<=[.!?])\s+", text):
         # an aside inside the key ("Right shoe (the hiking boot): ...") is no part of it
         segment = re.sub(r"^([^:\n]{0,60}?)\s*\([^()]{0,40}\)(?=\s*:)", r"\1", segment)
@@ -562,13 +567,14 @@ def _keyed_segments(response: str, commas: bool = True) -> list[str]:
         if m and m.group(2) == "," and len(m.group(1).split()) > _COMMA_KEY_WORDS:
             continue
         if m and (commas or m.group(2) != ","):
-            keys.append(m.group(1))
-    return keys
+            pairs.append((m.group(1), segment[m.end() :].strip()))
+    return pairs
 
 
-def keyed_segments(response: str) -> list[str]:
-    """The keys set off by ":" or a dash that lead the response's list items or sentences, once each."""
-    return list(dict.fromkeys(k.strip() for k in _keyed_segments(normalise_keys(response), commas=False)))
+def keyed_items(response: str) -> list[tuple[str, str]]:
+    """(key, value) of the items or sentences keyed by ":" or a dash ("By the gate: a goat"), once each."""
+    found = {key.strip(): value for key, value in _keyed_pairs(normalise_keys(response), commas=False)}
+    return list(found.items())
 
 
 def place_led_items(response: str, asked: frozenset[str] = frozenset()) -> list[str]:
@@ -1215,12 +1221,13 @@ def _asks_about_pronoun(sentence: str, said: list[str]) -> bool:
 
 
 def _answers_nothing(sentence: str) -> bool:
-    """A sentence that only says what is there: presentational ("there are two men") or a count with no
-    verb ("2 guys in the pic"); "A kettle." may be the answer."""
-    if _PRESENTATIONAL.match(sentence):
-        return True
+    """A sentence that only says that there are several: presentational ("there are two men") or a count
+    with no verb ("2 guys in the pic"); "A kettle." and "There's a brass lamp." may be the answer."""
     toks = re.findall(_WORD + r"|\d+", sentence)
-    counted = bool(toks) and (toks[0].isdigit() or toks[0] in _COUNTING)
+    several = any(t.isdigit() and t != "1" or (t in _COUNTING and t != "one") for t in toks)
+    if _PRESENTATIONAL.match(sentence):
+        return several or any(len(t) > 3 and is_plural(t) for t in toks)
+    counted = bool(toks) and (toks[0].isdigit() or toks[0] in _COUNTING) and several
     return counted and not any(t in lx.AUX or t in VERBS or t.endswith("'s") for t in toks)
 
 

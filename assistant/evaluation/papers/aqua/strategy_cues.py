@@ -436,14 +436,18 @@ def described_keys(response: str) -> str | None:
     and one ("grazing at the back"); at least one key must say where in the image by a place word or a
     participle, so that conditions ("in the sun: red / in the shade: maroon") stay apart. Keys owned by a
     pronoun ("in his left hand") or a bare place on a part ("on the lid:") are one referent's parts; a
-    participle says what a referent does there ("hanging by the window")."""
+    participle says what a referent does there ("hanging by the window"). Each key must lead a short
+    answer with no verb ("a sheep", "two goats"): a step's title ("Looking at the image: it shows ...")
+    leads a sentence."""
     described: list[str] = []
     placed = False
-    for key in cues.keyed_segments(response):
+    for key, value in cues.keyed_items(response):
         toks = cues.words(key)
-        if len(toks) < 2 or set(toks) & cues.POSSESSIVE_PRONOUNS:
+        if len(toks) < 2 or set(toks) & cues.POSSESSIVE_PRONOUNS or not _short_answer(value):
             continue
         participle = toks[0].endswith(("ing", "ed")) or toks[0] in lx.POSTURE_VERBS
+        if participle and _lemma(toks[0]) in lx.SPEAKER_VERBS | lx.IMPERATIVES:
+            continue  # "Looking at the image:", "Checking the corner:": a step the speaker takes
         if toks[-1] in lx.PART_NOUNS and toks[-1] not in lx.PLACE_WORDS and not participle:
             continue
         lead = toks[1] if participle else toks[0]
@@ -454,3 +458,13 @@ def described_keys(response: str) -> str | None:
     if len(described) >= 2 and placed:
         return f"items keyed by described referents: {', '.join(described[:3])}"
     return None
+
+
+def _short_answer(value: str) -> bool:
+    """A value that is an answer, not a sentence: a few words with no verb ("a sheep", "brown"), or the
+    key's referent named by a copula ("it's a goat", "that is a wren")."""
+    value = re.sub(
+        r"^(?:it|this|that)(?:'s|\s+is|\s+looks\s+like|\s+appears\s+to\s+be)\s+", "", cues.normalise(value)
+    )
+    toks = cues.words(value)
+    return 0 < len(toks) <= 6 and not any(t in lx.AUX or t in cues.VERBS or t.endswith("'s") for t in toks)
