@@ -27,7 +27,8 @@ Cues found in a response:
 - lists keyed by different referents in the reply's own words ("The grey cat: ... / The tabby: ...",
   "Top-left lamp: ... / Bottom-right lamp: ...", "4 (keeper), 17 (winger)"), but not keys for one
   referent's parts ("Head: ... / Top: ... / Bottom: ...", "In his left hand: ..."), a further referent
-  ("a second cyclist", "a mug too"), a list of singular referents ("a chestnut horse in front and a grey horse behind it");
+  ("a second cyclist", "a mug too"), a list of singular referents ("a chestnut horse in front and a
+  grey horse behind it");
 - several of the asked kind in other words (CoT only, `same_kind_mention`): a collective ("a flock", "a
   group of skiers", "the rest of the team"), and for a person question any people or a peer ("her
   friend", "teammates");
