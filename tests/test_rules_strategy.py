@@ -424,6 +424,8 @@ def test_offered_candidates_answered_in_turn_enumerate(question: str, reply: str
         ("What is she holding?", "She is holding a lantern, and the lantern is lit."),
         # "or" between answers, not candidates: one subject answered
         ("What is he holding?", "A rake or a hoe; the rake is rusty."),
+        # a compound on the other's noun is its part
+        ("What is it?", "The lamp is brass and the lampshade is linen."),
     ],
 )
 def test_offered_candidates_near_misses(question: str, reply: str) -> None:

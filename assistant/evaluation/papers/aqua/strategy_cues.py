@@ -419,6 +419,8 @@ def parallel_answers(q: cues.QuestionCues, response: str, any_frame: bool = Fals
             asked = heads & set(q.referents)
             if asked and asked != heads:
                 continue
+            if head != found[0] and (head in found[0] or found[0] in head):
+                continue  # "the lamp ... and the lampshade ...": a compound on the other's noun is its part
             return f"answers for two subjects in turn: {head!r} and {found[0]!r}"
         seen.append(found)
     return None
