@@ -353,3 +353,58 @@ def test_a_comparison_of_the_object_or_with_another_kind_is_no_mention(
     question: str, first: str, second: str
 ) -> None:
     assert cot(question, steps(first, second))[0] == "NO"
+
+
+# ------------------------------------------------------------------ 10. one referent's parts and owner
+
+PARTS_NO = [
+    # one person's outfit keyed by body parts: "top" and "bottom" are its halves, not two people
+    (
+        "What is the woman wearing?",
+        "**Head:** a straw hat.",
+        "**Top:** a linen blouse.",
+        "**Bottom:** a long skirt.",
+    ),
+    ("What is the boy wearing?", "**Top:** a hoodie.", "**Bottom:** joggers.", "**Shoes:** trainers."),
+    # one person's hands
+    ("What is the man holding?", "In his left hand: a torch.", "In his right hand: a map.", "So both."),
+    ("What is the chef holding?", "Left hand: a ladle.", "Right hand: a pan.", "Nothing else."),
+    # the asked thing's owner and the thing itself are one referent
+    (
+        "What number is on the runner's bib?",
+        "The runner is seen from the side.",
+        "The bib is white.",
+        "It reads 52.",
+    ),
+    ("What colour is the dog's collar?", "The dog is lying down.", "The collar is red.", "Red."),
+]
+PARTS_YES = [
+    # places keyed without any part: two referents
+    (
+        "What is the woman wearing?",
+        "**Left:** a woman in a coat.",
+        "**Right:** a woman in a dress.",
+        "Unclear.",
+    ),
+    # the question asks about the parts: each hand is a referent
+    ("Which hand holds the phone?", "Left hand: a phone.", "Right hand: a wallet.", "The left."),
+    # owner and thing, each told apart by its own place: two referents
+    (
+        "What number is on the runner's bib?",
+        "The runner on the left is fast.",
+        "The bib on the right says 9.",
+        "Unclear.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "third"), PARTS_NO)
+def test_one_referents_parts_and_owner_are_no_mention(
+    question: str, first: str, second: str, third: str
+) -> None:
+    assert cot(question, steps(first, second, third))[0] == "NO"
+
+
+@pytest.mark.parametrize(("question", "first", "second", "third"), PARTS_YES)
+def test_places_of_referents_still_are_a_mention(question: str, first: str, second: str, third: str) -> None:
+    assert cot(question, steps(first, second, third))[0] == "YES"

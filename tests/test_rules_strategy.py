@@ -283,3 +283,182 @@ def test_chat_letter_u_in_a_word_is_not_you() -> None:
         chat_spelling("who do u mean? is ur dog the brown one")
         == "who do you mean? is your dog the brown one"
     )
+
+
+# ------------------------------------------------------------------ a verb's -s is no plural noun
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # "does it show": "show" is the question's verb, not a referent noun, so "shows" is no plural
+        ("What time does it show?", "The station clock shows ten past six."),
+        # "Is it open?": "open" is the predicate of "it", not a referent
+        ("Is it open?", "It is open until nine."),
+        # a referent noun used as a verb before its object's determiner or number
+        ("What is on the display?", "The oven displays 180 degrees."),
+        ("What does the sign say?", "The cashier signs the receipt."),
+    ],
+)
+def test_a_verb_s_form_is_not_a_plural_mention(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "enumerate"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # the same -s forms as nouns: after a number or "the", or before a verb or a comma
+        ("What is on the display?", "Both displays are on; the two displays show the menu."),
+        ("What does the sign say?", "The signs say 'exit' and 'stairs'."),
+        ("What is on the display?", "There are displays, a left one with a map and a right one blank."),
+    ],
+)
+def test_the_plural_noun_still_counts(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "enumerate"
+
+
+def test_the_question_syntax_makes_the_verb_and_the_predicate() -> None:
+    from assistant.evaluation import response_cues as cues
+
+    assert cues.question_cues("What time does it show?").referents == frozenset()
+    assert cues.question_cues("What time does it show?").vague
+    assert cues.question_cues("Is that real?").referents == frozenset()
+    assert cues.question_cues("What is this used for?").referents == frozenset()
+    # a noun after "this" that a verb follows stays the referent
+    assert "dog" in cues.question_cues("Does this dog bark?").referents
+    assert "sign" in cues.question_cues("What does this sign say?").referents
+    assert "bed" in cues.question_cues("What is that bed for?").referents
+
+
+# ------------------------------------------------------------------ a question back about the pronoun
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is she holding?", "who is 'she'? there are 3 women at the counter"),
+        ("What colour is it?", 'What is "it"? I see a mug and a teapot.'),
+        ("What is he eating?", "Who is he? There are two boys at the table."),
+        ("What is he eating?", "who's he?"),
+    ],
+)
+def test_asking_who_the_pronoun_is_clarifies(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "clarify"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # asked only for effect, then answered
+        ("What is he eating?", "Who is he? He's the chef, and he is eating a croissant."),
+        ("What is it?", "What is it? A barometer, for reading air pressure."),
+        ("What is it?", "What is it? There's a brass barometer on the wall."),
+    ],
+)
+def test_a_question_answered_at_once_does_not_clarify(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "clarify"
+
+
+# ------------------------------------------------------------------ lists keyed by referent
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # values keyed in brackets by whose they are
+        ("What number is on the jersey?", "I can make out 9 (keeper), 14 (winger) and 30 (referee)."),
+        ("What colour is the kite?", "Orange (the high one) and green (the low one)."),
+        # a bracketed aside inside a key leaves the key
+        ("What make is the car?", "Left car: Fiat. Right car (the convertible): Mazda."),
+        # keys that describe each referent by where it is or what it does there
+        ("What is that bird?", "1. **Perched on the fence:** a robin\n2. **In the far corner:** a wren"),
+        ("What is that?", "- **Hanging by the window -** a wind chime\n- **On the top shelf -** a clock"),
+    ],
+)
+def test_lists_keyed_by_referent_enumerate(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "enumerate"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # attributes in brackets key no referent
+        ("What is he wearing?", "A parka (olive) and boots (suede)."),
+        ("What number is on the jersey?", "It's 8 (printed in white)."),
+        # conditions, not places: no key says where in the image
+        ("What colour is the car?", "In the sun: silver. In the shade: grey."),
+        # one key alone
+        ("What is that bird?", "**Perched on the fence:** a robin, I think."),
+        # the keys are steps the speaker takes, leading sentences
+        (
+            "What is that bird?",
+            "1. **Looking at the fence:** there is a bird.\n2. **Zooming in on the beak:** it is short.",
+        ),
+    ],
+)
+def test_keyed_list_near_misses(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "enumerate"
+
+
+# ------------------------------------------------------------------ candidates offered, then each answered
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is it made of?", "Either the bench or the planter. The bench is oak; the planter is clay."),
+        (
+            "What colour is it?",
+            "Maybe the scooter or the skateboard. The scooter is mint and the skateboard is white.",
+        ),
+    ],
+)
+def test_offered_candidates_answered_in_turn_enumerate(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "enumerate"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # the answer's own thing named again, not a candidate offered
+        ("What is she holding?", "She is holding a lantern, and the lantern is lit."),
+        # "or" between answers, not candidates: one subject answered
+        ("What is he holding?", "A rake or a hoe; the rake is rusty."),
+        # a compound on the other's noun is its part
+        ("What is it?", "The lamp is brass and the lampshade is linen."),
+    ],
+)
+def test_offered_candidates_near_misses(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "enumerate"
+
+
+# ------------------------------------------------------------------ naming what a vague "it" is
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # the evidence names the whole whose part it reads: that whole is what "it" was taken to be
+        ("What brand is it?", "Judging from the badge on the car door, it's a Peugeot."),
+        ("How old is it?", "Based on the screen of the phone, about five years old."),
+        # the reply checks its guess, then answers
+        ("Is it on?", "The kettle? Yes, its light is glowing."),
+        ("What does it say?", "The chalkboard? It says 'soup of the day: leek'."),
+    ],
+)
+def test_naming_what_it_is_infers(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "infer"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # a part with no owner, or a material before it: "it" is not named
+        ("What brand is it?", "Judging from the badge on the door, it's a Peugeot."),
+        ("What brand is it?", "Going by the logo on the plastic cover, it's a Sony."),
+        # no guess checked: the reply answers at once
+        ("Is it on?", "Yes, its light is glowing."),
+    ],
+)
+def test_naming_what_it_is_near_misses(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "answer"

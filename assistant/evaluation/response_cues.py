@@ -14,7 +14,9 @@ mentions of hats there, not of people.
 
 Cues found in a response:
 - plural mention: a referent word in the plural ("dogs", "the flowers are", "females"), unless the word
-  was already plural in the question ("his pants");
+  was already plural in the question ("his pants") or the -s form stands where only a verb can ("the
+  screen displays a map"); a question's own verb or predicate ("does it show", "is it open") is no
+  referent word;
 - located mentions: each referent word (or "one") followed within a few words by a place ("on the left",
   "in the foreground", "(right side)"), preceded by one ("the left dog"), or placed by the lead of its
   clause ("In the foreground a brown horse ..."); two places that exclude each other (left / right /
@@ -23,12 +25,15 @@ Cues found in a response:
 - quantified mentions: "both", "each", "the other", "another" right before a referent word ("both
   hands", "each paw" quantify one referent's parts: not several);
 - lists keyed by different referents in the reply's own words ("The grey cat: ... / The tabby: ...",
-  "Top-left lamp: ... / Bottom-right lamp: ..."), a further referent ("a second cyclist", "a mug too"),
-  a list of singular referents ("a chestnut horse in front and a grey horse behind it");
+  "Top-left lamp: ... / Bottom-right lamp: ...", "4 (keeper), 17 (winger)"), but not keys for one
+  referent's parts ("Head: ... / Top: ... / Bottom: ...", "In his left hand: ..."), a further referent
+  ("a second cyclist", "a mug too"), a list of singular referents ("a chestnut horse in front and a
+  grey horse behind it");
 - several of the asked kind in other words (CoT only, `same_kind_mention`): a collective ("a flock", "a
   group of skiers", "the rest of the team"), and for a person question any people or a peer ("her
   friend", "teammates");
-- clarification question: a sentence ending in "?" that asks which one is meant;
+- clarification question: a sentence ending in "?" that asks which one is meant, or who / what the
+  question's pronoun is ("who is 'he'?");
 - acknowledged ambiguity: "not possible to know which", "ambiguous", "without further context", ...;
 - identifying description: a referent word followed by a descriptor ("with a blue t-shirt", "that is
   jumping in the pond", "on the right", "in the red shirt", "wearing ...") or preceded by a
@@ -210,6 +215,40 @@ def _noun_run(toks: list[str], start: int) -> tuple[list[str], int]:
     return toks[start:j], j
 
 
+_SUBJECT_PRONOUNS = word_set("it this that these those he she they")
+_DEICTIC_SUBJECTS = word_set("this that these those")
+
+
+def _verb_slots(toks: list[str]) -> set[int]:
+    """Where the question's syntax puts a verb or a predicate, never a noun: the word after a do-support
+    auxiliary and its pronoun subject ("What time does it show?", "What does he hold?": "does" needs a
+    bare verb after its subject), the last word of a yes / no question opened by "is" and a pronoun ("Is
+    it open?", "Is that real?": a predicate), and a participle after "is" and a pronoun ("What is this
+    used for?": passive). After "does this" / "does that" the verb is the clause's last word before the
+    end or a preposition ("does this dog bark?": the noun "dog", the verb "bark")."""
+    slots: set[int] = set()
+    for k in range(len(toks) - 2):
+        aux, subject, word = toks[k], toks[k + 1], toks[k + 2]
+        if aux not in lx.DO | lx.BE or subject not in _SUBJECT_PRONOUNS or word in DETERMINERS:
+            continue
+        nxt = toks[k + 3] if k + 3 < len(toks) else None
+        last = nxt is None or nxt in PREPOSITIONS
+        if aux in lx.DO and subject in _DEICTIC_SUBJECTS:
+            end = next((j for j in range(k + 2, len(toks)) if toks[j] in PREPOSITIONS), len(toks))
+            slots.add(end - 1)
+        elif aux in lx.DO or (k == 0 and nxt is None) or (last and _participle(word)):
+            slots.add(k + 2)
+    return slots
+
+
+def _participle(word: str) -> bool:
+    """A past participle ("used", "made", "worn"): "What is this used for?" is passive, not "this used"."""
+    import simplemma
+
+    regular = word.endswith("ed") and simplemma.lemmatize(word, lang="en") != word
+    return regular or word in lx.IRREGULAR_PARTICIPLES
+
+
 def question_cues(question: str) -> QuestionCues:
     """Referent words of a question (see the module docstring)."""
     text = normalise(question)
@@ -225,11 +264,21 @@ def question_cues(question: str) -> QuestionCues:
     pronoun = next((t for t in toks if t in PRONOUN_PEOPLE), None)
     oblique: set[str] = set()  # nouns only owned by a pronoun or after a preposition: "in her hand"
     vague = False
+    slots = _verb_slots(toks)
+    if analysed in {toks[k] for k in slots}:  # "What time does it show?": the analyser's head is the verb
+        analysed = ""
     i = 0
     while i < len(toks):
         tok = toks[i]
+        if tok == "it":  # a pronoun, never a determiner: "does it show", "is it open" name no noun
+            vague = True
+            i += 1
+            continue
         if tok in DETERMINERS or (tok in VAGUE_WORDS and i > 0):
             run, j = _noun_run(toks, i + 1)
+            verb = next((k for k in range(i + 1, j) if k in slots), None)
+            if verb is not None:  # "does this show?", "is that open?": a verb or a predicate
+                run, j = toks[i + 1 : verb], verb
             if tok in VAGUE_WORDS and not run:
                 vague = True
             for k, w in enumerate(run):
@@ -274,14 +323,58 @@ def _alias_pattern(names: set[str]) -> str:
 
 
 def plural_mentions(q: QuestionCues, response: str) -> list[str]:
-    """Referent words that the response uses in the plural."""
+    """Referent words that the response uses in the plural (not where the -s form is a verb)."""
     text = normalise(response)
     found = []
     for noun in sorted(q.referents):
         plural = plural_of(noun)
-        if plural != noun and re.search(r"\b" + re.escape(plural) + r"\b", text):
+        if plural == noun:
+            continue
+        if any(not _verb_position(text, m) for m in re.finditer(r"\b" + re.escape(plural) + r"\b", text)):
             found.append(plural)
     return found
+
+
+# what follows a verb and never a plural noun: its object's determiner or number ("shows a quarter past",
+# "displays the menu", "signs his name", "lights 3 candles"), or its particle ("points out")
+_AFTER_VERB = (
+    lx.ARTICLES
+    | lx.DEICTICS
+    | lx.POSSESSIVE_PRONOUNS
+    | lx.SPEAKER_POSSESSIVES
+    | frozenset(lx.NUMBER_WORDS)
+    | word_set("up down out off away")
+)
+# what a plural noun follows and a verb does not: a determiner, number, quantifier, preposition,
+# conjunction or modifier ("the two displays", "of the signs", "and signs")
+_BEFORE_NOUN = (
+    DETERMINERS
+    | lx.OTHER_DETERMINERS
+    | lx.PREDETERMINERS
+    | lx.PLURAL_QUANTIFIERS
+    | frozenset(lx.NUMBER_WORDS)
+    | PREPOSITIONS
+    | lx.CONJUNCTIONS
+    | lx.COLORS
+    | lx.COLOR_SHADES
+    | lx.VISUAL_ADJECTIVES
+    | lx.AUX
+)
+
+
+def _verb_position(text: str, m: re.Match[str]) -> bool:
+    """Whether an -s form stands where only a verb can: right after its subject (a word that opens no noun
+    phrase: "the clock on the tower shows", "it shows") and right before a determiner, number or
+    particle ("shows a quarter past three"). "The screen displays the menu" has a verb, "two displays"
+    and "the displays, the signs" have nouns."""
+    before = re.search(r"(" + _WORD + r"|\d+) $", text[: m.start()])
+    after = re.match(r" (" + _WORD + r"|\d+)\b", text[m.end() :])
+    if not (before and after):
+        return False
+    prev, nxt = before.group(1), after.group(1)
+    if prev.isdigit() or prev in _BEFORE_NOUN or prev.endswith("ly"):
+        return False
+    return nxt.isdigit() or nxt in _AFTER_VERB
 
 
 def _places_in(fragment: str) -> list[str]:
@@ -428,13 +521,13 @@ def multiple_referents(q: QuestionCues, response: str, plural: bool = True) -> s
         return f"referents in places that exclude each other: {', '.join(dict.fromkeys(places))}"
     if quantified_mention(q, response):
         return "quantified mention (both / each / the other)"
-    led = place_led_items(response)
+    led = place_led_items(response, q.words | q.referents)
     if exclusive_places(led):
         return f"items led by places that exclude each other: {', '.join(dict.fromkeys(led))}"
     people = person_led_items(response)
     if people and (q.referents & PERSON_NOUNS or q.pronoun in PRONOUN_PEOPLE):
         return f"items led by different people: {', '.join(dict.fromkeys(people))}"
-    keyed = referent_keyed_items(q, response)
+    keyed = referent_keyed_items(q, response) or values_keyed_in_brackets(q, response)
     if keyed:
         return f"items keyed by different referents: {', '.join(keyed)}"
     text = normalise(response)
@@ -461,22 +554,55 @@ _COMMA_KEY_WORDS = 4
 def _keyed_segments(response: str, commas: bool = True) -> list[str]:
     """The keys that lead the response's list items or sentences ("player on the left", "woman"); with
     commas False, only keys set off by ":" or a dash (a sentence's subject is often followed by a comma)."""
+    return [key for key, _ in _keyed_pairs(response, commas)]
+
+
+def _keyed_pairs(response: str, commas: bool = True) -> list[tuple[str, str]]:
+    """(key, what follows it) of the response's keyed list items or sentences (`_keyed_segments`)."""
     text = response.replace("*", "").replace("_", " ").lower()
-    keys = []
+    pairs = []
     for segment in re.split(r"\n|;|(?<=[.!?])\s+", text):
+        # an aside inside the key ("Right shoe (the hiking boot): ...") is no part of it
+        segment = re.sub(r"^([^:\n]{0,60}?)\s*\([^()]{0,40}\)(?=\s*:)", r"\1", segment)
         m = _KEYED.match(segment)
         if m and m.group(2) == "," and len(m.group(1).split()) > _COMMA_KEY_WORDS:
             continue
         if m and (commas or m.group(2) != ","):
-            keys.append(m.group(1))
-    return keys
+            pairs.append((m.group(1), segment[m.end() :].strip()))
+    return pairs
 
 
-def place_led_items(response: str) -> list[str]:
-    """The places that lead the response's list items or sentences, in order ("left", "right")."""
+def keyed_items(response: str) -> list[tuple[str, str]]:
+    """(key, value) of the items or sentences keyed by ":" or a dash ("By the gate: a goat"), once each."""
+    found = {key.strip(): value for key, value in _keyed_pairs(normalise_keys(response), commas=False)}
+    return list(found.items())
+
+
+def place_led_items(response: str, asked: frozenset[str] = frozenset()) -> list[str]:
+    """The places that lead the response's list items or sentences, in order ("left", "right"); not the
+    keys of one referent's parts (`_part_keys`), unless the question asks about those parts (`asked`)."""
     # a long key is a clause, not a place ("Counting candles from left to right: 1, 2, 3")
-    keys = (k for k in _keyed_segments(response) if len(k.split()) <= _COMMA_KEY_WORDS)
-    return [p for k in keys for p in _places_in(k)]
+    keys = [k.strip() for k in _keyed_segments(response) if len(k.split()) <= _COMMA_KEY_WORDS]
+    parts = _part_keys(keys, asked)
+    return [p for k in keys if k not in parts for p in _places_in(k)]
+
+
+def _part_keys(keys: list[str], asked: frozenset[str]) -> set[str]:
+    """The keys that name parts of one referent: owned by a pronoun ("his left hand"), ending in a part
+    that is no place ("left paw", "right hand"), and, in a list that has such a key or one for a garment
+    ("Head: ... / Top: ... / Bottom: ... / Feet: ..."), the bare place words that are parts too ("top",
+    "bottom": the outfit's halves, not two people)."""
+    parts = set()
+    for key in keys:
+        toks = re.findall(_WORD, key)
+        if not toks or set(toks) & asked:
+            continue
+        if set(toks) & POSSESSIVE_PRONOUNS or (toks[-1] in lx.PART_NOUNS and toks[-1] not in PLACE_WORDS):
+            parts.add(key)
+    outfit = any(k in lx.CLOTHING and k not in PLACE_WORDS for k in keys)
+    if parts or outfit:
+        parts |= {k for k in keys if k in lx.PART_NOUNS | lx.CLOTHING and k not in asked}
+    return parts
 
 
 _PERSON_KEY = re.compile(r"^(?:the |a |an )?(?:[a-z'-]+ )?([a-z'-]+)$")
@@ -515,6 +641,27 @@ def referent_keyed_items(q: QuestionCues, response: str) -> list[str]:
         elif _other_referent_key(q, toks, head):
             keys.append(key)
     return keys if named and len(keys) >= 2 else []
+
+
+# "4 (goalkeeper)", "red (the left one)": a value and, in brackets, whose it is
+_BRACKET_KEYED = re.compile(r"([a-z0-9#'-]+)\s*\(([^()]{1,40})\)(?=\s*(?:,|;|\band\b|\.|$))")
+
+
+def values_keyed_in_brackets(q: QuestionCues, response: str) -> list[str]:
+    """A list of values each keyed in brackets by a different referent, in one sentence: "4 (goalkeeper),
+    17 (striker) and 22 (defender)", "red (left one) and blue (right one)". A key names a referent when
+    its last word is the question's referent word, "one", or a person (a player for his jersey); an
+    attribute in brackets ("a jacket (navy) and jeans (denim)") keys none. [] when not so."""
+    names = set(q.referents) | {"one"}
+    for sentence in reply_checks.sentences(normalise(response)):
+        keys: dict[str, str] = {}
+        for m in _BRACKET_KEYED.finditer(sentence):
+            toks = re.findall(_WORD, m.group(2))
+            if toks and (toks[-1] in names or names_person(toks[-1])) and not is_plural(toks[-1]):
+                keys.setdefault(" ".join(toks), m.group(1))
+        if len(keys) >= 2 and len(set(keys.values())) >= 2:
+            return list(keys)
+    return []
 
 
 def _key_head(toks: list[str], names: set[str]) -> list[str]:
@@ -922,10 +1069,13 @@ def _answered_subjects(q: QuestionCues, text: str) -> str | None:
         owner = noun not in referent_like and not asks_about_person(q)
         if owner and _owner_clause_about_referent(referent_like, text[m.end() :]):
             owners.append((noun, phrase))
+    # the question's own owner and owned thing ("the player's shirt", "the number on the car") are one
+    # referent: "The player is shown from behind. The shirt is red" answers for one
+    linked = set(q.heads) & set(q.referents) if len(set(q.heads) & set(q.referents)) >= 2 else set()
     for subjects in (things, owners):
         # the same referent named again ("the t-shirt in question ... the t-shirt") is one referent: two
         # subjects count when their nouns differ or each carries its own identifying words
-        distinct = _distinct_subjects(subjects)
+        distinct = {("", d) if n in linked else (n, d) for n, d in _distinct_subjects(subjects)}
         described = {d for _, d in distinct if d}
         if len(distinct) >= 2 and (len({n for n, _ in distinct}) >= 2 or len(described) >= 2):
             return f"{len(subjects)} referents answered: {', '.join(p for _, p in subjects[:3])}"
@@ -1054,12 +1204,43 @@ def _offers_referents(sentence: str) -> bool:
     return bool(_OFFER.search(sentence)) and bool(re.search(r"\bones?\b", sentence) or _places_in(sentence))
 
 
+# a question back about the question's own pronoun: "who is 'he'?", "what's 'it'?", "which is 'that'?"
+_ASKS_PRONOUN = re.compile(
+    r"^(?:who|what|which)(?:'s|\s+is|\s+are)?\s+(['\"]?)(?:he|she|it|they|him|her|them|this|that)\1\s*\?$"
+)
+
+
+def _asks_about_pronoun(sentence: str, said: list[str]) -> bool:
+    """ "who is 'he'? 2 guys in the pic": a question back about what the question's pronoun stands for,
+    when quoted (the word is the question's) or when no other sentence answers ("Who is he? He's the
+    goalkeeper, in green" and "What is it? A kettle." ask only for effect; "there are two men" and "2 guys
+    here" answer nothing)."""
+    m = _ASKS_PRONOUN.match(sentence)
+    if m is None:
+        return False
+    return bool(m.group(1)) or all(_answers_nothing(s) for s in said if s != sentence)
+
+
+def _answers_nothing(sentence: str) -> bool:
+    """A sentence that only says that there are several: presentational ("there are two men") or a count
+    with no verb ("2 guys in the pic"); "A kettle." and "There's a brass lamp." may be the answer."""
+    toks = re.findall(_WORD + r"|\d+", sentence)
+    several = any(t.isdigit() and t != "1" or (t in _COUNTING and t != "one") for t in toks)
+    if _PRESENTATIONAL.match(sentence):
+        return several or any(len(t) > 3 and is_plural(t) for t in toks)
+    counted = bool(toks) and (toks[0].isdigit() or toks[0] in _COUNTING) and several
+    return counted and not any(t in lx.AUX or t in VERBS or t.endswith("'s") for t in toks)
+
+
 def clarification_question(response: str) -> str | None:
     """The first sentence that asks which referent is meant ("Which one?", or "Please specify which
-    umbrella you mean."), or None."""
+    umbrella you mean.", "who is 'he'?"), or None."""
     text = normalise(response)
+    said = reply_checks.sentences(text)
     # a real sentence splitter: "e.g." / "i.e." inside a question do not cut it
-    for sentence in reply_checks.sentences(text):
+    for sentence in said:
+        if _asks_about_pronoun(sentence, said):
+            return sentence.strip()
         if sentence.endswith("?") and (_CLARIFY.search(sentence) or re.search(r"\bwhich\b", sentence)):
             return sentence.strip()
         if _ASKS_UNMARKED.match(sentence):  # a question written without its "?" (or cut off before it)

@@ -21,7 +21,14 @@ otherwise. Round 3: "you (probably) mean the chef" states an assumption; "That's
 ..., and the other ..." and an acknowledged plural whose referents are then taken up by places that
 exclude each other enumerate; a terse reply's bare place keys ("left guy red, right guy blue") enumerate
 unless they name sides of one thing; answers for "the X at ..." and "the one ..." after "which one?"
-enumerate, places alone do not; chat spellings "u" / "ur" read as "you" / "your".
+enumerate, places alone do not; chat spellings "u" / "ur" read as "you" / "your". Round 4: values
+keyed in brackets by referents ("4 (keeper), 17 (winger)"), keys with a bracketed aside, and items keyed
+by descriptions of where each referent is or what it does there ("Grazing at the back: a sheep / By the
+gate: a goat") enumerate; so do candidates offered as alternatives and then answered in turn ("Could be
+either the teapot or the vase. The teapot is ...; the vase is ..."). For a vague question, a reply that
+checks its guess ("The shop door? Yes, ...") or whose evidence names the whole of a part ("going by the
+logo on the laptop lid") names what "it" is: infer. A question back about the question's pronoun ("who is
+'he'?") asks; the question's own verb or predicate ("does it show", "is it open") names no referent.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,
@@ -70,6 +77,7 @@ from assistant.evaluation.papers.aqua.strategy_cues import (
     asks_between,
     bare_place_keys,
     chat_spelling,
+    described_keys,
     names_place_or_referent,
     one_and_the_other,
     one_referent,
@@ -143,6 +151,9 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     listed = [it for it in cues.list_items(response) if names_place_or_referent(q, it)]
     if len(listed) >= 2:
         return Judgement("enumerate", reason=f"{len(listed)} list items, each naming a referent")
+    keyed = described_keys(response)
+    if keyed:
+        return Judgement("enumerate", reason=keyed, path="rules:strategy.several")
     parallel = parallel_answers(q, response)
     if parallel:
         return Judgement("enumerate", reason=parallel, path="rules:strategy.parallel")

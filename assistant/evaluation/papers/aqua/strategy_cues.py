@@ -44,9 +44,13 @@ def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     described = cues.identifying_description(q, _without_evidence(q, text))
     if described:
         return Judgement("infer", reason=f"singles out one referent: {described!r}")
-    named = _named_referent(q, text) if q.vague or _PRONOUN_REFERENT.search(q.text) else None
+    vague = q.vague or bool(_PRONOUN_REFERENT.search(q.text))
+    named = _named_referent(q, text) if vague else None
     if named:
         return named
+    taken = (_echoed_referent(q, text) or _owner_in_evidence(q, text)) if vague else None
+    if taken:
+        return Judgement("infer", reason=taken)
     undecided = reply_checks.undecided_reason(response)
     if undecided:
         return Judgement(UNKNOWN, reason=undecided, path="rules:strategy.abstain")
@@ -168,6 +172,50 @@ def _without_evidence(q: cues.QuestionCues, text: str) -> str:
         return m.group(0) if set(cues.words(m.group(0))) & set(q.referents) else " "
 
     return _EVIDENCE.sub(drop, text)
+
+
+# "The shop door? Yes, ...": the reply opens by naming, as a question to itself, what it takes "it" to be
+_ECHO = re.compile(r"^(?:the|this|that|your)\s+((?:[a-z'-]+\s+){0,2}[a-z'-]+)\s*\?\s*(?=\S)")
+
+
+def _echoed_referent(q: cues.QuestionCues, text: str) -> str | None:
+    """A reply to a vague question that opens by checking its guess ("The shop door? Yes, the sign says
+    OPEN.") and then answers: it names the referent it took (the rubric's infer). A bare echo with
+    nothing after may be a question back, and words the question already has name nothing new."""
+    m = _ECHO.match(text)
+    if m is None or not cues.content_words(m.group(1)) - q.words - _NOT_NAMES:
+        return None
+    return f"checks the referent it took, then answers: {m.group(0).strip()!r}"
+
+
+# a part and the whole it belongs to: "the laptop lid", "the lid of the laptop"
+_PART_OF = "|".join(sorted((re.escape(p) for p in lx.PART_NOUNS), key=len, reverse=True))
+_OWNED_PART = re.compile(
+    r"\b(?=([a-z][a-z-]+)\s+(?:" + _PART_OF + r")\b)|\b(?:" + _PART_OF + r")\s+of\s+the\s+([a-z][a-z-]+)\b"
+)
+_NOT_OWNERS = (
+    _NOT_NAMES
+    | lx.PLACE_WORDS
+    | lx.PART_NOUNS
+    | lx.IMAGE_WORDS
+    | lx.DISTINGUISHING_ADJECTIVES
+    | lx.NON_VISUAL_ADJECTIVES
+    | cues.STOPWORDS
+    | cues.DETERMINERS
+    | cues.PREPOSITIONS
+)
+
+
+def _owner_in_evidence(q: cues.QuestionCues, text: str) -> str | None:
+    """The whole named in the evidence a reply cites for a vague question ("Going by the logo on the
+    laptop lid, this is a Lenovo"): the part's owner is what "it" was taken to be. "the logo on the lid"
+    names no owner, and a material or look before the part ("the metal lid") is no owner."""
+    for evidence in _EVIDENCE.finditer(text):
+        for m in _OWNED_PART.finditer(evidence.group(0)):
+            owner = m.group(1) or m.group(2)
+            if owner not in _NOT_OWNERS and owner not in q.words and not owner.endswith("ly"):
+                return f"names what the question's pronoun is, by a part of it in the evidence: {owner!r}"
+    return None
 
 
 # "What room is this?", "What kind of tree is it?": "This is a kitchen" gives the asked category, it does
@@ -328,20 +376,37 @@ def _described(clause: str) -> bool:
     )
 
 
+# candidates offered as alternatives: "either the teapot or the vase", "the kettle or the pot"
+_ALTERNATIVES = re.compile(r"\b(?:either\s+)?(?:the|a|an)\s+([a-z-]+)\s*,?\s+or\s+(?:the|a|an)\s+([a-z-]+)\b")
+
+
+_AND_THE = re.compile(r"\s+(?=(?:and|while|whereas)\s+(?:the|this|that)\s)")
+
+
+def _offered(response: str) -> set[str]:
+    """Nouns offered as alternatives for the referent ("Could be either the teapot or the vase"): a later
+    clause about one of them answers for that candidate; it does not describe an answer already given."""
+    return {w for m in _ALTERNATIVES.finditer(cues.normalise(response)) for w in m.groups()}
+
+
 def parallel_answers(q: cues.QuestionCues, response: str, any_frame: bool = False) -> str | None:
     """Two clauses that answer in the same frame for two different definite subjects ("The pigeon is
     pecking at crumbs, and the seagull on the bollard is standing"; "the clock says 4:10, while the
     display reads 16:12"; "the table by the window seats four, and the one near the bar seats two"): the
     reply enumerates. Not a subject already named in an earlier clause ("holds a ball, and the ball is
-    red": the answer described), a part or garment ("the collar is red"), nor the asked referent set
-    against another kind of thing ("The dog is asleep; the cat is eating" for "the dog")."""
-    parts = answer_match.clauses(response)
+    red": the answer described; but a candidate offered as an alternative, "either the teapot or the vase",
+    is answered in turn), a part or garment ("the collar is red"), nor the asked referent set against
+    another kind of thing ("The dog is asleep; the cat is eating" for "the dog")."""
+    # "the scooter is green and the helmet is white": a conjunction before a definite subject opens a clause
+    parts = [c for clause in answer_match.clauses(response) for c in _AND_THE.split(clause) if c.strip()]
+    offered = _offered(response)
     seen: list[tuple[str, str, str]] = []
     for k, clause in enumerate(parts):
         found = _subject_and_frame(clause)
         if found is None or found[0] in lx.PART_NOUNS or found[0] in lx.CLOTHING:
             continue
-        if found[0] not in ("one", "other") and any(found[0] in cues.words(p) for p in parts[:k]):
+        named_before = any(found[0] in cues.words(p) for p in parts[:k])
+        if found[0] not in ("one", "other") and named_before and found[0] not in offered:
             continue
         for head, described, frame in seen:
             # `any_frame`: a described "the one ..." after a described referent needs no shared frame
@@ -354,6 +419,54 @@ def parallel_answers(q: cues.QuestionCues, response: str, any_frame: bool = Fals
             asked = heads & set(q.referents)
             if asked and asked != heads:
                 continue
+            if head != found[0] and (head in found[0] or found[0] in head):
+                continue  # "the lamp ... and the lampshade ...": a compound on the other's noun is its part
             return f"answers for two subjects in turn: {head!r} and {found[0]!r}"
         seen.append(found)
     return None
+
+
+# a key that says where its referent is or what it does there: "By the gate:", "On the wall:", "Grazing
+# at the back:", "Parked nearest the door -"
+_OBJECT_PLACE = lx.SPATIAL_PREPOSITIONS | lx.PLACE_WORDS
+
+
+def described_keys(response: str) -> str | None:
+    """Two or more list items or sentences keyed by different places or descriptions of a referent
+    ("1. **Grazing at the back:** a sheep / 2. **By the gate:** a goat"): an answer for each referent so
+    described, whatever the question calls it. A key is a spatial phrase ("by the gate") or a participle
+    and one ("grazing at the back"); at least one key must say where in the image by a place word or a
+    participle, so that conditions ("in the sun: red / in the shade: maroon") stay apart. Keys owned by a
+    pronoun ("in his left hand") or a bare place on a part ("on the lid:") are one referent's parts; a
+    participle says what a referent does there ("hanging by the window"). Each key must lead a short
+    answer with no verb ("a sheep", "two goats"): a step's title ("Looking at the image: it shows ...")
+    leads a sentence."""
+    described: list[str] = []
+    placed = False
+    for key, value in cues.keyed_items(response):
+        toks = cues.words(key)
+        if len(toks) < 2 or set(toks) & cues.POSSESSIVE_PRONOUNS or not _short_answer(value):
+            continue
+        participle = toks[0].endswith(("ing", "ed")) or toks[0] in lx.POSTURE_VERBS
+        if participle and _lemma(toks[0]) in lx.SPEAKER_VERBS | lx.IMPERATIVES:
+            continue  # "Looking at the image:", "Checking the corner:": a step the speaker takes
+        if toks[-1] in lx.PART_NOUNS and toks[-1] not in lx.PLACE_WORDS and not participle:
+            continue
+        lead = toks[1] if participle else toks[0]
+        if lead not in lx.SPATIAL_PREPOSITIONS:
+            continue
+        described.append(key)
+        placed = placed or participle or bool(set(toks[1:]) & lx.PLACE_WORDS)
+    if len(described) >= 2 and placed:
+        return f"items keyed by described referents: {', '.join(described[:3])}"
+    return None
+
+
+def _short_answer(value: str) -> bool:
+    """A value that is an answer, not a sentence: a few words with no verb ("a sheep", "brown"), or the
+    key's referent named by a copula ("it's a goat", "that is a wren")."""
+    value = re.sub(
+        r"^(?:it|this|that)(?:'s|\s+is|\s+looks\s+like|\s+appears\s+to\s+be)\s+", "", cues.normalise(value)
+    )
+    toks = cues.words(value)
+    return 0 < len(toks) <= 6 and not any(t in lx.AUX or t in cues.VERBS or t.endswith("'s") for t in toks)
