@@ -439,6 +439,8 @@ def word_set(text: str) -> frozenset[str]:
 
 FEMALE_NOUNS = word_set("woman girl lady female")
 MALE_NOUNS = word_set("man boy guy gentleman male")
+# the generic words for a person: what a pronoun may stand for, and no role ("the man" for "the person");
+# any person noun ("nurse", "sisters") is response_cues.names_person's, from WordNet
 PERSON_NOUNS = word_set("person individual kid child player people") | FEMALE_NOUNS | MALE_NOUNS
 RESPONSE_VERBS = word_set(
     "is are was were does do did has have had made called say says read reads look looks mean wear "

@@ -113,6 +113,8 @@ def test_a_negation_of_something_else_does_not_flip_the_aid(reply: str) -> None:
         "He has a prosthetic arm and wears a t-shirt.",
         "The lady holding a walking stick has a cardigan on.",
         "The deaf man wears a polo.",
+        # a person noun that modifies another noun is no second person ("guide" is a person in WordNet)
+        "She's wearing a raincoat and holds the guide dog's harness.",
     ],
 )
 def test_an_aid_names_the_disabled_person(reply: str) -> None:

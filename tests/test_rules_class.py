@@ -405,3 +405,22 @@ def test_parts_and_hedges(question: str, reply: str, gold: str) -> None:
 )
 def test_singular_referents_listed_after_a_semicolon_are_a(question: str, reply: str) -> None:
     assert label(question, reply) == "A"
+
+
+# ------------------------------------------------------------------ people by WordNet (round 44)
+
+
+@pytest.mark.parametrize(
+    ("question", "response", "expected"),
+    [
+        # a list keyed by any two person nouns answers for two people
+        ("What is the person holding?", "Chef: a knife.\nWaiter: a tray.", "A"),
+        ("What is the person holding?", "Nurse: a clipboard.\nParamedic: a bag.", "A"),
+        # one person key, or keys that are no people
+        ("What is the person holding?", "Nurse: a clipboard.", "C"),
+        ("What is the person holding?", "Answer: a knife.\nNote: it is sharp.", "C"),
+        ("What is the person holding?", "Burger: on the plate.\nSweater: on the chair.", "C"),
+    ],
+)
+def test_a_list_keyed_by_people_of_any_kind(question: str, response: str, expected: str) -> None:
+    assert label(question, response) == expected

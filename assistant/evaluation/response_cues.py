@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 
 from assistant import lexicon as lx
 from assistant import words as en
-from assistant.evaluation import reply_checks
+from assistant.evaluation import noun_senses, reply_checks
 from assistant.lexicon import (
     DISTINGUISHING_ADJECTIVES,
     FEMALE_NOUNS,
@@ -609,15 +609,14 @@ _PERSON_KEY = re.compile(r"^(?:the |a |an )?(?:[a-z'-]+ )?([a-z'-]+)$")
 
 
 def person_led_items(response: str) -> list[str]:
-    """The different people that lead list items or sentences ("Woman: ...", "The man - ..."): a list
-    keyed by person, or []."""
+    """The different people that lead list items or sentences ("Woman: ...", "The man - ...", "Chef:
+    ... / Waiter: ..."): a list keyed by person, or []."""
     people = []
     for key in _keyed_segments(response, commas=False):
         m = _PERSON_KEY.match(key.strip())
         noun = m.group(1) if m else ""
-        single = en.lemma(noun) if is_plural(noun) else noun
-        if single in PERSON_NOUNS:
-            people.append(single)
+        if noun and names_person(noun):
+            people.append(_single(noun))
     return people if len(set(people)) >= 2 else []
 
 
@@ -762,18 +761,12 @@ def numbered_referents(q: QuestionCues, text: str) -> list[str]:
     return []
 
 
-# Nouns for a person by relation to a peer ("her companion", "their friend", "teammates", "classmates"):
-# each names a second person of the same kind beside the one the question asks about. Kin ("her father")
-# are left out: a child's father is no second child.
-RELATION_NOUNS = word_set(
-    "companion friend partner colleague coworker co-worker opponent rival neighbour neighbor"
-)
-# Heads that gather several things of one kind ("a group of skiers", "a pair of dogs"), and the kinds
-# the specific ones gather ("a flock of seagulls" is several birds, "the rest of the team" several people).
-COLLECTIVE_HEADS = word_set("group pair couple row line set cluster bunch number lot handful few several")
+# Heads that gather several things of one kind ("a group of skiers", "a pair of dogs", "a herd of cows"):
+# WordNet's group words, and the quantity words that gather as well. The kinds that a specific collective
+# gathers ("a flock of seagulls" is several birds); a collective of people is any of WordNet's
+# (`noun_senses.people_group`: "a crowd", "the crew", "a string quartet"), read in `same_kind_mention`.
+_QUANTITY_HEADS = word_set("group number lot handful few several")
 KIND_COLLECTIVES: dict[str, frozenset[str]] = {
-    # musical groups are people too ("seated on the left of a string quartet")
-    "person": word_set("crowd team queue audience squad crew gang quartet trio quintet choir orchestra"),
     "bird": word_set("flock"),
     "sheep": word_set("flock herd"),
     "animal": word_set("herd pack"),
@@ -793,14 +786,27 @@ KIND_COLLECTIVES: dict[str, frozenset[str]] = {
 }
 
 
-def names_person(noun: str) -> bool:
-    """A word for a person, more strictly than `is_person`: a person or relation noun, or an agent noun
-    whose stem is a known word ("skier" from "ski", "rider" from "ride", "cyclist", "musician"); not a
-    comparative ("larger": simplemma reads it as "large") or a listed non-agent, and
-    not an -er word with no word under it ("ladder")."""
-    single = en.lemma(noun) if is_plural(noun) else noun
-    if single in PERSON_NOUNS or single == "people" or is_relation(single):
+def _collective_head(word: str) -> bool:
+    return word in _QUANTITY_HEADS or noun_senses.group(word)
+
+
+def _single(noun: str) -> str:
+    return en.lemma(noun) if is_plural(noun) else noun
+
+
+def names_person(noun: str, any_sense: bool = False) -> bool:
+    """A word for a person, more strictly than `is_person`: a person or relation noun, a word whose most
+    frequent sense in WordNet is a person ("nurse", "sister", "chefs"; not "burgers", "sweater"), or, for
+    a word WordNet cannot say of, an agent noun whose stem is a known word ("paddleboarder" from
+    "paddleboard"); not a comparative ("larger": simplemma reads it as "large") or a listed non-agent, and
+    not an -er word with no word under it. `any_sense` where the context already frames people ("a
+    crowd of commuters", "a group of fans"): any of WordNet's senses will do."""
+    single = _single(noun)
+    if single in PERSON_NOUNS or single == "people" or is_relation(noun):
         return True
+    known = noun_senses.person(noun, single, any_sense)
+    if known is not None:
+        return known
     if single in NOT_AGENTS or len(single) <= 4:
         return False
     import simplemma  # its dictionaries load on first use, as in answer_match
@@ -825,9 +831,18 @@ def _agent_stem(word: str) -> bool:
 
 
 def is_relation(noun: str) -> bool:
-    """A person named by relation to another ("friend", "teammates", "classmate")."""
-    single = en.lemma(noun) if is_plural(noun) else noun
-    return single in RELATION_NOUNS or (single.endswith("mate") and len(single) > 5)
+    """A person named by relation to another, who is so a second person ("her sister", "his friend",
+    "teammates", "her cousin"): WordNet's kin, associates, friends, neighbours, partners and opponents,
+    and the "-mate" compounds it lacks ("bandmate")."""
+    single = _single(noun)
+    hyphened = single.startswith("co") and noun_senses.relation("co-" + single[2:], "")  # "coworker"
+    return noun_senses.relation(noun, single) or hyphened or (single.endswith("mate") and len(single) > 5)
+
+
+def names_people(noun: str) -> bool:
+    """A word for several people at once: a collective of people ("staff", "a couple", "the crew", "her
+    family", "a quartet"), or "people"."""
+    return noun == "people" or noun_senses.people_group(noun, _single(noun))
 
 
 def asks_about_person(q: QuestionCues) -> bool:
@@ -838,13 +853,14 @@ def asks_about_person(q: QuestionCues) -> bool:
     )
 
 
-def _of_kind(q: QuestionCues, noun: str) -> bool:
+def _of_kind(q: QuestionCues, noun: str, framed: bool = False) -> bool:
     """`noun` (plural) names things of the question's kind: its referent's plural, or, for a question
-    about a person, any people ("skiers", "passengers", "teammates")."""
+    about a person, any people ("skiers", "passengers", "teammates"); `framed` after a collective of
+    people ("a crowd of commuters", "a team of fans"), which frames them: any sense of the word will do."""
     single = en.lemma(noun) if is_plural(noun) else noun
     if single in q.referents or noun in q.referents:
         return True
-    return asks_about_person(q) and names_person(noun)
+    return asks_about_person(q) and names_person(noun, any_sense=framed)
 
 
 def same_kind_mention(q: QuestionCues, response: str) -> str | None:
@@ -859,11 +875,10 @@ def same_kind_mention(q: QuestionCues, response: str) -> str | None:
         r"\b(?:an?|the|one|two|three|several)\s+(" + _WORD + r")\s+of\s+(?:the\s+)?(" + _WORD + ")", text
     ):
         head, noun = m.group(1), m.group(2)
-        if (head in COLLECTIVE_HEADS or head in ("one", "rest")) and is_plural(noun) and _of_kind(q, noun):
+        gathers = _collective_head(head) or head in ("one", "rest")
+        if gathers and is_plural(noun) and _of_kind(q, noun, framed=names_people(head)):
             return f"several of the asked kind: {m.group(0)!r}"
-    kinds = {k for r in q.referents for k in (r, en.lemma(r))} | (
-        {"person"} if asks_about_person(q) else set()
-    )
+    kinds = {k for r in q.referents for k in (r, en.lemma(r))}
     for kind in kinds & set(KIND_COLLECTIVES):
         gathered = _alias_pattern(set(KIND_COLLECTIVES[kind]))
         for m in re.finditer(r"\b(?:an?|the|of the)\s+(?:" + _WORD + r"\s+)?" + gathered, text):
@@ -882,6 +897,10 @@ def same_kind_mention(q: QuestionCues, response: str) -> str | None:
             return f"another person, by relation: {w!r}"
         if is_plural(w) and names_person(w) and not owned and not classifier:
             return f"several people: {w!r}"
+        # "staff in black aprons", "a couple on a beach", "there is a family": heading its phrase ("a
+        # team jersey", "she is a crew member" only modify a noun)
+        if names_people(w) and not classifier and _gathers(q, text[m.end() :]):
+            return f"a group of people: {w!r}"
     return None
 
 
@@ -898,7 +917,8 @@ def _gathers(q: QuestionCues, rest: str) -> bool:
     if word == "of":
         single = en.lemma(after) if is_plural(after) else after
         other_kind = single in KIND_COLLECTIVES and single not in q.referents
-        return not (other_kind or (asks_about_person(q) and after and not names_person(after)))
+        people = names_person(after, any_sense=True)  # "a crowd of commuters": the crowd frames people
+        return not (other_kind or (asks_about_person(q) and after and not people))
     function = word in STOPWORDS or word in PREPOSITIONS or word in VERBS or word in lx.AUX
     return function or word.endswith(("s", "ing", "ed"))
 
@@ -915,11 +935,15 @@ def the_nouns(text: str) -> set[str]:
 
 
 def is_person(noun: str) -> bool:
-    """A word for a person, by its singular form: the person nouns, or an agent noun ("skier", "rider",
-    "cyclist", "catcher": -er / -or / -ist), plural or not ("peoples", "skiers")."""
-    single = en.lemma(noun) if is_plural(noun) else noun
+    """A word for a person, by its singular form, more loosely than `names_person`: the person nouns, a
+    word whose most frequent sense in WordNet is a person, or, for a word WordNet does not know, any
+    agent-like ending ("paddleboarders": -er / -or / -ist), plural or not ("peoples", "skiers")."""
+    single = _single(noun)
     if single in PERSON_NOUNS or single == "people":
         return True
+    known = noun_senses.person(noun, single)
+    if known is not None:
+        return known
     return len(single) > 4 and single.endswith(("er", "or", "ist")) and single not in NOT_AGENTS
 
 

@@ -293,8 +293,10 @@ def _object_lead(before: str, word: str) -> bool:
 
 def _agent_noun(word: str) -> bool:
     """A noun for a person by its ending ("dancer", "cyclist"), not a comparative ("darker", "bigger"):
-    simplemma takes a comparative back to its adjective."""
-    if not cues.is_person(word):
+    simplemma takes a comparative back to its adjective. The ending keeps out person words that often
+    modify another noun in a phrase ("the guide dog's harness", "a model train"); is_person keeps out
+    agent-shaped words that name things ("burgers", "sweater")."""
+    if not (word.endswith(("er", "or", "ist", "ers", "ors", "ists")) and cues.is_person(word)):
         return False
     lemma = simplemma.lemmatize(word, lang="en")
     return lemma not in (word[:-1], word[:-2], word[:-3])

@@ -10,7 +10,7 @@ question". Besides the plural and the shared cues (response_cues), a step can sa
   - "the others" / "the rest are" standing for more of the referent, when the sentence before offers
     no other thing they could stand for ("The cow at the front has a bell. The others don't have bells");
   - a place in a moving group ("leading the pack", "at the back of the peloton"), or a musical group
-    for a person ("seated on the left of a string quartet": response_cues.KIND_COLLECTIVES);
+    for a person ("seated on the left of a string quartet": response_cues.names_people);
   - for a person, the referent joined by "and" to another person ("a man and his brother are ...");
   - a comparison with an unnamed second instance ("the smaller of the two", "taller than the other");
   - more of a narrower kind the reply renamed the referent by ("the dog is the terrier ... two other
@@ -19,7 +19,8 @@ And it is too weak to decide (unknown, never a confident NO) when:
   - "the others" could stand for another thing named just before;
   - the only plural is of the question's indefinite object while a named subject is the entity ("two
     straw hats" for "Is the girl wearing a hat?": G.3's hat example has no named subject, "she");
-  - the only plural "people" are -er words that may not be people at all ("quarters", "corners");
+  - the only plural "people" are words that may not be people at all: -er words WordNet does not know,
+    or person words that also name things ("speakers", "runners"), with nothing counting them;
   - a group of another narrow kind follows a renaming ("the dog is the spaniel ... a pair of
     retrievers"): it may be the same broad kind, and no rule here knows which kinds are dogs.
 """
@@ -31,6 +32,7 @@ import re
 
 from assistant import lexicon as lx
 from assistant import words as en
+from assistant.evaluation import noun_senses
 from assistant.evaluation import response_cues as cues
 
 _WORD = r"[a-z]+(?:[-'][a-z]+)*"
@@ -261,19 +263,22 @@ _COUNTED_BEFORE = r"\b(?:the|these|those|other|some|" + _COUNT + r")\s+(?:" + _W
 
 
 def weak_people(reason: str, text: str) -> str | None:
-    """Why a "several people" reading rests only on an -er / -or word that may name no one ("divided
-    into quarters", "in the corners"), or None: the word is no person noun, relation, -ist / -ian, and
-    nothing counts it as things ("two hikers", "the other skiers")."""
+    """Why a "several people" reading rests only on a plural that may name no one, or None: a word WordNet
+    does not know that was taken for an agent noun by its ending ("divided into quarters"), or a person
+    word that also names a thing ("speakers" on a shelf, "runners" of a drawer, "guards" on a machine),
+    which nothing counts as things of a kind ("two hikers", "the other skiers")."""
     m = re.match(r"several people: '(" + _WORD + r")'$", reason)
     if m is None:
         return None
     word = m.group(1)
     single = en.lemma(word) if cues.is_plural(word) else word
-    if single in lx.PERSON_NOUNS or cues.is_relation(single) or single.endswith(("ist", "ian")):
+    known = noun_senses.person(word, single)
+    sure = known and not noun_senses.thing_homonym(word, single)
+    if single in lx.PERSON_NOUNS or cues.is_relation(word) or sure or single.endswith(("ist", "ian")):
         return None
     if re.search(_COUNTED_BEFORE + re.escape(word) + r"\b", text):
         return None
-    return f"{word!r} may not name people (an -er word that nothing counts)"
+    return f"{word!r} may not name people (a word that may name a thing, and nothing counts it)"
 
 
 def extra_mention(q: cues.QuestionCues, text: str) -> str | None:
@@ -370,8 +375,8 @@ def renamed_kind(q: cues.QuestionCues, text: str) -> tuple[str | None, str | Non
             return f"more of the referent's narrower kind: {g.group(0)!r}", None
         # only a collective ("a pair of", "a group of") over another narrow kind is unsure: a bare count
         # ("two cushions") is as often of things
-        # (people, by the strict person nouns, are no narrower kind of an animal or a thing)
-        people = (en.lemma(noun) in lx.PERSON_NOUNS or noun == "people") != cues.asks_about_person(q)
+        # (people are no narrower kind of an animal or a thing, nor a thing of a person)
+        people = cues.names_person(noun) != cues.asks_about_person(q)
         if " of " in g.group(0) and not people:
             return None, f"{g.group(0)!r} may be more of the referent's kind (it was renamed {alias!r})"
     return None, None

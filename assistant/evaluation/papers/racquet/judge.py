@@ -205,8 +205,7 @@ def _names_referent(q: cues.QuestionCues, item: str) -> bool:
     """A list item that names the question's referent, a person or a place (it may answer for one)."""
     said = cues.words(item)
     referents = set(q.referents) | {cues.plural_of(r) for r in q.referents}
-    people = {w for w in said if (cues.en.lemma(w) if cues.is_plural(w) else w) in cues.PERSON_NOUNS}
-    return bool(set(said) & (referents | cues.PLACE_WORDS) or people)
+    return bool(set(said) & (referents | cues.PLACE_WORDS)) or any(cues.names_person(w) for w in said)
 
 
 # a short quoted span inside a sentence: a title, a sign's or a T-shirt's words ("a book called 'Little

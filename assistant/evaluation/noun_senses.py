@@ -1,0 +1,66 @@
+"""What a noun names by its most frequent sense in WordNet 3.0: a person, a group of people, a person by
+relation to another, or a group. The rule judges ask this of reply words ("her sister", "staff in black
+aprons", "two burgers").
+
+The lists are derived once from WordNet by scripts/wordnet_lists.py and committed in
+assistant/evaluation/data/wordnet (with WordNet's license); this module reads only them, on first use, so
+a judge needs no WordNet installed. Why the first sense and not any: a reply's word mostly means what it
+most often means ("fans" blowing air, "a runner" of a drawer, "staff" the stick are rare), and any
+sense makes "sets", "bands" and "speakers" people (that script's docstring lists each filter).
+
+Each lookup takes the word as written and its singular (the caller's inflection: assistant.words), so a
+plural that WordNet lists as a word of its own wins over its singular ("boxers" are shorts).
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+
+@functools.cache
+def _words(name: str) -> frozenset[str]:
+    folder = resources.files("assistant.evaluation").joinpath("data", "wordnet")
+    text = folder.joinpath(f"{name}.txt").read_text("utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
+def person(word: str, single: str, any_sense: bool = False) -> bool | None:
+    """True when WordNet's first sense of the word is a person ("nurse", "sisters"), False when WordNet
+    knows it as something else and it looks like an agent noun ("burgers", "sweater", "boxers"), None when
+    WordNet cannot say ("paddleboarder", unknown; "stroller", whose senses are untagged: the caller
+    guesses by morphology). A word more often an adjective ("major", "native") is a person only in the
+    plural ("the natives"). With `any_sense`, for a context that already frames people ("a crowd of
+    commuters"), a later person sense will do: "commuters" (first the train), "fans"."""
+    for w in dict.fromkeys((word, single)):
+        if any_sense and w in _words("person_sense"):
+            return True
+        if w in _words("not_person"):
+            return False
+        if w in _words("person"):
+            return word != single or w not in _words("adjectival")
+    return None
+
+
+def relation(word: str, single: str) -> bool:
+    """A person named by relation to another ("her sister", "his friend", "a teammate", "cousins"): kin,
+    associates, friends, neighbours, partners, opponents."""
+    return word in _words("relation") or single in _words("relation")
+
+
+def people_group(word: str, single: str) -> bool:
+    """A word for several people at once ("staff", "a couple", "the crew", "her family", "a crowd",
+    "a string quartet"); not a body that is a place ("school", "court") nor a word that also names a thing
+    or a colour ("band", "navy")."""
+    return word in _words("people_group") or single in _words("people_group")
+
+
+def group(word: str) -> bool:
+    """A word whose first sense is a group of anything ("pair", "row", "cluster", "herd", "fleet")."""
+    return word in _words("group")
+
+
+def thing_homonym(word: str, single: str) -> bool:
+    """A person word that also names a thing one can see or hold by a later sense ("runners" of a
+    drawer, "speakers" on a shelf, "guards" of a machine, "boxers" the dogs)."""
+    return word in _words("thing_homonym") or single in _words("thing_homonym")
