@@ -50,6 +50,13 @@ Lists written (one lowercase word a line, after a comment header):
 - adjectival.txt: person words used more often as adjectives than as nouns in SemCor (cntlist.rev):
   "major", "white", "native", "senior". Alone ("the major part") they are no person; plural ("natives")
   they are.
+
+And two tables, for "is this word a kind of that one" (a "catcher" is a player, a "pigeon" a bird) and
+"do these words name the same thing" ("fiddle" and "violin", "bike" and "bicycle"):
+- senses.tsv: each one-word noun (hyphens allowed), a tab, its common senses (not proper names nor
+  instances) most frequent first, as synset numbers (base 36: a synset's rank in data.noun).
+- hypernyms.tsv: each synset number, a tab, its hypernyms' numbers (instance hypernyms included); a
+  synset with none (the top, "entity") is left out.
 """
 
 from __future__ import annotations
@@ -251,6 +258,34 @@ def derive(wn: WordNet) -> dict[str, list[str]]:
     return {k: sorted(v) for k, v in lists.items()}
 
 
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if not n:
+            return out
+
+
+def derive_tables(wn: WordNet) -> dict[str, list[str]]:
+    """senses.tsv and hypernyms.tsv, as lines (module docstring)."""
+    number = {o: _base36(i) for i, o in enumerate(sorted(wn.lexfile))}
+    senses = []
+    for lemma in sorted(wn.senses):
+        if "_" in lemma or not lemma.replace("-", "").isalpha():
+            continue
+        common = [number[o] for o in wn.senses[lemma] if _common(wn, lemma, o)]
+        if common:
+            senses.append(f"{lemma}\t{' '.join(common)}")
+    hypernyms = [
+        f"{number[o]}\t{' '.join(number[h] for h in wn.hypernyms[o])}"
+        for o in sorted(wn.lexfile)
+        if wn.hypernyms[o]
+    ]
+    return {"senses": senses, "hypernyms": hypernyms}
+
+
 def _common(wn: WordNet, lemma: str, offset: str) -> bool:
     written = [w for w in wn.words[offset] if w.lower() == lemma]
     return offset not in wn.instance and any(w == w.lower() for w in written)
@@ -291,11 +326,17 @@ WHAT = {
     "not_person": "-er/-or/-ist/-ian words, and plurals of person words, whose first sense is no person.",
     "adjectival": "Person words tagged more often as adjectives than as nouns (SemCor).",
     "thing_homonym": "Person words that also name a thing one can see or hold (a later sense).",
+    "senses": "Each noun, a tab, its common senses most frequent first (synset numbers, base 36).",
+    "hypernyms": "Each synset number, a tab, its hypernyms' numbers.",
 }
 
 
 def render(name: str, words: list[str]) -> str:
     return HEADER.format(what=WHAT[name]) + "".join(w + "\n" for w in words)
+
+
+def file_name(name: str) -> str:
+    return f"{name}.tsv" if name in ("senses", "hypernyms") else f"{name}.txt"
 
 
 def main() -> int:
@@ -307,10 +348,11 @@ def main() -> int:
     if not (args.wordnet / "index.noun").exists():
         print(f"no WordNet 3.0 at {args.wordnet} (apt-get install wordnet-base)", file=sys.stderr)
         return 2
-    lists = derive(WordNet(args.wordnet))
+    wordnet = WordNet(args.wordnet)
+    lists = derive(wordnet) | derive_tables(wordnet)
     stale = []
     for name, words in lists.items():
-        path = args.out / f"{name}.txt"
+        path = args.out / file_name(name)
         text = render(name, words)
         if args.check:
             if not path.exists() or path.read_text(encoding="utf-8") != text:

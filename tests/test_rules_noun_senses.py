@@ -140,3 +140,48 @@ def test_the_committed_lists_are_wordnet_s() -> None:
         text=True,
     )
     assert done.returncode == 0, done.stderr
+
+
+# ------------------------------------------------------------------ kinds and synonyms (round 45)
+
+
+@pytest.mark.parametrize(
+    ("word", "kind", "expected"),
+    [
+        ("catcher", "player", True),  # a catcher is a ballplayer, a player
+        ("goalkeeper", "player", True),
+        ("pigeon", "bird", True),
+        ("puppy", "dog", True),
+        ("girl", "woman", True),  # WordNet's first sense of girl: a young woman
+        ("player", "goalkeeper", False),  # the kind, not an instance of the narrower kind
+        ("spectator", "player", False),
+        ("student", "teacher", False),
+        ("child", "woman", False),
+        ("mother", "baby", False),
+        ("paddleboarder", "person", None),  # WordNet lacks the word
+    ],
+)
+def test_kind_of_reads_hypernyms_of_the_first_sense(word: str, kind: str, expected: bool | None) -> None:
+    from assistant.evaluation import noun_senses
+
+    assert noun_senses.kind_of(word, kind) is expected
+
+
+@pytest.mark.parametrize(
+    ("word", "reference", "expected"),
+    [
+        ("fiddle", "violin", True),
+        ("bike", "bicycle", True),  # bike is first a motorcycle, but one of its senses is the bicycle
+        ("grey", "gray", True),
+        ("sofa", "couch", True),
+        ("cap", "hat", False),  # a kind of hat is not the same thing
+        ("mug", "cup", False),
+        ("lens", "camera", False),
+    ],
+)
+def test_same_thing_takes_a_sense_shared_with_the_references_first(
+    word: str, reference: str, expected: bool
+) -> None:
+    from assistant.evaluation import noun_senses
+
+    assert noun_senses.same_thing(word, reference) is expected

@@ -64,3 +64,43 @@ def thing_homonym(word: str, single: str) -> bool:
     """A person word that also names a thing one can see or hold by a later sense ("runners" of a
     drawer, "speakers" on a shelf, "guards" of a machine, "boxers" the dogs)."""
     return word in _words("thing_homonym") or single in _words("thing_homonym")
+
+
+@functools.cache
+def _table(name: str) -> dict[str, tuple[str, ...]]:
+    folder = resources.files("assistant.evaluation").joinpath("data", "wordnet")
+    rows = folder.joinpath(f"{name}.tsv").read_text("utf-8").splitlines()
+    return {key: tuple(value.split()) for key, _, value in (r.partition("\t") for r in rows if r[:1] != "#")}
+
+
+def senses(word: str) -> tuple[str, ...]:
+    """The noun's common senses, most frequent first (synset numbers); () for a word WordNet lacks."""
+    return _table("senses").get(word, ())
+
+
+def _closure(synset: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [synset]
+    while todo:
+        s = todo.pop()
+        if s not in seen:
+            seen.add(s)
+            todo.extend(_table("hypernyms").get(s, ()))
+    return seen
+
+
+def kind_of(word: str, kind: str) -> bool | None:
+    """Whether the word's first common sense is the kind's first common sense or one of its hyponyms
+    ("catcher" is a player, "pigeons" birds, "goalkeeper" a player; "spectator" is no player, "children"
+    no women). Both words singular. None when WordNet lacks either word."""
+    mine, theirs = senses(word), senses(kind)
+    if not mine or not theirs:
+        return None
+    return theirs[0] in _closure(mine[0])
+
+
+def same_thing(word: str, reference: str) -> bool:
+    """Whether one of the word's senses is the reference's first common sense: a synonym as the reference
+    is most often meant ("fiddle" for "violin", "bike" for "bicycle"). Both singular."""
+    theirs = senses(reference)
+    return bool(theirs) and theirs[0] in senses(word)
