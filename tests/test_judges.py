@@ -736,6 +736,7 @@ FROZEN_HELDOUT = {
     "heldout6.jsonl": "43b7068ca6250843d5ed44a2f60e7ba6bce5f289fcc66eb30a058d572ec98fd9",  # aad3ba3
     "heldout7.jsonl": "a5b7c519d632c101220dd42107861e35fc7fccbd60eac78c2233bc10d24326f0",  # 6157631
     "heldout8.jsonl": "0b01ba778b2c108eb0e046122eeea3190dc204c94a5e3bffb167721c4e54dd83",  # ead495f
+    "heldout9.jsonl": "da43dfef5cee2ecb7f3ef09c687c56466dbdef6243bd508e0513cc3fcab487c3",  # b721204
 }
 
 
