@@ -318,7 +318,8 @@ def test_several_acknowledged_then_one_chosen_is_infer(reply: str, expected: str
     [
         ("What animal is this?", "This is a hedgehog, curled up in the leaves.", "answer"),
         ("What kind of tree is it?", "It is an oak.", "answer"),
-        ("What is this?", "This is a hedgehog.", "infer"),  # "this" resolved to a thing
+        # a bare "What is this?": the name is the answer, not a referent taken (rubric Level 0)
+        ("What is this?", "This is a hedgehog.", "answer"),
         ("What colour is this?", "It is a red kite.", "infer"),  # an attribute asked, the thing named
     ],
 )

@@ -99,10 +99,12 @@ def test_contracted_copula_near_misses(question: str, reply: str) -> None:
     assert strategy(question, reply) == "answer"
 
 
-@pytest.mark.parametrize("reply", ["It's a corkscrew.", "That's a butter churn.", "it's a sextant lol"])
-def test_contracted_copula_for_a_bare_what_is_this_abstains(reply: str) -> None:
-    # the name is both the answer to "what is this?" and the referent taken: no confident label
-    assert strategy("What is this?", reply) == "unknown"
+@pytest.mark.parametrize(
+    "reply", ["It's a corkscrew.", "That's a butter churn.", "it's a sextant lol", "This is a lawn roller."]
+)
+def test_naming_the_thing_for_a_bare_what_is_this_answers(reply: str) -> None:
+    # for a bare "What is this?" the name is the answer itself (Level 0): naming is no referent taken
+    assert strategy("What is this?", reply) == "answer"
 
 
 # ------------------------------------------------------------------ "the one ... and the other ..."
@@ -462,3 +464,156 @@ def test_naming_what_it_is_infers(question: str, reply: str) -> None:
 )
 def test_naming_what_it_is_near_misses(question: str, reply: str) -> None:
     assert strategy(question, reply) == "answer"
+
+
+# ------------------------------------------------------------------ round 5: several singled out in turn
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # each referent singled out by its own description and given its own answer
+        (
+            "What is the horse doing?",
+            "The horse by the barn is grazing, and the horse in the paddock is rolling.",
+        ),
+        ("How old is the girl?", "Taller girl looks about twelve, the shorter girl maybe seven."),
+        ("What is the boy eating?", "boy on left eating toast, boy on right eating cereal"),
+        # one conditional answer and an answer for another referent
+        (
+            "What is this animal?",
+            "If you mean the brown animal in the pen, that's a goat; the smaller one by the trough is a lamb",
+        ),
+        # full answers, then a closing question
+        (
+            "What is the waiter carrying?",
+            "The waiter near the bar is carrying a tray and the one standing by the kitchen door has a jug. "
+            "Did you want one of them?",
+        ),
+        # values, each followed by the place of its referent
+        ("What time do they show?", "3:40 on the left clock, 8:40 on the right"),
+        # alternatives, each answered inline
+        (
+            "What is this made of?",
+            "This is either the bowl on the shelf, which is clay, or the jug beside it, which is pewter.",
+        ),
+    ],
+)
+def test_several_singled_out_in_turn_enumerate(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "enumerate"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # one referent described twice: the second description says more of the first
+        (
+            "What is the man wearing?",
+            "Since the man by the window is the only one standing, I'll go with him: a navy coat.",
+            "infer",
+        ),
+        # a described thing of another kind is part of the answer
+        (
+            "What is the woman holding?",
+            "The woman in the green coat is holding a mug, and the mug on the saucer is white.",
+            "infer",
+        ),
+        # an offer to change is no second answer
+        (
+            "How much is this?",
+            "If you mean the scarf on the mannequin, it's £20. Tell me if you meant something else.",
+            "infer",
+        ),
+        # sides of one thing, and bare alternatives, answer for no referents in turn
+        ("What colour is the jacket?", "Green on the front, grey on the back.", "answer"),
+        ("What is this made of?", "It's either clay or stone.", "answer"),
+    ],
+)
+def test_several_singled_out_near_misses(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # a modifier on the answer's own thing singles out no referent
+        (
+            "What is the man holding?",
+            "The man is holding an umbrella. He holds the umbrella with his left hand.",
+        ),
+        # evidence that follows the answer singles out nothing
+        ("What brand is the phone?", "It's an iPhone — there's the Apple logo on the back."),
+    ],
+)
+def test_a_description_of_another_thing_is_a_plain_answer(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "answer"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # a subject that places the thing: a referent taken
+        ("What's that?", "That tower on the hill is a water tower.", "infer"),
+        # the name alone is the answer
+        ("What is it?", "It's a barometer.", "answer"),
+        # named, then placed: the rule cannot say which
+        ("What is this?", "This is a sundial in the garden.", "unknown"),
+        # a demonstrative before a verb is the pronoun itself
+        ("What is that?", "That looks like a sundial.", "answer"),
+    ],
+)
+def test_identity_questions(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("Is it broken?", 'Is "it" the lamp or the chair? I want to check before answering.'),
+        ("What does it say?", 'what is "it" here — the sign, the poster or the mug?'),
+        ("Is it cold?", "Is it the soup or the lemonade? They were served at different times."),
+        (
+            "What is the runner wearing?",
+            "There are a few runners in the shot, so I can't tell which runner you mean.",
+        ),
+        ("What is the runner wearing?", "Not sure which one you're asking about. Could you point to it?"),
+    ],
+)
+def test_asking_without_which_clarifies(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "clarify"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # it says it cannot tell, and answers anyway for one
+        (
+            "What is the runner wearing?",
+            "I can't tell which runner you mean, but the one in front wears a red vest.",
+        ),
+        # a question to itself, answered, with no alternatives offered
+        ("Is it ripe?", "Is it ripe? Yes, the mango is ripe."),
+        # an offer of formats, not of referents
+        ("How much is it?", "It costs 12 euros. Would you like the price in dollars or pounds?"),
+    ],
+)
+def test_asking_without_which_near_misses(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "clarify"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # one thing cited for a vague question: its referent or only its evidence; the rule abstains
+        ("What time is it?", "Going by the station clock, it's 6:05.", "unknown"),
+        # a plural, or a list of things, names no one referent
+        ("What time is it?", "Judging by the shadows, it's late afternoon.", "answer"),
+        (
+            "What room is this?",
+            "This is a bathroom — you can see the bath, the basin and a towel rail.",
+            "answer",
+        ),
+    ],
+)
+def test_one_thing_cited_as_evidence(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from assistant import lexicon as lx
@@ -485,10 +486,27 @@ _IF_YOU_MEAN = re.compile(
 )
 
 
+# an offer to change the referent, not an answer under an assumption: "Let me know if you meant something
+# else!", "tell me if you mean another one"
+_OFFER_TO_CHANGE = re.compile(r"\b(?:let me know|tell me|say so|just say|ask again|ask me)\W*$")
+_NOTHING_NAMED = re.compile(
+    r"\s*(?:something|anything|someone|anyone|somebody|anybody)\s+else\b|"
+    r"\s*(?:otherwise|another one|a different)\b"
+)
+
+
 def conditional_answers(response: str) -> str | None:
     """ "If you mean the dog on the left, it is ...; if you mean the one on the right, ...": two or more
-    answers, each under its own assumption, enumerate the referents."""
-    found = _IF_YOU_MEAN.findall(normalise(response))
+    answers, each under its own assumption, enumerate the referents. An offer to change the referent
+    ("Let me know if you meant something else!") answers for none: one conditional answer and an offer
+    is one referent taken (infer)."""
+    text = normalise(response)
+    found = [
+        m
+        for m in _IF_YOU_MEAN.finditer(text)
+        if not _OFFER_TO_CHANGE.search(text[max(0, m.start() - 20) : m.start()])
+        and not _NOTHING_NAMED.match(text, m.end())
+    ]
     return f"{len(found)} answers, each for an assumed referent" if len(found) >= 2 else None
 
 
@@ -1242,10 +1260,10 @@ def _asks_about_pronoun(sentence: str, said: list[str]) -> bool:
     m = _ASKS_PRONOUN.match(sentence)
     if m is None:
         return False
-    return bool(m.group(1)) or all(_answers_nothing(s) for s in said if s != sentence)
+    return bool(m.group(1)) or all(answers_nothing(s) for s in said if s != sentence)
 
 
-def _answers_nothing(sentence: str) -> bool:
+def answers_nothing(sentence: str) -> bool:
     """A sentence that only says that there are several: presentational ("there are two men") or a count
     with no verb ("2 guys in the pic"); "A kettle." and "There's a brass lamp." may be the answer."""
     toks = re.findall(_WORD + r"|\d+", sentence)
@@ -1347,6 +1365,25 @@ def _possessor_free(nouns: set[str]) -> set[str]:
 def identifying_description(q: QuestionCues, response: str, subjects: bool = False) -> str | None:
     """A description that singles out the referent the response talks about (see module docstring).
     With `subjects`, another noun than the question's counts only as a described clause subject."""
+    found = next(identifying_descriptions(q, response, subjects), None)
+    return found.text if found else None
+
+
+@dataclass(frozen=True)
+class Description:
+    """A referent phrase told apart by a description: its noun, the description as read ("the left
+    clock", "dog on the sofa"), its distinguishing words, and where it ends in the normalised text."""
+
+    noun: str
+    text: str
+    words: frozenset[str]
+    start: int
+    end: int
+
+
+def identifying_descriptions(q: QuestionCues, response: str, subjects: bool = False) -> Iterator[Description]:
+    """Every description that singles out a referent in the response, in order (`identifying_description`
+    is the first): a reply may single out one referent, or several in turn (each its own)."""
     text = normalise(response)
     # The referent phrase may use the question's noun, another noun for the same thing ("the vehicle"
     # for "the car") or the noun of its owner ("the skier on the right has red boots"): any noun phrase
@@ -1365,7 +1402,9 @@ def identifying_description(q: QuestionCues, response: str, subjects: bool = Fal
         if pre:
             new = [w for w in pre.group(1).split() if _distinguishes(q, w, m.group(0))]
             if new:
-                return f"the {' '.join(new)} {m.group(0)}"
+                said = f"the {' '.join(new)} {m.group(0)}"
+                yield Description(m.group(0), said, frozenset(new), m.start() - len(pre.group(0)), m.end())
+                continue
         after = text[m.end() :]
         if after.startswith("'s"):  # "the catcher's glove, behind home plate": the thing owned is described
             continue
@@ -1392,8 +1431,9 @@ def identifying_description(q: QuestionCues, response: str, subjects: bool = Fal
             fragment = re.sub(r"(?:^|\s)" + re.escape(phrase) + r"(?=\s|$)", " ", fragment).strip()
         content = content_words(fragment)
         if content and not content <= q.words:
-            return f"{m.group(0)} {fragment}"
-    return None
+            start = m.start() - len(pre.group(0)) if pre else m.start()
+            end = len(text) - len(rest) + len(pieces[0])
+            yield Description(m.group(0), f"{m.group(0)} {fragment}", frozenset(content), start, end)
 
 
 # a sentence that only says what is there ("There are two boys.", "I can see three dogs", "The image shows

@@ -17,7 +17,7 @@ centre"; a thing described only as evidence, "going by the logo on the lid", sin
 for a question whose referent is only "this" / "it", names what it took the referent to be ("The hot
 dog has ..."; "This is a kitchen" for "What room is this?" gives the asked category: an answer); answer
 otherwise. Round 3: "you (probably) mean the chef" states an assumption; "That's a whisk" names a bare
-"this" (a colour or amount after it names nothing; for a bare "What is this?" it abstains); "the one
+"this" (a colour or amount after it names nothing; for a bare "What is this?" it answers); "the one
 ..., and the other ..." and an acknowledged plural whose referents are then taken up by places that
 exclude each other enumerate; a terse reply's bare place keys ("left guy red, right guy blue") enumerate
 unless they name sides of one thing; answers for "the X at ..." and "the one ..." after "which one?"
@@ -29,6 +29,19 @@ either the teapot or the vase. The teapot is ...; the vase is ..."). For a vague
 checks its guess ("The shop door? Yes, ...") or whose evidence names the whole of a part ("going by the
 logo on the laptop lid") names what "it" is: infer. A question back about the question's pronoun ("who is
 'he'?") asks; the question's own verb or predicate ("does it show", "is it open") names no referent.
+Round 5: two or more referents, each singled out by a description of its own and each answered in its
+own clause ("the baby in the high chair is looking at ..., and the baby on the play mat ..."; terse
+"older boy about 10, the smaller boy 5"; "9:15 on the left clock, 2:15 on the right"; a conditional
+answer and another referent's answer; "either the X ..., which is A, or the Y ..., which is B")
+enumerate, also before a closing question; one singled-out referent needs a description of the
+referent answered for, not of the answer's own thing ("holding the guitar with both hands") nor of
+evidence after the answer ("there's the logo on the lid"), and a demonstrative subject ("That bird on
+the railing is ...") describes as "the" does. For a bare "What is this?" the name is the answer ("This
+is a bicycle."); named and placed, it abstains. A question back offering the candidates for the
+question's pronoun ("Is \"it\" the banana or the avocado?") and a statement that it cannot tell which
+one is meant, with nothing answered, clarify; an offer to change ("let me know if you meant something
+else") is no second conditional answer; one thing cited as evidence for a vague question ("going by
+the clock tower") abstains.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,
@@ -73,16 +86,21 @@ from assistant.evaluation.papers.aqua.pass_cues import (
 )
 from assistant.evaluation.papers.aqua.strategy_cues import (
     acknowledged_then_chosen,
+    answered_alternatives,
     answers_before_asking,
     asks_between,
     bare_place_keys,
+    cannot_tell_which,
     chat_spelling,
     described_keys,
     names_place_or_referent,
+    offers_for_pronoun,
     one_and_the_other,
     one_referent,
     parallel_answers,
     restored_articles,
+    several_described,
+    values_then_places,
 )
 
 # a marker that opens the final answer after reasoning, at the start of a line or sentence: "Final
@@ -134,24 +152,33 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     whole = response
     # after step-by-step reasoning, the final answer has the strategy
     response = final_answer(response, _EXPLICIT_FINAL_MARK)
-    asked = cues.clarification_question(response) or asks_between(q, response)
+    asked = cues.clarification_question(response) or asks_between(q, response) or offers_for_pronoun(response)
     if asked:
         answered = answers_before_asking(q, response)
         if answered:  # "The left one is red, the right one blue - which did you mean?"
             reason = f"answers each, then asks: {answered}"
             return Judgement("enumerate", reason=reason, path="rules:strategy.several")
         return Judgement("clarify", reason=f"asks: {asked!r}", path="rules:strategy.asks")
+    unsure = cannot_tell_which(response)
+    if unsure:  # "There are several players, so I can't tell which player you mean."
+        return Judgement(
+            "clarify", reason=f"cannot tell which is meant: {unsure!r}", path="rules:strategy.asks"
+        )
     several = cues.several_referents(q, response) or cues.several_referents(q, restored_articles(response))
     text = cues.normalise(response)
     if several and several.startswith("plural mention") and acknowledged_then_chosen(q, text):
         several = None
-    several = several or one_and_the_other(q, text) or bare_place_keys(response)
+    several = several or one_and_the_other(q, text) or bare_place_keys(response) or values_then_places(text)
     if several:
         return Judgement("enumerate", reason=several, path="rules:strategy.several")
     listed = [it for it in cues.list_items(response) if names_place_or_referent(q, it)]
     if len(listed) >= 2:
         return Judgement("enumerate", reason=f"{len(listed)} list items, each naming a referent")
-    keyed = described_keys(response)
+    keyed = (
+        described_keys(response)
+        or answered_alternatives(text)
+        or several_described(q, cues.normalise(restored_articles(response)))
+    )
     if keyed:
         return Judgement("enumerate", reason=keyed, path="rules:strategy.several")
     parallel = parallel_answers(q, response)

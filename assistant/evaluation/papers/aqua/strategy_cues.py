@@ -41,7 +41,7 @@ def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     assumed = _ASSUMPTION.search(text)
     if assumed:
         return Judgement("infer", reason=f"states an assumption: {assumed.group(0)!r}")
-    described = cues.identifying_description(q, _without_evidence(q, text))
+    described = singled_out(q, _without_evidence(q, text))
     if described:
         return Judgement("infer", reason=f"singles out one referent: {described!r}")
     vague = q.vague or bool(_PRONOUN_REFERENT.search(q.text))
@@ -51,6 +51,9 @@ def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     taken = (_echoed_referent(q, text) or _owner_in_evidence(q, text)) if vague else None
     if taken:
         return Judgement("infer", reason=taken)
+    cited = _thing_in_evidence(q, text) if vague else None
+    if cited:
+        return Judgement(UNKNOWN, reason=cited, path="rules:strategy.abstain")
     undecided = reply_checks.undecided_reason(response)
     if undecided:
         return Judgement(UNKNOWN, reason=undecided, path="rules:strategy.abstain")
@@ -94,8 +97,26 @@ _BARE_PLACE = re.compile(
 )
 
 
+# a bare place after a preposition ("kid on left", "guy at back"): "on the left", as the place cues read it
+_BARE_PREPOSITION_PLACE = re.compile(
+    r"\b((?:on|at|to|in)\s+)(?=(?:left|right|front|back|middle|centre|center|top|bottom|foreground|"
+    r"background)\b)",
+    re.I,
+)
+# a comparison that opens a clause before a noun ("Older boy maybe 10, the smaller boy 5"): "the older boy"
+_COMPARED = "|".join(sorted(w for w in lx.DISTINGUISHING_ADJECTIVES if w.endswith(("er", "est", "most"))))
+_BARE_COMPARED = re.compile(
+    r"(^|[,;\u2013\u2014]\s*|\s-\s+|\n\s*|[.!?]\s+)(?=(?:" + _COMPARED + r")\s+[a-z])", re.I
+)
+
+
 def restored_articles(response: str) -> str:
-    return _BARE_PLACE.sub(lambda m: m.group(1) + "the ", response)
+    """A terse reply with the articles it dropped given back ("left shoe nike" is "the left shoe ...",
+    "kid on left" is "kid on the left", "older boy" opening a clause is "the older boy"), so that the place
+    and description cues read it."""
+    response = _BARE_PLACE.sub(lambda m: m.group(1) + "the ", response)
+    response = _BARE_PREPOSITION_PLACE.sub(lambda m: m.group(1) + "the ", response)
+    return _BARE_COMPARED.sub(lambda m: m.group(1) + "the ", response)
 
 
 # a bare place key and its noun, then the value: "left guy red, right guy blue" answers for two people
@@ -113,6 +134,34 @@ def bare_place_keys(response: str) -> str | None:
         return None
     places = [cues.place_of(place) or place for place, _ in keys]
     return f"terse keys by place: {', '.join(places)}" if cues.exclusive_places(places) else None
+
+
+# a value, then the place of the referent it is for: "9:15 on the left clock, 2:15 on the right", "red on
+# the left, blue on the right"
+_VALUE_THEN_PLACE = re.compile(
+    r"^\s*((?:[\w:./$\u20ac\u00a3%-]+\s+){0,2}?[\w:./$\u20ac\u00a3%-]+)\s+(?:on|in|at|to)\s+the\s+(?:far\s+)?"
+    r"([a-z]+)(?:\s+([a-z]+))?\s*$"
+)
+
+
+def values_then_places(text: str) -> str | None:
+    """A terse reply whose items each give a value and then the place of its referent ("9:15 on the left
+    clock, 2:15 on the right"): one answer per referent, as "left clock 9:15, right clock 2:15" would be.
+    A value is a few words with no verb or article (a clause, "it hangs on the left", is no item), and an
+    item must name what is there ("clock"): "red on the front, blue on the back" may be one thing's sides."""
+    places, named = [], False
+    for part in re.split(r"[,;.!?](?:\s|$)|\s+(?:and|while|whereas)\s+|\n", text):
+        m = _VALUE_THEN_PLACE.match(part)
+        if m is None or set(cues.words(m.group(1))) & (lx.AUX | cues.VERBS | lx.ARTICLES | lx.DEICTICS):
+            continue
+        place = cues.place_of(m.group(2))
+        if place:
+            places.append(place)
+            noun = m.group(3) or ""
+            named = named or (bool(noun) and noun not in _SIDES and noun not in lx.PART_NOUNS)
+    if named and cues.exclusive_places(places):
+        return f"values keyed by the places after them: {', '.join(places)}"
+    return None
 
 
 # "the one nearest you is ..., and the other ...": a contrast pair that answers for two referents, whatever
@@ -134,22 +183,40 @@ def _named_referent(q: cues.QuestionCues, text: str) -> Judgement | None:
     """infer where the reply names what a vague question's "this" / "it" is ("The bicycle is green", "That's
     a whisk, for beating eggs"); None where it names nothing. A contracted "It's a X" names the referent only
     where the answer follows apart (a comma, a dash, a semicolon): "It's a dollar fifty" or "It's a plate
-    with two eggs" may be the answer itself; for a bare "What is this?" it is both, and the rule abstains."""
+    with two eggs" may be the answer itself; for a bare "What is this?" the name is the answer
+    (`_named_for_what_is_this`)."""
     named = _NAMED_SUBJECT.match(text) or (
         None if _IDENTITY_QUESTION.match(q.text) else _NAMED_BY_COPULA.match(text)
     )
+    if named and _BARE_WHAT.match(q.text) and named.re is _NAMED_BY_COPULA:
+        return _named_for_what_is_this(text, named)
     taken = cues.content_words(named.group(1)) if named else set()
     # "it's a bit blurry", "it's a lot of fun": an amount, then no thing named
     new_words = set() if taken & _AMOUNTS else taken - q.words - _NOT_NAMES
     if not (named and new_words):
         return None
-    if "'s" in named.group(0)[:6]:
-        if _BARE_WHAT.match(q.text):
-            reason = "names the thing asked about by a bare 'what is this?': its answer or its referent"
-            return Judgement(UNKNOWN, reason=reason, path="rules:strategy.abstain")
-        if not _SET_APART.match(text, named.end()):
-            return None
+    if "'s" in named.group(0)[:6] and not _SET_APART.match(text, named.end()):
+        return None
     return Judgement("infer", reason=f"names the referent of a vague question: {named.group(1)!r}")
+
+
+# a place phrase after the name: "It's a lamp on the desk", "This is a bicycle by the wall"
+_PLACED_AFTER = re.compile(
+    r"[^.;!?]*?\b(?:"
+    + "|".join(sorted(lx.SPATIAL_PREPOSITIONS, key=len, reverse=True))
+    + r")\s+(?:the|a|an)\s"
+)
+
+
+def _named_for_what_is_this(text: str, named: re.Match[str]) -> Judgement:
+    """A bare "What is this?" answered by naming the thing with the question's own pronoun ("This is a
+    bicycle.", "It's a French press"): the name is the answer (Level 0), not a referent taken. A reply that
+    also places what it named ("It's a lamp on the desk") may be saying which one it took: it abstains.
+    A subject that places or describes the thing ("That bird on the railing is ...") is read before."""
+    if _PLACED_AFTER.match(text, named.start(1)):
+        reason = "names the thing a bare 'what is this?' asks about and places it: its answer or its referent"
+        return Judgement(UNKNOWN, reason=reason, path="rules:strategy.abstain")
+    return Judgement("answer", reason=f"names what a bare 'what is this?' asks: {named.group(1)!r}")
 
 
 _SET_APART = re.compile(r"\s*(?:[,;:\u2013\u2014]|\s-\s)\s*[a-z0-9]")
@@ -159,7 +226,8 @@ _SET_APART = re.compile(r"\s*(?:[,;:\u2013\u2014]|\s-\s)\s*[a-z0-9]")
 # tag on its collar", "given the tracks", "based on the sign above the door"
 _EVIDENCE = re.compile(
     r"\b(?:going\s+by|judging\s+(?:by|from)|based\s+on|given|from\s+the\s+look\s+of|to\s+judge\s+by|"
-    r"because\s+of|thanks\s+to|as\s+shown\s+by)\b(?!\s+(?:that|how)\b)[^.;:!?,]*"
+    r"because\s+of|thanks\s+to|as\s+shown\s+by|(?<=[,\u2013\u2014-]\s)(?:there's|there\s+is|you\s+can\s+see)(?=\s+the\b))"
+    r"\b(?!\s+(?:that|how)\b)[^.;:!?,]*"
 )
 
 
@@ -218,6 +286,30 @@ def _owner_in_evidence(q: cues.QuestionCues, text: str) -> str | None:
     return None
 
 
+_CITED = re.compile(r"^\W*(?:[a-z]+\s+){1,3}?the\s+((?:[a-z'-]+\s+){0,2}[a-z'-]+)\s*$")
+
+
+def _thing_in_evidence(q: cues.QuestionCues, text: str) -> str | None:
+    """Evidence for a vague question that names one whole thing ("Going by the clock tower, it's about
+    4:20"): it may name what "it" was read from (infer), or only what the answer rests on ("judging by the
+    light, it's evening": an answer); with no sense of which words name things here, the rule abstains.
+    A part ("the logo on the lid"), a plural ("the shadows"), a list ("you can see the stove, the sink and
+    ...") or the question's own word decides nothing."""
+    for evidence in _EVIDENCE.finditer(text):
+        if re.match(r"\s*,\s*(?:the|a|an|and)\b", text[evidence.end() :]):
+            continue
+        cited = _CITED.match(evidence.group(0))
+        if cited is None:
+            continue
+        head = cited.group(1).split()[-1]
+        if head in q.words or head in lx.PART_NOUNS or head in lx.IMAGE_WORDS or cues.is_plural(head):
+            continue
+        return (
+            f"cites one thing as its evidence for a vague question ({cited.group(1)!r}): its referent or not"
+        )
+    return None
+
+
 # "What room is this?", "What kind of tree is it?": "This is a kitchen" gives the asked category, it does
 # not name a referent; a bare "What is this?" ("This is a typewriter": "this" resolved) and an attribute
 # question ("What colour is this?") are not such questions
@@ -245,7 +337,8 @@ def answers_before_asking(q: cues.QuestionCues, response: str) -> str | None:
     # ("The man at the bar is in a jacket; the one at the door wears a suit"); a clause that only says
     # where its subject is ("the short one is by the door") answers nothing
     answers = [c for c in answer_match.clauses(said) if not _ONLY_WHERE.search(c)]
-    return parallel_answers(q, "; ".join(answers), any_frame=True)
+    answered = "; ".join(answers)
+    return parallel_answers(q, answered, any_frame=True) or several_described(q, cues.normalise(answered))
 
 
 _ONLY_WHERE = re.compile(
@@ -470,3 +563,148 @@ def _short_answer(value: str) -> bool:
     )
     toks = cues.words(value)
     return 0 < len(toks) <= 6 and not any(t in lx.AUX or t in cues.VERBS or t.endswith("'s") for t in toks)
+
+
+# a demonstrative that opens a clause before a noun ("That bird on the railing is a cormorant"): a referent
+# phrase as much as one after "the"; before a verb ("that is", "this looks") it is the pronoun itself
+_DEMONSTRATIVE = re.compile(r"(^|[.;!?]\s+|[,\u2013\u2014]\s*|\s-\s+)(?:this|that)\s+(?=([a-z][a-z'-]*))")
+
+
+def demonstratives_as_the(text: str) -> str:
+    def the(m: re.Match[str]) -> str:
+        nxt = m.group(2)
+        if nxt in lx.AUX or nxt in cues.VERBS or nxt in cues.STOPWORDS or nxt.endswith("'s"):
+            return m.group(0)
+        return m.group(1) + "the "
+
+    return _DEMONSTRATIVE.sub(the, text)
+
+
+def singled_out(q: cues.QuestionCues, text: str) -> str | None:
+    """The first description that singles out the referent the reply answers for ("the dog on the sofa"),
+    or None. A description of a thing the reply has already given as its answer ("is holding a guitar ...
+    holding the guitar with both hands") singles out no referent: it describes the answer."""
+    for found in cues.identifying_descriptions(q, demonstratives_as_the(text)):
+        if not _given_before(found.noun, text[: found.start]):
+            return found.text
+    return None
+
+
+def _given_before(noun: str, before: str) -> bool:
+    return bool(re.search(rf"\b(?:a|an)\s+(?:[a-z'-]+\s+){{0,2}}?{re.escape(noun)}\b", before))
+
+
+# where the answer for a described referent ends: a sentence's end, or a conjunction or comma before the
+# next definite subject ("the bike near the door is blue and the one on the fence is yellow")
+_ANSWER_END = re.compile(
+    r"[.;:!?\n]|,?\s+(?:and|while|whereas|but)\s+(?=(?:the|this|that)\s)|,\s+(?=(?:the|this|that)\s)"
+)
+
+
+# a terse item's key and its answer in one phrase: "kid on the left eating a pear" (place, then what it does)
+_TERSE_ANSWER = re.compile(
+    r"^.*?\b(?:on|in|at|by|near)\s+the\s+(?:far\s+)?[a-z]+\s+(?=[a-z]+ing\s)|^.*$", re.S
+)
+
+
+def several_described(q: cues.QuestionCues, text: str) -> str | None:
+    """Two or more referents, each singled out by a description of its own and each given an answer of its
+    own ("The baby in the high chair is looking at the spoon, and the baby on the play mat ... at the
+    mobile"; "the older boy about 10, the smaller boy maybe 5"): the reply enumerates, though each alone
+    would single one out. The descriptions must differ (one is not the other's words again), each must be
+    followed by an answer in its clause, and both must be of the asked kind: the question's referent,
+    "one", or one noun twice ("the kettle on the stove ..., the one on the counter ..."); a described
+    thing of another kind ("the cup in her hand") is part of an answer. Each description opens a clause of
+    its own: "the man in the centre is the only one facing the camera" describes one man twice."""
+    text = demonstratives_as_the(text)
+    kinds = set(q.referents) | {"one"}
+    answered: list[tuple[cues.Description, int]] = []  # with where its answer ends
+    for found in cues.identifying_descriptions(q, text):
+        end = _ANSWER_END.search(text, found.end)
+        stop = end.start() if end else len(text)
+        answer = text[found.end : stop]
+        said = cues.content_words(answer) - q.words - found.words
+        if not cues.content_words(
+            answer
+        ):  # a terse item answers within its key: "kid on the left eating a pear"
+            said = cues.content_words(_TERSE_ANSWER.sub("", found.text)) - q.words
+        if said and not _given_before(found.noun, text[: found.start]):
+            answered.append((found, stop))
+    for k, (first, stop) in enumerate(answered):
+        for other, _ in answered[k + 1 :]:
+            # the other opens a clause of its own ("the man in the centre is the only one facing the
+            # camera" says more of the first)
+            if other.start < stop or first.words <= other.words or other.words <= first.words:
+                continue
+            nouns = {first.noun, other.noun}
+            if nouns <= kinds or len(nouns) == 1 or "one" in nouns:
+                return f"answers for referents described in turn: {first.text!r} and {other.text!r}"
+    return None
+
+
+# alternatives each answered inline: "either the teapot on the tray, which is white ceramic, or the sugar
+# bowl next to it, which is glass"
+_EITHER_OR = re.compile(
+    r"\beither\s+((?:the|this|that|a|an)\s[^.;!?]+?)\s+or\s+((?:the|this|that|a|an)\s[^.;!?]+)"
+)
+_ANSWERED = re.compile(r"\b(?:is|are|was|were|'s|looks|seems|appears|reads|says|shows)\b|\(")
+
+
+def answered_alternatives(text: str) -> str | None:
+    """Candidates offered as alternatives, each with its own answer ("either the teapot ..., which is
+    white ceramic, or the sugar bowl ..., which is glass"): an answer for each, the rubric's enumerate.
+    Bare alternatives ("either the teapot or the vase", "either red or orange") answer nothing."""
+    for m in _EITHER_OR.finditer(text):
+        if all(_ANSWERED.search(side) for side in m.groups()):
+            return f"alternatives, each answered: {m.group(0)[:70]!r}"
+    return None
+
+
+# a question back that offers the referents for the question's pronoun: "what's \"it\" - the mug, the
+# t-shirt or the poster?", "Is \"it\" the banana or the avocado?", "is it the kettle or the pot?"
+_QUOTED_PRONOUN = re.compile(r"[\"'](?:it|this|that|he|she|they|these|those|him|her|them)[\"']")
+_PRONOUN_ASKED = re.compile(
+    r"^(?:is|was|are|were)\s+(?:it|this|that|he|she|they|these|those)\s+(?:the|your)\s"
+)
+_OR_OFFERED = re.compile(
+    r"\b(?:the|your|a|an)\s+[a-z][\w'-]*(?:\s+[\w'-]+){0,5}?\s*,?\s+or\s+(?:the|your|a|an)\s+[a-z]"
+)
+
+
+def offers_for_pronoun(response: str) -> str | None:
+    """A question back that asks what the question's pronoun stands for by offering the candidates (the
+    pronoun quoted, or "is it the X or the Y?"): it asks which referent is meant, without a "which"."""
+    for sentence in reply_checks.sentences(cues.normalise(response)):
+        if not sentence.endswith("?") or not _OR_OFFERED.search(sentence):
+            continue
+        if _QUOTED_PRONOUN.search(sentence) or _PRONOUN_ASKED.match(sentence):
+            return sentence.strip()
+    return None
+
+
+# a statement that the reply cannot tell which referent the user means: "I can't tell which player you
+# mean", "not sure which one you're asking about"
+_CANNOT_TELL = re.compile(
+    r"\b(?:can't|cannot|can not|couldn't|could not|unable to|not sure|don't know|do not know|no way to)\s+"
+    r"(?:(?:tell|know|say|determine|work out|figure out|be sure)\s+)?which\s+(?:one|[a-z'-]+)\s+"
+    r"(?:you(?:'re| are)?\s+(?:mean|meant|asking|referring|talking)|is meant|you have in mind)\b"
+)
+_CLAUSE_BREAK = re.compile(r"[.;:!?]\s*|,?\s+(?:so|but|and|because)\s+|,\s+")
+
+
+def cannot_tell_which(response: str) -> str | None:
+    """A reply that says it cannot tell which referent is meant and answers nothing (its other clauses only
+    say what is there: "There are several players on the pitch, so I can't tell which player you mean."):
+    the rubric's clarify, though it asks no question. With an answer besides, it is no clarification."""
+    text = cues.normalise(response)
+    m = _CANNOT_TELL.search(text)
+    if m is None:
+        return None
+    rest = [c.strip() for c in _CLAUSE_BREAK.split(text[: m.start()] + " . " + text[m.end() :]) if c.strip()]
+    rest = [c for c in rest if not re.fullmatch(r"(?:i|sorry|so|but|and|,|\W)*", c)]
+    if all(cues.answers_nothing(c) or _REQUEST.search(c) for c in rest):
+        return m.group(0)
+    return None
+
+
+_REQUEST = re.compile(r"\b(?:let me know|please|could you|can you|tell me|point (?:out|to))\b")
