@@ -1,14 +1,14 @@
 """Does a reply give the reference answer? The word matching behind AQuA's PASS rule (papers/aqua/judge.py).
 
 - Tokens: a time ("10:10", "7:45 pm") and a number ("3.5", "1,000") are one token each; number words are
-  digits ("two" -> "2", as the question analyser reads them); hyphenated words are their parts. A number
-  sign ("No. 7", "#7") is the number, unless a plural noun follows ("No. 2 cats are ...": "No." there
-  answers, and "2 cats" is a count).
+  digits ("two" -> "2", as the question analyser reads them; "twenty-three" -> "23", one number);
+  hyphenated words are their parts. A number sign ("No. 7", "#7") is the number, unless a plural noun
+  follows ("No. 2 cats are ...": "No." there answers, and "2 cats" is a count).
 - Spoken times (`spoken_times`, applied where the reference is a time): "quarter to four" = 3:45, "half
   past six" = 6:30, "ten past ten" = 10:10, "five o'clock" = 5:00. "five to six" is 5:55 only there: for
   any other reference it is a range of counts.
 - Forms: each word also stands for its lemma (simplemma: "sleeping" -> "sleep", "umbrellas" ->
-  "umbrella"; an -ing form simplemma keeps as a noun, "sitting", also for its verb stem "sit"), its
+  "umbrella"; an -ing form also for its verb stem, "sitting" -> "sit", "playing" -> "play"), its
   American spelling (breame's British/American list: "grey" -> "gray", "colour" -> "color"), and a
   predicative a- adjective for its stem ("asleep" -> "sleep", when simplemma knows the stem as a word);
   two adjacent words also stand for their compound ("ice cream" = "icecream").
@@ -20,6 +20,11 @@
   a reply that does none of these ("He's beaming." for "Is he smiling?") needs a thesaurus: None. A state
   that is a particle ("Is the light on?") is read from the particle the reply gives as a state
   ("switched off": no; "is on": yes), never from one with its own object ("on the desk").
+- Other words (`in_other_words`): a reply word that names the reference's head noun's thing by one of
+  its WordNet senses (noun_senses): a synonym ("the fiddle" for "violin", "a bike" for "a bicycle") or a
+  kind of it ("a mallard" for "a duck": extra detail), read as the reference where it stands; the
+  question's and hint's own words name the referent, never the answer. A synonym only by a rare sense
+  ("wheels" for "bicycle", "a cat" for "a guy") is `rare_synonym`: maybe the same answer.
 - Related forms (`related_forms`): a spelling variant ("racquet"), a compound sharing its first part
   ("motorbike" / "motorcycle") or ending in the word ("telephone"): not the same answer, but another
   wording of it cannot be ruled out.
@@ -37,6 +42,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from assistant import lexicon as lx
+from assistant.evaluation import noun_senses
 from assistant.evaluation import response_cues as cues
 
 _NUMBERS = {w: str(n) for w, n in lx.NUMBER_WORDS.items()}  # "two" -> "2", as in the question analyser
@@ -106,16 +112,30 @@ def _time_token(token: str) -> str:
     return re.sub(r"\s|\.", "", token).lstrip("0") or token
 
 
+_TENS = {
+    w: 10 * k
+    for k, w in enumerate(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], 2)
+}
+_UNITS = {w: n for w, n in lx.NUMBER_WORDS.items() if 1 <= n <= 9}
+# "twenty-three", "forty two": one number, not 20 and 3
+_COMPOUND_NUMBER = re.compile(r"\b(" + "|".join(_TENS) + r")(?:[\s-](" + "|".join(_UNITS) + r"))?\b")
+
+
+def _compose_numbers(text: str) -> str:
+    """ "twenty-three" -> "23", "forty" -> "40" (lexicon's number words stop at twenty)."""
+    return _COMPOUND_NUMBER.sub(lambda m: str(_TENS[m.group(1)] + _UNITS.get(m.group(2) or "", 0)), text)
+
+
 def tokens(text: str) -> list[str]:
     """The reply's tokens (module docstring): times and numbers whole, number words as digits."""
-    found = _TOKEN.findall(_drop_number_sign(cues.normalise(text)).replace("-", " "))
+    found = _TOKEN.findall(_compose_numbers(_drop_number_sign(cues.normalise(text))).replace("-", " "))
     return [_NUMBERS.get(t, _time_token(t) if ":" in t else t) for t in found]
 
 
 def tokens_text(text: str) -> str:
     """`text` normalised, with number words as digits and number signs dropped ("No. five or six" ->
     "5 or 6"): for patterns over numbers."""
-    text = _drop_number_sign(cues.normalise(text))
+    text = _compose_numbers(_drop_number_sign(cues.normalise(text)))
     return re.sub(r"[a-z]+", lambda m: _NUMBERS.get(m.group(0), m.group(0)), text)
 
 
@@ -195,12 +215,12 @@ def forms(word: str) -> frozenset[str]:
 
 
 def _ing_stems(word: str) -> set[str]:
-    """The verb of an -ing form that simplemma reads as a noun ("sitting" -> "sit", "lying" is lemmatised
-    already): the stem without -ing, undoubled ("sitt" -> "sit") or with its -e ("mak" -> "make"), where
-    simplemma knows it as a word."""
+    """The verb of an -ing form that simplemma reads as a noun ("sitting" -> "sit") or lemmatises wrongly
+    ("playing" -> "playe"): the stem without -ing, undoubled ("sitt" -> "sit") or with its -e ("mak" ->
+    "make"), where simplemma knows it as a word."""
     import simplemma
 
-    if not word.endswith("ing") or len(word) < 6 or simplemma.lemmatize(word, lang="en") != word:
+    if not word.endswith("ing") or len(word) < 6:
         return set()
     stem = word[:-3]
     candidates = [stem, stem + "e"] + ([stem[:-1]] if stem[-1] == stem[-2] else [])
@@ -466,3 +486,66 @@ def related_forms(word: str, other: str) -> bool:
             if len(short) >= 5 and a[:2] == b[:2] and SequenceMatcher(None, a, b).ratio() >= 0.75:
                 return True
     return False
+
+
+def _nouns(word: str) -> list[str]:
+    """The word's forms that WordNet knows as nouns, the word itself first ("bikes" -> "bike")."""
+    return [w for w in sorted(forms(word), key=lambda w: w != word) if w.isalpha() and noun_senses.senses(w)]
+
+
+def _close_synonym(word: str, reference: str) -> bool:
+    """A synonym (`noun_senses.same_thing`) whose own first sense is the reference's thing or stands under
+    the reference's nearest kind: "bike" (first a motorcycle, then a bicycle) for "bicycle", both wheeled
+    vehicles; not "wheel" (a machine part; a bicycle by its seventh sense) nor "cat" (a man by its
+    second) for "guy"."""
+    if not noun_senses.same_thing(word, reference):
+        return False
+    mine, theirs = noun_senses.senses(word)[0], noun_senses.senses(reference)[0]
+    hypernyms = noun_senses._table("hypernyms")  # noqa: SLF001  (no public hypernym lookup yet)
+    return mine == theirs or bool(set(hypernyms.get(theirs, ())) & noun_senses._closure(mine))  # noqa: SLF001
+
+
+def _names_reference(word: str, reference: str, skip: frozenset[str] | set[str] = frozenset()) -> str | None:
+    """How `word` names the reference noun's thing: "a synonym", "a kind" of it, or None. `skip`: forms
+    that name something else here (the hint's "grill" is no reading of "grilling")."""
+    for w in _nouns(word):
+        if w in skip:
+            continue
+        for r in _nouns(reference):
+            if w == r:
+                return None
+            if _close_synonym(w, r):
+                return "a synonym"
+            if noun_senses.kind_of(w, r):
+                return "a kind"
+    return None
+
+
+def in_other_words(
+    reference_words: Sequence[str], reply: str, own: Sequence[str] = ()
+) -> tuple[str, str, str] | None:
+    """The reply read with the reference's head noun (its last word) where it names the head's thing in
+    other words (module docstring), the word it replaced and how it names it ("a synonym" / "a kind"); None
+    when the reply gives the head itself or no such word. `own`: the question's and hint's words, which
+    name the referent, not the answer."""
+    if not reference_words or not reference_words[-1].isalpha():
+        return None
+    head = reference_words[-1]
+    toks = tokens(reply)
+    if forms(head) & _token_forms(toks):
+        return None
+    skip = _token_forms(own)
+    for t in dict.fromkeys(toks):
+        if not t.isalpha() or t in cues.STOPWORDS or t in skip:
+            continue
+        how = _names_reference(t, head, skip)
+        if how:
+            return re.sub(rf"\b{re.escape(t)}\b", head, cues.normalise(reply)), t, how
+    return None
+
+
+def rare_synonym(word: str, reference: str) -> bool:
+    """A synonym by a rare sense only ("wheels" for "bicycle"; `_close_synonym` fails): maybe the same
+    answer, maybe another thing."""
+    pairs = [(w, r) for w in _nouns(word) for r in _nouns(reference)]
+    return any(noun_senses.same_thing(w, r) and not _close_synonym(w, r) for w, r in pairs)

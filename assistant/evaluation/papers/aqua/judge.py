@@ -48,16 +48,27 @@ them) occurs in the response and none is negated ("not red"), for any of the ref
 for the hinted referent (not in a clause about another one, nor in a place that excludes the hint's), and
 the response gives one answer; FAIL otherwise. One answer: a reply that lists several options ("either
 ... or", "if you mean ...", "red or blue", "5 or 6", "five to six", answers for several referents) fails,
-as it has not answered the clarified question; after step-by-step reasoning (or a self-correction) the
-final answer is what is judged; for a question ending in a preposition ("What is the dog lying on?") the
-reply's object of that preposition must hold the reference; and in a list keyed by referents the one
+as it has not answered the clarified question, and so does a bare "23 and 8" for "23"; a list is such
+options only where its items are alternatives: features listed before (or after) an answer that no item
+gives ("- bushy tail / - reddish fur ... That's a red squirrel") support that one answer, and a list that
+gives the reference before a conclusion giving it again abstains (one option picked, or features naming
+it); after step-by-step reasoning (or a self-correction: "wait", "actually wait", "no wait", "on second
+thought", "correction:", "my mistake", after interjections such as "oh" or "hmm") the final answer is what
+is judged, and where an "I mean" drops the reference it abstains (a correction or a restatement); for
+a question ending in a preposition ("What is the dog lying on?") the reply's object of that preposition
+must hold the reference; and in a list keyed by referents the one
 item keyed by the hint's own words is the answer; a clause naming the hinted referent that says it has
 nothing ("isn't holding anything, but the boy next to it has a rattle") fails. Without the reference's
 words the reply fails, except where it may give the reference in other words: part of a reference of
 several words ("a teddy" for "a teddy bear") or a word of related form ("motorbike" for "motorcycle")
 abstain (unknown), unless it gives another number, time or colour, or the opposite shade. A synonym of
-unrelated form ("bike" for "bicycle") still fails: no thesaurus ships offline with a package this
-project can install. Short reference answers ("red", "two") suit it; long ones are better judged by an
+the reference's head noun or a kind of it, by WordNet (answer_match.in_other_words: "the fiddle" for
+"violin", "a bike" for "a bicycle", "a mallard" for "a duck"), passes where it stands in the clause
+that answers (the first, or one with the question's predicate) and binds to the hinted referent as the
+reference would; elsewhere ("He rides a scooter; his brother has a bike"), or a synonym only by a rare
+sense ("wheels" for "bicycle"), abstains; colours keep their closed class ("crimson" is no sure "red").
+A part for the whole ("into the lens" for "at the camera") still fails: WordNet's part-of relation is
+not derived. Short reference answers ("red", "two") suit it; long ones are better judged by an
 LLM judge.
 AQuA factual consistency needs the image: the rule judge refuses it (JudgeError).
 """
@@ -80,6 +91,7 @@ from assistant.evaluation.papers.aqua.parse import STRATEGIES, parse_grounded, p
 from assistant.evaluation.papers.aqua.pass_cues import (
     answer_words,
     keyed_by_hint,
+    listed_options,
     matched,
     several_answered,
     several_options,
@@ -110,23 +122,38 @@ _EXPLICIT_FINAL = (
     r"(?:final\s+)?answer\s*[:\-]|final\s+answer\b|in\s+conclusion\b|in\s+summary\b|"
     r"to\s+(?:conclude|sum\s+up)\b"
 )
-# a self-correction: "wait", "no wait", "actually no", "correction:", "on second thought": what follows
-# replaces what came before ("A suit... actually no, it's a blazer"); a bare "actually" ("it's actually
-# red") corrects nothing, so it counts only with its "no"; "looking closer" often only adds detail ("A
-# red car. Looking closer, it has a dent."), so it corrects only after a "no"
-_CORRECTION = r"wait\b|actually\s*,?\s*no\b|correction\b|scratch\s+that\b|on\s+second\s+thoughts?\b"
-_LOOKING_AGAIN = r"looking\s+(?:again|closer|more\s+closely)\b|on\s+closer\s+(?:look|inspection)\b"
+# a self-correction: "wait", "no wait", "actually wait", "actually no", "correction:", "on second
+# thought", "scratch that", "my mistake", "I mean": what follows replaces what came before ("A suit...
+# actually no, it's a blazer"). A correction word stands after a stop or a dash, alone before its own
+# stop ("Wait, ...", "Correction: ...") or after interjections ("actually", "oh", "hmm", "sorry", "no":
+# "Actually wait she ..."). A bare "actually" ("it's actually red") corrects nothing, nor does a bare
+# "sorry" ("Sorry, I can't be sure"); "looking closer" often only adds detail ("A red car. Looking
+# closer, it has a dent."), so it corrects only after a retraction ("no", "sorry", "oops", "actually").
+_CORRECTION = (
+    r"wait(?:\s+a\s+(?:sec(?:ond)?|moment|minute))?\b|hold\s+on\b|actually\s*,?\s*no\b|correction\b|"
+    r"scratch\s+that\b|on\s+second\s+thoughts?\b|my\s+(?:mistake|bad)\b|i\s+misspoke\b|"
+    r"i\s+was\s+wrong\b|let\s+me\s+correct\s+(?:that|myself)\b|i\s+take\s+that\s+back\b"
+)
+# "I mean" may correct ("a cat, I mean a dog") or only restate ("red, I mean a deep red"): it needs no stop
+# of its own, and where what follows lacks the reference that came before, the rules abstain
+_RESTATE = r"i\s+mean\b"
+_INTERJECTION = r"(?:no|nope|actually|sorry|oops|whoops|oh|ah|hmm+|um+|uh|erm?)\b\s*[,.!\u2026]*\s*"
+_RETRACTION = r"(?:no|nope|sorry|oops|whoops|actually)\b\s*[,.!\u2026]*\s*"
+_LOOKING_AGAIN = (
+    r"looking\s+(?:again|closer|more\s+closely)\b|on\s+(?:a\s+)?closer\s+(?:look|inspection)\b|"
+    r"let\s+me\s+look\s+again\b"
+)
 _FINAL_MARK = re.compile(
     rf"{_LEAD}(?:{_EXPLICIT_FINAL}|so\s*,|therefore\b|thus\b|hence\b)[\s*_:,]*"
     # a reply that corrects itself ("... string - wait, no, ...", "Correction: ..."): what follows replaces
     # it; "wait" only after a stop or a dash ("they wait, holding umbrellas" corrects nothing)
-    # (after "no" the correction needs no stop of its own: "... no wait the hand is on the 11")
-    r"|(?:^|[.!?,;\u2013\u2014\u2026]\s*|\s-\s*)(?:no\s*[,.!]?\s*(?:"
-    + _CORRECTION
-    + "|"
-    + _LOOKING_AGAIN
-    + r")\s*[,:.!\u2013\u2014-]*"
-    r"|(?:" + _CORRECTION + r")\s*[,:.!\u2013\u2014-]+)\s*(?:no\s*[,.!]\s*)?",
+    # (after an interjection the correction needs no stop of its own: "... no wait the hand is on the 11")
+    r"|(?:^|[.!?,;\u2013\u2014\u2026]\s*|\s-\s*)(?:"
+    rf"(?:{_INTERJECTION})*(?:{_RETRACTION})(?:{_LOOKING_AGAIN})\s*[,:.!\u2013\u2014-]*"
+    rf"|(?:{_INTERJECTION})+(?:{_CORRECTION})\s*[,:.!\u2013\u2014-]*"
+    rf"|(?:{_CORRECTION})\s*[,:.!\u2013\u2014-]+"
+    rf"|(?:{_INTERJECTION})*{_RESTATE}\s*[,:.!\u2013\u2014-]*"
+    r")\s*(?:no\s*[,.!]\s*)?",
     re.IGNORECASE,
 )
 # only the markers that name the final answer: "So, ..." or "Therefore ..." may just go on enumerating
@@ -141,6 +168,18 @@ def final_answer(response: str, marker: re.Pattern[str] = _FINAL_MARK) -> str:
         return response
     tail = response[marks[-1].end() :]
     return tail if re.search(r"[A-Za-z0-9]", tail) else response
+
+
+def _restated_away(response: str, references: list[str]) -> bool:
+    """Whether the reply's last marker is an "I mean" after which the reference that came before is
+    gone ("It's red, I mean a deep crimson"): a correction away from it or a restatement in other words,
+    which the rules cannot tell apart."""
+    marks = list(_FINAL_MARK.finditer(response))
+    if not marks or not re.search(_RESTATE + r"\W*$", marks[-1].group(0), re.IGNORECASE):
+        return False
+    head, tail = response[: marks[-1].start()], response[marks[-1].end() :]
+    given = [r for r in references if answer_match.contains_answer(answer_words(r), head)]
+    return bool(given) and not any(answer_match.contains_answer(answer_words(r), tail) for r in references)
 
 
 # ------------------------------------------------------------------------------------------ rules
@@ -201,10 +240,23 @@ def clarification_rules(item: JudgeItem, response: str) -> Judgement:
     if any(answer_match.is_time(r) for r in references):  # "quarter to four" is 3:45 here, not a range
         response = answer_match.spoken_times(response)
         references = [answer_match.spoken_times(r) for r in references]
+    if _restated_away(response, references):
+        return Judgement(
+            UNKNOWN,
+            reason="after 'I mean' the reference is gone: a correction or another wording of it",
+            path="rules:pass.abstain",
+        )
     response = final_answer(response)
     keyed = keyed_by_hint(response, hint, question)
     if keyed is not None:
         response = keyed
+    if listed_options(response, references) == "picked":
+        return Judgement(
+            UNKNOWN,
+            reason="a list gives the reference and the text after it gives it again: one option picked, or "
+            "features that name it",
+            path="rules:pass.abstain",
+        )
     options = several_options(response, references) or several_answered(question, hint, response)
     if options:
         return Judgement(

@@ -19,14 +19,18 @@ _NEGATION = re.compile(
     r"\b(?:not|no|isn't|aren't|wasn't|isnt|arent|wasnt|never|nor)\s+(?:[a-z]+ing\s+)?(?:a\s+|an\s+|the\s+)?$"
 )
 
-_LIST_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s+\S", re.M)
 _HEDGES = (
     (re.compile(r"\beither\b[^.?!]*\bor\b", re.I), "either ... or"),
     (re.compile(r"\bif you (?:mean|are (?:asking|referring))\b", re.I), "'if you mean'"),
     (re.compile(r"\bdepending on (?:which|what|whether)\b", re.I), "'depending on which'"),
-    # "red or blue", never "whether or not" / "or so" / "more or less"
+    # "red or blue", "maybe yellow? or orange", "red... or orange", never "whether or not" / "or so" /
+    # "more or less"
     (
-        re.compile(r"\b(?!whether\b|more\b)[a-z]+,? or (?!not\b|so\b|less\b|more\b|other\b)[a-z]+", re.I),
+        re.compile(
+            r"\b(?!whether\b|more\b)[a-z]+(?:,|\?|\.\.\.|\u2026)? or "
+            r"(?!not\b|so\b|less\b|more\b|other\b)[a-z]+",
+            re.I,
+        ),
         "'... or ...'",
     ),
 )
@@ -63,10 +67,10 @@ def _number_hedge(response: str, offered: set[float]) -> str | None:
 
 
 def several_options(response: str, references: list[str]) -> str | None:
-    """How a reply offers several answers instead of one (a list of two or more items, "either ... or",
-    "if you mean", "red or blue", two numbers around the reference's), or None. AQuA's PASS asks for the
-    answer to the clarified question."""
-    if len(_LIST_ITEM.findall(response)) >= 2:
+    """How a reply offers several answers instead of one (a list whose items are alternatives, "either ...
+    or", "if you mean", "red or blue", two numbers around the reference's, or a bare "23 and 8"), or None.
+    AQuA's PASS asks for the answer to the clarified question."""
+    if listed_options(response, references) == "options":
         return "a list"
     for pattern, name in _HEDGES:
         if pattern.search(response):
@@ -74,7 +78,55 @@ def several_options(response: str, references: list[str]) -> str | None:
     numbers = {
         float(t) for r in references for t in answer_match.tokens(r) if re.fullmatch(r"\d+(?:\.\d+)?", t)
     }
-    return _number_hedge(response, numbers) if numbers else None
+    return (_number_hedge(response, numbers) if numbers else None) or _bare_values(response, references)
+
+
+def _values(text: str) -> list[str]:
+    """The numbers and times a text gives (`answer_match.tokens`)."""
+    return [t for t in answer_match.tokens(text) if re.fullmatch(r"\d+(?:\.\d+)?|\d{1,2}:\d\d[ap]?m?", t)]
+
+
+def _bare_values(response: str, references: list[str]) -> str | None:
+    """A reply that is nothing but two or more different values, one of them the reference's, for a
+    reference of one value ("23 and 8", "It's 23, 8." for "23"): two answers to one question, no referent
+    named that would tie either to the hinted one. A value with a word of its own ("23 on the left and 8
+    on the right", "2 cats and 3 dogs") is left to the binding rules."""
+    given = _values(response)
+    if len(set(given)) < 2:
+        return None
+    content = [
+        t for t in answer_match.tokens(response) if t.split("'")[0] not in _PASS_STOP and t not in given
+    ]
+    if content:
+        return None
+    for ref in references:
+        value = _values(ref)
+        if len(set(value)) == 1 and value[0] in given:
+            return f"two values for one question: {' and '.join(dict.fromkeys(given))}"
+    return None
+
+
+def listed_options(response: str, references: list[str]) -> str | None:
+    """What a list of two or more items (`cues.list_items`) is to the answer, or None for no list:
+    "evidence" when no item gives a reference answer and the text around the list does (observed
+    features, then "That's a red squirrel"): one answer, supported; "picked" when an item gives it and
+    the text after the list gives it again (options, then one chosen; or features that name the answer
+    word): the rules cannot tell which; "options" otherwise: the items are alternatives for the answer."""
+    items = cues.list_items(response)
+    if len(items) < 2:
+        return None
+    lines = [ln.strip() for ln in response.replace("\r", "").split("\n")]
+    outside = [ln for ln in lines if ln and ln not in items]
+    last = max(k for k, ln in enumerate(lines) if ln in items)
+    after = [ln for ln in lines[last + 1 :] if ln]
+    words = [answer_words(r) for r in references]
+
+    def gives(text: str) -> bool:
+        return any(answer_match.contains_answer(w, text) for w in words)
+
+    if not any(gives(it) for it in items):
+        return "evidence" if gives("\n".join(outside)) else "options"
+    return "picked" if gives("\n".join(after)) else "options"
 
 
 def several_answered(question: str, hint: str, response: str) -> str | None:
@@ -97,7 +149,7 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
     """PASS when the response gives one of the references for the hinted referent (judge.py's docstring)."""
     hint_words = _hint_words(hint, question)
     referents = frozenset(cues.question_cues(question).referents | set(hint_words))
-    unread = other = None
+    unread = other = aside = None
     for ref in references:
         words = answer_words(ref)
         if words in (["yes"], ["no"]):
@@ -106,30 +158,42 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
                 return Judgement("PASS", reason=f"answers {said!r}", path="rules:pass.yes-no")
             unread = unread or (None if said else ref)
             continue
+        said, via, word = response, "", ""
         if not answer_match.contains_answer(words, response):
-            continue
-        elsewhere = _object_elsewhere(question, response, words)
+            other_words = _in_other_words(words, question, hint, response)
+            if other_words is None or not answer_match.contains_answer(words, other_words[0]):
+                continue
+            said, via, word = other_words
+        elsewhere = _object_elsewhere(question, said, words)
         if elsewhere:
             return Judgement(
                 "FAIL",
                 reason=f"gives {elsewhere!r}, not {ref!r}, as the asked object",
                 path="rules:pass.object",
             )
-        place = answer_match.other_place(words, response, hint, referents)
-        if place or answer_match.bound_to_hint(words, response, hint_words, referents) is False:
+        place = answer_match.other_place(words, said, hint, referents)
+        if place or answer_match.bound_to_hint(words, said, hint_words, referents) is False:
             other = other or (ref, place)
             continue
-        if _hint_denied(words, response, hint_words):
+        if _hint_denied(words, said, hint_words):
             return Judgement(
                 "FAIL",
                 reason=f"says the hinted referent has none; {ref!r} is given to another",
                 path="rules:pass.bound",
             )
+        if via and not _where_answered(word, question, response):
+            aside = aside or f"{via} stands in a clause that does not answer the question"
+            continue
+        if via:
+            reason = f"gives the reference {ref!r} as {via}"
+            return Judgement("PASS", reason=reason, path="rules:pass.synonym")
         return Judgement("PASS", reason=f"contains the reference answer {ref!r}", path="rules:pass.contains")
     if unread:
         return Judgement(
             UNKNOWN, reason="neither yes nor no can be read from the reply", path="rules:pass.abstain"
         )
+    if aside:
+        return Judgement(UNKNOWN, reason=aside, path="rules:pass.abstain")
     if other:
         where = f" (the one {other[1]})" if other[1] else ""
         return Judgement(
@@ -143,6 +207,38 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
     return Judgement(
         "FAIL", reason=f"does not contain the reference answer {references[0]!r}", path="rules:pass.missing"
     )
+
+
+def _in_other_words(words: list[str], question: str, hint: str, response: str) -> tuple[str, str, str] | None:
+    """The reply read with the reference's head noun where a synonym or a kind of it stands
+    (`answer_match.in_other_words`: "the fiddle" for "violin", "a mallard" for "duck"), and how it was
+    said; the question's and hint's words name the referent, not the answer. Not for a colour: its
+    shades are a closed class (`_clashes`), "teal" is no sure "green"."""
+    if not words or words[-1] in lx.COLORS:
+        return None
+    found = answer_match.in_other_words(words, response, answer_match.tokens(f"{question} {hint}"))
+    if found is None:
+        return None
+    reading, word, how = found
+    return reading, f"{word!r}, {how} of {words[-1]!r}", word
+
+
+_WH = cues.word_set("what which who whose whom where when how")
+
+
+def _where_answered(word: str, question: str, response: str) -> bool:
+    """Whether `word` stands where the reply answers: in its first clause, or in a clause with the
+    question's own predicate ("playing", "riding"; not its referent, a pronoun or a wh-word). "He rides a
+    scooter; his brother has a bike" gives a bike to no one asked about."""
+    referents = cues.question_cues(question).referents
+    skip = _PASS_STOP | cues.PREPOSITIONS | _WH | lx.PERSON_PRONOUNS | lx.PLURAL_PRONOUNS
+    asked = [w for w in cues.words(question) if w not in skip and w not in referents]
+    for k, clause in enumerate(answer_match.clauses(response)):
+        if word in answer_match.tokens(clause) and (
+            k == 0 or any(not answer_match.missing_words([w], clause) for w in asked)
+        ):
+            return True
+    return False
 
 
 # "isn't holding anything", "has nothing", "no one is ...": the clause gives its subject no answer at all
@@ -320,6 +416,12 @@ def _related_wording(references: list[str], question: str, response: str) -> str
             return (
                 f"gives part of {ref!r} ({' '.join(present)}) without {' '.join(missing)!r}: "
                 "another wording of the rest cannot be ruled out"
+            )
+        rare = [(w, t) for w in missing for t in said if answer_match.rare_synonym(t, w)]
+        if rare:
+            return (
+                f"{rare[0][1]!r} names {rare[0][0]!r} only by a rare sense: the same answer cannot be "
+                "ruled out"
             )
         related = [(w, t) for w in missing for t in said if answer_match.related_forms(w, t)]
         if related:
