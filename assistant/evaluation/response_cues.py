@@ -30,8 +30,9 @@ Cues found in a response:
   ("a second cyclist", "a mug too"), a list of singular referents ("a chestnut horse in front and a
   grey horse behind it");
 - several of the asked kind in other words (CoT only, `same_kind_mention`): a collective ("a flock", "a
-  group of skiers", "the rest of the team"), and for a person question any people or a peer ("her
-  friend", "teammates");
+  group of skiers", "the rest of the team"), and for a person question people of its kind, read by
+  WordNet (`people_verdict`: "catchers" and "teammates" for the player, "several people" for the man;
+  "spectators" for the player are none, "children" for the woman unsure);
 - clarification question: a sentence ending in "?" that asks which one is meant, or who / what the
   question's pronoun is ("who is 'he'?");
 - acknowledged ambiguity: "not possible to know which", "ambiguous", "without further context", ...;
