@@ -32,10 +32,12 @@ Lists written (one lowercase word a line, after a comment header):
   "social group" or "gathering"): "staff", "couple", "family", "crowd", "audience", "crew", "team";
   not the institutions, businesses, governments, courts, boards and communities under "social group"
   that are places or bodies in a reply ("school", "company", "court", "board", "village": the subtrees
-  in _NOT_GATHERED), nor a word that also names a thing or a colour, unless its group sense is by far
-  the more frequent in SemCor ("staff" stays; "cast", "outfit", "battery", "navy", "band" go), nor a
-  word more often an adjective ("elderly", "rich", "few"); and the ensembles: count words whose other
-  senses are only a group of people ("duo", "trio", "quartet").
+  in _NOT_GATHERED), nor a plural listed as a group of its own whose singular is first a thing or an act
+  ("strings": a string section, "beats", "reserves"; this holds for group.txt too), nor a word that
+  also names a thing or a colour, unless its group sense is by far the more frequent in SemCor
+  ("staff" stays; "cast", "outfit", "battery", "navy", "band" go), nor a word more often an adjective
+  ("elderly", "rich", "few"); and the ensembles: count words whose other senses are only a group of
+  people ("duo", "trio", "quartet").
 - group.txt: words whose first common sense is any group (noun.group): "pair", "row", "cluster", "set",
   "herd", "flock", "fleet": the heads of "a pair of dogs", "a row of cars".
 - not_person.txt: -er / -or / -ist / -ian words WordNet knows as something other than a person
@@ -255,6 +257,15 @@ def derive(wn: WordNet) -> dict[str, list[str]]:
         thing = first is not None and wn.lexfile[first] in (ARTIFACT, BODY, FOOD)
         if thing and lemma.endswith("s") and singular in lists["person"]:
             lists["not_person"].add(lemma)
+    # and the other way: a plural WordNet lists as a group of its own whose singular is first a thing or an
+    # act ("strings" a string section: a reply's "strings" are a racket's or a guitar's; "beats",
+    # "reserves"); a reply's -s word is the singular's plural far more often than that group
+    for name in ("people_group", "group"):
+        for lemma in list(lists[name]):
+            singular = _singular(lemma, set(wn.senses))
+            first = wn.first_common(singular) if lemma.endswith("s") and singular != lemma else None
+            if first is not None and wn.lexfile[first] not in (GROUP, PERSON):
+                lists[name].discard(lemma)
     return {k: sorted(v) for k, v in lists.items()}
 
 

@@ -185,3 +185,54 @@ def test_same_thing_takes_a_sense_shared_with_the_references_first(
     from assistant.evaluation import noun_senses
 
     assert noun_senses.same_thing(word, reference) is expected
+
+
+@pytest.mark.parametrize(
+    ("word", "generic"),
+    [
+        ("person", True),
+        ("individual", True),
+        ("man", True),
+        ("woman", True),
+        ("girl", True),
+        ("child", True),
+        ("lady", True),
+        ("toddler", True),
+        # roles, kin and an offspring are no person by age or sex alone (a teacher is under "adult" too)
+        ("player", False),
+        ("teacher", False),
+        ("waitress", False),
+        ("mother", False),
+        ("baby", False),
+        ("figure", False),
+    ],
+)
+def test_a_generic_person_is_named_by_age_or_sex_alone(word: str, generic: bool) -> None:
+    assert noun_senses.generic_person(word) is generic
+
+
+@pytest.mark.parametrize(
+    ("word", "of", "peer"),
+    [
+        ("teammate", "player", True),
+        ("colleague", "doctor", True),
+        ("opponent", "player", True),  # both contestants: the same contest
+        ("spectator", "player", False),
+        ("friend", "student", False),
+        ("opponent", "teacher", False),  # a teacher competes in nothing
+    ],
+)
+def test_a_peer_shares_the_referents_group_or_contest(word: str, of: str, peer: bool) -> None:
+    assert noun_senses.peer(word, of) is peer
+
+
+def test_age_and_sex_tell_generic_people_apart() -> None:
+    child, woman, boy = (noun_senses.age_and_sex(w) for w in ("child", "woman", "boy"))
+    assert child[0] and woman[0] and child[0] != woman[0]  # a juvenile is no adult
+    assert not boy[0] and boy[1] and boy[1] != woman[1]  # WordNet gives a boy a sex and no age
+
+
+@pytest.mark.parametrize("plural", ["strings", "beats", "reserves"])
+def test_a_things_plural_is_no_group_of_people(plural: str) -> None:
+    """WordNet lists "strings" (a string section) as a group of its own; a reply's strings are a racket's."""
+    assert not noun_senses.people_group(plural, plural[:-1]) and not noun_senses.group(plural)

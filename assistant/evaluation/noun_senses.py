@@ -104,3 +104,67 @@ def same_thing(word: str, reference: str) -> bool:
     is most often meant ("fiddle" for "violin", "bike" for "bicycle"). Both singular."""
     theirs = senses(reference)
     return bool(theirs) and theirs[0] in senses(word)
+
+
+# a person by age or by sex alone: "person", the classes right under it by age ("adult", "juvenile") and by
+# sex ("male person", "female person": the senses of "male" and "female" under "person", not the animals),
+# and the nouns a reply uses for people by both ("man", "woman", "boy", "girl", "child")
+_BY_AGE = ("adult", "juvenile")
+_BY_SEX = ("male", "female")
+_BY_BOTH = ("man", "woman", "boy", "girl", "child")
+
+
+@functools.cache
+def _person_sense() -> str:
+    return senses("person")[0]
+
+
+@functools.cache
+def _by_sex() -> frozenset[str]:
+    """The generic classes a narrower generic person sits under: the sexes and the nouns by age and sex
+    ("lady" under woman, "toddler" under child); not "adult" or "juvenile" alone, under which WordNet
+    also puts roles ("professional", "teacher" under it; "schoolchild")."""
+    top = _person_sense()
+    sexes = {s for w in _BY_SEX for s in senses(w) if top in _table("hypernyms").get(s, ())}
+    return frozenset(sexes | {senses(w)[0] for w in _BY_BOTH})
+
+
+@functools.cache
+def _generic_senses() -> frozenset[str]:
+    return _by_sex() | {_person_sense()} | {senses(w)[0] for w in _BY_AGE}
+
+
+def generic_person(word: str) -> bool:
+    """Whether the word's first common sense names a person by nothing but age or sex: "person",
+    "individual", "adult", "man", "woman", "girl", "boy", "child", "kid", or a sense whose every hypernym
+    is a sex or such a noun ("lady", "guy", "gentleman", "toddler"); not a role ("player", "teacher":
+    an educator, though WordNet puts educators under "adult"; "waitress": under "waiter"), nor kin
+    ("mother": under "parent"), nor "baby" (WordNet's first baby is an offspring). Singular."""
+    mine = senses(word)
+    if not mine:
+        return False
+    above = _table("hypernyms").get(mine[0], ())
+    return mine[0] in _generic_senses() or (bool(above) and all(h in _by_sex() for h in above))
+
+
+def age_and_sex(word: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The age classes ("adult", "juvenile") and sexes ("male person", "female person") above the word's
+    first common sense: "man" adult and male, "boy" male (WordNet says no age), "children" juvenile,
+    "girl" adult and female (WordNet's girl is a young woman), "cousin" neither. Two generic people who
+    differ on one of them ("children" and "the woman", "men" and "the girl") are not of one kind. Singular."""
+    mine = senses(word)
+    if not mine:
+        return frozenset(), frozenset()
+    top, above = _person_sense(), _closure(mine[0])
+    ages = {s for w in _BY_AGE for s in senses(w)[:1]}
+    sexes = {s for w in _BY_SEX for s in senses(w) if top in _table("hypernyms").get(s, ())}
+    return frozenset(above & ages), frozenset(above & sexes)
+
+
+def peer(word: str, of: str) -> bool:
+    """A person of the referent's own standing by relation, not by name: someone equal in a group with it
+    ("teammate", "colleague", "co-worker": WordNet's "peer" and its hyponyms), or, where the referent
+    competes (a contestant: "player", "runner"), another contestant ("an opponent", "the rivals",
+    "competitors"), who takes part in the same contest. Both singular."""
+    contest = kind_of(word, "contestant") is True and kind_of(of, "contestant") is True
+    return kind_of(word, "peer") is True or contest

@@ -30,8 +30,9 @@ Cues found in a response:
   ("a second cyclist", "a mug too"), a list of singular referents ("a chestnut horse in front and a
   grey horse behind it");
 - several of the asked kind in other words (CoT only, `same_kind_mention`): a collective ("a flock", "a
-  group of skiers", "the rest of the team"), and for a person question any people or a peer ("her
-  friend", "teammates");
+  group of skiers", "the rest of the team"), and for a person question people of its kind, read by
+  WordNet (`people_verdict`: "catchers" and "teammates" for the player, "several people" for the man;
+  "spectators" for the player are none, "children" for the woman unsure);
 - clarification question: a sentence ending in "?" that asks which one is meant, or who / what the
   question's pronoun is ("who is 'he'?");
 - acknowledged ambiguity: "not possible to know which", "ambiguous", "without further context", ...;
@@ -871,39 +872,115 @@ def asks_about_person(q: QuestionCues) -> bool:
     )
 
 
-def _of_kind(q: QuestionCues, noun: str, framed: bool = False) -> bool:
-    """`noun` (plural) names things of the question's kind: its referent's plural, or, for a question
-    about a person, any people ("skiers", "passengers", "teammates"); `framed` after a collective of
-    people ("a crowd of commuters", "a team of fans"), which frames them: any sense of the word will do."""
+def person_referents(q: QuestionCues) -> frozenset[str]:
+    """The question's referents that are people, as narrowly as it names them: "person" (a pronoun's and
+    `racquet.judge._as_person`'s catch-all) and, for a pronoun, its "player" alias only where nothing
+    narrower is left ("What is he holding?": man, boy, guy, ...)."""
+    people = {r for r in q.referents if names_person(r) or noun_senses.kind_of(r, "person")}
+    aliases = {"person", "player"} if q.pronoun in PRONOUN_PEOPLE else {"person"}
+    return frozenset(people - aliases or people)
+
+
+SEVERAL, UNSURE, NONE = "several", "unsure", "none"
+
+
+def people_verdict(q: QuestionCues, noun: str) -> str:
+    """Whether a mention of other people (`noun`: "spectators", "a catcher", "her dad", "people", or a
+    collective: "a crowd") is more of the question's person: SEVERAL, UNSURE or NONE. RAcQUEt G.3 counts
+    more of "the entity mentioned in the question": a catcher for "the player" (the same kind or a narrower
+    one: noun_senses.kind_of; or a peer, "teammates", who shares the referent's group), "several people"
+    for "the man" (a broader person word or a collective, for a referent named only by age or sex:
+    noun_senses.generic_person). Other kinds are no mention for a role ("spectators", "students",
+    "a patient" for the player, the teacher, the doctor: G.3's "man ... does not mention several people"
+    reads people of the asked kind, and the annotators count no others), and a generic word for a role
+    ("a crowd", "two people" for the player) or another kind for a generic referent ("children" for the
+    woman, "her dad" for the girl) is ambiguous: the annotators split on these."""
+    referents = person_referents(q)
+    if not referents:
+        return NONE
+    single = "person" if noun == "people" else _single(noun)
+    group = names_people(noun) and not names_person(noun)
+    # a fellow member of the referent's class, team or crew ("classmates", "teammates", "bandmate")
+    mate = single.endswith("mate") and len(single) > 5
+    same = single in referents or mate or any(_same_person(single, r) for r in referents)
+    if not group and same:
+        return SEVERAL
+    generic = [r for r in referents if noun_senses.generic_person(r)]
+    if not generic:
+        return UNSURE if group or noun_senses.generic_person(single) else NONE
+    broader = group or any(noun_senses.kind_of(r, single) for r in generic)
+    alike = noun_senses.generic_person(single) and any(_alike(single, r) for r in generic)
+    return SEVERAL if broader or alike else UNSURE
+
+
+def _same_person(word: str, referent: str) -> bool:
+    """The same kind of person as the referent, or a narrower one ("catcher" for "player", "girl" for
+    "woman"), or its peer ("teammate", "opponent": noun_senses.peer). Both singular."""
+    return bool(noun_senses.kind_of(word, referent)) or noun_senses.peer(word, referent)
+
+
+def _alike(word: str, referent: str) -> bool:
+    """Two generic person words that agree in age and sex where WordNet gives them ("children" and "the
+    boy", of no age in WordNet; not "children" and "the woman", nor "men" and "the girl")."""
+    (ages, sexes), (r_ages, r_sexes) = noun_senses.age_and_sex(word), noun_senses.age_and_sex(referent)
+    return not (ages and r_ages and ages != r_ages) and not (sexes and r_sexes and sexes != r_sexes)
+
+
+def _of_kind(q: QuestionCues, noun: str, framed: bool = False) -> str:
+    """How `noun` (plural) names things of the question's kind: its referent's plural (SEVERAL), or, for a
+    question about a person, people by `people_verdict`; `framed` after a collective of people ("a crowd
+    of commuters", "a team of fans"), which frames them: any sense of the word will do."""
     single = en.lemma(noun) if is_plural(noun) else noun
     if single in q.referents or noun in q.referents:
-        return True
-    return asks_about_person(q) and names_person(noun, any_sense=framed)
+        return SEVERAL
+    if asks_about_person(q) and names_person(noun, any_sense=framed):
+        return people_verdict(q, noun)
+    return NONE
 
 
-def same_kind_mention(q: QuestionCues, response: str) -> str | None:
-    """Several instances of the question's entity said in other words (RAcQUEt G.3 counts any mention):
-    a collective head over them ("a group of skiers", "a pair of dogs", "one of the players"), a collective
-    of their kind ("a flock" for a bird, "a crowd" or "the rest of the team" for a person), or, for a
-    question about a person, other people by any person noun in the plural ("several people",
-    "teammates") or by relation ("her friend", "his companion"). Plurals of other kinds ("two people" for
-    a helmet) are no mention."""
+_INSIDE_GROUP = (
+    r"\b(?:left|right|front|back|middle|centre|center|end|edge|head|rear)\s+of\s+(?:an?|the|his|her|their)\s+"
+    r"(?:" + _WORD + r"\s+)?$"
+)
+
+
+_OTHER_OF_THEM = r"\b(?:the|her|his|their|its|two|three|several|some|many)\s+other\s+(?:" + _WORD + r"\s+)?$"
+
+
+def same_kind_mention(q: QuestionCues, response: str) -> tuple[str | None, str | None]:
+    """(why, None) for several instances of the question's entity said in other words, (None, why unsure)
+    for other people whose kind may or may not be the asked one (`people_verdict`), or (None, None).
+    RAcQUEt G.3 counts any mention: a collective head over them ("a group of skiers", "a pair of dogs"),
+    membership ("one of the players", "the rest of the crew": the referent is one of them, so they are
+    of its kind), a collective of their kind ("a flock" for a bird), or, for a question about a person,
+    other people in the plural ("several people", "catchers"), by relation ("her friend") or as a
+    collective ("a crowd", "staff"), as `people_verdict` reads them. Plurals of other kinds ("two people"
+    for a helmet) are no mention."""
     text = normalise(response)
+    unsure: str | None = None
     for m in re.finditer(
         r"\b(?:an?|the|one|two|three|several)\s+(" + _WORD + r")\s+of\s+(?:the\s+)?(" + _WORD + ")", text
     ):
         head, noun = m.group(1), m.group(2)
-        gathers = _collective_head(head) or head in ("one", "rest")
-        if gathers and is_plural(noun) and _of_kind(q, noun, framed=names_people(head)):
-            return f"several of the asked kind: {m.group(0)!r}"
+        membership = head in ("one", "rest")
+        # "the rest of the team", "one of the crew": a collective the referent is a member of
+        crew = membership and asks_about_person(q) and names_people(noun) and not is_plural(noun)
+        if not (_collective_head(head) or membership) or not (is_plural(noun) or crew):
+            continue
+        kind = UNSURE if crew else _of_kind(q, noun, framed=names_people(head))
+        member = membership and kind != NONE  # the referent is one of them: they are of its kind
+        if kind == SEVERAL or member:
+            return f"several of the asked kind: {m.group(0)!r}", None
+        if kind == UNSURE:
+            unsure = unsure or f"{m.group(0)!r} may or may not be of the asked person's kind"
     kinds = {k for r in q.referents for k in (r, en.lemma(r))}
     for kind in kinds & set(KIND_COLLECTIVES):
         gathered = _alias_pattern(set(KIND_COLLECTIVES[kind]))
         for m in re.finditer(r"\b(?:an?|the|of the)\s+(?:" + _WORD + r"\s+)?" + gathered, text):
             if _gathers(q, text[m.end() :]):
-                return f"a collective of the asked kind: {m.group(0)!r}"
+                return f"a collective of the asked kind: {m.group(0)!r}", None
     if not asks_about_person(q):
-        return None
+        return None, None
     for m in re.finditer(_WORD, text):
         w = m.group(0)
         # "a farmers' market" names a kind of place; "her father's shoulders" a part of someone
@@ -912,14 +989,26 @@ def same_kind_mention(q: QuestionCues, response: str) -> str | None:
         # "she is a partner at a law firm": a role she has, no second person
         role = re.search(r"\b(?:is|was|be|as)\s+an?\s+(?:" + _WORD + r"\s+)?$", text[: m.start()])
         if is_relation(w) and not role:
-            return f"another person, by relation: {w!r}"
-        if is_plural(w) and names_person(w) and not owned and not classifier:
-            return f"several people: {w!r}"
+            why = f"another person, by relation: {w!r}"
+        elif is_plural(w) and names_person(w) and not owned and not classifier:
+            why = f"several people: {w!r}"
         # "staff in black aprons", "a couple on a beach", "there is a family": heading its phrase ("a
         # team jersey", "she is a crew member" only modify a noun)
-        if names_people(w) and not classifier and _gathers(q, text[m.end() :]):
-            return f"a group of people: {w!r}"
-    return None
+        elif names_people(w) and not classifier and _gathers(q, text[m.end() :]):
+            why = f"a group of people: {w!r}"
+        else:
+            continue
+        # placed inside the group ("seated on the left of a string quartet", "at the back of the crew"):
+        # the referent is a member, so they are of its kind
+        inside = why.startswith("a group") and re.search(_INSIDE_GROUP, text[: m.start()])
+        # "the woman leads the other hikers": "other" makes her one of them
+        inside = inside or (why.startswith("several") and re.search(_OTHER_OF_THEM, text[: m.start()]))
+        verdict = SEVERAL if inside else people_verdict(q, w)
+        if verdict == SEVERAL:
+            return why, None
+        if verdict == UNSURE:
+            unsure = unsure or f"{why[0].upper()}{why[1:]}, may or may not be of the asked person's kind"
+    return None, unsure
 
 
 def _gathers(q: QuestionCues, rest: str) -> bool:

@@ -22,7 +22,13 @@ And it is too weak to decide (unknown, never a confident NO) when:
   - the only plural "people" are words that may not be people at all: -er words WordNet does not know,
     or person words that also name things ("speakers", "runners"), with nothing counting them;
   - a group of another narrow kind follows a renaming ("the dog is the spaniel ... a pair of
-    retrievers"): it may be the same broad kind, and no rule here knows which kinds are dogs.
+    retrievers") and WordNet does not say it is of the referent's kind (where it does, `counted_narrower`
+    reads "a couple of collies" as more dogs);
+  - other people whose kind may be the asked one (response_cues.people_verdict): "a crowd" for the
+    player, "children" for the woman.
+Round 45 reads kinds by WordNet (noun_senses.kind_of): a second person of a narrower kind ("a catcher"
+for the player: `narrower_person`), several counted things of one ("many pigeons" for the bird:
+`counted_narrower`), and people of another kind for a role are no mention ("spectators" for the player).
 """
 
 from __future__ import annotations
@@ -292,6 +298,8 @@ def extra_mention(q: cues.QuestionCues, text: str) -> str | None:
         or compared_instance(q, text)
         or the_others(q, text)[0]
         or renamed_kind(q, text)[0]
+        or narrower_person(q, text)
+        or counted_narrower(q, text)
     )
 
 
@@ -436,4 +444,71 @@ def compared_instance(q: cues.QuestionCues, text: str) -> str | None:
         )
         if copula and _subject_is_referent(q, text, m.start()):
             return f"compared with another instance: {m.group(0)!r}"
+    return None
+
+
+# what makes an indefinite a predicate, not a second individual: "the player is a batter", "plays as a
+# pitcher", "the role of a catcher", "a pitcher or a catcher", "the player, a batter,"
+_PREDICATE_BEFORE = re.compile(
+    r"(?:\b(?:is|are|was|were|be|been|being|as|like|of|or|nor|either|than|become|becomes|seem|seems|appear|"
+    r"appears|look|looks|play|plays|playing|called|named)\s+(?:" + _WORD + r"ly\s+)?|[,\u2013\u2014-]\s*)$"
+)
+_INDEFINITE = re.compile(r"\b(?:an?|one)\s+((?:" + _WORD + r"\s+){0,2}?)(" + _WORD + r")\b")
+
+
+def narrower_person(q: cues.QuestionCues, text: str) -> str | None:
+    """For a question about a person, a second individual of its kind under another word, introduced by
+    "a" ("a catcher crouches behind him" for "the player": G.3's own example; "an opponent marks him"),
+    as `response_cues.people_verdict` reads kinds. Not the referent renamed by a predicate ("the player
+    is a batter", "his role is that of a pitcher", "a pitcher or a catcher", "the player, a batter,"), nor
+    a narrower word for a referent named by age or sex alone, which is as often the referent's own role
+    ("the woman, a nurse, ...", "the person ... a jogger on the path")."""
+    if not cues.asks_about_person(q):
+        return None
+    referents = cues.person_referents(q)
+    if any(noun_senses.generic_person(r) for r in referents):
+        return None
+    for m in _INDEFINITE.finditer(text):
+        noun = m.group(2)
+        if noun in referents or cues.is_plural(noun) or not cues.names_person(noun):
+            continue
+        before = text[max(0, m.start() - 40) : m.start()]
+        if _PREDICATE_BEFORE.search(before) and not re.search(r"\bthere\s+(?:is|was)\s+$", before):
+            continue
+        # a clause of its own ("a catcher crouches behind him"), not a bare answer ("Final answer: a
+        # pitcher", "2. A batter.")
+        rest = re.split(r"[.;:!?\n]", text[m.end() :], maxsplit=1)[0].split()
+        if not any(w in cues.VERBS or w in lx.AUX or w.endswith(("s", "ing", "ed")) for w in rest):
+            continue
+        if any(n in referents for n in m.group(1).split()):  # "a player catcher"? a modifier of the referent
+            continue
+        if cues.people_verdict(q, noun) == cues.SEVERAL:
+            return f"another person of the asked kind: {m.group(0)!r}"
+    return None
+
+
+_COUNTED_KIND = re.compile(
+    r"\b(?:there\s+(?:are|were)|" + _COUNT + r"|(?:a|the)\s+(?:flock|group|pair|herd|pack|row|crowd|bunch|"
+    r"couple|handful|number|lot)\s+of)\s+(" + _WORD + r")(?:\s+(" + _WORD + r"))?\b(?!-)"
+)
+
+
+def counted_narrower(q: cues.QuestionCues, text: str) -> str | None:
+    """Several things of a narrower kind than the referent, counted ("many pigeons" for "the bird",
+    "two taxis" for "the car": noun_senses.kind_of), as G.3 counts a catcher as a second player. Only
+    counted: a bare plural of a narrower kind is as often a kind in general ("breeds such as Akitas or
+    Huskies"). Not a referent the question asks to name ("What fruit is in the bowl?" asks which fruit:
+    several apples are its answer, not more of its entity)."""
+    asked = re.match(r"\s*(?:what|which)\s+(" + _WORD + r")", q.text)
+    referents = set(q.referents) - {asked.group(1) if asked else ""}
+    if not referents:
+        return None
+    for m in _COUNTED_KIND.finditer(text):
+        # the counted noun is the first word, or the second after one modifier ("many grey pigeons")
+        noun = m.group(1) if cues.is_plural(m.group(1)) or not m.group(2) else m.group(2)
+        if not cues.is_plural(noun) or noun in lx.PART_NOUNS:
+            continue
+        single = en.lemma(noun)
+        if single not in referents and any(noun_senses.kind_of(single, r) for r in referents):
+            return f"several of a narrower kind: {m.group(0)!r}"
     return None

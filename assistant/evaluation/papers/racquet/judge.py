@@ -230,7 +230,8 @@ _DENIED = re.compile(
     re.I,
 )
 # a kind spoken of in general, not things in the image: "as most cyclists do", "like many roses",
-# "Firefighters typically wear ...", "common among hikers"
+# "Firefighters typically wear ...", "Dogs of this type are usually Spitz breeds, such as ...", "common
+# among hikers"
 _GENERIC = re.compile(
     r"\b(?:like|as|unlike|than)\s+(?:most|many|all|some|other|typical|any)\s+"
     + _PLURAL_PHRASE
@@ -238,8 +239,11 @@ _GENERIC = re.compile(
     + r"(?!\s+(?:on|in|at|around|along|near|nearby|here|there|beside|behind|next)\b)"
     + r"|\b(?:common|typical|popular|usual|standard)\s+(?:among|for|with|of)\s+(?:most\s+|many\s+)?"
     + _PLURAL_PHRASE
+    # a bare plural that opens a sentence, with a short qualifier ("Dogs of this type", "Breeds like this"),
+    # then a habit ("are usually", "are often used", "tend to"): the whole sentence speaks of the kind
     + r"|(?:^|[.!?:]\s+|\n\s*(?:[-*\d.)]+\s*)?)(?P<kind>[a-z]+)\s+"
-    r"(?:typically|usually|often|generally|commonly|normally|tend to|are known)\b",
+    r"(?:(?:of|like|with|from)\s+(?:[a-z]+\s+){1,3}?)?(?:are\s+|were\s+)?"
+    r"(?:typically|usually|often|generally|commonly|normally|mostly|tend to|known)\b[^.!?\n]*",
     re.I,
 )
 
@@ -290,7 +294,8 @@ def cot_rules(item: JudgeItem, response: str) -> Judgement:
 
 def _cot_mention(q: cues.QuestionCues, read: str, response: str) -> tuple[str | None, str | None]:
     """(why a step mentions several referents, None) or (None, why a reading is too weak to say NO)."""
-    why = cues.several_referents(q, read) or cues.same_kind_mention(_as_person(q), read)
+    kind, unsure = cues.same_kind_mention(_as_person(q), read)
+    why = cues.several_referents(q, read) or kind
     text = cues.normalise(read)
     doubt = cot_cues.weak_people(why, text) if why else None
     if doubt:
@@ -298,7 +303,7 @@ def _cot_mention(q: cues.QuestionCues, read: str, response: str) -> tuple[str | 
     why = why or cot_cues.extra_mention(_as_person(q), text)
     if why is None and cues.clarification_question(response):
         why = "asks which referent is meant"
-    return why, (None if why else doubt or cot_cues.doubt(_as_person(q), text))
+    return why, (None if why else doubt or unsure or cot_cues.doubt(_as_person(q), text))
 
 
 # Both people spoken of, or a question which one: settled even on a reply cut off mid-sentence. A refusal is
