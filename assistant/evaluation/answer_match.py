@@ -501,8 +501,7 @@ def _close_synonym(word: str, reference: str) -> bool:
     if not noun_senses.same_thing(word, reference):
         return False
     mine, theirs = noun_senses.senses(word)[0], noun_senses.senses(reference)[0]
-    hypernyms = noun_senses._table("hypernyms")  # noqa: SLF001  (no public hypernym lookup yet)
-    return mine == theirs or bool(set(hypernyms.get(theirs, ())) & noun_senses._closure(mine))  # noqa: SLF001
+    return mine == theirs or bool(set(noun_senses.hypernyms(theirs)) & noun_senses.ancestors(mine))
 
 
 def _names_reference(word: str, reference: str, skip: frozenset[str] | set[str] = frozenset()) -> str | None:

@@ -78,6 +78,16 @@ def senses(word: str) -> tuple[str, ...]:
     return _table("senses").get(word, ())
 
 
+def hypernyms(synset: str) -> tuple[str, ...]:
+    """The synset's direct hypernyms (synset numbers); () at the top."""
+    return _table("hypernyms").get(synset, ())
+
+
+def ancestors(synset: str) -> set[str]:
+    """The synset and all the synsets above it."""
+    return _closure(synset)
+
+
 def _closure(synset: str) -> set[str]:
     seen: set[str] = set()
     todo = [synset]
