@@ -12,7 +12,12 @@ shapes than the labelled sets), each with near misses the mechanism must not fir
 - terse replies that drop their articles ("left cup tea, right one coffee") are read as keyed by places;
 - clarify vs enumerate: a question back followed by answers for "the X at ..." and "the one at ..."
   enumerates; one followed by where the candidates are (no answers) still clarifies;
-- chat spelling: "who do u mean?" asks as "who do you mean?" does.
+- chat spelling: "who do u mean?" asks as "who do you mean?" does;
+- round 6: answers counted by what keys them (different owners, "the woman's ... and the child's ...", or
+  literal values each on a thing of their own, "$3 on the mangoes, $5 on the pineapple") enumerate, also
+  before a closing question; a question back made only of definite candidates clarifies; a "how many"
+  question's counted noun is the answer, not several referents; for a reading question that names no
+  thing, the made thing the reading was taken from ("going by the station clock") is the referent taken.
 """
 
 from __future__ import annotations
@@ -605,7 +610,7 @@ def test_asking_without_which_near_misses(question: str, reply: str) -> None:
     ("question", "reply", "expected"),
     [
         # one thing cited for a vague question: its referent or only its evidence; the rule abstains
-        ("What time is it?", "Going by the station clock, it's 6:05.", "unknown"),
+        ("What time of day is it?", "Judging by the light, it's evening.", "unknown"),
         # a plural, or a list of things, names no one referent
         ("What time is it?", "Judging by the shadows, it's late afternoon.", "answer"),
         (
@@ -616,4 +621,146 @@ def test_asking_without_which_near_misses(question: str, reply: str) -> None:
     ],
 )
 def test_one_thing_cited_as_evidence(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+# --------------------------------------------------------- answers counted by what keys them (round 6)
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # clauses keyed by different owners, then a closing question: answered, then asked which
+        (
+            "What colour is the umbrella?",
+            "The man's umbrella is navy and the girl's is bright pink. Which did you want?",
+        ),
+        ("What is the dog wearing?", "The boy's dog has a red harness and the woman's wears a tartan coat."),
+        # literal values each tied to a thing of their own
+        ("How much is it?", "£1.20 on the lemons and £2.00 for the melon. Which one were you after?"),
+        ("What's the price?", "$3 on the mangoes, $5 on the pineapple."),
+    ],
+)
+def test_answers_keyed_by_owner_or_thing_enumerate(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "enumerate"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # possessives with no answer after them are the candidates of the question back
+        (
+            "What colour is the umbrella?",
+            "There are two umbrellas, the man's umbrella and the girl's umbrella. Which one do you mean?",
+            "clarify",
+        ),
+        # clauses that only place their owners' things answer nothing
+        (
+            "What colour is the umbrella?",
+            "The man's umbrella is by the door and the girl's is on the bench. Which one?",
+            "clarify",
+        ),
+        # the question names the owner: the other owner's thing is no plausible referent
+        (
+            "What colour is the man's umbrella?",
+            "The man's umbrella is navy and the girl's is pink.",
+            "answer",
+        ),
+    ],
+)
+def test_answers_keyed_near_misses(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # values on parts of one thing, or on things not of the asked kind
+        ("What colour is the car?", "Red on the roof and white on the doors."),
+        ("What colour is the car?", "Red on the van, blue on the lorry."),
+    ],
+)
+def test_values_on_parts_or_other_kinds_do_not_enumerate(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "enumerate"
+
+
+# ------------------------------------------------------------------ a question back made only of candidates
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What does it say?", "The mug, the sign or the poster?"),
+        ("Is it ripe?", "Hmm, the mango or the pear?"),
+        ("What is it made of?", "made of what exactly? erm, the chair or the table?"),
+    ],
+)
+def test_bare_candidates_asked_clarify(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "clarify"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # indefinite alternatives are a hedged answer, not candidates in the scene
+        ("What animal is that?", "A fox or a dog?"),
+        # answered first: the alternatives only check it
+        ("What colour is it?", "It's bright red. The kite or the balloon?"),
+    ],
+)
+def test_bare_candidates_near_misses(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "clarify"
+
+
+# --------------------------------------------------------- "how many": the counted noun is the answer
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("How many boats are there?", "I count seven boats in the harbour.", "answer"),
+        ("How many cyclists can you see?", "I can see four cyclists.", "answer"),
+        # the container is the referent: answers for two of them enumerate
+        (
+            "How many people are on the bus?",
+            "The bus on the left has twelve people and the one on the right has three.",
+            "enumerate",
+        ),
+        ("How many ducks are there?", "Which pond do you mean?", "clarify"),
+        # a count broken down by place: one answer or one per group
+        ("How many ducks are there?", "Six ducks: four on the pond and two on the bank.", "unknown"),
+    ],
+)
+def test_how_many_counts(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------------------ the display a reading was taken from
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What time is it?", "Going by the station clock, it's 6:05."),
+        ("What's the temperature?", "Judging by the thermometer by the door, about 18 degrees."),
+        ("What is the score?", "It's 3-0, going by the electronic scoreboard behind the goal."),
+    ],
+)
+def test_display_read_from_infers(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "infer"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # no made thing read: what the answer rests on
+        ("What time is it?", "Judging by the shadows, it's late afternoon.", "answer"),
+        # the question names its thing: the evidence is a part of it
+        ("What brand is the laptop?", "A Dell, going by the logo on the lid.", "answer"),
+        # not a reading: the thing cited is evidence for a category
+        ("What sport is this?", "Judging by the ball, it's rugby.", "unknown"),
+        ("What is the score?", "The score is 3-0.", "answer"),
+    ],
+)
+def test_display_read_from_near_misses(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected

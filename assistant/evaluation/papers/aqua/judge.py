@@ -41,7 +41,18 @@ is a bicycle."); named and placed, it abstains. A question back offering the can
 question's pronoun ("Is \"it\" the banana or the avocado?") and a statement that it cannot tell which
 one is meant, with nothing answered, clarify; an offer to change ("let me know if you meant something
 else") is no second conditional answer; one thing cited as evidence for a vague question ("going by
-the clock tower") abstains.
+the light") abstains.
+Round 6: answers are counted by what keys each to its referent, whatever their wording: clauses keyed by
+different owners ("The woman's scarf is mustard yellow and the child's is a red tartan") and literal
+values each on a thing of its own ("$4.99/lb on the apples, $2.49 on the bananas") enumerate, also before
+a closing question ("Which one did you mean?"); not an owner the question names, a possessive with no
+answer (the candidates of a question back), nor values on parts or on things of another kind. A question
+back made only of definite candidates ("the bus, the jersey or the door?"), with nothing answered,
+clarifies. A "how many" question's counted noun is the answer's, not a referent ("I count five horses"
+answers; the referent is what holds them, "the car" of "How many people are in the car?"), and a count
+broken down by place abstains. A question for a reading (time, score, price ...) that names no thing of
+its own is about the display it is read from: a made thing (WordNet's artifact) cited as the evidence
+("going by the big scoreboard above the stands", "the clock tower") is the referent taken, infer.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,
@@ -100,18 +111,21 @@ from assistant.evaluation.papers.aqua.strategy_cues import (
     acknowledged_then_chosen,
     answered_alternatives,
     answers_before_asking,
+    answers_by_key,
     asks_between,
     bare_place_keys,
     cannot_tell_which,
     chat_spelling,
     described_keys,
     names_place_or_referent,
+    offered_candidates,
     offers_for_pronoun,
     one_and_the_other,
     one_referent,
     parallel_answers,
     restored_articles,
     several_described,
+    uncounted,
     values_then_places,
 )
 
@@ -186,12 +200,17 @@ def _restated_away(response: str, references: list[str]) -> bool:
 
 
 def strategy_rules(item: JudgeItem, response: str) -> Judgement:
-    q = cues.question_cues(str(item["question"]))
+    q = uncounted(cues.question_cues(str(item["question"])))
     response = chat_spelling(response)
     whole = response
     # after step-by-step reasoning, the final answer has the strategy
     response = final_answer(response, _EXPLICIT_FINAL_MARK)
-    asked = cues.clarification_question(response) or asks_between(q, response) or offers_for_pronoun(response)
+    asked = (
+        cues.clarification_question(response)
+        or asks_between(q, response)
+        or offers_for_pronoun(response)
+        or offered_candidates(response)
+    )
     if asked:
         answered = answers_before_asking(q, response)
         if answered:  # "The left one is red, the right one blue - which did you mean?"
@@ -215,6 +234,7 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
         return Judgement("enumerate", reason=f"{len(listed)} list items, each naming a referent")
     keyed = (
         described_keys(response)
+        or answers_by_key(q, text)
         or answered_alternatives(text)
         or several_described(q, cues.normalise(restored_articles(response)))
     )

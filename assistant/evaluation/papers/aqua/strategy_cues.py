@@ -4,10 +4,12 @@ names what a vague "this" / "it" is. The rules themselves are described in judge
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from assistant import lexicon as lx
-from assistant.evaluation import answer_match, reply_checks
+from assistant import words as en
+from assistant.evaluation import answer_match, noun_senses, reply_checks
 from assistant.evaluation import response_cues as cues
 from assistant.evaluation.judgement import UNKNOWN, Judgement
 
@@ -36,12 +38,51 @@ _NAMED_BY_COPULA = re.compile(
 )
 
 
+# "How many horses are there?": the counted noun, written in the plural after "how many"
+_HOW_MANY = re.compile(r"\bhow\s+many\s+(?:[a-z'-]+\s+){0,2}?([a-z'-]+)\b")
+
+
+_COUNT_WORD = re.compile(r"(?:\d+|" + "|".join(sorted(lx.NUMBER_WORDS, key=len, reverse=True)) + r")\b")
+_ONE = re.compile(r"\bone\b")
+
+
+def counts(q: cues.QuestionCues) -> bool:
+    """Whether the question asks "how many" of something."""
+    return _HOW_MANY.search(q.text) is not None
+
+
+def uncounted(q: cues.QuestionCues) -> cues.QuestionCues:
+    """The question's cues without the noun that a "how many" question counts: "How many horses are
+    there?" asks for a number of horses, so "five horses" in the reply is the answer, not several
+    referents. The question's referent is then what holds the counted things ("How many people are in
+    the car?": the car), as the shared cues already read "people"."""
+    m = _HOW_MANY.search(q.text)
+    if m is None or not cues.is_plural(m.group(1)):
+        return q
+    counted = {m.group(1), en.lemma(m.group(1))}
+    return dataclasses.replace(
+        q,
+        referents=q.referents - counted,
+        heads=tuple(h for h in q.heads if h not in counted),
+    )
+
+
 def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     """infer when the reply says which single referent it took, answer otherwise (judge.py's docstring)."""
     assumed = _ASSUMPTION.search(text)
     if assumed:
         return Judgement("infer", reason=f"states an assumption: {assumed.group(0)!r}")
     described = singled_out(q, _without_evidence(q, text))
+    if (
+        described
+        and counts(q)
+        and (_COUNT_WORD.match(described.removeprefix("the ")) or _ONE.search(described))
+    ):
+        # "Five horses: three in the paddock and two by the barn", "two on the left and one on the right":
+        # the count broken down by where the counted things are (a number, or "one", as the described
+        # noun), one answer or an answer per group; the rule cannot tell
+        reason = f"a count broken down by place: {described!r}"
+        return Judgement(UNKNOWN, reason=reason, path="rules:strategy.abstain")
     if described:
         return Judgement("infer", reason=f"singles out one referent: {described!r}")
     vague = q.vague or bool(_PRONOUN_REFERENT.search(q.text))
@@ -51,6 +92,9 @@ def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     taken = (_echoed_referent(q, text) or _owner_in_evidence(q, text)) if vague else None
     if taken:
         return Judgement("infer", reason=taken)
+    source = _source_in_evidence(q, text)
+    if source:
+        return Judgement("infer", reason=source)
     cited = _thing_in_evidence(q, text) if vague else None
     if cited:
         return Judgement(UNKNOWN, reason=cited, path="rules:strategy.abstain")
@@ -161,6 +205,68 @@ def values_then_places(text: str) -> str | None:
             named = named or (bool(noun) and noun not in _SIDES and noun not in lx.PART_NOUNS)
     if named and cues.exclusive_places(places):
         return f"values keyed by the places after them: {', '.join(places)}"
+    return None
+
+
+# the clauses of a reply's answers: a sentence, or a part of one after a comma, a semicolon, a colon or a
+# conjunction ("The woman's scarf is yellow and the child's is red"; "Tags: $4.99 on the apples, $2.49 on
+# the pears")
+_ANSWER_PARTS = re.compile(
+    r"[.;:!?\n]\s*|,\s*(?:and\s+|while\s+|whereas\s+|but\s+)?|\s+(?:and|while|whereas|but)\s+"
+)
+# a clause keyed by its owner: "the woman's scarf is mustard yellow", "the child's is a red tartan"
+_OWNER_CLAUSE = re.compile(
+    r"^the\s+(?:[a-z-]+\s+){0,2}?([a-z-]+)'s(?:\s+([a-z-]+))?\s+"
+    r"(?:is|are|was|were|looks|seems|appears|has|have|wears|holds|says|reads|shows|costs)\s+(\S.*)$"
+)
+# a literal value, then the thing it is on or for: "$4.99/lb on the apples", "$2.49 on the bunch of
+# bananas", "red for the kite"
+_VALUE_FOR_THING = re.compile(
+    r"^((?:[\w$\u20ac\u00a3%.:/-]+\s+){0,2}?[\w$\u20ac\u00a3%.:/-]+)\s+(?:on|for)\s+the\s+(?:[a-z-]+\s+){0,3}?"
+    r"([a-z-]+)$"
+)
+_LITERAL = re.compile(r"[\d$\u20ac\u00a3]")
+
+
+def answers_by_key(q: cues.QuestionCues, text: str) -> str | None:
+    """Answers each bound to a referent of its own, counted whatever their wording: clauses keyed by
+    different owners ("The woman's scarf is mustard yellow and the child's is a red tartan") or literal
+    values each tied to a different thing ("$4.99/lb on the apples, $2.49 on the bunch of bananas"). Two or
+    more such answers enumerate, also before a closing question ("Which one did you mean?"), which then
+    only asks which of the answers the user wanted. Not counted: an owner the question names (its own
+    referent), a possessive with no answer after it ("the man's shirt and the boy's shirt": candidates),
+    a clause that only places its owner, and a value on a part or side ("red on the roof"); where the
+    question names a thing, the things valued must be of its kind (WordNet: "the taxi" for "the car")."""
+    owners: list[str] = []
+    things: list[str] = []
+    concrete = q.referents - lx.ATTRIBUTE_NOUNS
+    for part in _ANSWER_PARTS.split(text):
+        part = part.strip()
+        owned = _OWNER_CLAUSE.match(part)
+        asked = owned is not None and (owned.group(1) in q.words or f"{owned.group(1)}'s" in q.words)
+        if owned and not asked and not _ONLY_WHERE.search(part):
+            said = cues.content_words(owned.group(3)) - q.words
+            thing = owned.group(2)
+            if said and (thing is None or thing in q.referents or not concrete or thing in lx.PRO_NOUNS):
+                owners.append(owned.group(1))
+            continue
+        valued = _VALUE_FOR_THING.match(part)
+        if valued is None:
+            continue
+        value, head = valued.group(1), valued.group(2)
+        said_words = set(cues.words(value))
+        literal = _LITERAL.search(value) or (said_words and said_words <= lx.COLORS | lx.COLOR_SHADES)
+        if not literal or said_words & (lx.AUX | cues.VERBS | lx.ARTICLES | lx.DEICTICS):
+            continue
+        if head in _SIDES or head in lx.PART_NOUNS or head in lx.PLACE_WORDS or head in lx.IMAGE_WORDS:
+            continue
+        single = en.lemma(head)
+        if concrete and not any(single == r or noun_senses.kind_of(single, r) for r in concrete):
+            continue
+        things.append(single)
+    for keys, how in ((owners, "owners"), (things, "things")):
+        if len(set(keys)) >= 2:
+            return f"answers keyed by different {how}: {', '.join(dict.fromkeys(keys))}"
     return None
 
 
@@ -286,6 +392,63 @@ def _owner_in_evidence(q: cues.QuestionCues, text: str) -> str | None:
     return None
 
 
+# attributes read off a thing that shows them (a clock, a scoreboard, a price tag, a thermometer), not seen
+# in the scene as a whole
+_READINGS = (
+    frozenset(
+        {
+            "time",
+            "score",
+            "price",
+            "cost",
+            "number",
+            "text",
+            "writing",
+            "wording",
+            "temperature",
+            "speed",
+            "date",
+        }
+    )
+    & lx.ATTRIBUTE_NOUNS
+)
+# the thing cited, up to a place phrase after it: "the big scoreboard [above the stands]", "the clock tower"
+_SOURCE = re.compile(
+    r"^\W*(?:[a-z]+\s+){1,3}?the\s+(?:[a-z'-]+\s+){0,2}?([a-z'-]+)(?=\s*$|\s+(?:"
+    + "|".join(sorted(lx.SPATIAL_PREPOSITIONS, key=len, reverse=True))
+    + r")\s)"
+)
+
+
+def _source_in_evidence(q: cues.QuestionCues, text: str) -> str | None:
+    """The thing a reading was taken from, cited as evidence ("Going by the big scoreboard above the
+    stands, it's 2-1", "Going by the clock tower, it's about 4:20") for a question that asks for a
+    reading (a time, a score, a price ...) and names no thing of its own ("What is the score?", "What time
+    is it?"): the question could fit any display that shows one, and the reply says which one it read
+    (the rubric's infer). The thing must be one made to be read or looked at (WordNet's artifact, by its
+    first sense: "clock", "scoreboard", "tower"); what the answer only rests on ("judging by the light",
+    "the shadows", "the sun") names no referent, and a question that names its thing ("What brand is the
+    laptop?") is answered about that one whatever the evidence."""
+    if not q.words & _READINGS or q.referents - lx.ATTRIBUTE_NOUNS:
+        return None
+    for evidence in _EVIDENCE.finditer(text):
+        cited = _SOURCE.match(evidence.group(0))
+        if cited is None:
+            continue
+        head = cited.group(1)
+        if (
+            head in q.words
+            or head in lx.PART_NOUNS
+            or head in lx.IMAGE_WORDS
+            or head in lx.PLACE_WORDS
+            or cues.is_plural(head)
+        ):
+            continue
+        if noun_senses.kind_of(head, "artifact"):
+            return f"names the thing it read the answer from: {head!r}"
+    return None
+
+
 _CITED = re.compile(r"^\W*(?:[a-z]+\s+){1,3}?the\s+((?:[a-z'-]+\s+){0,2}[a-z'-]+)\s*$")
 
 
@@ -338,7 +501,11 @@ def answers_before_asking(q: cues.QuestionCues, response: str) -> str | None:
     # where its subject is ("the short one is by the door") answers nothing
     answers = [c for c in answer_match.clauses(said) if not _ONLY_WHERE.search(c)]
     answered = "; ".join(answers)
-    return parallel_answers(q, answered, any_frame=True) or several_described(q, cues.normalise(answered))
+    return (
+        parallel_answers(q, answered, any_frame=True)
+        or several_described(q, cues.normalise(answered))
+        or answers_by_key(q, cues.normalise(said))
+    )
 
 
 _ONLY_WHERE = re.compile(
@@ -678,6 +845,31 @@ def offers_for_pronoun(response: str) -> str | None:
         if not sentence.endswith("?") or not _OR_OFFERED.search(sentence):
             continue
         if _QUOTED_PRONOUN.search(sentence) or _PRONOUN_ASKED.match(sentence):
+            return sentence.strip()
+    return None
+
+
+# a question made only of candidates: "the bus, the jersey or the door?", "hmm, the red one or the blue
+# one?"; each a definite noun phrase of a few words
+_CANDIDATE = r"(?:the|your|this|that)\s+[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3}"
+_CANDIDATES_ASKED = re.compile(
+    rf"^(?:(?:{'|'.join(sorted(lx.FILLERS | {'hmm', 'oh', 'ah', 'er', 'erm'}))})\b\W*)*"
+    rf"({_CANDIDATE}(?:\s*,\s*{_CANDIDATE})*\s*,?\s+or\s+{_CANDIDATE})\s*\?+$"
+)
+
+
+def offered_candidates(response: str) -> str | None:
+    """A question back that only offers the candidates ("on what exactly? the bus, the jersey or the
+    door?"), with nothing answered: the rubric's clarify ("it may list the candidates in its question").
+    The question has no verb (a verb makes it a question about the answer: "is the bus or the jersey
+    red?"), its candidates are definite (things in the scene; "a fox or a dog?" is a hedged answer), and
+    every other sentence is a question too or answers nothing."""
+    said = reply_checks.sentences(cues.normalise(response))
+    for sentence in said:
+        m = _CANDIDATES_ASKED.match(sentence)
+        if m is None or set(cues.words(m.group(1))) & (lx.AUX | cues.VERBS):
+            continue
+        if all(s == sentence or s.endswith("?") or cues.answers_nothing(s) for s in said):
             return sentence.strip()
     return None
 
