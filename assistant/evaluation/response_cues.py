@@ -12,6 +12,14 @@ t-shirt", "What is he holding?"), the nouns that can stand for that person ("man
 pronoun with an object noun ("Does she wear a hat?") refers through the object: RAcQUEt G.3 counts
 mentions of hats there, not of people.
 
+A referent must be of the asked kind (`of_asked_kind`, the one gate): a reply's subject, list key,
+quantified set ("both of them") or singled-out phrase counts as a referent only when its noun is the
+referent word, "one", a synonym or narrower kind (WordNet's first sense: "rowboat" for the boat, "kids"
+for the child), a broader word pointing back ("the animal"), people `people_verdict` counts, or, where the
+question asks about a thing, its owner; "the load" beside "the crane", "the groom" beside "the bride" and
+"the bench" the woman sits on are no referents. A near sense ("the monitor" for the screen) or a word
+WordNet lacks leaves the cue's own reading.
+
 Cues found in a response:
 - plural mention: a referent word in the plural ("dogs", "the flowers are", "females"), unless the word
   was already plural in the question ("his pants") or the -s form stands where only a verb can ("the
