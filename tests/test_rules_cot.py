@@ -570,3 +570,18 @@ def test_a_thing_placed_inside_a_group_does_not_place_the_referent() -> None:
     assert cot("What is the conductor doing?", reply)[0] != "YES"
     placed = steps("A string quartet plays on a stage.", "She is seated at the left of the quartet.")
     assert cot("What is the violinist doing?", placed)[0] == "YES"
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "expected"),
+    [
+        # "another" / "and" before a person of another kind for a role: no second referent
+        ("What is the waiter carrying?", "Another customer waves from a corner table.", "NO"),
+        ("What is the nurse holding?", "The nurse and a patient are in the corridor.", "NO"),
+        # of the asked kind, by the same word or a relation: a second one
+        ("What is the waiter carrying?", "Another waiter stands by the bar.", "YES"),
+        ("What is the nurse holding?", "The nurse and a colleague are in the corridor.", "YES"),
+    ],
+)
+def test_another_person_must_be_of_the_asked_kind(question: str, first: str, expected: str) -> None:
+    assert cot(question, steps(first, "The answer is in the hands."))[0] == expected
