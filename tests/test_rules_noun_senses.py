@@ -319,3 +319,26 @@ def test_a_compound_named_by_its_first_word_counts_in_the_plural(
     question: str, reply: str, found: list[str]
 ) -> None:
     assert cues.plural_mentions(cues.question_cues(question), reply) == found
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "several"),
+    [
+        (
+            "What colour is the boat?",
+            "The fishing boat is white, and the small rowboat next to it is yellow.",
+            True,
+        ),
+        (
+            "What colour is the boat?",
+            "The fishing boat is white, and the small jetty next to it is grey.",
+            False,
+        ),
+        # no concrete referent: people answered in turn are not counted as referents of the sport
+        ("What sport is being played?", "The batsman is at the crease while the bowler runs in.", False),
+    ],
+)
+def test_subjects_answered_in_turn_are_referents_only_of_the_asked_kind(
+    question: str, reply: str, several: bool
+) -> None:
+    assert bool(cues.several_answered(cues.question_cues(question), reply)) is several

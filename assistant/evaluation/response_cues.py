@@ -1314,7 +1314,9 @@ def _answered_subjects(q: QuestionCues, text: str) -> str | None:
         # a person subject of a person question, or a narrower kind of the asked thing ("the rowboat" for
         # the boat), is a referent when of the asked kind: "the groom" is no second bride
         named = noun in referent_like or noun in ("one", "ones")
-        kind = True if named else of_asked_kind(q, noun, broader=False)
+        # a question with no concrete referent ("What sport is being played?") counts no person subject as
+        # one: "the batsman ..., while the bowler ..." answers the sport once
+        kind = True if named else of_asked_kind(q, noun, broader=False) if q.referents else None
         if kind is True or (kind is None and asks_about_person(q)):
             things.append((noun, phrase))
         # "one" stands for whichever came before: "the player on the left ... the one on the right"
