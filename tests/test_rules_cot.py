@@ -509,3 +509,79 @@ def test_other_kinds_renamings_and_kinds_in_general_are_no_mention(
 def test_people_whose_kind_may_be_the_asked_one_abstain(question: str, first: str, second: str) -> None:
     label, reason = cot(question, steps(first, second))
     assert label == "unknown" and "kind" in reason
+
+
+# ------------------------------------------------- a referent must be of the asked kind (of_asked_kind)
+# Keys, answered subjects, a bare "both", a group the referent is placed in: each counts a referent only
+# when its noun is of the asked kind; the near misses are the same shapes with nouns of the asked kind.
+
+OTHER_KIND_NO = [
+    # keys: the forklift and the thing it carries
+    "What is the forklift carrying?\n1. **The forklift**: a yellow forklift drives across the warehouse."
+    "\n2. **The crate**: a wooden crate sits on its forks.\nFinal answer: a wooden crate.",
+    # answered subjects: a patient and a doctor are no second nurse
+    "What is the nurse holding?\n1. The nurse stands by the bed.\n2. The patient is asleep and the nurse "
+    "holds a clipboard.\n3. The doctor is reading a chart.\nFinal answer: a clipboard.",
+    # a bare "both" for the two boys, not for kites
+    "What colour is the kite?\n1. Two boys are running on the beach.\n2. The older boy holds one red kite "
+    "above both of them.\nFinal answer: red.",
+    # a collective of another kind
+    "What is the dog chasing?\n1. A group of cats sits on the wall.\n2. The dog runs after a ball."
+    "\nFinal answer: a ball.",
+]
+SAME_KIND_YES = [
+    "What is the forklift carrying?\n1. **The forklift**: a yellow one by the dock.\n2. **The electric "
+    "forklift**: a small one near the shelves.\nFinal answer: crates.",
+    "What is the nurse holding?\n1. The nurse by the bed holds a clipboard.\n2. The nurse at the desk "
+    "holds a phone.\nFinal answer: a clipboard.",
+    "What colour is the kite?\n1. Two kites fly over the beach.\n2. Both are red with long tails."
+    "\nFinal answer: red.",
+    # a collective of a narrower kind (WordNet: a terrier is a dog)
+    "What is the dog chasing?\n1. A group of terriers sits on the wall.\n2. The dog runs after a ball."
+    "\nFinal answer: a ball.",
+    # a synonym counted, for a question whose last -ing word is the child's verb
+    "What is the child painting?\n1. Three kids sit at easels.\n2. The nearest one paints a horse."
+    "\nFinal answer: a horse.",
+    # a compound named by its first word in the question
+    "Is the street lamp on?\n1. I see three street lamps along the path.\n2. The nearest one glows."
+    "\nFinal answer: yes.",
+]
+
+
+def _split(case: str) -> tuple[str, str]:
+    question, _, reply = case.partition("\n")
+    return question, reply
+
+
+@pytest.mark.parametrize("case", OTHER_KIND_NO)
+def test_nouns_of_another_kind_are_no_referents(case: str) -> None:
+    assert cot(*_split(case))[0] == "NO"
+
+
+@pytest.mark.parametrize("case", SAME_KIND_YES)
+def test_nouns_of_the_asked_kind_still_count(case: str) -> None:
+    assert cot(*_split(case))[0] == "YES"
+
+
+def test_a_thing_placed_inside_a_group_does_not_place_the_referent() -> None:
+    """ "The sheet music is at the front of the orchestra": the music is placed there, not the conductor,
+    so the orchestra is read as any group for a role (unsure), never as the referent's own group."""
+    reply = steps("An orchestra fills the stage.", "The sheet music is at the front of the orchestra.")
+    assert cot("What is the conductor doing?", reply)[0] != "YES"
+    placed = steps("A string quartet plays on a stage.", "She is seated at the left of the quartet.")
+    assert cot("What is the violinist doing?", placed)[0] == "YES"
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "expected"),
+    [
+        # "another" / "and" before a person of another kind for a role: no second referent
+        ("What is the waiter carrying?", "Another customer waves from a corner table.", "NO"),
+        ("What is the nurse holding?", "The nurse and a patient are in the corridor.", "NO"),
+        # of the asked kind, by the same word or a relation: a second one
+        ("What is the waiter carrying?", "Another waiter stands by the bar.", "YES"),
+        ("What is the nurse holding?", "The nurse and a colleague are in the corridor.", "YES"),
+    ],
+)
+def test_another_person_must_be_of_the_asked_kind(question: str, first: str, expected: str) -> None:
+    assert cot(question, steps(first, "The answer is in the hands."))[0] == expected

@@ -220,6 +220,10 @@ def test_a_generic_person_is_named_by_age_or_sex_alone(word: str, generic: bool)
         ("spectator", "player", False),
         ("friend", "student", False),
         ("opponent", "teacher", False),  # a teacher competes in nothing
+        ("striker", "player", True),  # another contestant, for a referent named as a bare contestant
+        ("striker", "goalkeeper", False),  # a role of its own: no second goalkeeper
+        ("opponent", "goalkeeper", True),  # named by the relation
+        ("groom", "bride", False),  # WordNet files a groom under "peer" (a participant): no relation word
     ],
 )
 def test_a_peer_shares_the_referents_group_or_contest(word: str, of: str, peer: bool) -> None:
@@ -236,3 +240,105 @@ def test_age_and_sex_tell_generic_people_apart() -> None:
 def test_a_things_plural_is_no_group_of_people(plural: str) -> None:
     """WordNet lists "strings" (a string section) as a group of its own; a reply's strings are a racket's."""
     assert not noun_senses.people_group(plural, plural[:-1]) and not noun_senses.group(plural)
+
+
+@pytest.mark.parametrize(
+    ("word", "other", "near"),
+    [
+        ("monitor", "screen", True),  # siblings under a display: a reply may call the screen a monitor
+        ("sofa", "couch", True),  # one synset
+        ("jacket", "coat", True),  # a child and its parent
+        ("bench", "woman", False),
+        ("load", "crane", False),  # four links apart, through "device"
+        ("lid", "laptop", False),
+    ],
+)
+def test_near_senses(word: str, other: str, near: bool) -> None:
+    assert noun_senses.near(word, other) is near
+
+
+# ---------------------------------------------------------------- a referent must be of the asked kind
+
+
+@pytest.mark.parametrize(
+    ("question", "noun", "owner", "expected"),
+    [
+        ("What colour is the boat?", "boat", False, True),
+        ("What colour is the boat?", "rowboat", False, True),  # a narrower kind
+        ("What colour is the bicycle?", "bike", False, True),  # a synonym
+        ("What is the dog doing?", "animal", False, True),  # a broader word points back at it
+        ("What is the child building?", "kids", False, True),  # a synonym, plural
+        ("What is the skier wearing?", "athlete", False, True),  # a broader person word
+        ("What is the player holding?", "catcher", False, True),  # people_verdict: a narrower kind
+        ("What is this?", "mug", False, True),  # no concrete referent: any noun
+        ("What colour is the hat?", "man", True, True),  # an owner, where owners are asked for
+        ("What colour is the collar?", "dog", True, True),
+        ("What colour is the hat?", "man", False, False),  # no owner: no hat
+        ("What is the crane lifting?", "load", False, False),
+        ("What is the chef cutting?", "board", False, False),  # a thing for a person
+        ("What is the bride holding?", "groom", False, False),  # another kind of person for a role
+        ("What is the goalkeeper wearing?", "striker", False, False),
+        ("What is the woman doing?", "bench", True, False),
+        ("What does the screen show?", "monitor", False, None),  # a near sense: the caller decides
+        ("What is the cyclist wearing?", "peloton", False, None),  # WordNet lacks the word
+    ],
+)
+def test_of_asked_kind(question: str, noun: str, owner: bool, expected: bool | None) -> None:
+    assert cues.of_asked_kind(cues.question_cues(question), noun, owner=owner) is expected
+
+
+def test_a_second_subject_under_a_broader_word_is_no_second_referent() -> None:
+    """Where a subject would be counted as one more referent, a broader word is not taken: "the car ...
+    the vehicle" names one car."""
+    q = cues.question_cues("What colour is the car?")
+    assert cues.of_asked_kind(q, "vehicle") is True
+    assert cues.of_asked_kind(q, "vehicle", broader=False) is not True
+
+
+@pytest.mark.parametrize(
+    ("question", "referent"),
+    [
+        ("What is the child building?", "child"),  # an -ing verb after a living thing
+        ("What is the man painting?", "man"),
+        ("What is the tall building?", "building"),  # after an adjective: the noun
+    ],
+)
+def test_a_last_ing_word_after_a_living_thing_is_its_verb(question: str, referent: str) -> None:
+    assert cues.question_cues(question).referents == {referent}
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "found"),
+    [
+        ("Is the traffic light green?", "There are two traffic lights over the road.", ["traffic lights"]),
+        ("Is the traffic light green?", "The traffic is heavy.", []),
+        ("What time does the clock show?", "The clock shows 3:25.", []),  # a verb after do-support
+    ],
+)
+def test_a_compound_named_by_its_first_word_counts_in_the_plural(
+    question: str, reply: str, found: list[str]
+) -> None:
+    assert cues.plural_mentions(cues.question_cues(question), reply) == found
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "several"),
+    [
+        (
+            "What colour is the boat?",
+            "The fishing boat is white, and the small rowboat next to it is yellow.",
+            True,
+        ),
+        (
+            "What colour is the boat?",
+            "The fishing boat is white, and the small jetty next to it is grey.",
+            False,
+        ),
+        # no concrete referent: people answered in turn are not counted as referents of the sport
+        ("What sport is being played?", "The batsman is at the crease while the bowler runs in.", False),
+    ],
+)
+def test_subjects_answered_in_turn_are_referents_only_of_the_asked_kind(
+    question: str, reply: str, several: bool
+) -> None:
+    assert bool(cues.several_answered(cues.question_cues(question), reply)) is several

@@ -764,3 +764,29 @@ def test_display_read_from_infers(question: str, reply: str) -> None:
 )
 def test_display_read_from_near_misses(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected
+
+
+# a described noun of another kind than the referent (a seat, a vehicle ridden, a part) singles out no
+# referent; a described referent does; narrower kinds answered in turn enumerate
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("What is the man doing?", "The man is leaning against the railing reading a newspaper.", "answer"),
+        ("What is the boy doing?", "The boy is riding the skateboard down the ramp.", "answer"),
+        ("What brand is the phone?", "It's a Samsung Galaxy — the logo on the back is visible.", "answer"),
+        ("What is the man doing?", "The man on the left is reading a newspaper.", "infer"),
+        (
+            "What colour is the car?",
+            "There are two cars by the kerb. The estate car is silver, and the small taxi behind it is "
+            "yellow.",
+            "enumerate",
+        ),
+        (
+            "What colour is the car?",
+            "The estate car is silver, and the lamp post behind it is black.",
+            "infer",
+        ),
+    ],
+)
+def test_a_referent_must_be_of_the_asked_kind(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected

@@ -175,6 +175,35 @@ def peer(word: str, of: str) -> bool:
     """A person of the referent's own standing by relation, not by name: someone equal in a group with it
     ("teammate", "colleague", "co-worker": WordNet's "peer" and its hyponyms), or, where the referent
     competes (a contestant: "player", "runner"), another contestant ("an opponent", "the rivals",
-    "competitors"), who takes part in the same contest. Both singular."""
+    "competitors"), who takes part in the same contest. A peer in a group must be named by that relation
+    (`relation`): "groom", a participant that WordNet files under "peer", is no second bride. A contestant
+    of another role is a peer only of a referent named as a contestant and no more ("a striker" for the
+    player; not for the goalkeeper, a role of its own, where only "an opponent" or "a rival" is). Both
+    singular."""
+    related = relation(word, word)
     contest = kind_of(word, "contestant") is True and kind_of(of, "contestant") is True
-    return kind_of(word, "peer") is True or contest
+    mine = senses(of)
+    broad = bool(mine) and senses("contestant")[0] in hypernyms(mine[0])  # "player", "competitor"
+    return (related and kind_of(word, "peer") is True) or (contest and (related or broad))
+
+
+def _within(synset: str, steps: int) -> dict[str, int]:
+    """The synset and its hypernyms up to `steps` links up, each with its distance."""
+    found = {synset: 0}
+    layer = [synset]
+    for step in range(1, steps + 1):
+        layer = [h for s in layer for h in _table("hypernyms").get(s, ()) if h not in found]
+        found.update(dict.fromkeys(layer, step))
+    return found
+
+
+def near(word: str, other: str) -> bool:
+    """Whether some sense of the word and some sense of the other are at most two links apart through a
+    common hypernym: siblings ("monitor" and "screen", both displays), a parent and its child, or one
+    synset. A reply may then use the word for the other though their first senses are unrelated (WordNet
+    orders senses by frequency in prose, not in a photo's description). Both singular."""
+    theirs = [_within(s, 2) for s in senses(other)]
+    for mine in (_within(s, 2) for s in senses(word)):
+        if any(mine[c] + up[c] <= 2 for up in theirs for c in mine.keys() & up.keys()):
+            return True
+    return False

@@ -12,6 +12,14 @@ t-shirt", "What is he holding?"), the nouns that can stand for that person ("man
 pronoun with an object noun ("Does she wear a hat?") refers through the object: RAcQUEt G.3 counts
 mentions of hats there, not of people.
 
+A referent must be of the asked kind (`of_asked_kind`, the one gate): a reply's subject, list key,
+quantified set ("both of them") or singled-out phrase counts as a referent only when its noun is the
+referent word, "one", a synonym or narrower kind (WordNet's first sense: "rowboat" for the boat, "kids"
+for the child), a broader word pointing back ("the animal"), people `people_verdict` counts, or, where the
+question asks about a thing, its owner; "the load" beside "the crane", "the groom" beside "the bride" and
+"the bench" the woman sits on are no referents. A near sense ("the monitor" for the screen) or a word
+WordNet lacks leaves the cue's own reading.
+
 Cues found in a response:
 - plural mention: a referent word in the plural ("dogs", "the flowers are", "females"), unless the word
   was already plural in the question ("his pants") or the -s form stands where only a verb can ("the
@@ -269,6 +277,7 @@ def question_cues(question: str) -> QuestionCues:
     slots = _verb_slots(toks)
     if analysed in {toks[k] for k in slots}:  # "What time does it show?": the analyser's head is the verb
         analysed = ""
+    analysed = _agent_of_last_ing(toks, analysed)
     i = 0
     while i < len(toks):
         tok = toks[i]
@@ -319,6 +328,14 @@ def question_cues(question: str) -> QuestionCues:
     )
 
 
+def _agent_of_last_ing(toks: list[str], head: str) -> str:
+    """The referent of "What is the child building?" / "What is the man painting?": an -ing word that ends
+    the question right after a living thing (WordNet: an organism) is that one's verb, though it may be a
+    noun elsewhere ("the tall building"); the head is the agent before it. Else the analyser's head."""
+    last = len(toks) >= 3 and toks[-1] == head and head.endswith("ing") and toks[-3] in DETERMINERS
+    return toks[-2] if last and noun_senses.kind_of(toks[-2], "organism") else head
+
+
 def _alias_pattern(names: set[str]) -> str:
     alts = sorted((re.escape(n) for n in names), key=len, reverse=True)
     return r"\b(?:" + "|".join(alts) + r")\b"
@@ -330,11 +347,27 @@ def plural_mentions(q: QuestionCues, response: str) -> list[str]:
     found = []
     for noun in sorted(q.referents):
         plural = plural_of(noun)
+        compound = _compound_plural(q, noun)
+        if compound and re.search(r"\b" + re.escape(compound) + r"\b", text):
+            found.append(compound)
         if plural == noun:
             continue
         if any(not _verb_position(text, m) for m in re.finditer(r"\b" + re.escape(plural) + r"\b", text)):
             found.append(plural)
     return found
+
+
+def _compound_plural(q: QuestionCues, noun: str) -> str | None:
+    """The plural of a compound the question names by its first word ("Is the traffic light green?": the
+    analyser reads "light green" as a colour and takes "traffic"): "traffic lights" in a reply counts more
+    of the compound, as "lights" would of "the light". None where the referent ends its phrase."""
+    nxt = re.search(r"\b" + re.escape(noun) + r" (" + _WORD + r")\b", q.text)
+    if nxt is None or nxt.group(1) in STOPWORDS | VERBS | PREPOSITIONS:
+        return None
+    if set(re.findall(_WORD, q.text[: nxt.start()])) & lx.DO:  # "What time does the clock show?": a verb
+        return None
+    plural = plural_of(nxt.group(1))
+    return f"{noun} {plural}" if plural != nxt.group(1) else None
 
 
 # what follows a verb and never a plural noun: its object's determiner or number ("shows a quarter past",
@@ -467,11 +500,28 @@ def quantified_mention(q: QuestionCues, response: str) -> bool:
     """ "both dogs", "the other man", "each person", "another one", "both of them", "one of the ..."."""
     text = normalise(response)
     names = _alias_pattern(set(q.referents) | {plural_of(n) for n in q.referents} | {"one", "ones"})
+    bare = (
+        m
+        for m in re.finditer(r"\bboth (?:of them|are|have|wear|were)\b", text)
+        if not _stands_for_other_kind(q, text[: m.start()])
+    )
     found = itertools.chain(
-        re.finditer(r"\b(?:both|each|the other|another)\s+(?:of (?:the|them)\s*)?" + names, text),
-        re.finditer(r"\bboth (?:of them|are|have|wear|were)\b", text),
+        re.finditer(r"\b(?:both|each|the other|another)\s+(?:of (?:the|them)\s*)?" + names, text), bare
     )
     return any(not (m.group(0).startswith(("both", "each")) and _only_places_them(q, text, m)) for m in found)
+
+
+_PAIR = re.compile(r"\b(?:two|2|both|a pair of|a couple of)\s+(?:" + _WORD + r"\s+){0,2}?(" + _WORD + r")\b")
+
+
+def _stands_for_other_kind(q: QuestionCues, before: str) -> bool:
+    """Whether a bare "both" ("both of them", "both are") stands for things of another kind than the
+    question's: the last pair counted in its sentence or the one before ("Two people are walking ... one
+    umbrella above both of them" for the umbrella) is not of the asked kind (`of_asked_kind`); no pair
+    there ("the captain ... and the first officer ... Both wear headsets") or unknown: it may be."""
+    said = [s for s in re.split(r"(?<=[.!?])\s+", before.strip()) if len(re.findall(_WORD, s)) > 1]
+    pairs = [m.group(1) for m in _PAIR.finditer(" ".join(said[-2:])) if is_plural(m.group(1))]
+    return bool(pairs) and of_asked_kind(q, pairs[-1]) is False
 
 
 def _only_places_them(q: QuestionCues, text: str, m: re.Match[str]) -> bool:
@@ -692,10 +742,14 @@ def _key_head(toks: list[str], names: set[str]) -> list[str]:
 
 def _other_referent_key(q: QuestionCues, toks: list[str], head: list[str]) -> bool:
     """A "the ..." key in words the question does not use ("The tabby:"), that is not a part or a thing
-    worn ("The collar:" keys the dog's collar, not a second dog)."""
+    worn ("The collar:" keys the dog's collar, not a second dog) nor a thing of another kind (`of_asked_kind`:
+    "The load:" beside "The crane:" keys what the crane lifts, "The board:" what the chef cuts on; an owner
+    keys its thing: "The man: ... / The woman: ..." for the hat)."""
     if len(head) != len(toks) or len(toks) < 2 or toks[0] != "the" or set(toks[1:]) & q.words:
         return False
-    return toks[-1] not in lx.PART_NOUNS and toks[-1] not in lx.CLOTHING
+    if toks[-1] in lx.PART_NOUNS or toks[-1] in lx.CLOTHING:
+        return False
+    return of_asked_kind(q, toks[-1], owner=True) is not False
 
 
 _KEY_STARTS = lx.ARTICLES | lx.DEICTICS | DISTINGUISHING_ADJECTIVES | lx.COLORS | lx.VISUAL_ADJECTIVES
@@ -935,7 +989,57 @@ def _of_kind(q: QuestionCues, noun: str, framed: bool = False) -> str:
         return SEVERAL
     if asks_about_person(q) and names_person(noun, any_sense=framed):
         return people_verdict(q, noun)
-    return NONE
+    # a narrower kind or a synonym of the asked thing ("a troop of macaques" for the monkey); a broader one
+    # ("a group of animals" for the dog) may be of other kinds
+    return SEVERAL if q.referents and of_asked_kind(q, noun, broader=False) is True else NONE
+
+
+def of_asked_kind(q: QuestionCues, noun: str, owner: bool = False, broader: bool = True) -> bool | None:
+    """Whether a noun the reply uses for a subject, a list key, a quantified set or a singled-out phrase can
+    name a referent of the question: the one gate for the cues that count referents ("answers for several",
+    "keyed by different referents", "both of them") or single one out ("the dog on the sofa"). A referent
+    noun is of the asked kind: the question's referent word (any form), the pro-form "one", a synonym or a
+    narrower kind ("kids" for the child, "a rowboat" for the boat, "the tabby" for the cat: WordNet's
+    first sense), a broader word that can point back at it ("the animal" for the dog; not with `broader`
+    False, where a second subject so named would be counted as a second referent), or, for a person, the
+    people `people_verdict` counts (SEVERAL; UNSURE keeps the caller's reading). With `owner`, for a
+    question about a thing, a person or an animal may stand for it as its owner ("the skier on the right
+    has red boots"). A question with no concrete referent ("What is this?") takes any noun. True / False /
+    None, None where WordNet lacks the noun or every referent (the caller keeps its reading): why the crane's
+    "load", the chef's "board" or the bride's "groom" are no second referent, while "the striker" is no
+    goalkeeper either."""
+    word = noun.removesuffix("'s")
+    single = _single(word)
+    if not q.referents or word in ("one", "ones", "other") or {word, single} & q.referents:
+        return True
+    people = person_referents(q)
+    things = {r for r in q.referents if r not in people and not names_person(r)}
+    person = names_person(word) or names_people(word)
+    verdicts: list[bool | None] = []
+    if people and person and broader and any(noun_senses.kind_of(r, single) for r in people):
+        return True  # "the athlete with the red poles" for the skier
+    if people and person:
+        verdict = people_verdict(q, word)
+        verdicts.append(True if verdict == SEVERAL else None if verdict == UNSURE else False)
+    if things and (person or noun_senses.kind_of(single, "animal")) and owner and not people:
+        return True
+    for ref in things:
+        narrower = noun_senses.kind_of(single, ref)
+        if narrower is None:
+            verdicts.append(None)
+        elif (
+            narrower
+            or noun_senses.same_thing(single, ref)
+            or bool(broader and noun_senses.kind_of(ref, single))
+        ):
+            return True
+        else:  # a near sense ("the monitor" for the screen) may be another word for it
+            verdicts.append(None if noun_senses.near(single, ref) else False)
+    if people and not person:
+        verdicts.append(False if noun_senses.senses(single) else None)
+    if True in verdicts:
+        return True
+    return None if None in verdicts or not verdicts else False
 
 
 _INSIDE_GROUP = (
@@ -1000,15 +1104,28 @@ def same_kind_mention(q: QuestionCues, response: str) -> tuple[str | None, str |
             continue
         # placed inside the group ("seated on the left of a string quartet", "at the back of the crew"):
         # the referent is a member, so they are of its kind
-        inside = why.startswith("a group") and re.search(_INSIDE_GROUP, text[: m.start()])
+        inside = why.startswith("a group") and _placed_inside(q, text[: m.start()])
         # "the woman leads the other hikers": "other" makes her one of them
-        inside = inside or (why.startswith("several") and re.search(_OTHER_OF_THEM, text[: m.start()]))
+        inside = inside or (why.startswith("several") and bool(re.search(_OTHER_OF_THEM, text[: m.start()])))
         verdict = SEVERAL if inside else people_verdict(q, w)
         if verdict == SEVERAL:
             return why, None
         if verdict == UNSURE:
             unsure = unsure or f"{why[0].upper()}{why[1:]}, may or may not be of the asked person's kind"
     return None, unsure
+
+
+def _placed_inside(q: QuestionCues, before: str) -> bool:
+    """Whether the referent is placed inside the group named next ("the cellist is seated on the left of a
+    string quartet"): `before` ends in a place inside a group, and its clause's subject is the referent, a
+    pronoun for it or another noun of its kind; "the ball is at the back of the ruck" places the ball."""
+    if not re.search(_INSIDE_GROUP, before):
+        return False
+    clause = re.split(r"[.;:!?\n]|\s(?:and|while|whereas|but)\s", before)[-1]
+    pronouns = {"he", "she", "they", "who", "it"}
+    said = re.findall(_WORD, clause)
+    first = next((w for w in said if w in pronouns or w not in STOPWORDS | DETERMINERS), None)
+    return first is None or first in pronouns or of_asked_kind(q, first) is not False
 
 
 def _gathers(q: QuestionCues, rest: str) -> bool:
@@ -1194,10 +1311,16 @@ def _answered_subjects(q: QuestionCues, text: str) -> str | None:
         if noun == "one" and pair_of_other_things(q, text, m.start(1), m.end()):
             continue  # "two different coloured eyes, one blue and the other brown": eyes, not referents
         phrase = m.group(0).strip(" ,;:.")
-        if noun in referent_like or noun in ("one", "ones") or asks_about_person(q):
+        # a person subject of a person question, or a narrower kind of the asked thing ("the rowboat" for
+        # the boat), is a referent when of the asked kind: "the groom" is no second bride
+        named = noun in referent_like or noun in ("one", "ones")
+        # a question with no concrete referent ("What sport is being played?") counts no person subject as
+        # one: "the batsman ..., while the bowler ..." answers the sport once
+        kind = True if named else of_asked_kind(q, noun, broader=False) if q.referents else None
+        if kind is True or (kind is None and asks_about_person(q)):
             things.append((noun, phrase))
         # "one" stands for whichever came before: "the player on the left ... the one on the right"
-        owner = noun not in referent_like and not asks_about_person(q)
+        owner = kind is not True and not asks_about_person(q)
         if owner and _owner_clause_about_referent(referent_like, text[m.end() :]):
             owners.append((noun, phrase))
     # the question's own owner and owned thing ("the player's shirt", "the number on the car") are one
@@ -1235,10 +1358,16 @@ def _distinct_subjects(subjects: list[tuple[str, str]]) -> set[tuple[str, str]]:
 
 
 def _subject_noun(q: QuestionCues, referent_like: set[str], phrase: str) -> str | None:
-    """The subject's referent word, "one", or person (its owner), before any preposition; else None."""
+    """The subject's referent word, "one", or person (its owner), before any preposition, or its head noun
+    where that is a narrower kind of the asked thing ("the small rowboat" for the boat); else None."""
     toks = list(itertools.takewhile(lambda t: t not in PREPOSITIONS, re.findall(_WORD, phrase)))
     named = next((t for t in toks if t in referent_like or t in ("one", "ones")), None)
-    return named or next((t for t in toks if names_person(t)), None)
+    named = named or next((t for t in toks if names_person(t)), None)
+    if named or not q.referents:  # a question with no concrete referent takes no other noun as one here
+        return named
+    # not a possessor ("the woman's face": her part, no second woman)
+    heads = (t for t in toks if t not in STOPWORDS and not t.endswith("'s"))
+    return next((t for t in heads if of_asked_kind(q, t, broader=False) is True), None)
 
 
 def _owner_clause_about_referent(referent_like: set[str], rest: str) -> bool:
@@ -1480,9 +1609,11 @@ def identifying_descriptions(q: QuestionCues, response: str, subjects: bool = Fa
     # "'s" contraction ("the girl's wearing") is no referent phrase (the question's word is found inside).
     # For the class (`subjects`), a noun of the answer's own things ("reading a paper, i.e. the back
     # pages") is no referent either: there another noun counts only as a clause's subject with a verb.
-    keys = _key_nouns(response)
+    # A noun of another kind than the referent ("the bench" for the woman, "the lid" for the laptop) or than
+    # its owner singles out no referent (`of_asked_kind`).
+    keys = {k for k in _key_nouns(response) if of_asked_kind(q, k, owner=True) is not False}
     others = (_subject_nouns(text) if subjects else _possessor_free(the_nouns(text))) - keys
-    others -= set(q.referents) | {"one"}
+    others = {n for n in others - set(q.referents) - {"one"} if of_asked_kind(q, n, owner=True) is not False}
     names = set(q.referents) | {"one"} | others | keys
     for m in re.finditer(_alias_pattern(names), text):
         before = text[max(0, m.start() - 25) : m.start()]

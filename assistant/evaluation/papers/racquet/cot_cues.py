@@ -81,8 +81,9 @@ _OTHER_PERSON = re.compile(
 
 def peer_mention(q: cues.QuestionCues, text: str) -> str | None:
     """A second instance named as a peer: "fellow" before the referent (or, for a person, any person
-    noun); for a question about a person, "another" / "a second" / "the other" before any person noun.
-    Not "a fellow of the society" (a title, no noun after), nor "another cup" for a person."""
+    noun); for a question about a person, "another" / "a second" / "the other" before a person noun that
+    may be of the asked kind (`response_cues.of_asked_kind`). Not "a fellow of the society" (a title, no
+    noun after), nor "another cup" for a person, nor "another customer" for the waiter."""
     person = cues.asks_about_person(q)
     for m in _PEER.finditer(text):
         if any(n in q.referents or (person and cues.names_person(n)) for n in m.groups() if n):
@@ -91,9 +92,16 @@ def peer_mention(q: cues.QuestionCues, text: str) -> str | None:
         return None
     for m in _OTHER_PERSON.finditer(text):
         nouns = [n for n in m.groups() if n]
-        if any(not cues.is_plural(n) and cues.names_person(n) and not _part(n) for n in nouns):
+        # of the asked kind (`response_cues.of_asked_kind`): "another guest" is no second bride
+        if any(_another_of_kind(q, n) for n in nouns):
             return f"another person: {m.group(0)!r}"
     return None
+
+
+def _another_of_kind(q: cues.QuestionCues, noun: str) -> bool:
+    """A singular person word that may be one more of the asked person (not a part, not of another kind)."""
+    person = not cues.is_plural(noun) and cues.names_person(noun) and not _part(noun)
+    return person and cues.of_asked_kind(q, noun) is not False
 
 
 def _part(noun: str) -> bool:
@@ -314,7 +322,8 @@ _AND_PERSON = r"\s+(?:an?|the|his|her|their|its)\s+"
 def coordinated_people(q: cues.QuestionCues, text: str) -> str | None:
     """For a question about a person, the referent joined by "and" to another person ("a man and his
     brother are ...", "her sister and the girl"): two people, as G.3's "several people" counts. Not a
-    thing or an animal ("the man and his dog"), nor an owner ("the girl and her father's car")."""
+    thing or an animal ("the man and his dog"), nor an owner ("the girl and her father's car"), nor a person
+    of another kind for a role ("the nurse and a patient": `response_cues.of_asked_kind`)."""
     if not cues.asks_about_person(q) or not q.referents:
         return None
     names = _pattern(set(q.referents) - {"person"} or set(q.referents))
@@ -345,7 +354,7 @@ def coordinated_people(q: cues.QuestionCues, text: str) -> str | None:
         for m in re.finditer(pattern, text):
             # the head is the last word before "and" / the first noun after it: test both words
             others = [w for w in m.groups() if w]
-            if any("'" not in w and not cues.is_plural(w) and cues.names_person(w) for w in others):
+            if any("'" not in w and _another_of_kind(q, w) for w in others):
                 return f"two people joined: {m.group(0)!r}"
     return None
 
