@@ -73,8 +73,9 @@ HELDOUT_6_LABELLED = DATA_DIR / "heldout6.jsonl"  # frozen aad3ba3; a regression
 HELDOUT_7_LABELLED = DATA_DIR / "heldout7.jsonl"  # frozen 6157631; a regression set since 2026-12-07
 HELDOUT_8_LABELLED = DATA_DIR / "heldout8.jsonl"  # frozen ead495f; a regression set since round 5
 HELDOUT_9_LABELLED = DATA_DIR / "heldout9.jsonl"  # frozen b721204; a regression set since round 6
-HELDOUT_10_LABELLED = DATA_DIR / "heldout10.jsonl"  # frozen 51d7d15, before round 6's rule changes
-LABELLED_SETS: tuple[tuple[str, tuple[Path, ...]], ...] = (("held-out", (HELDOUT_10_LABELLED,)),)
+HELDOUT_10_LABELLED = DATA_DIR / "heldout10.jsonl"  # frozen 51d7d15; a regression set since round 7
+HELDOUT_11_LABELLED = DATA_DIR / "heldout11.jsonl"  # frozen 2065dee, before round 7's rule changes
+LABELLED_SETS: tuple[tuple[str, tuple[Path, ...]], ...] = (("held-out", (HELDOUT_11_LABELLED,)),)
 
 
 class LLMJudge:
@@ -361,7 +362,7 @@ def agreement_json(
 
 
 def _agreement_part(row: Mapping[str, Any]) -> str:
-    """ "racquet_class kappa 0.91 (95% CI 0.83-0.97), coverage 86%, on decided 0.95 (held-out heldout10.jsonl,
+    """ "racquet_class kappa 0.91 (95% CI 0.83-0.97), coverage 86%, on decided 0.95 (held-out heldout11.jsonl,
     n=70, sha256 a5b7c519)"."""
     low, high = row.get("kappa_ci") or (math.nan, math.nan)
     interval = f" (95% CI {low:.2f}-{high:.2f})" if not (math.isnan(low) or math.isnan(high)) else ""
