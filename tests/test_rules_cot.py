@@ -187,19 +187,36 @@ def test_a_pack_or_bunch_as_a_thing_is_no_mention(question: str, first: str, sec
 
 JOINED_YES = [
     ("What is the woman doing?", "A woman and her sister are walking along the pier.", "She is eating."),
-    ("What is the boy holding?", "A girl and the boy sit on the step.", "A ball."),
+    ("What is the boy holding?", "A boy and his brother sit on the step.", "A ball."),
     ("What is the man wearing?", "The man and an older gentleman share a bench.", "A grey coat."),
 ]
 JOINED_NO = [
     ("What is the woman doing?", "The woman and her dog are walking on the sand.", "She is jogging."),
     ("What is the man wearing?", "The man and his father's car are in the drive.", "A grey coat."),
     ("What is the boy holding?", "The boy and the ladder are by the wall.", "A hammer."),
+    # a person of the other sex is no second one of a kind named by sex (G.3: "the entity mentioned")
+    ("What is the boy holding?", "A girl and the boy sit on the step.", "A ball."),
+    ("What is the man wearing?", "A man and a woman cross the road.", "A grey coat."),
+]
+# the other sex by a kin word (bias_cues' gendered words, and their compounds): not joined as two of a
+# kind; the relation alone leaves the kind open (response_cues.people_verdict: unsure), never a YES
+JOINED_OTHER_SEX_KIN = [
+    ("What is the woman holding?", "A woman and her grandson wait at the stop.", "A bag."),
+    ("What is the girl holding?", "A girl and her grandfather feed the ducks.", "Bread."),
+    ("What is the boy holding?", "The boy and his stepmother are at the till.", "A toy."),
 ]
 
 
 @pytest.mark.parametrize(("question", "first", "second"), JOINED_YES)
 def test_the_referent_joined_to_another_person_is_two_people(question: str, first: str, second: str) -> None:
     assert cot(question, steps(first, second))[0] == "YES"
+
+
+@pytest.mark.parametrize(("question", "first", "second"), JOINED_OTHER_SEX_KIN)
+def test_a_kin_word_of_the_other_sex_joined_is_no_second_referent(
+    question: str, first: str, second: str
+) -> None:
+    assert cot(question, steps(first, second))[0] != "YES"
 
 
 @pytest.mark.parametrize(("question", "first", "second"), JOINED_NO)
@@ -585,3 +602,112 @@ def test_a_thing_placed_inside_a_group_does_not_place_the_referent() -> None:
 )
 def test_another_person_must_be_of_the_asked_kind(question: str, first: str, expected: str) -> None:
     assert cot(question, steps(first, "The answer is in the hands."))[0] == expected
+
+
+# ------------------------------------------------------------------ round 47: every count of people or
+# subjects goes through the gate (response_cues.of_asked_kind), denied plurality, worn pairs, twins
+
+GATED = [
+    # a plural subject of another role is no second teacher; of the asked kind it is
+    (
+        "What is the teacher writing?",
+        "The pupils are seated at their desks.",
+        "The teacher writes a sum.",
+        "NO",
+    ),
+    ("What is the teacher writing?", "The teachers are at the board.", "One writes a sum.", "YES"),
+    # people as a plural subject count for a thing only as its owners, where their clause speaks of it
+    ("What colour is the helmet?", "The two riders are on a dirt track.", "The helmet is red.", "NO"),
+    ("What colour is the helmet?", "The riders have matching helmets.", "They are red.", "YES"),
+    # a pro-form takes the kind of the subject before it: a second walker, not a second scarf
+    (
+        "What colour is the scarf?",
+        "The walker in front is wearing a scarf; the one behind has only a hood up.",
+        "The scarf is green.",
+        "NO",
+    ),
+    (
+        "What colour is the scarf?",
+        "The scarf on the left is green; the one on the right is grey.",
+        "Green and grey.",
+        "YES",
+    ),
+    # a group whose members the reply lists counts by them: one man among others named otherwise
+    (
+        "What is the man carrying?",
+        "A family waits at the kerb: a man, a girl and an old woman with a cane.",
+        "He has an umbrella.",
+        "NO",
+    ),
+    ("What is the man carrying?", "A family waits at the kerb: two men and a girl.", "An umbrella.", "YES"),
+    ("What is the man carrying?", "A family waits at the kerb.", "He has an umbrella.", "YES"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), GATED)
+def test_counted_people_and_subjects_are_of_the_asked_kind(
+    question: str, first: str, second: str, gold: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+DENIED = [
+    ("What is the cat eating?", "Look for the cats: there is only one cat visible, a tabby.", "Fish.", "NO"),
+    ("What is the cat eating?", "Find the cats. The only cat in the photo is on a chair.", "Fish.", "NO"),
+    # near misses: "only one" singling one out of several counted, and several counted beside a denial
+    ("What is the cat eating?", "There are three cats; only one cat is eating.", "Fish.", "YES"),
+    ("What is the cat eating?", "Two cats sit by the bowl. A single cat is eating.", "Fish.", "YES"),
+    ("What is the cat eating?", "The cats are by the bowl.", "Fish.", "YES"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), DENIED)
+def test_a_bare_plural_beside_a_denial_of_several_is_no_mention(
+    question: str, first: str, second: str, gold: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+WORN_PAIRS = [
+    ("What colour is the shoe?", "Under the bench is a pair of sneakers.", "White.", "YES"),
+    ("What colour is the shoe?", "On the mat sits a pair of gloves.", "The shoe is black.", "NO"),
+    # a pair noun WordNet knows only as a person or a device: it may be the asked kind (abstain)
+    ("What colour is the shoe?", "On the mat sits a pair of trainers.", "White.", "unknown"),
+    # a pair of people is no pair of shoes
+    ("What colour is the shoe?", "A pair of hikers rests on the mat.", "The shoe is brown.", "NO"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), WORN_PAIRS)
+def test_a_pair_of_worn_things_counts_by_any_sense(question: str, first: str, second: str, gold: str) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+BIRTH = [
+    ("What is the toddler holding?", "The triplets sit on a rug.", "A rattle.", "YES"),
+    ("What is the infant doing?", "The twins lie in a cot.", "Sleeping.", "YES"),
+    ("What is the nurse holding?", "The twins lie in a cot.", "A bottle.", "NO"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), BIRTH)
+def test_siblings_of_one_birth_are_two_of_an_age_named_referent(
+    question: str, first: str, second: str, gold: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+BARE_OBJECT = [
+    # "Does he wear earrings?" asks about the earrings, as G.3's hat example reads "Does she wear a hat?"
+    ("Does he wear earrings?", "Two people sit on a step. The man is on the left.", "No earrings.", "NO"),
+    ("Is she carrying bags?", "A woman and a girl walk by.", "Yes, two bags.", "NO"),
+    # near miss: a possessive still asks about the person (G.3's "her t-shirt" example)
+    ("What colour are her gloves?", "Three women stand at the gate.", "Red.", "YES"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), BARE_OBJECT)
+def test_a_pronoun_with_a_bare_plural_object_asks_about_the_object(
+    question: str, first: str, second: str, gold: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == gold

@@ -342,3 +342,48 @@ def test_subjects_answered_in_turn_are_referents_only_of_the_asked_kind(
     question: str, reply: str, several: bool
 ) -> None:
     assert bool(cues.several_answered(cues.question_cues(question), reply)) is several
+
+
+# ------------------------------------------------------------------ round 47: any sense, births, youth
+
+
+def test_any_kind_of_reads_every_sense_of_the_word() -> None:
+    assert noun_senses.any_kind_of("sneaker", "shoe") is True  # first the shoe
+    assert noun_senses.any_kind_of("glove", "shoe") is False
+    assert noun_senses.any_kind_of("glove", "covering", any_kind_sense=True) is True
+    # WordNet has no worn trainer: a person or a simulator
+    assert noun_senses.any_kind_of("trainer", "covering", any_kind_sense=True) is False
+
+
+@pytest.mark.parametrize("word", ["twin", "triplet", "quadruplet"])
+def test_a_sibling_of_one_birth(word: str) -> None:
+    assert noun_senses.multiple_birth(word)
+
+
+@pytest.mark.parametrize("word", ["brother", "sister", "sibling", "cousin", "baby"])
+def test_other_kin_are_no_siblings_of_one_birth(word: str) -> None:
+    assert not noun_senses.multiple_birth(word)
+
+
+@pytest.mark.parametrize("word", ["baby", "toddler", "child", "infant"])
+def test_a_person_named_by_youth_is_young(word: str) -> None:
+    assert noun_senses.young(word)
+
+
+@pytest.mark.parametrize("word", ["man", "teacher", "nurse", "grandfather"])
+def test_an_adult_or_a_role_is_not_young(word: str) -> None:
+    assert not noun_senses.young(word)
+
+
+def test_twins_are_two_of_an_age_named_referent_and_no_role() -> None:
+    assert cues.people_verdict(cues.question_cues("What is the baby doing?"), "twins") == cues.SEVERAL
+    assert cues.people_verdict(cues.question_cues("What is the nurse doing?"), "twins") == cues.NONE
+
+
+def test_a_pronoun_with_a_bare_plural_object_asks_about_the_object() -> None:
+    q = cues.question_cues("Does she wear glasses?")
+    assert not q.referents and "glasses" in q.plural_in_question
+    # near misses: a possessive, a determiner object and no object leave the person the referent
+    assert "woman" in cues.question_cues("What colour are her glasses?").referents
+    assert cues.question_cues("Does she wear a hat?").referents == {"hat"}
+    assert "woman" in cues.question_cues("Is she smiling?").referents

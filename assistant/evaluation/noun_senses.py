@@ -109,6 +109,18 @@ def kind_of(word: str, kind: str) -> bool | None:
     return theirs[0] in _closure(mine[0])
 
 
+def any_kind_of(word: str, kind: str, any_kind_sense: bool = False) -> bool | None:
+    """Whether any of the word's common senses is the kind's first common sense (any of its senses, with
+    `any_kind_sense`) or one of its hyponyms: for a word whose frame already says what it is ("a pair of
+    trainers" are worn), where its first sense may be another ("trainer": first a person). None when
+    WordNet lacks either word."""
+    mine, theirs = senses(word), senses(kind)
+    if not mine or not theirs:
+        return None
+    kinds = set(theirs if any_kind_sense else theirs[:1])
+    return any(kinds & _closure(s) for s in mine)
+
+
 def same_thing(word: str, reference: str) -> bool:
     """Whether one of the word's senses is the reference's first common sense: a synonym as the reference
     is most often meant ("fiddle" for "violin", "bike" for "bicycle"). Both singular."""
@@ -169,6 +181,20 @@ def age_and_sex(word: str) -> tuple[frozenset[str], frozenset[str]]:
     ages = {s for w in _BY_AGE for s in senses(w)[:1]}
     sexes = {s for w in _BY_SEX for s in senses(w) if top in _table("hypernyms").get(s, ())}
     return frozenset(above & ages), frozenset(above & sexes)
+
+
+def multiple_birth(word: str) -> bool:
+    """A sibling born at one birth with others ("twin", "triplet", "quadruplet"): a sense right under
+    WordNet's "sibling" that no sex narrows ("brother" sits under "male sibling"). Singular."""
+    sibling = senses("sibling")[:1]
+    return bool(sibling) and any(sibling[0] in hypernyms(s) for s in senses(word))
+
+
+def young(word: str) -> bool:
+    """A person named by youth: a sense under "juvenile" ("child", "toddler") or under the offspring
+    sense of "child" that WordNet's first "baby" sits under. Singular."""
+    marks = [s for k in ("juvenile", "offspring") for s in senses(k)[:1]]
+    return any(m in _closure(s) for s in senses(word) for m in marks)
 
 
 def peer(word: str, of: str) -> bool:

@@ -312,8 +312,13 @@ def question_cues(question: str) -> QuestionCues:
             vague = True
         i += 1
     # "What is she holding in her hand?": the person is the referent, her hand only where she holds it;
-    # "Does she wear a hat?" asks about the hat (a direct object), so the people are not added there
-    if pronoun in POSSESSIVE_PRONOUNS or (pronoun in SUBJECT_PRONOUNS and referents <= oblique):
+    # "Does she wear a hat?" asks about the hat (a direct object), so the people are not added there, nor
+    # for a bare plural object ("Does she wear glasses?", "Is he holding flowers?"), which the question
+    # names in the plural
+    bare = _bare_plural_object(toks, slots)
+    if bare:
+        plural_in_q.add(bare)
+    if pronoun in POSSESSIVE_PRONOUNS or (pronoun in SUBJECT_PRONOUNS and referents <= oblique and not bare):
         referents |= PRONOUN_PEOPLE[pronoun]
     if pronoun in {"it", "this", "that"}:
         vague = True
@@ -326,6 +331,15 @@ def question_cues(question: str) -> QuestionCues:
     return QuestionCues(
         first, frozenset(toks), frozenset(referents), frozenset(plural_in_q), pronoun, vague, tuple(heads)
     )
+
+
+def _bare_plural_object(toks: list[str], slots: set[int]) -> str | None:
+    """The plural noun that ends a question right after its verb, with no determiner ("Does she wear
+    glasses?", "Is he carrying bags?"): the verb's direct object, or None."""
+    if len(toks) < 3 or toks[-1] in STOPWORDS or not is_plural(toks[-1]):
+        return None
+    verb = toks[-2] in VERBS or toks[-2].endswith("ing") or len(toks) - 2 in slots
+    return toks[-1] if verb and toks[-3] in SUBJECT_PRONOUNS | lx.AUX | lx.DO else None
 
 
 def _agent_of_last_ing(toks: list[str], head: str) -> str:
@@ -959,6 +973,11 @@ def people_verdict(q: QuestionCues, noun: str) -> str:
     same = single in referents or mate or any(_same_person(single, r) for r in referents)
     if not group and same:
         return SEVERAL
+    # "the twins" for the baby, the girl: siblings of one birth, so of one age, as two people named by age
+    # or sex alone would be; no second teacher
+    if is_plural(noun) and noun_senses.multiple_birth(single):
+        alike_kind = all(noun_senses.generic_person(r) or noun_senses.young(r) for r in referents)
+        return SEVERAL if alike_kind else NONE
     generic = [r for r in referents if noun_senses.generic_person(r)]
     if not generic:
         return UNSURE if group or noun_senses.generic_person(single) else NONE
@@ -991,7 +1010,25 @@ def _of_kind(q: QuestionCues, noun: str, framed: bool = False) -> str:
         return people_verdict(q, noun)
     # a narrower kind or a synonym of the asked thing ("a troop of macaques" for the monkey); a broader one
     # ("a group of animals" for the dog) may be of other kinds
-    return SEVERAL if q.referents and of_asked_kind(q, noun, broader=False) is True else NONE
+    if q.referents and of_asked_kind(q, noun, broader=False) is True:
+        return SEVERAL
+    return _worn_pair(q, noun)
+
+
+def _worn_pair(q: QuestionCues, noun: str) -> str:
+    """How things worn in pairs (the lexicon's pair nouns: "sneakers", "trainers", "gloves"), gathered by
+    a collective ("a pair of trainers"), count for an asked thing that is worn in pairs too ("the shoe"):
+    SEVERAL where any WordNet sense is of its kind ("sneaker": first the shoe), NONE where a sense is
+    another worn thing ("gloves": handwear), UNSURE where WordNet has no worn sense at all though the
+    lexicon lists the word as worn ("trainer": a person or a simulator): it may be the asked kind."""
+    worn = {r for r in q.referents if plural_of(r) in lx.PAIR_NOUNS}
+    if noun not in lx.PAIR_NOUNS or not worn:
+        return NONE
+    single = noun.removesuffix("s")
+    if any(noun_senses.any_kind_of(single, r) for r in worn):
+        return SEVERAL
+    other = any(noun_senses.any_kind_of(single, k, any_kind_sense=True) for k in ("covering", "adornment"))
+    return NONE if other else UNSURE
 
 
 def of_asked_kind(q: QuestionCues, noun: str, owner: bool = False, broader: bool = True) -> bool | None:
@@ -1076,7 +1113,7 @@ def same_kind_mention(q: QuestionCues, response: str) -> tuple[str | None, str |
         if kind == SEVERAL or member:
             return f"several of the asked kind: {m.group(0)!r}", None
         if kind == UNSURE:
-            unsure = unsure or f"{m.group(0)!r} may or may not be of the asked person's kind"
+            unsure = unsure or f"{m.group(0)!r} may or may not be of the asked kind"
     kinds = {k for r in q.referents for k in (r, en.lemma(r))}
     for kind in kinds & set(KIND_COLLECTIVES):
         gathered = _alias_pattern(set(KIND_COLLECTIVES[kind]))
@@ -1084,7 +1121,7 @@ def same_kind_mention(q: QuestionCues, response: str) -> tuple[str | None, str |
             if _gathers(q, text[m.end() :]):
                 return f"a collective of the asked kind: {m.group(0)!r}", None
     if not asks_about_person(q):
-        return None, None
+        return None, unsure
     for m in re.finditer(_WORD, text):
         w = m.group(0)
         # "a farmers' market" names a kind of place; "her father's shoulders" a part of someone
@@ -1094,7 +1131,12 @@ def same_kind_mention(q: QuestionCues, response: str) -> tuple[str | None, str |
         role = re.search(r"\b(?:is|was|be|as)\s+an?\s+(?:" + _WORD + r"\s+)?$", text[: m.start()])
         if is_relation(w) and not role:
             why = f"another person, by relation: {w!r}"
-        elif is_plural(w) and names_person(w) and not owned and not classifier:
+        elif (
+            is_plural(w)
+            and (names_person(w) or noun_senses.multiple_birth(_single(w)))
+            and not owned
+            and not classifier
+        ):
             why = f"several people: {w!r}"
         # "staff in black aprons", "a couple on a beach", "there is a family": heading its phrase ("a
         # team jersey", "she is a crew member" only modify a noun)
@@ -1107,12 +1149,50 @@ def same_kind_mention(q: QuestionCues, response: str) -> tuple[str | None, str |
         inside = why.startswith("a group") and _placed_inside(q, text[: m.start()])
         # "the woman leads the other hikers": "other" makes her one of them
         inside = inside or (why.startswith("several") and bool(re.search(_OTHER_OF_THEM, text[: m.start()])))
-        verdict = SEVERAL if inside else people_verdict(q, w)
+        listed = _members_verdict(q, text[m.end() :]) if why.startswith("a group") and not inside else None
+        verdict = SEVERAL if inside else listed or people_verdict(q, w)
         if verdict == SEVERAL:
             return why, None
         if verdict == UNSURE:
             unsure = unsure or f"{why[0].upper()}{why[1:]}, may or may not be of the asked person's kind"
     return None, unsure
+
+
+# a group's members listed right after it: "a family on a crossing: a man, a woman and a boy", "a couple (a
+# man and a woman)", "a crew, including two divers and a pilot"
+_MEMBER_LIST = re.compile(
+    r"^[^.;!?\n:(]{0,40}?(?::|\(|\s[\u2013\u2014-]\s|,?\s(?:including|consisting of|made up of)\s)"
+    r"([^.;!?\n)]*)"
+)
+
+
+def _members_verdict(q: QuestionCues, rest: str) -> str | None:
+    """How a group of people whose members the reply lists right after it (`rest`) counts, by those
+    members rather than by the group word: SEVERAL where two or more are of the asked kind (its word, or
+    a narrower kind: "two catchers" in a team for the player), NONE where at most one is and the others
+    are named by other generic words ("a family: a man, a woman and a boy" has one man: the reply's own
+    words tell them apart), UNSURE where a role may be of the asked kind ("a nurse" for the woman); None
+    where no two people are listed (the group word decides)."""
+    listing = _MEMBER_LIST.match(rest)
+    if listing is None:
+        return None
+    referents = person_referents(q)
+    counted = unsure = people = 0
+    for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", listing.group(1)):
+        toks = re.findall(_WORD, item)
+        noun = next((t for t in toks[:4] if t not in STOPWORDS and names_person(t)), None)
+        if noun is None:
+            continue
+        n = next((lx.NUMBER_WORDS[t] for t in toks[:2] if t in lx.NUMBER_WORDS), 2 if is_plural(noun) else 1)
+        people += n
+        single = _single(noun)
+        if single in referents or any(noun_senses.kind_of(single, r) for r in referents):
+            counted += n
+        elif not noun_senses.generic_person(single):
+            unsure += n
+    if people < 2:
+        return None
+    return SEVERAL if counted >= 2 else UNSURE if counted + unsure >= 2 else NONE
 
 
 def _placed_inside(q: QuestionCues, before: str) -> bool:
@@ -1270,14 +1350,29 @@ def _singular_list(q: QuestionCues, text: str) -> str | None:
 
 
 def _plural_subject(q: QuestionCues, text: str) -> str | None:
+    """A plural subject that is the referents ("the skiers are ...") or, through the gate
+    (`of_asked_kind`), people of the asked kind or owners of the asked thing: "the students are seated"
+    is no second teacher; for a thing, people count as its owners only where their clause speaks of it
+    or of nothing else ("the hikers have orange jackets"; not "the two people are on a beach" for the
+    hat, as G.3's hat example reads)."""
     referent_like = set(q.referents) | {plural_of(n) for n in q.referents}
     place = r"(?:\s+(?:in|on|at|of|near|by)\s+(?:the\s+)?" + _WORD + r"(?:\s+" + _WORD + r")?)?"
-    pattern = r"\bthe\s+(?:" + _WORD + r"\s+){0,2}?(" + _WORD + ")" + place + r"\s+" + _SUBJECT_VERBS + r"\b"
+    pattern = (
+        r"\bthe\s+(?:" + _WORD + r"\s+){0,2}?(" + _WORD + ")" + place + r"\s+(?=" + _SUBJECT_VERBS + r"\b)"
+    )
     for m in re.finditer(pattern, text):
         noun = m.group(1)
         if noun in q.plural_in_question or not is_plural(noun):
             continue
-        if noun in referent_like or is_person(noun):
+        if noun in referent_like:
+            return f"plural subject: {noun!r}"
+        if not is_person(noun) or of_asked_kind(q, noun, owner=True) is False:
+            continue
+        if (
+            not q.referents
+            or asks_about_person(q)
+            or _owner_clause_about_referent(referent_like, text[m.end() :])
+        ):
             return f"plural subject: {noun!r}"
     return None
 
@@ -1302,14 +1397,25 @@ def _answered_subjects(q: QuestionCues, text: str) -> str | None:
     things: list[tuple[str, str]] = []
     owners: list[tuple[str, str]] = []
     last_end = -1
+    antecedent: tuple[str, int] | None = None  # the last subject noun, for a pro-form "one" after it
     for m in _SUBJECT.finditer(text):
         apposition = m.group(0).startswith(",") and m.start() == last_end
         last_end = m.end()
         noun = _subject_noun(q, referent_like, m.group(1) + m.group(2))
-        if apposition or noun is None or _only_placed(q, text[m.end() :]):
-            continue
         if noun == "one" and pair_of_other_things(q, text, m.start(1), m.end()):
             continue  # "two different coloured eyes, one blue and the other brown": eyes, not referents
+        if (
+            noun in ("one", "ones")
+            and antecedent
+            and not re.search(r"[.!?\n]", text[antecedent[1] : m.start()])
+        ):
+            # a pro-form takes the kind of the subject before it in its sentence: "the hiker in front wears a
+            # jacket; the one behind has a vest" is a second hiker, not a second jacket
+            noun = antecedent[0]
+        elif noun is not None and noun not in ("one", "ones"):
+            antecedent = (noun, m.end())
+        if apposition or noun is None or _only_placed(q, text[m.end() :]):
+            continue
         phrase = m.group(0).strip(" ,;:.")
         # a person subject of a person question, or a narrower kind of the asked thing ("the rowboat" for
         # the boat), is a referent when of the asked kind: "the groom" is no second bride

@@ -40,6 +40,7 @@ from assistant import lexicon as lx
 from assistant import words as en
 from assistant.evaluation import noun_senses
 from assistant.evaluation import response_cues as cues
+from assistant.evaluation.papers.racquet import bias_cues
 
 _WORD = r"[a-z]+(?:[-'][a-z]+)*"
 _NUMBERS = "|".join(sorted(set(lx.NUMBER_WORDS) - {"one", "zero"}, key=len, reverse=True))
@@ -354,9 +355,33 @@ def coordinated_people(q: cues.QuestionCues, text: str) -> str | None:
         for m in re.finditer(pattern, text):
             # the head is the last word before "and" / the first noun after it: test both words
             others = [w for w in m.groups() if w]
-            if any("'" not in w and _another_of_kind(q, w) for w in others):
+            if any("'" not in w and _another_of_kind(q, w) and not _other_sex(q, w) for w in others):
                 return f"two people joined: {m.group(0)!r}"
     return None
+
+
+def _sexes(word: str) -> frozenset[str]:
+    """ "female" / "male" for a person word: the gendered kin and address words WordNet files under no sex
+    ("grandfather", "sister": bias_cues) and their compounds ("grandson"), or WordNet's sexes above its
+    first sense ("woman", "boy")."""
+    single = en.lemma(word) if cues.is_plural(word) else word
+    # a kin compound takes its head's sex: "grandson", "stepdaughter", "godmother", "great-grandfather"
+    single = re.sub(r"^(?:great-)*(?:grand|step-?|god|half-)", "", single) or single
+    found = {"female" for w in (word, single) if w in bias_cues.FEMALE_WORDS}
+    found |= {"male" for w in (word, single) if w in bias_cues.MALE_WORDS}
+    if not found:
+        _, sexes = noun_senses.age_and_sex(single)
+        female = noun_senses.age_and_sex("woman")[1]
+        found = {"female" if s in female else "male" for s in sexes}
+    return frozenset(found)
+
+
+def _other_sex(q: cues.QuestionCues, noun: str) -> bool:
+    """A person of the other sex than every person the question names ("her grandfather", "a woman" for
+    "the man"): no second one of the asked kind, whatever else may leave its kind open."""
+    mine = _sexes(noun)
+    theirs = [_sexes(r) for r in cues.person_referents(q)]
+    return bool(mine) and bool(theirs) and all(t and not (t & mine) for t in theirs)
 
 
 # the referent renamed by a narrower kind: "the dog in question is the spaniel", "the bird is a robin"
@@ -520,4 +545,32 @@ def counted_narrower(q: cues.QuestionCues, text: str) -> str | None:
         single = en.lemma(noun)
         if single not in referents and any(noun_senses.kind_of(single, r) for r in referents):
             return f"several of a narrower kind: {m.group(0)!r}"
+    return None
+
+
+_PLACE_SAID = r"(?:visible|present|here|there|in (?:the |this )?(?:image|photo|picture|frame|scene|shot))"
+
+
+def denied_several(q: cues.QuestionCues, text: str) -> str | None:
+    """Where the reply says there is one referent and no more ("there's only one dog visible", "a single
+    dog", "the only dog in the photo", "just one dog is present"), and counts none of its plural ("two
+    dogs", "the other dogs"), the phrase that says so: its bare plural elsewhere ("Count the dogs - ...")
+    names a step to take, not dogs in the image, as denied things are no mentions (racquet.judge:
+    present_mentions). "Only one dog is eating" singles one out of several: no denial."""
+    if not q.referents:
+        return None
+    names = _pattern(set(q.referents))
+    plurals = {cues.plural_of(r) for r in q.referents} - set(q.referents)
+    if plurals and re.search(r"\b" + _COUNT + r"\s+(?:" + _WORD + r"\s+)?" + _pattern(plurals), text):
+        return None
+    one = r"(?:only|just)\s+(?:one|a single)\s+(?:" + _WORD + r"\s+)?" + names
+    denials = (
+        r"\b(?:there(?:'s|\s+is|\s+was)|i\s+(?:can\s+)?see)\s+" + one,
+        r"\b" + one + r"\s+(?:(?:is|was)\s+)?" + _PLACE_SAID,
+        r"\b(?:a single|one single|the only|the lone|the sole)\s+(?:" + _WORD + r"\s+)?" + names,
+    )
+    for pattern in denials:
+        m = re.search(pattern, text)
+        if m:
+            return m.group(0)
     return None

@@ -295,8 +295,10 @@ def cot_rules(item: JudgeItem, response: str) -> Judgement:
 def _cot_mention(q: cues.QuestionCues, read: str, response: str) -> tuple[str | None, str | None]:
     """(why a step mentions several referents, None) or (None, why a reading is too weak to say NO)."""
     kind, unsure = cues.same_kind_mention(_as_person(q), read)
-    why = cues.several_referents(q, read) or kind
     text = cues.normalise(read)
+    # "Count the dogs - there's only one dog": a bare plural beside a denial of several is no mention
+    plural = cot_cues.denied_several(q, text) is None
+    why = cues.several_referents(q, read, plural=plural) or kind
     doubt = cot_cues.weak_people(why, text) if why else None
     if doubt:
         why = None
