@@ -424,3 +424,124 @@ def test_singular_referents_listed_after_a_semicolon_are_a(question: str, reply:
 )
 def test_a_list_keyed_by_people_of_any_kind(question: str, response: str, expected: str) -> None:
     assert label(question, response) == expected
+
+
+# --------------------------------- 10. a description singles out one referent, not a set nor a part
+# The rubric's B names which one of several it is about. A noun counted as a set ("several deer by the
+# river") is all of them, and a noun of unknown kind described beside the referent named bare ("the
+# visor is tinted; the hat is red") is another thing, a part: neither singles a referent out.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("What is the deer doing?", "I count several deer by the river. It is drinking.", "C"),
+        ("What is the sheep eating?", "There are many sheep on the hill. It is eating grass.", "C"),
+        ("What is the deer doing?", "Two deer near the road are grazing.", "A"),
+        ("What is the sheep doing?", "The sheep are resting in the shade.", "A"),
+        ("What is the fish doing?", "Three fish in the tank are swimming in circles.", "A"),
+        # near misses: one invariant noun described, or a compound with the noun inside
+        ("What is the deer doing?", "The deer by the river is drinking.", "B"),
+        ("What is the sheep doing?", "The sheep is lying down, chewing.", "C"),
+        ("What colour is the sheep?", "The sheep is white; two sheep-dogs sit near it.", "C"),
+    ],
+)
+def test_a_counted_set_is_no_singled_out_referent(question: str, reply: str, expected: str) -> None:
+    assert label(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("What color is the hat?", "The hat is red. The outer brim is slightly darker, almost maroon.", "C"),
+        ("What color is the kettle?", "The kettle is steel grey, and the upper spout is polished.", "C"),
+        # near misses: the referent itself described, or an owner of the asked thing described
+        ("What color is the hat?", "The hat on the left is red. The brim is darker.", "B"),
+        ("What color are the boots?", "The skier on the right has red boots; the boots are shiny.", "B"),
+    ],
+)
+def test_a_described_part_beside_the_referent_named_bare_is_no_description(
+    question: str, reply: str, expected: str
+) -> None:
+    assert label(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # an owner that only sets the scene names no helmet
+        ("What color is the helmet?", "The rider is crossing the bridge on a bike. The helmet is red.", "C"),
+        ("What color is the apron?", "The baker is standing by the oven. The apron is blue.", "C"),
+        # near misses: the owner's clause holds the thing, or a role answered after a dash
+        ("What color is the jersey?", "The goalkeeper wears a bright green jersey.", "B"),
+        ("Is the player wearing a cap?", "Yes \u2014 the pitcher is wearing a navy cap.", "B"),
+        ("Is the player wearing a cap?", "Yes \u2014 the player is wearing a navy cap.", "C"),
+    ],
+)
+def test_an_owner_named_by_role_describes_a_thing_only_in_its_clause(
+    question: str, reply: str, expected: str
+) -> None:
+    assert label(question, reply) == expected
+
+
+# ------------------------------------ 11. several answered by pro-forms: "one ... another ... the third"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("What is the waiter holding?", "Three waiters: one carries plates, another holds a jug.", "A"),
+        ("What is the dog doing?", "I see dogs: one is digging, a second is asleep, the third barks.", "A"),
+        ("What is the girl holding?", "One is holding a kite and another has a skipping rope.", "A"),
+        (
+            "What breed is the horse?",
+            "The ones in the paddock look Arabian, while the grey one is a cob.",
+            "A",
+        ),
+        ("What breed is the goat?", "The ones by the gate are Boer goats.", "A"),
+        # near misses: "one" and "another" of the answer's own things, "ones" of another plural
+        ("What is the boy holding?", "He holds one balloon, and another is tied to his wrist.", "C"),
+        ("What is the man holding?", "The man holds one mug in his hand and another sits on the shelf.", "C"),
+        ("What color is the van?", "The van is white; the big rear doors and the front ones are grey.", "C"),
+    ],
+)
+def test_several_answered_by_pro_forms(question: str, reply: str, expected: str) -> None:
+    assert label(question, reply) == expected
+
+
+# --------------------------- 12. a referent identified by a pronoun equated with a described noun phrase
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("What number is the player wearing?", "Number 7 \u2014 that's the guy taking the corner.", "B"),
+        ("What is the woman holding?", "A map; she's the lady standing under the clock.", "B"),
+        ("What color is the car?", "Silver. It's the one parked by the hydrant.", "B"),
+        # near misses: the phrase undescribed, or a thing of another kind described
+        ("What number is the player wearing?", "Number 7 \u2014 that's the guy.", "C"),
+        ("What is the dog chewing?", "It's the bone he got from the butcher.", "C"),
+        ("What is the dog chewing?", "That's the stick lying by the gate.", "C"),
+    ],
+)
+def test_a_pronoun_equated_with_a_described_phrase(question: str, reply: str, expected: str) -> None:
+    assert label(question, reply) == expected
+
+
+# ------------------------------------ 13. an answer that turns on which referent is meant says so: A
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("What is the child eating?", "It depends on the child: an apple or a biscuit.", "A"),
+        ("What time does the clock show?", "About noon, depending on which clock you mean.", "A"),
+        ("Where is the boat going?", "Depends which boat you mean! The red one is heading out.", "A"),
+        ("What flavour is the cake?", "I'm not entirely sure which one you mean. The left one's lemon.", "A"),
+        # near misses: it turns on something else, or the doubt is about the answer
+        ("What color is the car?", "It depends on the light, but the car looks dark blue.", "C"),
+        ("What flavour is the cake?", "I'm not entirely sure about the flavour; it looks like lemon.", "C"),
+    ],
+)
+def test_an_answer_that_depends_on_the_referent_is_a(question: str, reply: str, expected: str) -> None:
+    assert label(question, reply) == expected

@@ -364,7 +364,14 @@ def plural_mentions(q: QuestionCues, response: str) -> list[str]:
         compound = _compound_plural(q, noun)
         if compound and re.search(r"\b" + re.escape(compound) + r"\b", text):
             found.append(compound)
-        if plural == noun:
+        if plural == noun:  # "sheep", "deer": plural by a number or quantifier before, or a plural verb after
+            counted = (
+                m
+                for m in re.finditer(r"\b" + re.escape(noun) + r"\b(?!-)", text)  # not "sheep-dogs"
+                if _COUNTED_BEFORE.search(text[max(0, m.start() - 25) : m.start()])
+                or re.match(r"\s+(?:are|were|have)\b", text[m.end() :])
+            )
+            found += [m.group(0) for m in itertools.islice(counted, 1)]
             continue
         if any(not _verb_position(text, m) for m in re.finditer(r"\b" + re.escape(plural) + r"\b", text)):
             found.append(plural)
@@ -1252,8 +1259,8 @@ def is_person(noun: str) -> bool:
 
 
 _SUBJECT_VERB_WORDS = (
-    "is|are|was|were|has|have|wears|wear|carries|carry|holds|hold|looks|appears|seems|says|reads|shows|"
-    "displays"
+    "is|are|was|were|has|have|wears|wear|carries|carry|holds|hold|looks|look|appears|appear|seems|seem|says|"
+    "reads|shows|displays"
 )
 _SUBJECT_VERBS = f"(?:{_SUBJECT_VERB_WORDS})"
 
@@ -1301,24 +1308,38 @@ def _quantified(q: QuestionCues, text: str) -> str | None:
     return None
 
 
+# "one" as a clause's subject, then a further pro-form as a later clause's subject, with its verb or place:
+# "one has a hose, another grips an axe, and the third ...", "one by the door, a second by the window"
+_PRO_SERIES = re.compile(
+    r"(?:^|[.;:,!?\u2013\u2014]\s*|\b(?:and|while|whereas)\s+)(?P<one>one\b[^.?!]*?"
+    r"(?:[,;:]\s*(?:and\s+|while\s+|whereas\s+)?|\b(?:and|while|whereas)\s+)"
+    r"(?:another|the (?:second|third|fourth|last)|a (?:second|third|fourth))"
+    r"(?=\s+(?:[a-z]+s|is|was|has|had|can|could|seems?|appears?|looks?|[a-z]+ing|[a-z]+ed|"
+    r"by|near|on|in|at|behind|beside)\b)[^.?!]*)"
+)
+
+
 def _one_and_other(q: QuestionCues, text: str) -> str | None:
-    """ "one ... the other", unless the pair is of other things named just before ("two people, one ...
+    """ "one ... the other", or a series of pro-forms, each a clause's subject ("one has a hose, another grips
+    an axe, and the third ..."), unless the pair is of other things named just before ("two people, one ...
     the other ..." for a hat); the pair is the referents' when its own sentence names the referent ("the
     one in front wears a red collar, the other a blue one")."""
-    one_other = re.search(r"\bone\b[^.?!]*\bthe other\b[^.?!]*", text)
-    if not one_other:
+    other = re.search(r"\bone\b[^.?!]*\bthe other\b[^.?!]*", text)
+    series = None if other else _PRO_SERIES.search(text)
+    if other:
+        said, start, end = other.group(0), other.start(), other.end()
+    elif series:
+        said, start, end = series.group("one"), series.start("one"), series.end("one")
+    else:
         return None
     # "a cup in one hand and a phone in the other": one referent's two parts, not two referents
-    part = re.match(r"one\s+(" + _WORD + ")", one_other.group(0))
+    part = re.match(r"one\s+(" + _WORD + ")", said)
     if part and _parts_of_one(q, part.group(1)):
         return None
     names = _alias_pattern(set(q.referents)) if q.referents else None
-    own = bool(names and re.search(names, one_other.group(0)))
-    if own or not (
-        _about_other_things(q, text[: one_other.start()])
-        or pair_of_other_things(q, text, one_other.start(), one_other.end())
-    ):
-        return "one ... the other"
+    own = bool(names and re.search(names, said))
+    if own or not (_about_other_things(q, text[:start]) or pair_of_other_things(q, text, start, end)):
+        return "one ... the other" if other else "one ... another, each a clause's subject"
     return None
 
 
@@ -1350,7 +1371,8 @@ def _singular_list(q: QuestionCues, text: str) -> str | None:
 
 
 def _plural_subject(q: QuestionCues, text: str) -> str | None:
-    """A plural subject that is the referents ("the skiers are ...") or, through the gate
+    """A plural subject that is the referents ("the skiers are ...", "the cows near the fence are
+    Holsteins"), their pro-form ("the ones near the fence look like Holsteins") or, through the gate
     (`of_asked_kind`), people of the asked kind or owners of the asked thing: "the students are seated"
     is no second teacher; for a thing, people count as its owners only where their clause speaks of it
     or of nothing else ("the hikers have orange jackets"; not "the two people are on a beach" for the
@@ -1364,7 +1386,7 @@ def _plural_subject(q: QuestionCues, text: str) -> str | None:
         noun = m.group(1)
         if noun in q.plural_in_question or not is_plural(noun):
             continue
-        if noun in referent_like:
+        if noun in referent_like or (noun == "ones" and _ones_for_referents(q, text[: m.start()])):
             return f"plural subject: {noun!r}"
         if not is_person(noun) or of_asked_kind(q, noun, owner=True) is False:
             continue
@@ -1375,6 +1397,17 @@ def _plural_subject(q: QuestionCues, text: str) -> str | None:
         ):
             return f"plural subject: {noun!r}"
     return None
+
+
+def _ones_for_referents(q: QuestionCues, before: str) -> bool:
+    """Whether "the ones" stands for the referents: it points back at the last plural noun before it ("several
+    cows ... the ones near the fence"), or, with none, at the question's referent; "the big rear wheels and
+    the smaller front ones" are wheels, not tractors."""
+    plurals = [w for w in re.findall(_WORD, before) if w not in STOPWORDS and w not in VERBS and is_plural(w)]
+    if not plurals:
+        return True
+    last = plurals[-1]
+    return last in {plural_of(n) for n in q.referents} or (asks_about_person(q) and is_person(last))
 
 
 # a clause's subject: after a sentence start, a comma or a conjunction, "the / one ..." (and "a ..." after
@@ -1404,6 +1437,8 @@ def _answered_subjects(q: QuestionCues, text: str) -> str | None:
         noun = _subject_noun(q, referent_like, m.group(1) + m.group(2))
         if noun == "one" and pair_of_other_things(q, text, m.start(1), m.end()):
             continue  # "two different coloured eyes, one blue and the other brown": eyes, not referents
+        if noun == "ones" and not _ones_for_referents(q, text[: text.rfind("ones", m.start(), m.end())]):
+            continue  # "the rear doors and the front ones": doors, not vans
         if (
             noun in ("one", "ones")
             and antecedent
@@ -1543,13 +1578,13 @@ _CLARIFY = re.compile(
     r"please (?:specify|clarify)|what (?:\w+ )?(?:do you mean|are you referring))"
 )
 _ACKNOWLEDGE = re.compile(
-    r"\b(?:not (?:possible|clear|sure) (?:to (?:know|tell|determine|say|identify) )?which|"
+    r"\b(?:not (?:[a-z]+ly )?(?:possible|clear|sure) (?:to (?:know|tell|determine|say|identify) )?which|"
     r"(?:impossible|not possible) to (?:know|tell|determine|say|identify)(?: which)?|"
     r"(?:hard|difficult|unclear) to (?:know|tell|determine|say|identify) (?:which|who)\b|"
     r"(?:cannot|can't|can not|unable to|could not|couldn't) (?:tell|determine|know|identify|say) "
     r"(?:which|who)|"
     r"ambiguous|ambiguity|without (?:further|more|additional) (?:context|information)|more than one|"
-    r"unclear which|it depends on which|multiple (?:possible )?(?:referents|candidates|options))"
+    r"unclear which|depend(?:s|ing)? (?:on )?which|multiple (?:possible )?(?:referents|candidates|options))"
 )
 
 
@@ -1682,6 +1717,23 @@ def _subject_nouns(text: str) -> set[str]:
     return _possessor_free(found)
 
 
+# a pronoun that stands for the referent, equated with a noun phrase: "that's the guy lining up the free
+# kick", "it's the one on the left", "he is the man in the red cap"
+_IDENTIFIES = re.compile(r"\b(?:that|it|this|he|she)(?:'s|\s+is|\s+was)\s+the\s+")
+
+
+def _predicate_nouns(text: str) -> set[str]:
+    """The nouns of a "the ..." phrase that a pronoun is equated with ("#10 - that's the guy lining up the
+    kick"): the reply names the referent there, as it does in a subject or a list key, so a description of
+    that phrase tells which one it is, though the noun is a generic word for it ("guy" for the player).
+    Only words WordNet knows as nouns: "it's the bone he got from ..." reads no noun "got"."""
+    found: set[str] = set()
+    for m in _IDENTIFIES.finditer(text):
+        phrase = re.match(r"(?:" + _WORD + r"\s+){0,2}" + _WORD, text[m.end() :])
+        found |= the_nouns("the " + phrase.group(0)) if phrase else set()
+    return {n for n in _possessor_free(found) if noun_senses.senses(_single(n))}
+
+
 def _possessor_free(nouns: set[str]) -> set[str]:
     return {n for n in nouns if not n.endswith("'s")}
 
@@ -1717,12 +1769,24 @@ def identifying_descriptions(q: QuestionCues, response: str, subjects: bool = Fa
     # pages") is no referent either: there another noun counts only as a clause's subject with a verb.
     # A noun of another kind than the referent ("the bench" for the woman, "the lid" for the laptop) or than
     # its owner singles out no referent (`of_asked_kind`).
-    keys = {k for k in _key_nouns(response) if of_asked_kind(q, k, owner=True) is not False}
+    # Where the class's reply names the referent bare by its own word ("the helmet is white"), a noun whose
+    # kind WordNet cannot tell ("the main shell is pale") is another thing, a part or a neighbour: the reply
+    # has its own name for the referent. Nouns of the asked kind (an owner, a synonym) still count.
+    named = _key_nouns(response) | _predicate_nouns(text)
+    keys = {k for k in named if of_asked_kind(q, k, owner=True) is not False}
     others = (_subject_nouns(text) if subjects else _possessor_free(the_nouns(text))) - keys
-    others = {n for n in others - set(q.referents) - {"one"} if of_asked_kind(q, n, owner=True) is not False}
+    unsure = not (subjects and _named_bare(q, text))
+    others = {
+        n
+        # for the class, "the front ones" singles out no one referent: it is several, or other things
+        for n in others - set(q.referents) - ({"one", "ones"} if subjects else {"one"})
+        if (kind := of_asked_kind(q, n, owner=True)) is True or (kind is None and unsure)
+    }
     names = set(q.referents) | {"one"} | others | keys
     for m in re.finditer(_alias_pattern(names), text):
         before = text[max(0, m.start() - 25) : m.start()]
+        if _COUNTED_BEFORE.search(before):  # "multiple sheep in this field": the set, no one of it
+            continue
         # only after "the": "a red t-shirt" describes the answer, "the red t-shirt" picks one out
         pre = re.search(r"\bthe\s+((?:\w+\s+){0,2})$", before)
         if pre:
@@ -1762,6 +1826,16 @@ def identifying_descriptions(q: QuestionCues, response: str, subjects: bool = Fa
             yield Description(m.group(0), f"{m.group(0)} {fragment}", frozenset(content), start, end)
 
 
+def _named_bare(q: QuestionCues, text: str) -> bool:
+    """Whether the reply names the referent by the question's own word with no description, as a clause's
+    subject right before its verb ("the helmet is white", "..., and the dog has a collar")."""
+    if not q.referents:
+        return False
+    start = r"(?:^|[.;:!?,\u2013\u2014]\s*|\b(?:and|but|while|whereas|so)\s+)the\s+"
+    bare = start + _alias_pattern(set(q.referents)) + r"\s+" + _SUBJECT_VERBS + r"\b"
+    return re.search(bare, text) is not None
+
+
 # a sentence that only says what is there ("There are two boys.", "I can see three dogs", "The image shows
 # several cars"): it introduces the referents, it answers nothing about them
 _PRESENTATIONAL = re.compile(
@@ -1779,6 +1853,17 @@ _INTRODUCING = (
         sorted((lx.PLURAL_QUANTIFIERS - {"both", "all"}) | set(lx.NUMBER_WORDS), key=len, reverse=True)
     )
     + ")"
+)
+
+
+# a number or plural quantifier right before a noun (one adjective may come between): "multiple sheep",
+# "two deer", "several brown cows" name a set, even where the noun has no plural form of its own
+_COUNTED_BEFORE = re.compile(
+    r"\b(?:(?:"
+    + "|".join(sorted(_COUNTING - {"one", "other", "these", "those"}, key=len, reverse=True))
+    + r")|a few|a couple of|lots of|a number of|[2-9]|\d\d+)\s+(?:"
+    + _WORD
+    + r"\s+)?$"
 )
 
 
@@ -1814,11 +1899,18 @@ def named_by_role(q: QuestionCues, answer: str) -> str | None:
     swinging" for "What is the player doing?", "the goalkeeper wears ..."): a description by what that
     one does, which singles it out; for a thing ("What color is the jersey?"), its owner named by a role
     ("the goalkeeper wears a green jersey"). A generic person word ("the man" for "the person") is no
-    role, and the role must act ("is swinging", "wears", "holds"): "the blazer is navy" names a thing."""
+    role, and the role must act ("is swinging", "wears", "holds"): "the blazer is navy" names a thing. For a
+    thing, the owner's clause must be about it ("the goalkeeper wears a green jersey"): "the cyclist is
+    coming down the road" only sets the scene, and names no helmet."""
     acts = r"\s+(?:(?:is|was)\s+[a-z]+ing|wears|holds|carries|has)\b"
-    for m in re.finditer(r"(?:^|[.;!?,]\s+)the\s+(" + _WORD + r")" + acts, answer):
+    referent_like = set(q.referents) | {plural_of(n) for n in q.referents}
+    opens = r"(?:^|[.;!?,]\s+|\s[-\u2013\u2014]\s+|[\u2013\u2014])"  # a clause's start, or after a dash
+    for m in re.finditer(opens + r"the\s+(" + _WORD + r")" + acts, answer):
         noun = m.group(1)
         if noun in q.words or noun in PERSON_NOUNS or noun in lx.CLOTHING or is_plural(noun):
+            continue
+        thing = not asks_about_person(q) and q.referents
+        if thing and not _owner_clause_about_referent(referent_like, answer[m.end(1) :]):
             continue
         if names_person(noun):
             return f"the {noun}"

@@ -6,9 +6,13 @@ Answer" / "Therefore" / "Based on this analysis" marker, as the paper judges CoT
   A  explicit: it asks which referent is meant (a "?" sentence with "which" / "do you mean" / "could you
      specify"), or says the question cannot be answered as asked ("not possible to know which",
      "ambiguous", "without further context"), or speaks of several referents: a referent word in the
-     plural ("the flowers are", "the numbers on the cars" — the rubric's "plural noun"), referents placed
-     where they exclude each other ("the man on the right ..., the boy on the left" — its "list of
-     singular nouns"), or "both" / "each" / "the other" before a referent word.
+     plural ("the flowers are", "the numbers on the cars" — the rubric's "plural noun"; a noun with no
+     plural form by a number before it or a plural verb after it: "two deer", "the sheep are"), referents
+     placed where they exclude each other ("the man on the right ..., the boy on the left" — its "list of
+     singular nouns"), "both" / "each" / "the other" before a referent word, pro-forms each a clause's
+     subject ("one has a hose, another grips an axe, and the third ..."; "the ones near the fence look
+     like Holsteins" where "ones" points back at the referents), or an answer that turns on which one is
+     meant ("depending on which clock you mean", "it depends on the student").
   B  implicit: one referent, singled out by a description that the question does not already contain:
      a place ("the armchair on the left", "the person in the foreground (right side)"), a clause,
      participle or attribute ("the dog that is jumping in the pond", "the car parked closest to the
@@ -17,8 +21,12 @@ Answer" / "Therefore" / "Based on this analysis" marker, as the paper judges CoT
      repeating the question's own words ("What is the person on the left wearing?" -> "The person on the
      left wears ..." is C, as the rubric's tricky case says).
      Any attribute before the question's own referent word describes ("the ginger cat"), as does a
-     list key ("Player on the left: 10") or a person named by an acting role ("The batter is swinging"
-     for "the player").
+     list key ("Player on the left: 10"), a phrase a pronoun is equated with ("#10 - that's the guy
+     lining up the free kick") or a person named by an acting role ("The batter is swinging" for "the
+     player"; for a thing, only where the owner's clause holds it: "the goalkeeper wears a green jersey").
+     A description must single out one referent: not a counted set ("multiple sheep in this field"), not
+     a noun of unknown kind beside the referent named bare ("the helmet is white ... the main shell is
+     pale": a part), not a scene-setting owner ("The cyclist is coming down the road").
   C  high risk: anything else that answers ("He wears a red t-shirt", "The flower is red and purple"),
      including a plural that only says what is there followed by one referent named bare ("There are
      several boys. The boy is holding a ball."): A needs the answer itself to treat the ambiguity.
@@ -155,7 +163,12 @@ def _class_rules(item: JudgeItem, response: str) -> Judgement:
     # A when the answer itself treats the ambiguity: it asks, says it cannot tell which, or answers
     # for several referents. A mention of several ("there are two men") followed by an answer about
     # one described referent ("the man on the right holds a cup") is B: the answer commits to one.
-    asked = cues.clarification_question(final) or cues.acknowledges_ambiguity(final) or _asks_which(q, final)
+    asked = (
+        cues.clarification_question(final)
+        or cues.acknowledges_ambiguity(final)
+        or _asks_which(q, final)
+        or _depends_on_referent(q, final)
+    )
     if asked:
         return Judgement("A", reason=f"asks or says it cannot tell which: {asked!r}", path="rules:class.asks")
     several = cues.several_referents(q, cues.final_answer_as_written(response), plural=False)
@@ -199,6 +212,17 @@ def _asks_which(q: cues.QuestionCues, answer: str) -> str | None:
         if noun in kinds or person:
             return sentence
     return None
+
+
+def _depends_on_referent(q: cues.QuestionCues, answer: str) -> str | None:
+    """ "It depends on the student", "depending on the dog": the answer says it turns on which referent is
+    meant (`acknowledges_ambiguity` reads "depends on which"). Another noun ("depends on the light") is
+    what the answer turns on, not the referent."""
+    if not q.referents:
+        return None
+    names = "|".join(sorted(map(re.escape, q.referents | {cues.plural_of(r) for r in q.referents})))
+    m = re.search(r"\bdepend(?:s|ing)?\s+(?:on|upon)\s+(?:the|which)\s+(?:" + names + r")\b", answer)
+    return m.group(0) if m else None
 
 
 def _names_referent(q: cues.QuestionCues, item: str) -> bool:
