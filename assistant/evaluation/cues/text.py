@@ -1,0 +1,117 @@
+"""Text normalisation and words for the rule judge's cues: `normalise`, `words`, plural and singular forms,
+the word lists the judge reads with, and the small patterns the other cue modules share.
+
+Its words come from the English module the question analyser uses: word lists in assistant.lexicon,
+plural and singular forms by inflection in assistant.words (inflect), so a noun is plural here exactly when
+it is plural to the question analyser.
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant import lexicon as lx
+from assistant import words as en
+from assistant.lexicon import FEMALE_NOUNS, MALE_NOUNS, PERSON_NOUNS, PLACE_WORDS, word_set
+
+VERBS = lx.RESPONSE_VERBS
+QUESTION_WORDS = lx.QUESTION_FRAME_WORDS
+STOPWORDS = lx.JUDGE_STOPWORDS
+# The question analyser's lists where the judge needs the same words
+DETERMINERS = lx.ARTICLES | lx.DEICTICS | lx.POSSESSIVE_PRONOUNS | lx.SPEAKER_POSSESSIVES
+PREPOSITIONS = lx.PREPOSITIONS
+ING_NOUNS = lx.ING_NOUNS
+ING_VERBS = lx.COMMON_ING_VERBS
+_HE, _SHE = MALE_NOUNS | {"person", "player"}, FEMALE_NOUNS | {"person", "player"}
+PRONOUN_PEOPLE = {
+    "he": _HE,
+    "him": _HE,
+    "his": _HE,
+    "she": _SHE,
+    "her": _SHE,
+    "they": PERSON_NOUNS,
+    "their": PERSON_NOUNS,
+    "them": PERSON_NOUNS,
+}
+POSSESSIVE_PRONOUNS = word_set("his her their its")
+SUBJECT_PRONOUNS = word_set("he she they him them")
+VAGUE_WORDS = word_set("this that it these those")
+NON_IDENTIFYING = (
+    "in the image",
+    "in the picture",
+    "in the photo",
+    "in this image",
+    "in this picture",
+    "in this photo",
+    "in the scene",
+    "in question",
+    "shown",
+    "visible",
+    "pictured",
+    "in the photograph",
+    "here",
+)
+
+_WORD = r"[a-z]+(?:[-'][a-z]+)*"
+
+
+def normalise(text: str) -> str:
+    """Lower case, straight quotes, markdown emphasis removed, whitespace collapsed."""
+    text = (
+        normalise_keys(text)
+        .replace("\u2019", "'")
+        .replace("\u2018", "'")
+        .replace("\u201c", '"')
+        .replace("\u201d", '"')
+    )
+    text = re.sub(r"[*_`#]+", " ", text)
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def words(text: str) -> list[str]:
+    return re.findall(_WORD, normalise(text))
+
+
+def plural_of(noun: str) -> str:
+    return en.plural(noun)
+
+
+def is_plural(noun: str) -> bool:
+    """A plural form, by inflection (the question analyser's test): "dogs", "people", "skiers", "pants"."""
+    return noun in lx.PLURALIA_TANTUM or en.is_plural_noun(noun)
+
+
+def _alias_pattern(names: set[str]) -> str:
+    alts = sorted((re.escape(n) for n in names), key=len, reverse=True)
+    return r"\b(?:" + "|".join(alts) + r")\b"
+
+
+def _single(noun: str) -> str:
+    return en.lemma(noun) if is_plural(noun) else noun
+
+
+def the_nouns(text: str) -> set[str]:
+    """Words of the noun phrases that follow "the" in normalised text (up to three words each)."""
+    found: set[str] = set()
+    for m in re.finditer(r"\bthe\s+((?:" + _WORD + r"\s+){0,2}" + _WORD + ")", text):
+        for w in m.group(1).split():
+            if w in PREPOSITIONS or w in VERBS or w in DETERMINERS:
+                break
+            found.add(w)
+    return found - STOPWORDS - PLACE_WORDS
+
+
+_SUBJECT_VERB_WORDS = (
+    "is|are|was|were|has|have|wears|wear|carries|carry|holds|hold|looks|look|appears|appear|seems|seem|says|"
+    "reads|shows|displays"
+)
+_SUBJECT_VERBS = f"(?:{_SUBJECT_VERB_WORDS})"
+
+
+def content_words(fragment: str) -> set[str]:
+    return {w for w in re.findall(_WORD, fragment) if w not in STOPWORDS}
+
+
+def normalise_keys(response: str) -> str:
+    """The response with "w/" read as "with" (a note-style key: "woman w/ sunglasses: ...")."""
+    return re.sub(r"(?<![a-z])w/\s*", "with ", response, flags=re.I)
