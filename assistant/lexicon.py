@@ -429,7 +429,7 @@ POSTURE_VERBS = frozenset({"sitting", "standing", "lying", "laying", "parked", "
 # fmt: on
 
 
-# --- the words the rule judge reads responses with (assistant/evaluation/response_cues.py) -------------
+# --- the words the rule judge reads responses with (assistant/evaluation/cues/) -------------------------
 
 
 def word_set(text: str) -> frozenset[str]:

@@ -60,6 +60,7 @@ def wheel_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for needed in (
         "assistant/evaluation/papers/racquet/paper.py",
         "assistant/evaluation/papers/aqua/kinds.py",
+        "assistant/evaluation/cues/several.py",
         "prompts/answer.txt",
         "ui/examples/examples.json",
         "ui/examples/cat.jpg",

@@ -2,7 +2,8 @@
 
 Its agreement with the papers' own labelled examples is measured by `judge_agreement` (see
 assistant/evaluation/data/racquet_labelled.jsonl and tests/test_judges.py); read that number before
-trusting a table this judge produced. The cues it uses are defined in `assistant.evaluation.response_cues`.
+trusting a table this judge produced. The cues it uses are defined in `assistant.evaluation.cues`,
+re-exported by `assistant.evaluation.response_cues`.
 
 Unreadable responses, for every task: "unknown" (counted and shown as such), never a class. The rubric's
 classes all describe an answer (class C "refers to only one of the several possible referents"), and the
