@@ -36,11 +36,11 @@ from __future__ import annotations
 import dataclasses
 import re
 
+import assistant.evaluation.papers.racquet.bias_cues as bias_cues
 from assistant import lexicon as lx
 from assistant import words as en
 from assistant.evaluation import noun_senses
 from assistant.evaluation import response_cues as cues
-from assistant.evaluation.papers.racquet import bias_cues
 
 _WORD = r"[a-z]+(?:[-'][a-z]+)*"
 _NUMBERS = "|".join(sorted(set(lx.NUMBER_WORDS) - {"one", "zero"}, key=len, reverse=True))
