@@ -95,8 +95,17 @@ def test_a_file_gone_between_gradios_check_and_its_read_is_a_404_or_a_cut_answer
         await send({"type": "http.response.start", "status": 200, "headers": []})
         raise FileNotFoundError("/dev/shm/whichone-gradio-x/ab/bomb.png")
 
+    async def stat_gone(scope, receive, send) -> None:  # Starlette's FileResponse: its stat found nothing
+        try:
+            raise FileNotFoundError("/dev/shm/whichone-gradio-x/ab/bomb.png")
+        except FileNotFoundError:
+            raise RuntimeError("File at path /dev/shm/whichone-gradio-x/ab/bomb.png does not exist.")  # noqa: B904
+
     async def other_error(scope, receive, send) -> None:
         raise PermissionError("not this")
+
+    async def other_runtime_error(scope, receive, send) -> None:
+        raise RuntimeError("not this either")
 
     async def run(app) -> list[dict]:
         sent: list[dict] = []
@@ -114,5 +123,9 @@ def test_a_file_gone_between_gradios_check_and_its_read_is_a_404_or_a_cut_answer
     assert before[0]["status"] == 404 and b"Not Found" in before[1]["body"]
     after = asyncio.run(run(gone_after))  # returns: uvicorn closes the unfinished answer, no traceback
     assert [m["type"] for m in after] == ["http.response.start"]
+    stat = asyncio.run(run(stat_gone))
+    assert stat[0]["status"] == 404 and b"Not Found" in stat[1]["body"]
     with pytest.raises(PermissionError):  # anything else is still the server's error
         asyncio.run(run(other_error))
+    with pytest.raises(RuntimeError):
+        asyncio.run(run(other_runtime_error))

@@ -563,7 +563,11 @@ async def _gone_file_ends_quietly(app: ASGIApp, scope: Scope, receive: Receive, 
 
     try:
         await app(scope, receive, sending)
-    except FileNotFoundError:
+    except (FileNotFoundError, RuntimeError) as error:
+        # Starlette's FileResponse turns the FileNotFoundError of its stat into a RuntimeError ("File at
+        # path ... does not exist."): the same vanished file
+        if not isinstance(error, FileNotFoundError) and not isinstance(error.__context__, FileNotFoundError):
+            raise
         if not started:
             await _refuse(send, 404, "Not Found")
             return
