@@ -83,20 +83,18 @@ def hypernyms(synset: str) -> tuple[str, ...]:
     return _table("hypernyms").get(synset, ())
 
 
-def ancestors(synset: str) -> set[str]:
-    """The synset and all the synsets above it."""
-    return _closure(synset)
-
-
-def _closure(synset: str) -> set[str]:
+@functools.cache
+def ancestors(synset: str) -> frozenset[str]:
+    """The synset and all the synsets above it (cached: the judges ask it of the same few senses for every
+    reply)."""
     seen: set[str] = set()
     todo = [synset]
     while todo:
         s = todo.pop()
         if s not in seen:
             seen.add(s)
-            todo.extend(_table("hypernyms").get(s, ()))
-    return seen
+            todo.extend(hypernyms(s))
+    return frozenset(seen)
 
 
 def kind_of(word: str, kind: str) -> bool | None:
@@ -106,7 +104,7 @@ def kind_of(word: str, kind: str) -> bool | None:
     mine, theirs = senses(word), senses(kind)
     if not mine or not theirs:
         return None
-    return theirs[0] in _closure(mine[0])
+    return theirs[0] in ancestors(mine[0])
 
 
 def any_kind_of(word: str, kind: str, any_kind_sense: bool = False) -> bool | None:
@@ -118,7 +116,7 @@ def any_kind_of(word: str, kind: str, any_kind_sense: bool = False) -> bool | No
     if not mine or not theirs:
         return None
     kinds = set(theirs if any_kind_sense else theirs[:1])
-    return any(kinds & _closure(s) for s in mine)
+    return any(kinds & ancestors(s) for s in mine)
 
 
 def same_thing(word: str, reference: str) -> bool:
@@ -177,7 +175,7 @@ def age_and_sex(word: str) -> tuple[frozenset[str], frozenset[str]]:
     mine = senses(word)
     if not mine:
         return frozenset(), frozenset()
-    top, above = _person_sense(), _closure(mine[0])
+    top, above = _person_sense(), ancestors(mine[0])
     ages = {s for w in _BY_AGE for s in senses(w)[:1]}
     sexes = {s for w in _BY_SEX for s in senses(w) if top in _table("hypernyms").get(s, ())}
     return frozenset(above & ages), frozenset(above & sexes)
@@ -194,7 +192,7 @@ def young(word: str) -> bool:
     """A person named by youth: a sense under "juvenile" ("child", "toddler") or under the offspring
     sense of "child" that WordNet's first "baby" sits under. Singular."""
     marks = [s for k in ("juvenile", "offspring") for s in senses(k)[:1]]
-    return any(m in _closure(s) for s in senses(word) for m in marks)
+    return any(m in ancestors(s) for s in senses(word) for m in marks)
 
 
 def peer(word: str, of: str) -> bool:
