@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import re
 import sys
 from pathlib import Path
 
@@ -72,11 +73,12 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "assistant" / "evaluation" / "data" / "wordnet"
 WORDNET = Path("/usr/share/wordnet")
 
-ARTIFACT, BODY, FOOD, GROUP, PERSON = 6, 8, 13, 14, 18  # lexnames(5)
+ANIMAL, ARTIFACT, BODY, FOOD, GROUP, PERSON = 5, 6, 8, 13, 14, 18  # lexnames(5)
 # synsets by offset in WordNet 3.0's data.noun
 _PEOPLE = "07942152"  # people: (plural) any group of human beings collectively
 _SOCIAL_GROUP = "07950920"  # social group: people sharing some social relation
 _GATHERING = "07975026"  # gathering, assemblage: a group of persons together in one place
+_YOUNG = "01321579"  # young, offspring: any immature animal
 # relations: a person named by relation to another ("her sister", "his friend", "a teammate"). Each root
 # counts with all its hyponyms, less the subtrees under _NOT_RELATION, which name a person alone ("a
 # baby", "a member", "the bride"); peer and rival count only as themselves (their hyponyms "successor",
@@ -144,10 +146,13 @@ class WordNet:
         self.lex_ids: dict[str, list[int]] = {}
         self.hypernyms: dict[str, list[str]] = {}
         self.instance: set[str] = set()
+        self.gloss: dict[str, str] = {}
         for line in (folder / "data.noun").read_text(encoding="latin-1").splitlines():
             if line.startswith("  "):  # the license header
                 continue
-            fields = line.partition(" | ")[0].split()
+            head, _, gloss = line.partition(" | ")
+            fields = head.split()
+            self.gloss[fields[0]] = gloss.partition('"')[0].strip()
             offset, n_words = fields[0], int(fields[3], 16)
             self.lexfile[offset] = int(fields[1])
             self.words[offset] = [fields[4 + 2 * i] for i in range(n_words)]
@@ -294,7 +299,35 @@ def derive_tables(wn: WordNet) -> dict[str, list[str]]:
         for o in sorted(wn.lexfile)
         if wn.hypernyms[o]
     ]
-    return {"senses": senses, "hypernyms": hypernyms}
+    return {"senses": senses, "hypernyms": hypernyms, "young_of": _young_of(wn)}
+
+
+def _young_of(wn: WordNet) -> list[str]:
+    """young_of.tsv: each word whose first common sense is an animal's young (under "young, offspring":
+    "calf", "puppy", "kitten", "foal"), a tab, the animals its young senses' glosses name ("young of
+    domestic cattle", "young of various large placental mammals e.g. whale or giraffe or elephant"): the
+    gloss words, singular, whose first common sense is an animal. WordNet files every young under "young
+    mammal" or "young bird", never under its parent's kind, so only the gloss says whose young it is.
+    A word first of another sense ("kid": a child, "cub": a novice) is left out: a reply means that one."""
+    rows = []
+    for lemma in sorted(wn.senses):
+        if "_" in lemma or not lemma.replace("-", "").isalpha():
+            continue
+        first = wn.first_common(lemma)
+        if first is None or _YOUNG not in wn.closure(first):
+            continue
+        parents: set[str] = set()
+        for offset in wn.senses[lemma]:
+            if not _common(wn, lemma, offset) or _YOUNG not in wn.closure(offset):
+                continue
+            for token in re.findall(r"[a-z]+", wn.gloss[offset].lower()):
+                word = _singular(token, set(wn.senses)) if token.endswith("s") else token
+                animal = wn.first_common(word) if word in wn.senses else None
+                if word not in (lemma, "young") and animal is not None and wn.lexfile[animal] == ANIMAL:
+                    parents.add(word)
+        if parents:
+            rows.append(f"{lemma}\t{' '.join(sorted(parents))}")
+    return rows
 
 
 def _common(wn: WordNet, lemma: str, offset: str) -> bool:
@@ -339,6 +372,7 @@ WHAT = {
     "thing_homonym": "Person words that also name a thing one can see or hold (a later sense).",
     "senses": "Each noun, a tab, its common senses most frequent first (synset numbers, base 36).",
     "hypernyms": "Each synset number, a tab, its hypernyms' numbers.",
+    "young_of": "Each word first for an animal's young, a tab, the animals its glosses name.",
 }
 
 
@@ -347,7 +381,7 @@ def render(name: str, words: list[str]) -> str:
 
 
 def file_name(name: str) -> str:
-    return f"{name}.tsv" if name in ("senses", "hypernyms") else f"{name}.txt"
+    return f"{name}.tsv" if name in ("senses", "hypernyms", "young_of") else f"{name}.txt"
 
 
 def main() -> int:

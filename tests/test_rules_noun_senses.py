@@ -387,3 +387,20 @@ def test_a_pronoun_with_a_bare_plural_object_asks_about_the_object() -> None:
     assert "woman" in cues.question_cues("What colour are her glasses?").referents
     assert cues.question_cues("Does she wear a hat?").referents == {"hat"}
     assert "woman" in cues.question_cues("Is she smiling?").referents
+
+
+@pytest.mark.parametrize(
+    ("word", "kind", "young"),
+    [
+        ("calf", "elephant", True),
+        ("puppy", "dog", True),
+        ("kitten", "cat", True),
+        ("foal", "horse", True),
+        ("calf", "dog", False),
+        ("kid", "goat", False),
+        ("puppy", "cat", False),
+        ("elephant", "elephant", False),
+    ],
+)
+def test_the_young_of_an_animal_by_its_glosses(word: str, kind: str, young: bool) -> None:
+    assert noun_senses.young_of(word, kind) is young

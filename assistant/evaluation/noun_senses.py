@@ -195,6 +195,15 @@ def young(word: str) -> bool:
     return any(m in ancestors(s) for s in senses(word) for m in marks)
 
 
+def young_of(word: str, kind: str) -> bool:
+    """Whether the word names the young of the kind or of a narrower one ("calf" of the elephant, "puppy"
+    of the dog, "kitten" of the cat): the animals its WordNet glosses name (young_of.tsv; WordNet files
+    every young under "young mammal", not under its parent). Not of a broader one ("calf" names "mammal"
+    in its gloss: no calf is a dog). Both singular."""
+    parents = _table("young_of").get(word, ())
+    return any(p == kind or kind_of(p, kind) is True for p in parents)
+
+
 def peer(word: str, of: str) -> bool:
     """A person of the referent's own standing by relation, not by name: someone equal in a group with it
     ("teammate", "colleague", "co-worker": WordNet's "peer" and its hyponyms), or, where the referent

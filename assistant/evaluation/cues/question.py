@@ -183,7 +183,11 @@ def question_cues(question: str) -> QuestionCues:
 
 def _bare_plural_object(toks: list[str], slots: set[int]) -> str | None:
     """The plural noun that ends a question right after its verb, with no determiner ("Does she wear
-    glasses?", "Is he carrying bags?"): the verb's direct object, or None."""
+    glasses?", "Is he carrying bags?"): the verb's direct object, or None. A preposition that ends the
+    question has no object of its own: it is the verb's particle ("Does he have glasses on?", "Is she
+    taking gloves off?"), and the object before it ends the question all the same."""
+    if toks and toks[-1] in PREPOSITIONS:
+        toks = toks[:-1]
     if len(toks) < 3 or toks[-1] in STOPWORDS or not is_plural(toks[-1]):
         return None
     verb = toks[-2] in VERBS or toks[-2].endswith("ing") or len(toks) - 2 in slots

@@ -136,13 +136,17 @@ def pair_of_other_things(q: QuestionCues, text: str, start: int, end: int) -> bo
 def _singular_list(q: QuestionCues, text: str) -> str | None:
     """The rubric's "list of singular nouns": "one by the door and one by the window", "a gold one on the
     left and a silver one on the right", "a chestnut horse in front and a grey horse behind it"; not when
-    the ones are of other things named just before ("two people, one rowing and one sitting")."""
+    the ones are of other things named just before ("two people, one rowing and one sitting"), before the
+    list or inside it ("a signal box with two panels, one above the other": the later "one" is a panel)."""
     nouns = r"(?:one|" + "|".join(sorted(map(re.escape, q.referents))) + ")" if q.referents else "one"
     single = r"(?:\bone\b|\b(?:an?|another)\s+(?:" + _WORD + r"\s+){1,2}?" + nouns + r"\b)"
-    listed = re.search(single + r"[^.?!]{1,80}?(?:\band\b|,|;)\s+" + single, text)
-    if listed and not _about_other_things(q, text[: listed.start()], counted=False):
-        return "a list of singular referents"
-    return None
+    listed = re.search(single + r"[^.?!]{1,80}?(?:\band\b|,|;)\s+(" + single + ")", text)
+    if listed is None or _about_other_things(q, text[: listed.start()], counted=False):
+        return None
+    later = listed.start(1)
+    if text[later:].startswith("one") and _about_other_things(q, text[listed.start() : later], counted=False):
+        return None
+    return "a list of singular referents"
 
 
 def _plural_subject(q: QuestionCues, text: str) -> str | None:

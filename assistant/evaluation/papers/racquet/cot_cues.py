@@ -153,10 +153,18 @@ def _noun_phrase(toks: list[str]) -> list[str]:
     return phrase
 
 
+# what opens a clause with a subject of its own after "and"
+_NEW_SUBJECT = (
+    r"(?:the|an?|this|that|these|those|his|her|its|their|my|your|our|he|she|it|they|i|we|you|there)"
+)
+
+
 def _subject_is_referent(q: cues.QuestionCues, text: str, end: int) -> bool:
     """The clause before `end` is about the referent: it names it, or is a pronoun that can stand for it
-    (he / she / they for a person, it for a thing)."""
-    clause = re.split(r"[.;:!?\n]|,\s|\b(?:and|but|while)\s", text[:end])[-1]
+    (he / she / they for a person, it for a thing). "and" opens a new clause only before a subject of its
+    own ("and the peloton ...", "and he ..."): between two modifiers ("in the blue and yellow kit") or two
+    verbs ("has broken away and is leading ...") the clause and its subject go on."""
+    clause = re.split(r"[.;:!?\n]|,\s|\b(?:but|while)\s|\band\s+(?=" + _NEW_SUBJECT + r"\b)", text[:end])[-1]
     toks = re.findall(_WORD, clause)
     if set(toks) & q.referents:
         return True
@@ -309,7 +317,43 @@ def extra_mention(q: cues.QuestionCues, text: str) -> str | None:
         or renamed_kind(q, text)[0]
         or narrower_person(q, text)
         or counted_narrower(q, text)
+        or young_of_referent(q, text)
     )
+
+
+# a young animal as an individual of its own: owned ("her calf", "its puppies"), counted ("two kittens") or
+# introduced ("a small calf"); the determiner up to two words before the noun
+_YOUNG_DET = re.compile(r"\b(her|his|its|their|an?|" + _COUNT + r")\s+(?:" + _WORD + r"\s+){0,2}$")
+_OWNERS = {"her", "his", "its", "their"}
+
+
+def young_of_referent(q: cues.QuestionCues, text: str) -> str | None:
+    """The young of the asked animal beside it ("a mother elephant and her calf", "an adult elephant ...
+    and a small calf", "two puppies" for the dog: noun_senses.young_of): a calf is an elephant, so a
+    second one. Owned or counted young are others; an introduced one ("a calf") only after the referent
+    is named in its sentence and not as its predicate ("the elephant is a calf", "the dog, a puppy,",
+    "I find the cat: a kitten": the referent renamed). Not a referent that is itself young ("What is the
+    calf doing?")."""
+    for m in re.finditer(_WORD, text):
+        noun = m.group(0)
+        plural = cues.is_plural(noun)
+        single = en.lemma(noun) if plural else noun
+        if not any(noun_senses.young_of(single, r) for r in q.referents):
+            continue
+        det = _YOUNG_DET.search(text[max(0, m.start() - 40) : m.start()])
+        if det is None:
+            continue
+        word = det.group(1)
+        sentence = re.split(r"[.;!?\n]", text[: m.start() - len(det.group(0))])[-1]
+        owned = word in _OWNERS and not plural
+        counted = plural and word not in {"a", "an"}
+        named = re.search(_pattern(set(q.referents)), sentence)
+        # "I find the cat: a kitten on a rug" renames the referent, as "the cat is a kitten" does
+        renamed = _PREDICATE_BEFORE.search(sentence[-40:]) or sentence.rstrip().endswith(":")
+        introduced = word in {"a", "an"} and named and not renamed
+        if owned or counted or introduced:
+            return f"the young of the referent: {det.group(0) + noun!r}"
+    return None
 
 
 def doubt(q: cues.QuestionCues, text: str) -> str | None:

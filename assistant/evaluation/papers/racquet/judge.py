@@ -263,10 +263,11 @@ _GENERIC = re.compile(
     + r"(?!\s+(?:on|in|at|around|along|near|nearby|here|there|beside|behind|next)\b)"
     + r"|\b(?:common|typical|popular|usual|standard)\s+(?:among|for|with|of)\s+(?:most\s+|many\s+)?"
     + _PLURAL_PHRASE
-    # a bare plural that opens a sentence, with a short qualifier ("Dogs of this type", "Breeds like this"),
-    # then a habit ("are usually", "are often used", "tend to"): the whole sentence speaks of the kind
+    # a bare plural that opens a sentence, with a short qualifier ("Dogs of this type", "Breeds like this",
+    # "Owls that are asleep": a relative clause restricts the kind, it names none present), then a habit
+    # ("are usually", "are often used", "tend to"): the whole sentence speaks of the kind
     + r"|(?:^|[.!?:]\s+|\n\s*(?:[-*\d.)]+\s*)?)(?P<kind>[a-z]+)\s+"
-    r"(?:(?:of|like|with|from)\s+(?:[a-z]+\s+){1,3}?)?(?:are\s+|were\s+)?"
+    r"(?:(?:of|like|with|from|that|which|who)\s+(?:[a-z]+\s+){1,3}?)?(?:are\s+|were\s+)?"
     r"(?:typically|usually|often|generally|commonly|normally|mostly|tend to|known)\b[^.!?\n]*",
     re.I,
 )
