@@ -545,3 +545,126 @@ def test_a_pronoun_equated_with_a_described_phrase(question: str, reply: str, ex
 )
 def test_an_answer_that_depends_on_the_referent_is_a(question: str, reply: str, expected: str) -> None:
     assert label(question, reply) == expected
+
+
+# ------------------ 14. a position written as a compound, or with the article dropped, singles one out: B
+# The rubric's B names the referent by a distinguishing adjective ("the black dog"); a compound position
+# ("front-left") or a terse reply that drops the article ("left one's red") does the same. Near misses: the
+# question's own compound repeated, an article-less opening that is no modifier, a compound of the answer.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("Is the lamp on?", "Yes, the back-right lamp is lit, the rest look off to me.", "B"),
+        ("What is on the shelf?", "The top-left shelf holds a row of paperbacks.", "B"),
+        ("What colour is the mug?", "right one's green", "B"),
+        ("Where is the bus going?", "Front bus is signed for the airport.", "B"),
+        ("What colour is the bike?", "silver one, I think, with a basket.", "B"),
+        # near misses: the question's own compound, an opening that is no modifier, the answer's compound
+        ("Is the front-left lamp on?", "Yes, the front-left lamp is lit.", "C"),
+        ("What colour is the mug?", "yes one's green", "C"),
+        ("What is the man wearing?", "He is wearing a long-sleeved shirt.", "C"),
+    ],
+)
+def test_compound_and_articleless_positions(question: str, reply: str, expected: str) -> None:
+    assert label(question, reply) == expected
+
+
+# ------------------------ 15. near / far as adjectives place referents on the near-far axis: A for both
+# "the near one" and "far X" place a referent as "the one in front" / "in the background" do; "near the
+# door" places it beside a thing and "far left" is one side.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("What is the goalkeeper wearing?", "Near keeper: red shirt; far keeper: grey shirt.", "A"),
+        ("What colour is the boat?", "Near boat \u2014 white; far boat \u2014 orange.", "A"),
+        ("What colour is the boat?", "The near one is white and the far one is orange.", "A"),
+        # near misses: a preposition and an intensifier, each one place
+        ("What colour is the boat?", "The boat near the pier is white.", "B"),
+        ("What colour is the boat?", "The boat on the far left is white.", "B"),
+    ],
+)
+def test_near_and_far_as_places(question: str, reply: str, expected: str) -> None:
+    assert label(question, reply) == expected
+
+
+# ----------------------------------- 16. a reply that cannot know which one the asker means says so: A
+# The rubric's A: "it is not possible to know which person the question refers to". An indirect question
+# about the asker's choice ("which cup you mean", "which one you're pointing at") says the answer turns on
+# it. Near misses: a relative "which" after a comma, "in which case", and a doubt about the answer itself.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("What flavour is the ice cream?", "Without knowing which tub you're looking at, I can't tell.", "A"),
+        ("What is the boy holding?", "Hard to answer until I know which of the kids you mean.", "A"),
+        (
+            "What brand is the phone?",
+            "I can only guess without knowing which handset you've got in mind.",
+            "A",
+        ),
+        # near misses
+        ("What colour is the car?", "The car is red, which means you can spot it easily.", "C"),
+        ("What is the dog doing?", "The dog is asleep, in which case you shouldn't wake it.", "C"),
+        ("What breed is the dog?", "I'm not sure about the breed; it looks like a collie.", "C"),
+    ],
+)
+def test_cannot_know_which_one_is_meant(question: str, reply: str, expected: str) -> None:
+    assert label(question, reply) == expected
+
+
+# --------------------------------------- 17. several referents described in turn by their own descriptors
+# The rubric's "list of singular nouns" said with descriptors: each referent its own clause's subject or
+# list key, each answered. Near misses: one referent described again (an "i.e." apposition), and a
+# described referent word inside the answer's predicate or a comparison, no clause's subject.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        (
+            "What colour is the house?",
+            "The biggest one is painted yellow, and a smaller house next to the barn is grey.",
+            "A",
+        ),
+        ("What brand is the car?", "1. Red one, by the kerb: a Fiat\n2. Grey one, at the back: a Volvo", "A"),
+        (
+            "What is the dog eating?",
+            "The older dog is chewing a bone, while a younger dog by the door has kibble.",
+            "A",
+        ),
+        # near misses
+        ("What colour is the house?", "The biggest one (i.e., the one at the end) is painted yellow.", "B"),
+        ("What colour is the house?", "The biggest one is yellow, like a smaller house by the barn.", "B"),
+        ("What colour is the kite?", "The highest kite is a red and yellow kite with a blue tail.", "B"),
+    ],
+)
+def test_several_described_in_turn(question: str, reply: str, expected: str) -> None:
+    assert label(question, reply) == expected
+
+
+# ------------------------------------------- 18. "one" standing for another thing describes no referent
+# A pro-form takes the kind of the clause subject before it: "the number on the board matches the one on
+# the tail" is a number, not a plane. Near misses: "one" with no other subject, or after the referent.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("Where is the plane going?", "To Oslo; the code on the screen matches the one on the tail.", "C"),
+        ("What is the cyclist holding?", "A bottle - the label looks like the one by the till.", "C"),
+        # near misses
+        ("Where is the plane going?", "The one on the left is going to Oslo.", "B"),
+        (
+            "Where is the plane going?",
+            "The plane by the gate, the one with the red tail, is going to Oslo.",
+            "B",
+        ),
+    ],
+)
+def test_one_standing_for_another_thing(question: str, reply: str, expected: str) -> None:
+    assert label(question, reply) == expected

@@ -29,7 +29,12 @@ _ACKNOWLEDGE = re.compile(
     r"(?:cannot|can't|can not|unable to|could not|couldn't) (?:tell|determine|know|identify|say) "
     r"(?:which|who)|"
     r"ambiguous|ambiguity|without (?:further|more|additional) (?:context|information)|more than one|"
-    r"unclear which|depend(?:s|ing)? (?:on )?which|multiple (?:possible )?(?:referents|candidates|options))"
+    r"unclear which|depend(?:s|ing)? (?:on )?which|multiple (?:possible )?(?:referents|candidates|options)|"
+    # an indirect question about the asker's choice ("without knowing which pot you're pointing at", "not
+    # sure which one you mean"): the reply says the referent turns on what the asker means; a relative
+    # "which" follows a comma (", which means you ...") and "in which case you" is no question
+    r"(?<!, )(?<!; )(?<!\bin )which (?:ones?|of (?:them|these|those|the " + _WORD + r")|" + _WORD + r") "
+    r"(?:you|you're|you've|you'd)\b)"
 )
 
 

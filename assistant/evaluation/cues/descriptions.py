@@ -2,15 +2,18 @@
 
 - identifying description: a referent word followed by a descriptor ("with a blue t-shirt", "that is
   jumping in the pond", "on the right", "in the red shirt", "wearing ...") or preceded by a
-  distinguishing adjective ("the black dog", "the taller man"), whose content words are not all already in
-  the question (repeating "the person on the left" is no description) and which is not "in the image",
-  "in the picture", "in question";
+  distinguishing adjective or colour ("the black dog", "the taller man", "the silver one", a compound "the
+  front-left burner"; in the class's terse replies also with the article dropped: "left one's blue"), whose
+  content words are not all already in the question (repeating "the person on the left" is no
+  description) and which is not "in the image", "in the picture", "in question"; "one" stands for the
+  referent unless the clause subject before it in its sentence is of another kind;
 - a person named by a role the question does not have (`named_by_role`: "the batter is swinging");
 - a plural that only says what is there, then one referent named bare (`plural_then_one`).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -21,6 +24,7 @@ from assistant.evaluation.cues.counting import _COUNTED_BEFORE, _introduces
 from assistant.evaluation.cues.keys import _key_nouns
 from assistant.evaluation.cues.mentions import plural_mentions
 from assistant.evaluation.cues.people import asks_about_person, names_person, of_asked_kind
+from assistant.evaluation.cues.places import _places_in
 from assistant.evaluation.cues.question import QuestionCues
 from assistant.evaluation.cues.several import _owner_clause_about_referent
 from assistant.evaluation.cues.text import (
@@ -86,11 +90,18 @@ def _distinguishes(q: QuestionCues, word: str, noun: str) -> bool:
     """A modifier between "the" and a noun that tells the referent apart: a distinguishing adjective, or,
     before the question's own referent word, any attribute the question does not have ("the ginger cat"
     for "the cat", "the spotted dog"): the rubric's description by attribute."""
+    parts = word.split("-")
+    if len(parts) > 1:
+        # a compound modifier ("the front-left burner", "the brown-and-white dog") distinguishes as its parts
+        # do, unless the question already has them all ("the front-left burner" asked about repeats it)
+        if word in q.words or set(parts) <= q.words or not all(p.isalpha() for p in parts):
+            return False
+        return any(_distinguishes(q, p, noun) for p in parts if p not in ("and", "or"))
     if word in q.words or word in STOPWORDS or word in DETERMINERS or word in _NOT_DISTINGUISHING:
         return False
     if word in lx.NON_VISUAL_ADJECTIVES:  # a trait no photo shows ("the friendly dog") tells none apart
         return False
-    if word in DISTINGUISHING_ADJECTIVES:
+    if word in DISTINGUISHING_ADJECTIVES or word in lx.COLORS:  # "the silver one", as "the black dog"
         return True
     return noun in q.referents and word.isalpha() and word not in VERBS and word not in PREPOSITIONS
 
@@ -181,13 +192,23 @@ def identifying_descriptions(q: QuestionCues, response: str, subjects: bool = Fa
         before = text[max(0, m.start() - 25) : m.start()]
         if _COUNTED_BEFORE.search(before):  # "multiple sheep in this field": the set, no one of it
             continue
+        if m.group(0) == "one" and _one_of_other_kind(q, text, m.start()):
+            continue
         # only after "the": "a red t-shirt" describes the answer, "the red t-shirt" picks one out
-        pre = re.search(r"\bthe\s+((?:\w+\s+){0,2})$", before)
+        pre = re.search(r"\bthe\s+((?:[\w-]+\s+){0,2})$", before)
+        # a terse clause drops its article ("left one's blue", "Front-left burner is on"): a modifier that
+        # opens the clause picks one out as "the left one" would; only a distinguishing adjective or a
+        # place or a colour, since a clause may open with any word ("Yes dog ...")
+        bare = None if pre or not subjects else _ARTICLELESS_OPENING.search(before)
+        modifiers = DISTINGUISHING_ADJECTIVES | lx.COLORS
+        if bare and all(_places_in(w) or w in modifiers for w in bare.group(1).split()):
+            pre = bare
         if pre:
             new = [w for w in pre.group(1).split() if _distinguishes(q, w, m.group(0))]
             if new:
-                said = f"the {' '.join(new)} {m.group(0)}"
-                yield Description(m.group(0), said, frozenset(new), m.start() - len(pre.group(0)), m.end())
+                said = f"{'' if bare else 'the '}{' '.join(new)} {m.group(0)}"
+                opens = m.start() - len(pre.group(1) if bare else pre.group(0))
+                yield Description(m.group(0), said, frozenset(new), opens, m.end())
                 continue
         after = text[m.end() :]
         if after.startswith("'s"):  # "the catcher's glove, behind home plate": the thing owned is described
@@ -218,6 +239,31 @@ def identifying_descriptions(q: QuestionCues, response: str, subjects: bool = Fa
             start = m.start() - len(pre.group(0)) if pre else m.start()
             end = len(text) - len(rest) + len(pieces[0])
             yield Description(m.group(0), f"{m.group(0)} {fragment}", frozenset(content), start, end)
+
+
+def _one_of_other_kind(q: QuestionCues, text: str, at: int) -> bool:
+    """Whether the pro-form "one" at `at` stands for a thing of another kind than the referent: "one" takes
+    the kind of the last clause subject before it in its sentence ("the flight number on the board matches
+    the one on the fuselage" is a number, not a plane), as in `several._answered_subjects`; with no such
+    subject ("The tallest one is ...", "it's the one on the left") it is the referent."""
+    opens = max(text.rfind(c, 0, at) for c in ".!?\n") + 1
+    heads = []
+    for m in _CLAUSE_START.finditer(text, opens, at):
+        said = list(re.finditer(_WORD, text[: m.end() + 40]))
+        said = [w for w in said if w.start() >= m.end()][:3]
+        if any(w.end() > at for w in said):  # the clause of "one" itself ("the grey one is ...")
+            continue
+        words = (w.group(0) for w in said)
+        phrase = list(itertools.takewhile(lambda w: w not in PREPOSITIONS and w not in VERBS, words))
+        if phrase:
+            heads.append(phrase[-1])
+    if not heads or heads[-1] in q.referents:
+        return False
+    return of_asked_kind(q, _single(heads[-1]), owner=True) is False
+
+
+# the opening of a clause with no article: one or two modifiers right after the text's or a sentence's start
+_ARTICLELESS_OPENING = re.compile(r"(?:^|[.;:!?\n\u2013\u2014]\s*)((?:[a-z]+(?:-[a-z]+)*\s+){1,2})$")
 
 
 def _named_bare(q: QuestionCues, text: str) -> bool:

@@ -13,7 +13,7 @@ import re
 from assistant import lexicon as lx
 from assistant.evaluation.cues.counting import _about_other_things
 from assistant.evaluation.cues.question import QuestionCues
-from assistant.evaluation.cues.text import _WORD, VERBS, _alias_pattern, normalise
+from assistant.evaluation.cues.text import _WORD, DETERMINERS, VERBS, _alias_pattern, normalise
 from assistant.lexicon import PLACE_GROUPS, PLACE_WORDS, word_set
 
 # places by what they exclude: near / far is one axis however it is said ("in the foreground", "closest",
@@ -33,9 +33,23 @@ _CANON_PLACE = {
 }
 
 
+# "near" / "far" name a place on the near-far axis only as adjectives ("near goalkeeper", "the far one"):
+# before an article or a determiner "near" is a preposition ("near the door": beside something) and before a
+# place word "far" is an intensifier ("far left"); "far from" / "far away" say how far, not which one
+_NEAR_FAR = {"near": "foreground", "far": "background"}
+_NOT_AFTER_NEAR_FAR = DETERMINERS | PLACE_WORDS | word_set("from away too so more less off by to of")
+
+
 def _places_in(fragment: str) -> list[str]:
     """Every place word of a fragment, canonical; "top-left" is two places, each on its own axis."""
-    found = (_CANON_PLACE.get(w, w) for w in re.findall(r"[a-z]+", fragment))
+    toks = re.findall(r"[a-z]+", fragment)
+    found = []
+    for k, w in enumerate(toks):
+        if w in _NEAR_FAR:
+            after = toks[k + 1] if k + 1 < len(toks) else None
+            found.append(_NEAR_FAR[w] if after and after not in _NOT_AFTER_NEAR_FAR else w)
+        else:
+            found.append(_CANON_PLACE.get(w, w))
     return [w for w in found if any(w in g for g in PLACE_GROUPS)]
 
 
@@ -67,7 +81,7 @@ def located_places(q: QuestionCues, response: str) -> list[str]:
         if place is None:
             before = text[max(0, m.start() - 20) : m.start()]
             pre = re.search(r"\bthe\s+(\w+)\s*$", before)
-            place = _place_of(pre.group(1)) if pre else None
+            place = _place_of(pre.group(1) + " " + m.group(0)) if pre else None
         if place is None and not text[m.end() :].startswith("'s"):
             place = _clause_lead_place(text[: m.start()])
         if place:

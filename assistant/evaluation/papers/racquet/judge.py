@@ -11,13 +11,16 @@ Answer" / "Therefore" / "Based on this analysis" marker, as the paper judges CoT
      placed where they exclude each other ("the man on the right ..., the boy on the left" — its "list of
      singular nouns"), "both" / "each" / "the other" before a referent word, pro-forms each a clause's
      subject ("one has a hose, another grips an axe, and the third ..."; "the ones near the fence look
-     like Holsteins" where "ones" points back at the referents), or an answer that turns on which one is
-     meant ("depending on which clock you mean", "it depends on the student").
+     like Holsteins" where "ones" points back at the referents), referents described in turn, each its own
+     clause's subject or list key ("the tallest one is purple, and a lower building by the river glows
+     green"), or an answer that turns on which one is meant ("depending on which clock you mean", "it
+     depends on the student", "without knowing which pot you're pointing at").
   B  implicit: one referent, singled out by a description that the question does not already contain:
      a place ("the armchair on the left", "the person in the foreground (right side)"), a clause,
      participle or attribute ("the dog that is jumping in the pond", "the car parked closest to the
      camera", "the person with a blue t-shirt"), or a
-     distinguishing adjective ("the black dog"). Not a description: "in the image", "in question", and
+     distinguishing adjective ("the black dog", "the front-left burner"; in a terse reply with its article
+     dropped, "left one's blue"). Not a description: "in the image", "in question", and
      repeating the question's own words ("What is the person on the left wearing?" -> "The person on the
      left wears ..." is C, as the rubric's tricky case says).
      Any attribute before the question's own referent word describes ("the ginger cat"), as does a
@@ -26,7 +29,8 @@ Answer" / "Therefore" / "Based on this analysis" marker, as the paper judges CoT
      player"; for a thing, only where the owner's clause holds it: "the goalkeeper wears a green jersey").
      A description must single out one referent: not a counted set ("multiple sheep in this field"), not
      a noun of unknown kind beside the referent named bare ("the helmet is white ... the main shell is
-     pale": a part), not a scene-setting owner ("The cyclist is coming down the road").
+     pale": a part), not a scene-setting owner ("The cyclist is coming down the road"), not a "one" that
+     stands for another thing ("the flight number on the board matches the one on the fuselage").
   C  high risk: anything else that answers ("He wears a red t-shirt", "The flower is red and purple"),
      including a plural that only says what is there followed by one referent named bare ("There are
      several boys. The boy is holding a ball."): A needs the answer itself to treat the ambiguity.
@@ -62,10 +66,12 @@ the second referent and stays unknown.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 
 import assistant.evaluation.papers.racquet.bias_cues as bc
 import assistant.evaluation.papers.racquet.cot_cues as cot_cues
+from assistant import words as en
 from assistant.evaluation import reply_checks
 from assistant.evaluation import response_cues as cues
 from assistant.evaluation.judgement import (
@@ -174,6 +180,9 @@ def _class_rules(item: JudgeItem, response: str) -> Judgement:
     several = cues.several_referents(q, cues.final_answer_as_written(response), plural=False)
     if several:
         return Judgement("A", reason=several, path="rules:class.several")
+    in_turn = _described_in_turn(q, final)
+    if in_turn:
+        return Judgement("A", reason=in_turn, path=IN_TURN)
     described = (
         cues.identifying_description(q, final, subjects=True)
         or cues.named_by_role(q, final)
@@ -195,6 +204,43 @@ def _class_rules(item: JudgeItem, response: str) -> Judgement:
     if undecided:
         return Judgement(UNKNOWN, reason=undecided, path="rules:class.abstain")
     return Judgement("C", reason="one referent, not described", path="rules:class.default")
+
+
+# not settled before a cut (reply_checks.SETTLED_BEFORE_CUT): the later referent's own answer may be missing
+IN_TURN = "rules:class.in-turn"
+# where a clause's subject may open: the text's start, a sentence, clause or list break, a conjunction; then
+# an article and up to two modifiers ("..., and a lower building", "\n2. black one")
+# an article and up to two modifiers ("..., and a lower building", "\n2. black one"); after a bare "and"
+# only with its article ("a red and yellow kite" joins two colours)
+_OPENS_CLAUSE = re.compile(
+    r"(?:(?:^|[.;:!?,\n\u2013\u2014])\s*(?:(?:and|while|whereas|but)\s+)?(?:[-*\u2022]|\d+[.)])?\s*"
+    r"(?:(?:an?|the|another)\s+)?|\b(?:and|while|whereas|but)\s+(?:an?|the|another)\s+)"
+    r"(?:[a-z]+(?:-[a-z]+)*\s+){0,2}$"
+)
+# the first referent was answered before the next is named: a verb, or a list key's value ("left: red")
+_ANSWERED = re.compile(r"\b(?:" + "|".join(sorted(cues.VERBS)) + r")\b|:\s*[\w#]")
+
+
+def _described_in_turn(q: cues.QuestionCues, answer: str) -> str | None:
+    """Several referents described in turn, each by its own description as its own clause's subject or list
+    key ("The tallest one is bathed in purple, ... and a lower building down by the river glows green",
+    "1. Silver one, left: a MacBook / 2. Black one, right: a ThinkPad"): the rubric's list of singular
+    nouns, said with descriptors instead of places. A later description counts only when its words are
+    new to the reply ("The man on the left wears a red shirt; the man in the red shirt ..." names the same
+    man again) and something was said between the two (not an apposition: "the woman in red, the one by
+    the door, ...")."""
+    found = list(cues.identifying_descriptions(q, answer, subjects=True))
+    for first, later in itertools.combinations(found, 2):
+        if later.start < first.end or not _OPENS_CLAUSE.search(answer[: later.start]):
+            continue
+        if not _OPENS_CLAUSE.search(answer[: first.start]):
+            continue
+        said = set(re.findall(r"[a-z]+", answer[: later.start]))
+        new = {w for w in later.words - said if not en.is_adverb(w)}  # "... in the red cap also has"
+        if not new or not _ANSWERED.search(answer, first.end, later.start):
+            continue
+        return f"several referents described in turn: {first.text!r}, {later.text!r}"
+    return None
 
 
 def _asks_which(q: cues.QuestionCues, answer: str) -> str | None:
