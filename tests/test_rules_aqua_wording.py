@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.evaluation import papers
+from assistant.evaluation import answer_match, papers
 from assistant.evaluation.answer_match import related_forms
 from assistant.evaluation.judges import RuleJudge
 
@@ -616,3 +616,28 @@ def test_a_hint_word_blocks_only_the_reading_it_spells() -> None:
 )
 def test_two_colours_offered_across_a_question_mark_are_options(reply: str, label: str) -> None:
     assert passed("What colour is the kite?", reply, "green", "the kite over the hill")[0] == label
+
+
+# ------------------------------------------------------------------ dates in numeric form
+
+
+@pytest.mark.parametrize(
+    ("reply", "reference", "expected"),
+    [
+        ("The yoghurt is best before 7/9.", "7 September", "PASS"),  # day first
+        ("The yoghurt is best before 9/7.", "7 September", "PASS"),  # month first
+        ("Use by 07.09.2025, it says.", "September 7th", "PASS"),
+        # near misses: another date, a time, a reference that is no date
+        ("The yoghurt is best before 8/9.", "7 September", "FAIL"),
+        ("It was opened at 7:09.", "7 September", "FAIL"),
+    ],
+)
+def test_a_numeric_date_gives_the_reference_date_in_either_order(
+    reply: str, reference: str, expected: str
+) -> None:
+    assert passed("When does it expire?", reply, reference, "the yoghurt")[0] == expected
+
+
+def test_a_numeric_date_is_no_answer_for_a_reference_that_is_no_date() -> None:
+    assert answer_match.in_date_words("two apples", "on 2/2") is None
+    assert answer_match.day_and_month("the 3rd of May 2024") == (3, 5)

@@ -31,12 +31,16 @@
 - Place: a clause whose subject stands in a place that excludes the hint's place ("the bus at the front"
   for "the bus behind") is about another referent; a side or part of the object ("on its left side",
   "the left wing") is no place of the referent (`subject_places`).
+- Dates (`in_date_words`): a reference day and month ("12 December", "Dec 12th") is given by a numeric
+  date in either order ("12/12", "3.4" for "3 April" or "4 March"): the reply is read with the reference
+  where that date stands. Month names from the stdlib's calendar.
 - Binding: in a reply about several referents ("The biggest umbrella is red; the small one is blue"),
   the reference answer counts only in the clause that speaks of the hinted referent.
 """
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -548,3 +552,39 @@ def rare_synonym(word: str, reference: str) -> bool:
     answer, maybe another thing."""
     pairs = [(w, r) for w in _nouns(word) for r in _nouns(reference)]
     return any(noun_senses.same_thing(w, r) and not _close_synonym(w, r) for w, r in pairs)
+
+
+# English month names and abbreviations, by number (the stdlib's, in the C locale the judges run in)
+_MONTHS = {
+    n.lower(): k for names in (calendar.month_name, calendar.month_abbr) for k, n in enumerate(names) if n
+}
+_DATE_FILLERS = frozenset(["st", "nd", "rd", "th", "the", "of", "on"])
+# "12/12", "3.4.2024", "12-03-24"; not a time ("12:30") nor a decimal inside a longer number
+_NUMERIC_DATE = re.compile(r"(?<![\d/.:-])(\d{1,2})([/.-])(\d{1,2})(?:\2(?:\d{4}|\d{2}))?(?![\d/:-]|\.\d)")
+
+
+def day_and_month(reference: str) -> tuple[int, int] | None:
+    """(day, month) of a reference that is only a date ("12 December", "December 12th", "the 3rd of
+    May", a year allowed), or None."""
+    days, months = [], []
+    for tok in tokens(reference):
+        if tok in _MONTHS:
+            months.append(_MONTHS[tok])
+        elif tok.isdigit() and 1 <= int(tok) <= 31:
+            days.append(int(tok))
+        elif not (tok in _DATE_FILLERS or (tok.isdigit() and len(tok) == 4)):
+            return None
+    return (days[0], months[0]) if len(days) == 1 and len(months) == 1 else None
+
+
+def in_date_words(reference: str, reply: str) -> tuple[str, str] | None:
+    """The reply read with the reference where a numeric date in it gives the reference's day and month
+    in either order ("expires on 12/12" for "12 December"), and the date as written; None otherwise."""
+    wanted = day_and_month(reference)
+    if wanted is None:
+        return None
+    for m in _NUMERIC_DATE.finditer(reply):
+        a, b = int(m.group(1)), int(m.group(3))
+        if wanted in ((a, b), (b, a)):
+            return f"{reply[: m.start()]}{reference}{reply[m.end() :]}", m.group(0)
+    return None

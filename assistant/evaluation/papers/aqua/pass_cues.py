@@ -160,7 +160,7 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
             continue
         said, via, word = response, "", ""
         if not answer_match.contains_answer(words, response):
-            other_words = _in_other_words(words, question, hint, response)
+            other_words = _in_other_words(words, question, hint, response) or _as_date(ref, response)
             if other_words is None or not answer_match.contains_answer(words, other_words[0]):
                 continue
             said, via, word = other_words
@@ -221,6 +221,16 @@ def _in_other_words(words: list[str], question: str, hint: str, response: str) -
         return None
     reading, word, how = found
     return reading, f"{word!r}, {how} of {words[-1]!r}", word
+
+
+def _as_date(reference: str, response: str) -> tuple[str, str, str] | None:
+    """The reply read with the reference date where a numeric date gives it (`answer_match.in_date_words`:
+    "12/12" for "12 December"), how it was said, and the date's first token (where it stands)."""
+    found = answer_match.in_date_words(reference, response)
+    if found is None:
+        return None
+    reading, numeric = found
+    return reading, f"{numeric!r}, a numeric date", answer_match.tokens(numeric)[0]
 
 
 _WH = cues.word_set("what which who whose whom where when how")
