@@ -790,3 +790,46 @@ def test_display_read_from_near_misses(question: str, reply: str, expected: str)
 )
 def test_a_referent_must_be_of_the_asked_kind(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 8: the subject names the pronoun's referent
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # a definite subject with a name the question lacks: the referent taken ("The hot dog has ...")
+        ("What colour is it?", "The umbrella by the door is a faded green."),
+        ("How hot should I set this?", "The oven dial (the left one) goes to 180 for this recipe."),
+        ("What does that say?", "The sign above the café door says 'Closed on Mondays'."),
+        # a topic phrase that names the container answered about
+        ("How many are there?", "In the fruit bowl, there are six apples."),
+        # an elliptic "how many": the counted noun is what it was about
+        ("How many are left?", "Three biscuits are left on the plate."),
+        # a person's pronoun: the subject describes which person
+        ("Is he smiling?", "The boy holding the kite, in the blue cap, is grinning widely."),
+    ],
+)
+def test_subject_names_the_pronouns_referent(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "infer"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # the question's own word as subject names nothing new
+        ("What colour is it?", "The colour is a faded green.", "answer"),
+        # the image as subject
+        ("What is this?", "The photo shows a vintage typewriter.", "answer"),
+        # the name after the question's pronoun is the answer of a bare "What is this?"
+        ("What is this?", "This is a vintage typewriter.", "answer"),
+        # a generic person noun for "he": no more than the pronoun
+        ("Is he smiling?", "The man is grinning widely.", "answer"),
+        # the question names its referent: not a pronoun-only question
+        ("What colour is the umbrella?", "The umbrella's canopy is a faded green.", "answer"),
+        # a counted noun the question already counts
+        ("How many apples are there?", "Six apples are in the bowl.", "answer"),
+    ],
+)
+def test_subject_names_the_pronouns_referent_near_misses(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected

@@ -87,6 +87,9 @@ def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
         return Judgement("infer", reason=f"singles out one referent: {described!r}")
     vague = q.vague or bool(_PRONOUN_REFERENT.search(q.text))
     named = _named_referent(q, text) if vague else None
+    taken_subject = subject_names_referent(q, text) if not named else None
+    if taken_subject:
+        return Judgement("infer", reason=taken_subject)
     if named:
         return named
     taken = (_echoed_referent(q, text) or _owner_in_evidence(q, text)) if vague else None
@@ -304,6 +307,70 @@ def _named_referent(q: cues.QuestionCues, text: str) -> Judgement | None:
     if "'s" in named.group(0)[:6] and not _SET_APART.match(text, named.end()):
         return None
     return Judgement("infer", reason=f"names the referent of a vague question: {named.group(1)!r}")
+
+
+# the subject of the reply's first clause: a definite noun phrase ("the bag of crisps in the middle", "the
+# pasta packet (fusilli)", "the player serving, in the pink skirt") up to its verb, or a topic phrase that
+# names the container answered about ("In the egg box, 4 eggs are left"); for an elliptic "how many" the
+# counted noun ("4 eggs are left") too
+_SUBJECT_LEAD = re.compile(
+    r"^(?:(?:in|on|inside|for)\s+(?:the|this|that|your)\s+([^,;:.!?\u2013\u2014]+?)\s*[,\u2013\u2014]\s*)?"
+)
+_DEFINITE = re.compile(r"(?:the|this|that|your)\s+")
+_ELLIPTIC_COUNT = re.compile(r"^how\s+many\s+(?:are|is|were|was|do|does|did|can|have|has|will)\b")
+# words that name no referent as a subject: the image itself, a generic "thing", the answer's own word
+_NO_REFERENT = lx.IMAGE_WORDS | lx.VAGUE_NOUNS | cues.word_set("answer one ones")
+
+
+def _pronoun_only(q: cues.QuestionCues) -> bool:
+    """Whether the question's referent is only a pronoun or left out: "this" / "it" ("What flavour is
+    it?"), a person's pronoun with no noun ("Is she winning?"), or an elliptic "How many are left?"."""
+    person = q.pronoun in cues.SUBJECT_PRONOUNS and not any(h not in lx.PLACE_WORDS for h in q.heads)
+    return q.vague or bool(_PRONOUN_REFERENT.search(q.text)) or person or bool(_ELLIPTIC_COUNT.match(q.text))
+
+
+def subject_names_referent(q: cues.QuestionCues, text: str) -> str | None:
+    """For a question whose referent is only a pronoun (or left out), a reply whose first clause's subject
+    (or opening topic phrase) names a thing the question does not ("The bag of crisps in the middle is
+    Salt & Vinegar" for "What flavour is it?"; "In the egg box, 4 eggs are left" for "How many are
+    left?"): the subject is the referent the reply took, the rubric's infer ("The hot dog has mustard and
+    onions"). The name in subject position is the referent; a name after the question's own pronoun
+    ("This is a bicycle" for "What is this?") is the answer, read by `_named_referent`. Words the question
+    has ("The colour is red"), the image, a generic "thing", and a person's generic noun for "he" / "she"
+    ("The woman is winning": no more than "she") name nothing new; a subject that also describes its
+    person ("the player serving, in the pink skirt") does."""
+    if not _pronoun_only(q):
+        return None
+    lead = _SUBJECT_LEAD.match(text)
+    topic = lead.group(1) if lead and lead.group(1) else ""
+    rest = text[lead.end() if lead else 0 :]
+    count = _COUNT_WORD.match(rest) if _ELLIPTIC_COUNT.match(q.text) else None
+    definite = _DEFINITE.match(rest)
+    subject = ""
+    start = definite or count
+    if start:
+        toks = re.findall(r"[a-z][a-z'-]*|[(),]", rest[start.end() :])
+        # a verb, not a plural after a preposition ("the bag of crisps")
+        verb = next(
+            (
+                k
+                for k, t in enumerate(toks[:12])
+                if (_is_verb(t) or t in lx.AUX) and not (k and toks[k - 1] in cues.PREPOSITIONS)
+            ),
+            None,
+        )
+        subject = " ".join(toks[:verb]) if verb else ""
+    people = cues.PRONOUN_PEOPLE.get(q.pronoun or "", frozenset())
+    said = set(cues.words(f"{topic} {subject}"))
+    new = {
+        w
+        for w in said - q.words - _NO_REFERENT - _NOT_NAMES - lx.ATTRIBUTE_NOUNS - lx.PLACE_WORDS
+        if w not in cues.STOPWORDS and w not in cues.PREPOSITIONS and noun_senses.senses(en.lemma(w))
+    }
+    new -= people  # "the woman" for "she" names no more than the pronoun; "the woman in red" does
+    if new:
+        return f"the subject names the referent the pronoun stood for: {(topic + ' ' + subject).strip()!r}"
+    return None
 
 
 # a place phrase after the name: "It's a lamp on the desk", "This is a bicycle by the wall"
