@@ -833,3 +833,56 @@ def test_subject_names_the_pronouns_referent(question: str, reply: str) -> None:
 )
 def test_subject_names_the_pronouns_referent_near_misses(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 8: clauses after an introducing colon
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # the colon opens the answers: each definite subject answered in the same frame
+        (
+            "What does this cost?",
+            "Two things are on the shelf: the kettle is £20 and the toaster is £25.",
+            "enumerate",
+        ),
+        # garments are things in their own right for a "this" that names no person
+        (
+            "What's this made of?",
+            "The rack holds two: the glove is leather, and the scarf next to it is wool.",
+            "enumerate",
+        ),
+        # near miss: garments of one person's outfit
+        ("What is she wearing?", "Her outfit: the jacket is denim and the scarf is wool.", "answer"),
+    ],
+)
+def test_clauses_after_an_introducing_colon(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+def test_one_subject_after_a_colon_is_no_enumeration() -> None:
+    assert strategy("What does this cost?", "Price check: the kettle is £20.") != "enumerate"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # a final answer of several values after reasoning that answered for each referent
+        (
+            "What is in the cup?",
+            "Step 1: I see the mum's cup and the boy's cup. Step 2: the mum's cup has tea, the boy's has "
+            "hot chocolate.\nAnswer: tea / hot chocolate, depending on the cup.",
+            "enumerate",
+        ),
+        # near miss: one value after reasoning that looked at several things as evidence
+        (
+            "What season is it?",
+            "Step 1: The trees are bare. Step 2: the ground is white and the pond is frozen.\n"
+            "Final answer: winter.",
+            "answer",
+        ),
+    ],
+)
+def test_final_answer_of_several_values(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected

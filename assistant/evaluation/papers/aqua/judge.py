@@ -222,6 +222,29 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
         return Judgement(
             "clarify", reason=f"cannot tell which is meant: {unsure!r}", path="rules:strategy.asks"
         )
+    several = _several(q, response)
+    if several:
+        return several
+    text = cues.normalise(response)
+    judged = one_referent(q, response, text)
+    if judged.label == "answer" and whole != response:
+        # a final answer that only gives several values ("spaghetti / steak / a roll, depending on the
+        # seat") after reasoning that answered for each referent, or one answer after reasoning that
+        # stated its assumption ("Assumption: you mean ... Answer: it's orange."): the reasoning says whose
+        # values they are; one value after reasoning that looked at several things ("The sky is grey ...
+        # the pavement is wet. Final answer: rainy") is one answer
+        several = _several(q, whole) if _SEVERAL_VALUES.search(response) else None
+        return several or one_referent(q, whole, cues.normalise(whole))
+    return judged
+
+
+# a final answer that gives several values: "spaghetti / steak and salad / a roll", "red or blue, depending
+# on which one"
+_SEVERAL_VALUES = re.compile(r"\w\s+/\s+\w|\bdepending\s+on\b", re.IGNORECASE)
+
+
+def _several(q: cues.QuestionCues, response: str) -> Judgement | None:
+    """enumerate where the reply answers for several referents (judge.py's docstring), else None."""
     several = cues.several_referents(q, response) or cues.several_referents(q, restored_articles(response))
     text = cues.normalise(response)
     if several and several.startswith("plural mention") and acknowledged_then_chosen(q, text):
@@ -243,10 +266,7 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     parallel = parallel_answers(q, response)
     if parallel:
         return Judgement("enumerate", reason=parallel, path="rules:strategy.parallel")
-    judged = one_referent(q, response, text)
-    if judged.label == "answer" and whole != response:  # "Assumption: you mean ... Answer: it's orange."
-        return one_referent(q, whole, cues.normalise(whole))
-    return judged
+    return None
 
 
 def clarification_rules(item: JudgeItem, response: str) -> Judgement:

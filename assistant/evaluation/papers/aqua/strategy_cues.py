@@ -707,7 +707,9 @@ def _described(clause: str) -> bool:
 _ALTERNATIVES = re.compile(r"\b(?:either\s+)?(?:the|a|an)\s+([a-z-]+)\s*,?\s+or\s+(?:the|a|an)\s+([a-z-]+)\b")
 
 
-_AND_THE = re.compile(r"\s+(?=(?:and|while|whereas)\s+(?:the|this|that)\s)")
+# a conjunction before a definite subject, or a colon after an introduction ("The case holds two objects:
+# the helmet ..."), opens a clause
+_AND_THE = re.compile(r"\s+(?=(?:and|while|whereas)\s+(?:the|this|that)\s)|:\s+(?=(?:the|this|that)\s)")
 
 
 def _offered(response: str) -> set[str]:
@@ -727,10 +729,14 @@ def parallel_answers(q: cues.QuestionCues, response: str, any_frame: bool = Fals
     # "the scooter is green and the helmet is white": a conjunction before a definite subject opens a clause
     parts = [c for clause in answer_match.clauses(response) for c in _AND_THE.split(clause) if c.strip()]
     offered = _offered(response)
+    # garments are one person's outfit ("the jacket is red and the hat is blue" for "What is she
+    # wearing?"), but things in their own right for a "this" / "it" that names no person ("What's this
+    # made of?": "the helmet ..., and the sword ...")
+    worn = lx.CLOTHING if not q.vague or q.referents & cues.PERSON_NOUNS else frozenset()
     seen: list[tuple[str, str, str]] = []
     for k, clause in enumerate(parts):
         found = _subject_and_frame(clause)
-        if found is None or found[0] in lx.PART_NOUNS or found[0] in lx.CLOTHING:
+        if found is None or found[0] in lx.PART_NOUNS or found[0] in worn:
             continue
         named_before = any(found[0] in cues.words(p) for p in parts[:k])
         if found[0] not in ("one", "other") and named_before and found[0] not in offered:
