@@ -886,3 +886,44 @@ def test_one_subject_after_a_colon_is_no_enumeration() -> None:
 )
 def test_final_answer_of_several_values(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 8: the speaker's aside answers nothing
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # a question back made of longer candidates, then the speaker's reason for asking
+        (
+            "What is the woman holding?",
+            "The woman by the fountain, or the one sitting on the steps with the pram? I'd rather not guess.",
+        ),
+        # "not sure which" with a dash, then an offer of what the speaker will do
+        (
+            "What is the horse eating?",
+            "Can't tell which horse you mean - there are several by the fence. Tell me and I'll describe it.",
+        ),
+    ],
+)
+def test_speaker_aside_leaves_a_clarification(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "clarify"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # a perception reports the scene: something is answered
+        (
+            "What is the woman holding?",
+            "The woman by the fountain, or the one on the steps? I don't see anything in their hands.",
+        ),
+        # an answer after the "not sure which"
+        (
+            "What is the horse eating?",
+            "Not sure which horse you mean - the grey one is eating hay. I'll describe the rest if asked.",
+        ),
+    ],
+)
+def test_speaker_aside_near_misses(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "clarify"

@@ -924,7 +924,9 @@ def offers_for_pronoun(response: str) -> str | None:
 
 # a question made only of candidates: "the bus, the jersey or the door?", "hmm, the red one or the blue
 # one?"; each a definite noun phrase of a few words
-_CANDIDATE = r"(?:the|your|this|that)\s+[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3}"
+# each a definite noun phrase of a few words, a place or participle phrase after it ("the one standing in
+# the kitchen doorway"); a finite verb makes it a question about the answer
+_CANDIDATE = r"(?:the|your|this|that)\s+[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,8}"
 _CANDIDATES_ASKED = re.compile(
     rf"^(?:(?:{'|'.join(sorted(lx.FILLERS | {'hmm', 'oh', 'ah', 'er', 'erm'}))})\b\W*)*"
     rf"({_CANDIDATE}(?:\s*,\s*{_CANDIDATE})*\s*,?\s+or\s+{_CANDIDATE})\s*\?+$"
@@ -942,9 +944,30 @@ def offered_candidates(response: str) -> str | None:
         m = _CANDIDATES_ASKED.match(sentence)
         if m is None or set(cues.words(m.group(1))) & (lx.AUX | cues.VERBS):
             continue
-        if all(s == sentence or s.endswith("?") or cues.answers_nothing(s) for s in said):
+        if all(s == sentence or s.endswith("?") or cues.answers_nothing(s) or speaker_aside(s) for s in said):
             return sentence.strip()
     return None
+
+
+# the speaker's own act of answering, wanted, declined or offered: "I don't want to describe the wrong
+# person", "I'd rather not guess", "I'll describe that one", "I need to know which"
+_SPEAKER_ASIDE = re.compile(
+    r"^(?:just\s+|so\s+)?i('d|'ll|'m)?\s+((?:(?:do\s+not|don't|would\s+not|wouldn't|rather|not|want|"
+    r"wanna|need|would|will|can|just|am|going|happy|glad)\s+)*)(?:to\s+)?([a-z]+)\b"
+)
+# perception reports what is there ("I don't see a hat"): an answer, not an aside
+_PERCEIVING = cues.word_set("see spot notice find count identify read locate recognise recognize look check")
+
+
+def speaker_aside(sentence: str) -> bool:
+    """A sentence about the speaker's own answering, wanted, declined or offered ("I don't want to
+    describe the wrong person", "I'll describe that one"): it answers nothing about the scene, so it
+    leaves a question back or a "not sure which you mean" a clarification. A perception ("I don't see a
+    hat") reports the scene."""
+    m = _SPEAKER_ASIDE.match(sentence.strip())
+    if m is None or not (m.group(1) or m.group(2)):  # "I describe ..." with no modal is a statement
+        return False
+    return m.group(3) not in _PERCEIVING and _lemma(m.group(3)) in lx.SPEAKER_VERBS
 
 
 # a statement that the reply cannot tell which referent the user means: "I can't tell which player you
@@ -954,7 +977,7 @@ _CANNOT_TELL = re.compile(
     r"(?:(?:tell|know|say|determine|work out|figure out|be sure)\s+)?which\s+(?:one|[a-z'-]+)\s+"
     r"(?:you(?:'re| are)?\s+(?:mean|meant|asking|referring|talking)|is meant|you have in mind)\b"
 )
-_CLAUSE_BREAK = re.compile(r"[.;:!?]\s*|,?\s+(?:so|but|and|because)\s+|,\s+")
+_CLAUSE_BREAK = re.compile(r"[.;:!?\u2013\u2014]\s*|\s*-\s+|,?\s+(?:so|but|and|because)\s+|,\s+")
 
 
 def cannot_tell_which(response: str) -> str | None:
@@ -967,7 +990,7 @@ def cannot_tell_which(response: str) -> str | None:
         return None
     rest = [c.strip() for c in _CLAUSE_BREAK.split(text[: m.start()] + " . " + text[m.end() :]) if c.strip()]
     rest = [c for c in rest if not re.fullmatch(r"(?:i|sorry|so|but|and|,|\W)*", c)]
-    if all(cues.answers_nothing(c) or _REQUEST.search(c) for c in rest):
+    if all(cues.answers_nothing(c) or _REQUEST.search(c) or speaker_aside(c) for c in rest):
         return m.group(0)
     return None
 
