@@ -927,3 +927,28 @@ def test_speaker_aside_leaves_a_clarification(question: str, reply: str) -> None
 )
 def test_speaker_aside_near_misses(question: str, reply: str) -> None:
     assert strategy(question, reply) != "clarify"
+
+
+# ---------------------------------- round 8: an acknowledged plural, then the question's pronoun
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # the plural only says who is there; the answer is in the question's own pronoun
+        (
+            "What is he holding?",
+            "There are dozens of fans in the stands. He is holding a striped scarf.",
+            "answer",
+        ),
+        ("What colour is her hat?", "I see a crowd of shoppers outside. Her hat is a deep green.", "answer"),
+        # near miss: the plural is answered for as a whole
+        (
+            "What is he holding?",
+            "There are two boys on the bench; they are both holding ice creams.",
+            "enumerate",
+        ),
+    ],
+)
+def test_acknowledged_plural_then_the_questions_pronoun(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected

@@ -631,7 +631,10 @@ def acknowledged_then_chosen(q: cues.QuestionCues, text: str) -> bool:
     singular = (
         re.search(rf"\b(?:the|this|that)\s+(?:[a-z]+\s+){{0,2}}?(?:{names})\b", rest) if names else None
     )
-    return bool(cues.identifying_description(q, rest) or singular)
+    # or answered in the question's own pronoun ("There are a lot of people on the platform. Her scarf is
+    # yellow." for "What color is her scarf?"): one answer, as the question put it
+    own = bool(q.pronoun) and re.search(rf"\b{re.escape(q.pronoun or '')}\b", rest) is not None
+    return bool(cues.identifying_description(q, rest) or singular or own)
 
 
 def names_place_or_referent(q: cues.QuestionCues, line: str) -> bool:
