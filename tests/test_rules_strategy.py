@@ -952,3 +952,31 @@ def test_speaker_aside_near_misses(question: str, reply: str) -> None:
 )
 def test_acknowledged_plural_then_the_questions_pronoun(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 8: an activity and a state are one frame
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # two referents of the asked kind, one doing something, one in a state: answered in turn
+        (
+            "What is the dog doing?",
+            "The terrier is chasing a ball, and the spaniel by the gates is asleep.",
+            "enumerate",
+        ),
+        # a plural noun after "the" is no verb: the clause's verb is still found
+        (
+            "What is the runner doing?",
+            "The sprinter is stretching, and the marathoner near the hurdles is seated.",
+            "enumerate",
+        ),
+        # near miss: the asked referent set against another kind of thing
+        ("What is the dog doing?", "The dog is asleep on the rug and the cat is eating.", "answer"),
+        # near miss: one referent, a plural noun after a preposition
+        ("What is the runner doing?", "The runner behind the hurdles is stretching.", "infer"),
+    ],
+)
+def test_activity_and_state_are_one_frame(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected

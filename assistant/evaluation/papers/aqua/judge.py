@@ -8,7 +8,7 @@ the left, or the one on the right?"), unless it first answers for referents in p
 other (then it enumerates); enumerate when it speaks of several referents (class A's plural / place /
 "both" cues) or lists two or more items that each name a place or the referent, but a plural that only
 says there are several ("There are several women, but the one in the centre ...") before one is singled
-out is infer; two clauses answering in the same frame ("is -ing", "is", "says" / "reads", or one verb)
+out is infer; two clauses answering in the same frame ("is", "says" / "reads", or one verb)
 for two definite subjects enumerate ("The pigeon is pecking ..., and the seagull ... is standing"), but
 not a subject already named (the answer described), a part or garment, nor the asked referent set
 against another kind of thing; infer when it states an assumption ("assuming", "I assume", "if you
@@ -53,6 +53,17 @@ answers; the referent is what holds them, "the car" of "How many people are in t
 broken down by place abstains. A question for a reading (time, score, price ...) that names no thing of
 its own is about the display it is read from: a made thing (WordNet's artifact) cited as the evidence
 ("going by the big scoreboard above the stands", "the clock tower") is the referent taken, infer.
+Round 8: for a question whose referent is only a pronoun or left out ("What flavour is it?", "Is she
+winning?", "How many are left?"), the reply's subject or opening topic phrase naming a thing the question
+does not ("The bag of crisps in the middle is ...", "In the egg box, 4 eggs are left") is the referent
+taken: infer (a name after the question's own pronoun, "This is a bicycle", stays the answer). A colon
+after an introduction opens clauses ("two items: the sandwich is ... and the bottle is ..."); "is -ing"
+and "is" + a state are one frame; a plural after a determiner or preposition is no verb; garments are
+things of their own for a "this" naming no person. A final answer of several values ("A / B / C,
+depending on the seat") is read with the reasoning's enumeration. The speaker's own aside ("I don't want
+to describe the wrong person", "I'll describe that one") answers nothing, so a question back or "not sure
+which you mean" still clarifies. An acknowledged plural followed by an answer in the question's own
+pronoun ("Her scarf is yellow") is one answer.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,

@@ -653,15 +653,20 @@ _SHOWING = frozenset(["say", "read", "show", "display", "indicate"])
 
 def _subject_and_frame(clause: str) -> tuple[str, str, str] | None:
     """(head noun, the words before it, the verb frame) of a clause led by a definite subject, or None.
-    The head is the word before a preposition or the verb; the frame is how the clause answers: "is
-    -ing", "is" (a state), or the verb's lemma ("show" for says / reads / shows)."""
+    The head is the word before a preposition or the verb; the frame is how the clause answers: "is"
+    (an activity or a state alike: "is playing a shot" and "is crouched ready" both say what a player is
+    doing), or the verb's lemma ("show" for says / reads / shows)."""
     m = _DEFINITE_LEAD.match(clause)
     if not m:
         return None
     toks = cues.words(m.group(1))
     for k, tok in enumerate(toks[:5]):
         nxt = toks[k + 1] if k + 1 < len(toks) else ""
-        verb_at = next((j for j in range(k + 1, len(toks)) if _is_verb(toks[j])), None)
+        # a plural after a determiner or a preposition is a noun ("behind the stumps"), not an -s verb
+        verb_at = next(
+            (j for j in range(k + 1, len(toks)) if _is_verb(toks[j]) and toks[j - 1] not in _BEFORE_NOUNS),
+            None,
+        )
         if verb_at is None:
             return None
         if nxt in cues.PREPOSITIONS or k + 1 == verb_at:
@@ -670,6 +675,9 @@ def _subject_and_frame(clause: str) -> tuple[str, str, str] | None:
                 return None
             return tok, " ".join(toks[:k]), _frame(toks[verb_at], after[0] if after else "")
     return None
+
+
+_BEFORE_NOUNS = cues.DETERMINERS | cues.PREPOSITIONS
 
 
 def _is_verb(tok: str) -> bool:
@@ -690,7 +698,7 @@ def _lemma(tok: str) -> str:
 
 def _frame(verb: str, nxt: str) -> str:
     if verb in _COPULAS:
-        return "is -ing" if nxt.endswith("ing") else "is"
+        return "is"
     lemma = _lemma(verb)
     return "show" if lemma in _SHOWING else lemma
 
