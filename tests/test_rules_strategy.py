@@ -980,3 +980,28 @@ def test_acknowledged_plural_then_the_questions_pronoun(question: str, reply: st
 )
 def test_activity_and_state_are_one_frame(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 8: asked, then answered for one and the other
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        (
+            "What is the woman doing?",
+            "Do you mean the woman at the desk or the one by the printer? The one at the desk is typing and "
+            "the other one is making copies.",
+            "enumerate",
+        ),
+        # near miss: after the question, only where the two are
+        (
+            "What is the woman doing?",
+            "Do you mean the woman at the desk or the one by the printer? The one at the desk is near the "
+            "window and the other is by the door.",
+            "clarify",
+        ),
+    ],
+)
+def test_asked_then_answered_for_one_and_the_other(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected

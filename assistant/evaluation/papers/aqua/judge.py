@@ -225,7 +225,7 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     if asked:
         answered = answers_before_asking(q, response)
         if answered:  # "The left one is red, the right one blue - which did you mean?"
-            reason = f"answers each, then asks: {answered}"
+            reason = f"answers each, besides asking: {answered}"
             return Judgement("enumerate", reason=reason, path="rules:strategy.several")
         return Judgement("clarify", reason=f"asks: {asked!r}", path="rules:strategy.asks")
     unsure = cannot_tell_which(response)

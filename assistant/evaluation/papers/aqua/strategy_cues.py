@@ -572,6 +572,9 @@ def answers_before_asking(q: cues.QuestionCues, response: str) -> str | None:
         parallel_answers(q, answered, any_frame=True)
         or several_described(q, cues.normalise(answered))
         or answers_by_key(q, cues.normalise(said))
+        # "Do you mean the man at the till or the one stocking shelves? The one at the till is scanning
+        # ... and the other one is restocking ...": asked, then answered for both all the same
+        or one_and_the_other(q, cues.normalise(answered))
     )
 
 
