@@ -1005,3 +1005,25 @@ def test_activity_and_state_are_one_frame(question: str, reply: str, expected: s
 )
 def test_asked_then_answered_for_one_and_the_other(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 8: one thing picked against another
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        (
+            "What does the label say?",
+            "Reading the jar, not the bottle next to it - the label says 'Honey'.",
+            "infer",
+        ),
+        ("How full is it?", "The mug rather than the jug on the tray is about half full.", "infer"),
+        # near misses: a colour, a place or one thing's part contrasted, not two candidates
+        ("What colour is the car?", "It's the deep red, not the maroon you might expect.", "answer"),
+        ("Where is the cat?", "It sits on the left, not the right.", "answer"),
+        ("What is broken on the chair?", "The leg, not the seat, is cracked.", "answer"),
+    ],
+)
+def test_one_thing_picked_against_another(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected

@@ -72,6 +72,9 @@ def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     assumed = _ASSUMPTION.search(text)
     if assumed:
         return Judgement("infer", reason=f"states an assumption: {assumed.group(0)!r}")
+    picked = picked_against(text)
+    if picked:
+        return Judgement("infer", reason=picked)
     described = singled_out(q, _without_evidence(q, text))
     if (
         described
@@ -120,6 +123,32 @@ _BARE_WHAT = re.compile(r"^what(?:'s|\s+is)\s+(?:this|that|it)\s*\??$")
 # amount ("a lot of", "a bit")
 _NOT_NAMES = lx.COLORS | lx.COLOR_SHADES | lx.VISUAL_ADJECTIVES | cues.word_set("one")
 _AMOUNTS = cues.word_set("lot lots bit little few couple")
+
+# one thing picked against another: "your phone, not the TV behind it", "the mug rather than the jug",
+# "the kettle instead of the pot"
+_PICKED = re.compile(
+    r"\b(?:the|your|this|that)\s+((?:[a-z'-]+\s+){0,2}?[a-z'-]+)\s*,?\s+(?:and\s+)?"
+    r"(?:not|rather\s+than|instead\s+of)\s+(?:the|your|this|that)\s+((?:[a-z'-]+\s+){0,2}?[a-z'-]+)"
+    r"(?=\s*(?:[,.;:!?\u2013\u2014]|\s-\s|$)|\s+(?:behind|beside|next|near|by|on|in|at|over|under)\b)"
+)
+_NOT_THINGS = (
+    _NOT_NAMES | lx.ATTRIBUTE_NOUNS | lx.PLACE_WORDS | lx.PART_NOUNS | lx.IMAGE_WORDS | lx.VAGUE_NOUNS
+)
+
+
+def picked_against(text: str) -> str | None:
+    """One thing picked against another ("Going by what's in focus - your phone, not the TV behind it -
+    the screen shows ..."): the reply says which of two candidates it took, the rubric's infer. Both
+    must be things (WordNet nouns), not colours, places, parts or the image ("the red one, not the blue"
+    and "the left, not the right" contrast values or places; "one" names nothing of its own)."""
+    for m in _PICKED.finditer(text):
+        heads = [m.group(k).split()[-1] for k in (1, 2)]
+        if heads[0] == heads[1] or any(h in _NOT_THINGS for h in heads):
+            continue
+        if all(noun_senses.senses(en.lemma(h)) for h in heads):
+            return f"picks one thing against another: {m.group(0)!r}"
+    return None
+
 
 # chat spellings of "you" ("who do u mean?", "is ur question about ..."): the cues read standard words
 _CHAT_YOU = (
