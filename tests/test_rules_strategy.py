@@ -1027,3 +1027,29 @@ def test_asked_then_answered_for_one_and_the_other(question: str, reply: str, ex
 )
 def test_one_thing_picked_against_another(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected
+
+
+# --------------------------------- round 8: items keyed by referents, then an offer to narrow
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        (
+            "What is the boy eating?",
+            "Two boys here:\n- **Boy at the table:** a bowl of cereal\n- **Boy on the sofa:** "
+            "a slice of toast\n"
+            "Let me know which one you meant if it matters.",
+            "enumerate",
+        ),
+        # near miss: the keyed items only list the candidates, as a question
+        (
+            "What is the boy eating?",
+            "Two boys here:\n- **Boy at the table:** is it him?\n- **Boy on the sofa:** or him?\n"
+            "Let me know which one you meant.",
+            "clarify",
+        ),
+    ],
+)
+def test_keyed_answers_then_an_offer(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected

@@ -604,7 +604,23 @@ def answers_before_asking(q: cues.QuestionCues, response: str) -> str | None:
         # "Do you mean the man at the till or the one stocking shelves? The one at the till is scanning
         # ... and the other one is restocking ...": asked, then answered for both all the same
         or one_and_the_other(q, cues.normalise(answered))
+        or keyed_answers(q, response)
     )
+
+
+def keyed_answers(q: cues.QuestionCues, response: str) -> str | None:
+    """Two or more items keyed by the referent or a place, each with an answer of its own ("**Girl on the
+    swing:** a red raincoat ... / **Girl by the slide:** a grey jumper ..."): answers for each, whatever
+    the reply asks after them ("If you meant just one, let me know which"). Keys with nothing said after
+    them beyond the question's words, or a question, are candidates, not answers."""
+    keys = [
+        key
+        for key, value in cues.keyed_items(response)
+        if names_place_or_referent(q, key)
+        and "?" not in value
+        and cues.content_words(value) - q.words - set(cues.words(key))
+    ]
+    return f"items keyed by referents, each answered: {', '.join(keys[:3])}" if len(set(keys)) >= 2 else None
 
 
 _ONLY_WHERE = re.compile(
