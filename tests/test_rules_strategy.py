@@ -1053,3 +1053,25 @@ def test_one_thing_picked_against_another(question: str, reply: str, expected: s
 )
 def test_keyed_answers_then_an_offer(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 8: the asked noun restated, a side described
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # the scene's players are context; "the game is ..." restates the answer; "the far end" is where
+        (
+            "What game is being played?",
+            "The pitcher is winding up while the catcher crouches at the far end. The game is baseball.",
+            "answer",
+        ),
+        # near miss: a referent described by the side it is on
+        ("What is the player doing?", "The player at the far end is serving.", "infer"),
+        # near miss: two referents of the asked kind, each answered
+        ("What is the player doing?", "The pitcher is winding up, and the catcher is crouched.", "enumerate"),
+    ],
+)
+def test_asked_noun_restated_and_side_described(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected

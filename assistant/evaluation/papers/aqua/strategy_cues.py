@@ -783,8 +783,10 @@ def parallel_answers(q: cues.QuestionCues, response: str, any_frame: bool = Fals
     display reads 16:12"; "the table by the window seats four, and the one near the bar seats two"): the
     reply enumerates. Not a subject already named in an earlier clause ("holds a ball, and the ball is
     red": the answer described; but a candidate offered as an alternative, "either the teapot or the vase",
-    is answered in turn), a part or garment ("the collar is red"), nor the asked referent set against
-    another kind of thing ("The dog is asleep; the cat is eating" for "the dog")."""
+    is answered in turn), a part or garment ("the collar is red"), the question's asked noun that is no
+    referent ("the sport is cricket" for "What sport is being played?": the answer restated), nor the
+    asked referent set against another kind of thing ("The dog is asleep; the cat is eating" for "the
+    dog")."""
     # "the scooter is green and the helmet is white": a conjunction before a definite subject opens a clause
     parts = [c for clause in answer_match.clauses(response) for c in _AND_THE.split(clause) if c.strip()]
     offered = _offered(response)
@@ -796,6 +798,8 @@ def parallel_answers(q: cues.QuestionCues, response: str, any_frame: bool = Fals
     for k, clause in enumerate(parts):
         found = _subject_and_frame(clause)
         if found is None or found[0] in lx.PART_NOUNS or found[0] in worn:
+            continue
+        if found[0] in q.words and found[0] not in q.referents:  # "the sport is cricket": the asked noun
             continue
         named_before = any(found[0] in cues.words(p) for p in parts[:k])
         if found[0] not in ("one", "other") and named_before and found[0] not in offered:
@@ -882,8 +886,11 @@ def demonstratives_as_the(text: str) -> str:
 def singled_out(q: cues.QuestionCues, text: str) -> str | None:
     """The first description that singles out the referent the reply answers for ("the dog on the sofa"),
     or None. A description of a thing the reply has already given as its answer ("is holding a guitar ...
-    holding the guitar with both hands") singles out no referent: it describes the answer."""
+    holding the guitar with both hands") singles out no referent: it describes the answer; nor does a
+    side or place described ("runs in from the far end"), which says where, not which referent."""
     for found in cues.identifying_descriptions(q, demonstratives_as_the(text)):
+        if found.noun in _SIDES or found.noun in lx.PLACE_WORDS:  # "from the far end": where, not who
+            continue
         if not _given_before(found.noun, text[: found.start]):
             return found.text
     return None
