@@ -1075,3 +1075,31 @@ def test_keyed_answers_then_an_offer(question: str, reply: str, expected: str) -
 )
 def test_asked_noun_restated_and_side_described(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 8: list items keyed by one referent's parts
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # the one referent described part by part, place words in keys and answers notwithstanding
+        (
+            "What is the woman wearing?",
+            "- **Head:** a straw sun hat with a ribbon at the front\n- **Upper body:** a white linen shirt\n"
+            "- **Lower body:** cropped jeans\n- **Feet:** leather sandals",
+            "not enumerate",  # a list no rule parses further abstains
+        ),
+        # near miss: referents keyed, each placed by a part of the scene
+        (
+            "What is the woman wearing?",
+            "- **Woman at the front:** a straw sun hat\n- **Woman at the back:** a red scarf",
+            "enumerate",
+        ),
+    ],
+)
+def test_items_keyed_by_parts_answer_for_one(question: str, reply: str, expected: str) -> None:
+    if expected == "not enumerate":
+        assert strategy(question, reply) != "enumerate"
+    else:
+        assert strategy(question, reply) == expected

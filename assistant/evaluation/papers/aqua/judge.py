@@ -134,6 +134,7 @@ from assistant.evaluation.papers.aqua.strategy_cues import (
     one_and_the_other,
     one_referent,
     parallel_answers,
+    part_keyed,
     restored_articles,
     several_described,
     uncounted,
@@ -263,7 +264,7 @@ def _several(q: cues.QuestionCues, response: str) -> Judgement | None:
     several = several or one_and_the_other(q, text) or bare_place_keys(response) or values_then_places(text)
     if several:
         return Judgement("enumerate", reason=several, path="rules:strategy.several")
-    listed = [it for it in cues.list_items(response) if names_place_or_referent(q, it)]
+    listed = [it for it in cues.list_items(response) if names_place_or_referent(q, it) and not part_keyed(it)]
     if len(listed) >= 2:
         return Judgement("enumerate", reason=f"{len(listed)} list items, each naming a referent")
     keyed = (

@@ -379,12 +379,15 @@ def subject_names_referent(q: cues.QuestionCues, text: str) -> str | None:
     start = definite or count
     if start:
         toks = re.findall(r"[a-z][a-z'-]*|[(),]", rest[start.end() :])
-        # a verb, not a plural after a preposition ("the bag of crisps")
+        # the verb, not a plural after a preposition ("the bag of crisps") nor the counted noun ("three
+        # biscuits are left"); right after "this" / "that" it is the pronoun's ("This is a bathroom")
         verb = next(
             (
                 k
                 for k, t in enumerate(toks[:12])
-                if (_is_verb(t) or t in lx.AUX) and not (k and toks[k - 1] in cues.PREPOSITIONS)
+                if (_is_verb(t) or t in lx.AUX)
+                and not (k and toks[k - 1] in cues.PREPOSITIONS)
+                and not (k == 0 and count and not definite)
             ),
             None,
         )
@@ -683,6 +686,20 @@ def acknowledged_then_chosen(q: cues.QuestionCues, text: str) -> bool:
     # yellow." for "What color is her scarf?"): one answer, as the question put it
     own = bool(q.pronoun) and re.search(rf"\b{re.escape(q.pronoun or '')}\b", rest) is not None
     return bool(cues.identifying_description(q, rest) or singular or own)
+
+
+def part_keyed(item: str) -> bool:
+    """A list item keyed by a part of the one referent ("**Upper body:** an orange hi-vis vest", "**Feet:**
+    brown boots"): it describes that referent part by part, whatever place words its key or answer
+    holds; such items answer for one referent, not several. A referent placed by a part of the scene
+    ("Student at the back:") is keyed by the student."""
+    keyed = cues.keyed_items(item)
+    if not keyed:
+        return False
+    # the key's head: its last word before a preposition ("student at the back" is a student)
+    toks = cues.words(keyed[0][0])
+    head = next((k for k, t in enumerate(toks) if t in cues.PREPOSITIONS), len(toks))
+    return head > 0 and toks[head - 1] in lx.PART_NOUNS
 
 
 def names_place_or_referent(q: cues.QuestionCues, line: str) -> bool:
