@@ -63,7 +63,11 @@ things of their own for a "this" naming no person. A final answer of several val
 depending on the seat") is read with the reasoning's enumeration. The speaker's own aside ("I don't want
 to describe the wrong person", "I'll describe that one") answers nothing, so a question back or "not sure
 which you mean" still clarifies. An acknowledged plural followed by an answer in the question's own
-pronoun ("Her scarf is yellow") is one answer.
+pronoun ("Her scarf is yellow") is one answer. A question back followed by answers for "the one ..." and
+"the other one ...", or by items keyed by referents each answered ("**Girl on the swing:** ..."), answers
+for each. One thing picked against another ("your phone, not the TV") is infer. The question's asked noun
+as a subject ("the sport is cricket") restates the answer; a described side ("the far end") singles out
+no referent; list items keyed by one referent's parts ("**Upper body:** ...") are no referents.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,
