@@ -790,3 +790,316 @@ def test_display_read_from_near_misses(question: str, reply: str, expected: str)
 )
 def test_a_referent_must_be_of_the_asked_kind(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 8: the subject names the pronoun's referent
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # a definite subject with a name the question lacks: the referent taken ("The hot dog has ...")
+        ("What colour is it?", "The umbrella by the door is a faded green."),
+        ("How hot should I set this?", "The oven dial (the left one) goes to 180 for this recipe."),
+        ("What does that say?", "The sign above the café door says 'Closed on Mondays'."),
+        # a topic phrase that names the container answered about
+        ("How many are there?", "In the fruit bowl, there are six apples."),
+        # an elliptic "how many": the counted noun is what it was about
+        ("How many are left?", "Three biscuits are left on the plate."),
+        # a person's pronoun: the subject describes which person
+        ("Is he smiling?", "The boy holding the kite, in the blue cap, is grinning widely."),
+    ],
+)
+def test_subject_names_the_pronouns_referent(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "infer"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # the question's own word as subject names nothing new
+        ("What colour is it?", "The colour is a faded green.", "answer"),
+        # the image as subject
+        ("What is this?", "The photo shows a vintage typewriter.", "answer"),
+        # the name after the question's pronoun is the answer of a bare "What is this?"
+        ("What is this?", "This is a vintage typewriter.", "answer"),
+        # a generic person noun for "he": no more than the pronoun
+        ("Is he smiling?", "The man is grinning widely.", "answer"),
+        # the question names its referent: not a pronoun-only question
+        ("What colour is the umbrella?", "The umbrella's canopy is a faded green.", "answer"),
+        # a counted noun the question already counts
+        ("How many apples are there?", "Six apples are in the bowl.", "answer"),
+    ],
+)
+def test_subject_names_the_pronouns_referent_near_misses(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 8: clauses after an introducing colon
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # the colon opens the answers: each definite subject answered in the same frame
+        (
+            "What does this cost?",
+            "Two things are on the shelf: the kettle is £20 and the toaster is £25.",
+            "enumerate",
+        ),
+        # garments are things in their own right for a "this" that names no person
+        (
+            "What's this made of?",
+            "The rack holds two: the glove is leather, and the scarf next to it is wool.",
+            "enumerate",
+        ),
+        # near miss: garments of one person's outfit
+        ("What is she wearing?", "Her outfit: the jacket is denim and the scarf is wool.", "answer"),
+    ],
+)
+def test_clauses_after_an_introducing_colon(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+def test_one_subject_after_a_colon_is_no_enumeration() -> None:
+    assert strategy("What does this cost?", "Price check: the kettle is £20.") != "enumerate"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # a final answer of several values after reasoning that answered for each referent
+        (
+            "What is in the cup?",
+            "Step 1: I see the mum's cup and the boy's cup. Step 2: the mum's cup has tea, the boy's has "
+            "hot chocolate.\nAnswer: tea / hot chocolate, depending on the cup.",
+            "enumerate",
+        ),
+        # near miss: one value after reasoning that looked at several things as evidence
+        (
+            "What season is it?",
+            "Step 1: The trees are bare. Step 2: the ground is white and the pond is frozen.\n"
+            "Final answer: winter.",
+            "answer",
+        ),
+    ],
+)
+def test_final_answer_of_several_values(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 8: the speaker's aside answers nothing
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # a question back made of longer candidates, then the speaker's reason for asking
+        (
+            "What is the woman holding?",
+            "The woman by the fountain, or the one sitting on the steps with the pram? I'd rather not guess.",
+        ),
+        # "not sure which" with a dash, then an offer of what the speaker will do
+        (
+            "What is the horse eating?",
+            "Can't tell which horse you mean - there are several by the fence. Tell me and I'll describe it.",
+        ),
+    ],
+)
+def test_speaker_aside_leaves_a_clarification(question: str, reply: str) -> None:
+    assert strategy(question, reply) == "clarify"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # a perception reports the scene: something is answered
+        (
+            "What is the woman holding?",
+            "The woman by the fountain, or the one on the steps? I don't see anything in their hands.",
+        ),
+        # an answer after the "not sure which"
+        (
+            "What is the horse eating?",
+            "Not sure which horse you mean - the grey one is eating hay. I'll describe the rest if asked.",
+        ),
+    ],
+)
+def test_speaker_aside_near_misses(question: str, reply: str) -> None:
+    assert strategy(question, reply) != "clarify"
+
+
+# ---------------------------------- round 8: an acknowledged plural, then the question's pronoun
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # the plural only says who is there; the answer is in the question's own pronoun
+        (
+            "What is he holding?",
+            "There are dozens of fans in the stands. He is holding a striped scarf.",
+            "answer",
+        ),
+        ("What colour is her hat?", "I see a crowd of shoppers outside. Her hat is a deep green.", "answer"),
+        # near miss: the plural is answered for as a whole
+        (
+            "What is he holding?",
+            "There are two boys on the bench; they are both holding ice creams.",
+            "enumerate",
+        ),
+    ],
+)
+def test_acknowledged_plural_then_the_questions_pronoun(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 8: an activity and a state are one frame
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # two referents of the asked kind, one doing something, one in a state: answered in turn
+        (
+            "What is the dog doing?",
+            "The terrier is chasing a ball, and the spaniel by the gates is asleep.",
+            "enumerate",
+        ),
+        # a plural noun after "the" is no verb: the clause's verb is still found
+        (
+            "What is the runner doing?",
+            "The sprinter is stretching, and the marathoner near the hurdles is seated.",
+            "enumerate",
+        ),
+        # near miss: the asked referent set against another kind of thing
+        ("What is the dog doing?", "The dog is asleep on the rug and the cat is eating.", "answer"),
+        # near miss: one referent, a plural noun after a preposition
+        ("What is the runner doing?", "The runner behind the hurdles is stretching.", "infer"),
+    ],
+)
+def test_activity_and_state_are_one_frame(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 8: asked, then answered for one and the other
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        (
+            "What is the woman doing?",
+            "Do you mean the woman at the desk or the one by the printer? The one at the desk is typing and "
+            "the other one is making copies.",
+            "enumerate",
+        ),
+        # near miss: after the question, only where the two are
+        (
+            "What is the woman doing?",
+            "Do you mean the woman at the desk or the one by the printer? The one at the desk is near the "
+            "window and the other is by the door.",
+            "clarify",
+        ),
+    ],
+)
+def test_asked_then_answered_for_one_and_the_other(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 8: one thing picked against another
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        (
+            "What does the label say?",
+            "Reading the jar, not the bottle next to it - the label says 'Honey'.",
+            "infer",
+        ),
+        ("How full is it?", "The mug rather than the jug on the tray is about half full.", "infer"),
+        # near misses: a colour, a place or one thing's part contrasted, not two candidates
+        ("What colour is the car?", "It's the deep red, not the maroon you might expect.", "answer"),
+        ("Where is the cat?", "It sits on the left, not the right.", "answer"),
+        ("What is broken on the chair?", "The leg, not the seat, is cracked.", "answer"),
+    ],
+)
+def test_one_thing_picked_against_another(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+# --------------------------------- round 8: items keyed by referents, then an offer to narrow
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        (
+            "What is the boy eating?",
+            "Two boys here:\n- **Boy at the table:** a bowl of cereal\n- **Boy on the sofa:** "
+            "a slice of toast\n"
+            "Let me know which one you meant if it matters.",
+            "enumerate",
+        ),
+        # near miss: the keyed items only list the candidates, as a question
+        (
+            "What is the boy eating?",
+            "Two boys here:\n- **Boy at the table:** is it him?\n- **Boy on the sofa:** or him?\n"
+            "Let me know which one you meant.",
+            "clarify",
+        ),
+    ],
+)
+def test_keyed_answers_then_an_offer(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 8: the asked noun restated, a side described
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # the scene's players are context; "the game is ..." restates the answer; "the far end" is where
+        (
+            "What game is being played?",
+            "The pitcher is winding up while the catcher crouches at the far end. The game is baseball.",
+            "answer",
+        ),
+        # near miss: a referent described by the side it is on
+        ("What is the player doing?", "The player at the far end is serving.", "infer"),
+        # near miss: two referents of the asked kind, each answered
+        ("What is the player doing?", "The pitcher is winding up, and the catcher is crouched.", "enumerate"),
+    ],
+)
+def test_asked_noun_restated_and_side_described(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 8: list items keyed by one referent's parts
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # the one referent described part by part, place words in keys and answers notwithstanding
+        (
+            "What is the woman wearing?",
+            "- **Head:** a straw sun hat with a ribbon at the front\n- **Upper body:** a white linen shirt\n"
+            "- **Lower body:** cropped jeans\n- **Feet:** leather sandals",
+            "not enumerate",  # a list no rule parses further abstains
+        ),
+        # near miss: referents keyed, each placed by a part of the scene
+        (
+            "What is the woman wearing?",
+            "- **Woman at the front:** a straw sun hat\n- **Woman at the back:** a red scarf",
+            "enumerate",
+        ),
+    ],
+)
+def test_items_keyed_by_parts_answer_for_one(question: str, reply: str, expected: str) -> None:
+    if expected == "not enumerate":
+        assert strategy(question, reply) != "enumerate"
+    else:
+        assert strategy(question, reply) == expected

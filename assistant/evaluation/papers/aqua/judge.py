@@ -8,7 +8,7 @@ the left, or the one on the right?"), unless it first answers for referents in p
 other (then it enumerates); enumerate when it speaks of several referents (class A's plural / place /
 "both" cues) or lists two or more items that each name a place or the referent, but a plural that only
 says there are several ("There are several women, but the one in the centre ...") before one is singled
-out is infer; two clauses answering in the same frame ("is -ing", "is", "says" / "reads", or one verb)
+out is infer; two clauses answering in the same frame ("is", "says" / "reads", or one verb)
 for two definite subjects enumerate ("The pigeon is pecking ..., and the seagull ... is standing"), but
 not a subject already named (the answer described), a part or garment, nor the asked referent set
 against another kind of thing; infer when it states an assumption ("assuming", "I assume", "if you
@@ -53,6 +53,21 @@ answers; the referent is what holds them, "the car" of "How many people are in t
 broken down by place abstains. A question for a reading (time, score, price ...) that names no thing of
 its own is about the display it is read from: a made thing (WordNet's artifact) cited as the evidence
 ("going by the big scoreboard above the stands", "the clock tower") is the referent taken, infer.
+Round 8: for a question whose referent is only a pronoun or left out ("What flavour is it?", "Is she
+winning?", "How many are left?"), the reply's subject or opening topic phrase naming a thing the question
+does not ("The bag of crisps in the middle is ...", "In the egg box, 4 eggs are left") is the referent
+taken: infer (a name after the question's own pronoun, "This is a bicycle", stays the answer). A colon
+after an introduction opens clauses ("two items: the sandwich is ... and the bottle is ..."); "is -ing"
+and "is" + a state are one frame; a plural after a determiner or preposition is no verb; garments are
+things of their own for a "this" naming no person. A final answer of several values ("A / B / C,
+depending on the seat") is read with the reasoning's enumeration. The speaker's own aside ("I don't want
+to describe the wrong person", "I'll describe that one") answers nothing, so a question back or "not sure
+which you mean" still clarifies. An acknowledged plural followed by an answer in the question's own
+pronoun ("Her scarf is yellow") is one answer. A question back followed by answers for "the one ..." and
+"the other one ...", or by items keyed by referents each answered ("**Girl on the swing:** ..."), answers
+for each. One thing picked against another ("your phone, not the TV") is infer. The question's asked noun
+as a subject ("the sport is cricket") restates the answer; a described side ("the far end") singles out
+no referent; list items keyed by one referent's parts ("**Upper body:** ...") are no referents.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,
@@ -123,6 +138,7 @@ from assistant.evaluation.papers.aqua.strategy_cues import (
     one_and_the_other,
     one_referent,
     parallel_answers,
+    part_keyed,
     restored_articles,
     several_described,
     uncounted,
@@ -214,7 +230,7 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     if asked:
         answered = answers_before_asking(q, response)
         if answered:  # "The left one is red, the right one blue - which did you mean?"
-            reason = f"answers each, then asks: {answered}"
+            reason = f"answers each, besides asking: {answered}"
             return Judgement("enumerate", reason=reason, path="rules:strategy.several")
         return Judgement("clarify", reason=f"asks: {asked!r}", path="rules:strategy.asks")
     unsure = cannot_tell_which(response)
@@ -222,6 +238,29 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
         return Judgement(
             "clarify", reason=f"cannot tell which is meant: {unsure!r}", path="rules:strategy.asks"
         )
+    several = _several(q, response)
+    if several:
+        return several
+    text = cues.normalise(response)
+    judged = one_referent(q, response, text)
+    if judged.label == "answer" and whole != response:
+        # a final answer that only gives several values ("spaghetti / steak / a roll, depending on the
+        # seat") after reasoning that answered for each referent, or one answer after reasoning that
+        # stated its assumption ("Assumption: you mean ... Answer: it's orange."): the reasoning says whose
+        # values they are; one value after reasoning that looked at several things ("The sky is grey ...
+        # the pavement is wet. Final answer: rainy") is one answer
+        several = _several(q, whole) if _SEVERAL_VALUES.search(response) else None
+        return several or one_referent(q, whole, cues.normalise(whole))
+    return judged
+
+
+# a final answer that gives several values: "spaghetti / steak and salad / a roll", "red or blue, depending
+# on which one"
+_SEVERAL_VALUES = re.compile(r"\w\s+/\s+\w|\bdepending\s+on\b", re.IGNORECASE)
+
+
+def _several(q: cues.QuestionCues, response: str) -> Judgement | None:
+    """enumerate where the reply answers for several referents (judge.py's docstring), else None."""
     several = cues.several_referents(q, response) or cues.several_referents(q, restored_articles(response))
     text = cues.normalise(response)
     if several and several.startswith("plural mention") and acknowledged_then_chosen(q, text):
@@ -229,7 +268,7 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     several = several or one_and_the_other(q, text) or bare_place_keys(response) or values_then_places(text)
     if several:
         return Judgement("enumerate", reason=several, path="rules:strategy.several")
-    listed = [it for it in cues.list_items(response) if names_place_or_referent(q, it)]
+    listed = [it for it in cues.list_items(response) if names_place_or_referent(q, it) and not part_keyed(it)]
     if len(listed) >= 2:
         return Judgement("enumerate", reason=f"{len(listed)} list items, each naming a referent")
     keyed = (
@@ -243,10 +282,7 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     parallel = parallel_answers(q, response)
     if parallel:
         return Judgement("enumerate", reason=parallel, path="rules:strategy.parallel")
-    judged = one_referent(q, response, text)
-    if judged.label == "answer" and whole != response:  # "Assumption: you mean ... Answer: it's orange."
-        return one_referent(q, whole, cues.normalise(whole))
-    return judged
+    return None
 
 
 def clarification_rules(item: JudgeItem, response: str) -> Judgement:

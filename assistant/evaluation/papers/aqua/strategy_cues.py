@@ -72,6 +72,9 @@ def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     assumed = _ASSUMPTION.search(text)
     if assumed:
         return Judgement("infer", reason=f"states an assumption: {assumed.group(0)!r}")
+    picked = picked_against(text)
+    if picked:
+        return Judgement("infer", reason=picked)
     described = singled_out(q, _without_evidence(q, text))
     if (
         described
@@ -87,6 +90,9 @@ def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
         return Judgement("infer", reason=f"singles out one referent: {described!r}")
     vague = q.vague or bool(_PRONOUN_REFERENT.search(q.text))
     named = _named_referent(q, text) if vague else None
+    taken_subject = subject_names_referent(q, text) if not named else None
+    if taken_subject:
+        return Judgement("infer", reason=taken_subject)
     if named:
         return named
     taken = (_echoed_referent(q, text) or _owner_in_evidence(q, text)) if vague else None
@@ -117,6 +123,32 @@ _BARE_WHAT = re.compile(r"^what(?:'s|\s+is)\s+(?:this|that|it)\s*\??$")
 # amount ("a lot of", "a bit")
 _NOT_NAMES = lx.COLORS | lx.COLOR_SHADES | lx.VISUAL_ADJECTIVES | cues.word_set("one")
 _AMOUNTS = cues.word_set("lot lots bit little few couple")
+
+# one thing picked against another: "your phone, not the TV behind it", "the mug rather than the jug",
+# "the kettle instead of the pot"
+_PICKED = re.compile(
+    r"\b(?:the|your|this|that)\s+((?:[a-z'-]+\s+){0,2}?[a-z'-]+)\s*,?\s+(?:and\s+)?"
+    r"(?:not|rather\s+than|instead\s+of)\s+(?:the|your|this|that)\s+((?:[a-z'-]+\s+){0,2}?[a-z'-]+)"
+    r"(?=\s*(?:[,.;:!?\u2013\u2014]|\s-\s|$)|\s+(?:behind|beside|next|near|by|on|in|at|over|under)\b)"
+)
+_NOT_THINGS = (
+    _NOT_NAMES | lx.ATTRIBUTE_NOUNS | lx.PLACE_WORDS | lx.PART_NOUNS | lx.IMAGE_WORDS | lx.VAGUE_NOUNS
+)
+
+
+def picked_against(text: str) -> str | None:
+    """One thing picked against another ("Going by what's in focus - your phone, not the TV behind it -
+    the screen shows ..."): the reply says which of two candidates it took, the rubric's infer. Both
+    must be things (WordNet nouns), not colours, places, parts or the image ("the red one, not the blue"
+    and "the left, not the right" contrast values or places; "one" names nothing of its own)."""
+    for m in _PICKED.finditer(text):
+        heads = [m.group(k).split()[-1] for k in (1, 2)]
+        if heads[0] == heads[1] or any(h in _NOT_THINGS for h in heads):
+            continue
+        if all(noun_senses.senses(en.lemma(h)) for h in heads):
+            return f"picks one thing against another: {m.group(0)!r}"
+    return None
+
 
 # chat spellings of "you" ("who do u mean?", "is ur question about ..."): the cues read standard words
 _CHAT_YOU = (
@@ -304,6 +336,73 @@ def _named_referent(q: cues.QuestionCues, text: str) -> Judgement | None:
     if "'s" in named.group(0)[:6] and not _SET_APART.match(text, named.end()):
         return None
     return Judgement("infer", reason=f"names the referent of a vague question: {named.group(1)!r}")
+
+
+# the subject of the reply's first clause: a definite noun phrase ("the bag of crisps in the middle", "the
+# pasta packet (fusilli)", "the player serving, in the pink skirt") up to its verb, or a topic phrase that
+# names the container answered about ("In the egg box, 4 eggs are left"); for an elliptic "how many" the
+# counted noun ("4 eggs are left") too
+_SUBJECT_LEAD = re.compile(
+    r"^(?:(?:in|on|inside|for)\s+(?:the|this|that|your)\s+([^,;:.!?\u2013\u2014]+?)\s*[,\u2013\u2014]\s*)?"
+)
+_DEFINITE = re.compile(r"(?:the|this|that|your)\s+")
+_ELLIPTIC_COUNT = re.compile(r"^how\s+many\s+(?:are|is|were|was|do|does|did|can|have|has|will)\b")
+# words that name no referent as a subject: the image itself, a generic "thing", the answer's own word
+_NO_REFERENT = lx.IMAGE_WORDS | lx.VAGUE_NOUNS | cues.word_set("answer one ones")
+
+
+def _pronoun_only(q: cues.QuestionCues) -> bool:
+    """Whether the question's referent is only a pronoun or left out: "this" / "it" ("What flavour is
+    it?"), a person's pronoun with no noun ("Is she winning?"), or an elliptic "How many are left?"."""
+    person = q.pronoun in cues.SUBJECT_PRONOUNS and not any(h not in lx.PLACE_WORDS for h in q.heads)
+    return q.vague or bool(_PRONOUN_REFERENT.search(q.text)) or person or bool(_ELLIPTIC_COUNT.match(q.text))
+
+
+def subject_names_referent(q: cues.QuestionCues, text: str) -> str | None:
+    """For a question whose referent is only a pronoun (or left out), a reply whose first clause's subject
+    (or opening topic phrase) names a thing the question does not ("The bag of crisps in the middle is
+    Salt & Vinegar" for "What flavour is it?"; "In the egg box, 4 eggs are left" for "How many are
+    left?"): the subject is the referent the reply took, the rubric's infer ("The hot dog has mustard and
+    onions"). The name in subject position is the referent; a name after the question's own pronoun
+    ("This is a bicycle" for "What is this?") is the answer, read by `_named_referent`. Words the question
+    has ("The colour is red"), the image, a generic "thing", and a person's generic noun for "he" / "she"
+    ("The woman is winning": no more than "she") name nothing new; a subject that also describes its
+    person ("the player serving, in the pink skirt") does."""
+    if not _pronoun_only(q):
+        return None
+    lead = _SUBJECT_LEAD.match(text)
+    topic = lead.group(1) if lead and lead.group(1) else ""
+    rest = text[lead.end() if lead else 0 :]
+    count = _COUNT_WORD.match(rest) if _ELLIPTIC_COUNT.match(q.text) else None
+    definite = _DEFINITE.match(rest)
+    subject = ""
+    start = definite or count
+    if start:
+        toks = re.findall(r"[a-z][a-z'-]*|[(),]", rest[start.end() :])
+        # the verb, not a plural after a preposition ("the bag of crisps") nor the counted noun ("three
+        # biscuits are left"); right after "this" / "that" it is the pronoun's ("This is a bathroom")
+        verb = next(
+            (
+                k
+                for k, t in enumerate(toks[:12])
+                if (_is_verb(t) or t in lx.AUX)
+                and not (k and toks[k - 1] in cues.PREPOSITIONS)
+                and not (k == 0 and count and not definite)
+            ),
+            None,
+        )
+        subject = " ".join(toks[:verb]) if verb else ""
+    people = cues.PRONOUN_PEOPLE.get(q.pronoun or "", frozenset())
+    said = set(cues.words(f"{topic} {subject}"))
+    new = {
+        w
+        for w in said - q.words - _NO_REFERENT - _NOT_NAMES - lx.ATTRIBUTE_NOUNS - lx.PLACE_WORDS
+        if w not in cues.STOPWORDS and w not in cues.PREPOSITIONS and noun_senses.senses(en.lemma(w))
+    }
+    new -= people  # "the woman" for "she" names no more than the pronoun; "the woman in red" does
+    if new:
+        return f"the subject names the referent the pronoun stood for: {(topic + ' ' + subject).strip()!r}"
+    return None
 
 
 # a place phrase after the name: "It's a lamp on the desk", "This is a bicycle by the wall"
@@ -505,7 +604,26 @@ def answers_before_asking(q: cues.QuestionCues, response: str) -> str | None:
         parallel_answers(q, answered, any_frame=True)
         or several_described(q, cues.normalise(answered))
         or answers_by_key(q, cues.normalise(said))
+        # "Do you mean the man at the till or the one stocking shelves? The one at the till is scanning
+        # ... and the other one is restocking ...": asked, then answered for both all the same
+        or one_and_the_other(q, cues.normalise(answered))
+        or keyed_answers(q, response)
     )
+
+
+def keyed_answers(q: cues.QuestionCues, response: str) -> str | None:
+    """Two or more items keyed by the referent or a place, each with an answer of its own ("**Girl on the
+    swing:** a red raincoat ... / **Girl by the slide:** a grey jumper ..."): answers for each, whatever
+    the reply asks after them ("If you meant just one, let me know which"). Keys with nothing said after
+    them beyond the question's words, or a question, are candidates, not answers."""
+    keys = [
+        key
+        for key, value in cues.keyed_items(response)
+        if names_place_or_referent(q, key)
+        and "?" not in value
+        and cues.content_words(value) - q.words - set(cues.words(key))
+    ]
+    return f"items keyed by referents, each answered: {', '.join(keys[:3])}" if len(set(keys)) >= 2 else None
 
 
 _ONLY_WHERE = re.compile(
@@ -564,7 +682,24 @@ def acknowledged_then_chosen(q: cues.QuestionCues, text: str) -> bool:
     singular = (
         re.search(rf"\b(?:the|this|that)\s+(?:[a-z]+\s+){{0,2}}?(?:{names})\b", rest) if names else None
     )
-    return bool(cues.identifying_description(q, rest) or singular)
+    # or answered in the question's own pronoun ("There are a lot of people on the platform. Her scarf is
+    # yellow." for "What color is her scarf?"): one answer, as the question put it
+    own = bool(q.pronoun) and re.search(rf"\b{re.escape(q.pronoun or '')}\b", rest) is not None
+    return bool(cues.identifying_description(q, rest) or singular or own)
+
+
+def part_keyed(item: str) -> bool:
+    """A list item keyed by a part of the one referent ("**Upper body:** an orange hi-vis vest", "**Feet:**
+    brown boots"): it describes that referent part by part, whatever place words its key or answer
+    holds; such items answer for one referent, not several. A referent placed by a part of the scene
+    ("Student at the back:") is keyed by the student."""
+    keyed = cues.keyed_items(item)
+    if not keyed:
+        return False
+    # the key's head: its last word before a preposition ("student at the back" is a student)
+    toks = cues.words(keyed[0][0])
+    head = next((k for k, t in enumerate(toks) if t in cues.PREPOSITIONS), len(toks))
+    return head > 0 and toks[head - 1] in lx.PART_NOUNS
 
 
 def names_place_or_referent(q: cues.QuestionCues, line: str) -> bool:
@@ -583,15 +718,20 @@ _SHOWING = frozenset(["say", "read", "show", "display", "indicate"])
 
 def _subject_and_frame(clause: str) -> tuple[str, str, str] | None:
     """(head noun, the words before it, the verb frame) of a clause led by a definite subject, or None.
-    The head is the word before a preposition or the verb; the frame is how the clause answers: "is
-    -ing", "is" (a state), or the verb's lemma ("show" for says / reads / shows)."""
+    The head is the word before a preposition or the verb; the frame is how the clause answers: "is"
+    (an activity or a state alike: "is playing a shot" and "is crouched ready" both say what a player is
+    doing), or the verb's lemma ("show" for says / reads / shows)."""
     m = _DEFINITE_LEAD.match(clause)
     if not m:
         return None
     toks = cues.words(m.group(1))
     for k, tok in enumerate(toks[:5]):
         nxt = toks[k + 1] if k + 1 < len(toks) else ""
-        verb_at = next((j for j in range(k + 1, len(toks)) if _is_verb(toks[j])), None)
+        # a plural after a determiner or a preposition is a noun ("behind the stumps"), not an -s verb
+        verb_at = next(
+            (j for j in range(k + 1, len(toks)) if _is_verb(toks[j]) and toks[j - 1] not in _BEFORE_NOUNS),
+            None,
+        )
         if verb_at is None:
             return None
         if nxt in cues.PREPOSITIONS or k + 1 == verb_at:
@@ -600,6 +740,9 @@ def _subject_and_frame(clause: str) -> tuple[str, str, str] | None:
                 return None
             return tok, " ".join(toks[:k]), _frame(toks[verb_at], after[0] if after else "")
     return None
+
+
+_BEFORE_NOUNS = cues.DETERMINERS | cues.PREPOSITIONS
 
 
 def _is_verb(tok: str) -> bool:
@@ -620,7 +763,7 @@ def _lemma(tok: str) -> str:
 
 def _frame(verb: str, nxt: str) -> str:
     if verb in _COPULAS:
-        return "is -ing" if nxt.endswith("ing") else "is"
+        return "is"
     lemma = _lemma(verb)
     return "show" if lemma in _SHOWING else lemma
 
@@ -640,7 +783,9 @@ def _described(clause: str) -> bool:
 _ALTERNATIVES = re.compile(r"\b(?:either\s+)?(?:the|a|an)\s+([a-z-]+)\s*,?\s+or\s+(?:the|a|an)\s+([a-z-]+)\b")
 
 
-_AND_THE = re.compile(r"\s+(?=(?:and|while|whereas)\s+(?:the|this|that)\s)")
+# a conjunction before a definite subject, or a colon after an introduction ("The case holds two objects:
+# the helmet ..."), opens a clause
+_AND_THE = re.compile(r"\s+(?=(?:and|while|whereas)\s+(?:the|this|that)\s)|:\s+(?=(?:the|this|that)\s)")
 
 
 def _offered(response: str) -> set[str]:
@@ -655,15 +800,23 @@ def parallel_answers(q: cues.QuestionCues, response: str, any_frame: bool = Fals
     display reads 16:12"; "the table by the window seats four, and the one near the bar seats two"): the
     reply enumerates. Not a subject already named in an earlier clause ("holds a ball, and the ball is
     red": the answer described; but a candidate offered as an alternative, "either the teapot or the vase",
-    is answered in turn), a part or garment ("the collar is red"), nor the asked referent set against
-    another kind of thing ("The dog is asleep; the cat is eating" for "the dog")."""
+    is answered in turn), a part or garment ("the collar is red"), the question's asked noun that is no
+    referent ("the sport is cricket" for "What sport is being played?": the answer restated), nor the
+    asked referent set against another kind of thing ("The dog is asleep; the cat is eating" for "the
+    dog")."""
     # "the scooter is green and the helmet is white": a conjunction before a definite subject opens a clause
     parts = [c for clause in answer_match.clauses(response) for c in _AND_THE.split(clause) if c.strip()]
     offered = _offered(response)
+    # garments are one person's outfit ("the jacket is red and the hat is blue" for "What is she
+    # wearing?"), but things in their own right for a "this" / "it" that names no person ("What's this
+    # made of?": "the helmet ..., and the sword ...")
+    worn = lx.CLOTHING if not q.vague or q.referents & cues.PERSON_NOUNS else frozenset()
     seen: list[tuple[str, str, str]] = []
     for k, clause in enumerate(parts):
         found = _subject_and_frame(clause)
-        if found is None or found[0] in lx.PART_NOUNS or found[0] in lx.CLOTHING:
+        if found is None or found[0] in lx.PART_NOUNS or found[0] in worn:
+            continue
+        if found[0] in q.words and found[0] not in q.referents:  # "the sport is cricket": the asked noun
             continue
         named_before = any(found[0] in cues.words(p) for p in parts[:k])
         if found[0] not in ("one", "other") and named_before and found[0] not in offered:
@@ -750,8 +903,11 @@ def demonstratives_as_the(text: str) -> str:
 def singled_out(q: cues.QuestionCues, text: str) -> str | None:
     """The first description that singles out the referent the reply answers for ("the dog on the sofa"),
     or None. A description of a thing the reply has already given as its answer ("is holding a guitar ...
-    holding the guitar with both hands") singles out no referent: it describes the answer."""
+    holding the guitar with both hands") singles out no referent: it describes the answer; nor does a
+    side or place described ("runs in from the far end"), which says where, not which referent."""
     for found in cues.identifying_descriptions(q, demonstratives_as_the(text)):
+        if found.noun in _SIDES or found.noun in lx.PLACE_WORDS:  # "from the far end": where, not who
+            continue
         if not _given_before(found.noun, text[: found.start]):
             return found.text
     return None
@@ -851,7 +1007,9 @@ def offers_for_pronoun(response: str) -> str | None:
 
 # a question made only of candidates: "the bus, the jersey or the door?", "hmm, the red one or the blue
 # one?"; each a definite noun phrase of a few words
-_CANDIDATE = r"(?:the|your|this|that)\s+[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3}"
+# each a definite noun phrase of a few words, a place or participle phrase after it ("the one standing in
+# the kitchen doorway"); a finite verb makes it a question about the answer
+_CANDIDATE = r"(?:the|your|this|that)\s+[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,8}"
 _CANDIDATES_ASKED = re.compile(
     rf"^(?:(?:{'|'.join(sorted(lx.FILLERS | {'hmm', 'oh', 'ah', 'er', 'erm'}))})\b\W*)*"
     rf"({_CANDIDATE}(?:\s*,\s*{_CANDIDATE})*\s*,?\s+or\s+{_CANDIDATE})\s*\?+$"
@@ -869,9 +1027,30 @@ def offered_candidates(response: str) -> str | None:
         m = _CANDIDATES_ASKED.match(sentence)
         if m is None or set(cues.words(m.group(1))) & (lx.AUX | cues.VERBS):
             continue
-        if all(s == sentence or s.endswith("?") or cues.answers_nothing(s) for s in said):
+        if all(s == sentence or s.endswith("?") or cues.answers_nothing(s) or speaker_aside(s) for s in said):
             return sentence.strip()
     return None
+
+
+# the speaker's own act of answering, wanted, declined or offered: "I don't want to describe the wrong
+# person", "I'd rather not guess", "I'll describe that one", "I need to know which"
+_SPEAKER_ASIDE = re.compile(
+    r"^(?:just\s+|so\s+)?i('d|'ll|'m)?\s+((?:(?:do\s+not|don't|would\s+not|wouldn't|rather|not|want|"
+    r"wanna|need|would|will|can|just|am|going|happy|glad)\s+)*)(?:to\s+)?([a-z]+)\b"
+)
+# perception reports what is there ("I don't see a hat"): an answer, not an aside
+_PERCEIVING = cues.word_set("see spot notice find count identify read locate recognise recognize look check")
+
+
+def speaker_aside(sentence: str) -> bool:
+    """A sentence about the speaker's own answering, wanted, declined or offered ("I don't want to
+    describe the wrong person", "I'll describe that one"): it answers nothing about the scene, so it
+    leaves a question back or a "not sure which you mean" a clarification. A perception ("I don't see a
+    hat") reports the scene."""
+    m = _SPEAKER_ASIDE.match(sentence.strip())
+    if m is None or not (m.group(1) or m.group(2)):  # "I describe ..." with no modal is a statement
+        return False
+    return m.group(3) not in _PERCEIVING and _lemma(m.group(3)) in lx.SPEAKER_VERBS
 
 
 # a statement that the reply cannot tell which referent the user means: "I can't tell which player you
@@ -881,7 +1060,7 @@ _CANNOT_TELL = re.compile(
     r"(?:(?:tell|know|say|determine|work out|figure out|be sure)\s+)?which\s+(?:one|[a-z'-]+)\s+"
     r"(?:you(?:'re| are)?\s+(?:mean|meant|asking|referring|talking)|is meant|you have in mind)\b"
 )
-_CLAUSE_BREAK = re.compile(r"[.;:!?]\s*|,?\s+(?:so|but|and|because)\s+|,\s+")
+_CLAUSE_BREAK = re.compile(r"[.;:!?\u2013\u2014]\s*|\s*-\s+|,?\s+(?:so|but|and|because)\s+|,\s+")
 
 
 def cannot_tell_which(response: str) -> str | None:
@@ -894,7 +1073,7 @@ def cannot_tell_which(response: str) -> str | None:
         return None
     rest = [c.strip() for c in _CLAUSE_BREAK.split(text[: m.start()] + " . " + text[m.end() :]) if c.strip()]
     rest = [c for c in rest if not re.fullmatch(r"(?:i|sorry|so|but|and|,|\W)*", c)]
-    if all(cues.answers_nothing(c) or _REQUEST.search(c) for c in rest):
+    if all(cues.answers_nothing(c) or _REQUEST.search(c) or speaker_aside(c) for c in rest):
         return m.group(0)
     return None
 
