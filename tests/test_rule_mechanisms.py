@@ -249,3 +249,18 @@ def test_pass_reads_yes_and_no_and_abstains_where_it_cannot() -> None:
 
 def test_pass_fails_a_reply_that_still_asks() -> None:
     assert passed("What colour is the shirt?", "the man", "red", "Which man do you mean?") == "FAIL"
+
+
+@pytest.mark.parametrize(
+    ("text", "nouns"),
+    [
+        ("it's the deep red, not the maroon you might expect.", {"deep", "red", "maroon"}),
+        ("the mug you gave me is chipped", {"mug"}),
+        ("the big dog it chased is brown", {"big", "dog"}),
+        ("the dog on the left", {"dog"}),  # a place word is no noun
+    ],
+)
+def test_a_pronoun_ends_the_noun_phrase_after_the(text: str, nouns: set[str]) -> None:
+    from assistant.evaluation.cues.text import the_nouns
+
+    assert the_nouns(text) == nouns

@@ -90,12 +90,16 @@ def _single(noun: str) -> str:
     return en.lemma(noun) if is_plural(noun) else noun
 
 
+_PRONOUNS = lx.SPEAKER_PRONOUNS | lx.PERSON_PRONOUNS | lx.THING_PRONOUNS | lx.PLURAL_PRONOUNS
+
+
 def the_nouns(text: str) -> set[str]:
-    """Words of the noun phrases that follow "the" in normalised text (up to three words each)."""
+    """Words of the noun phrases that follow "the" in normalised text (up to three words each); a pronoun
+    ends the phrase ("the maroon you might expect", "the one I saw": the clause after it is no noun)."""
     found: set[str] = set()
     for m in re.finditer(r"\bthe\s+((?:" + _WORD + r"\s+){0,2}" + _WORD + ")", text):
         for w in m.group(1).split():
-            if w in PREPOSITIONS or w in VERBS or w in DETERMINERS:
+            if w in PREPOSITIONS or w in VERBS or w in DETERMINERS or w in _PRONOUNS:
                 break
             found.add(w)
     return found - STOPWORDS - PLACE_WORDS
