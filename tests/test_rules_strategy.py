@@ -17,7 +17,11 @@ shapes than the labelled sets), each with near misses the mechanism must not fir
   literal values each on a thing of their own, "$3 on the mangoes, $5 on the pineapple") enumerate, also
   before a closing question; a question back made only of definite candidates clarifies; a "how many"
   question's counted noun is the answer, not several referents; for a reading question that names no
-  thing, the made thing the reading was taken from ("going by the station clock") is the referent taken.
+  thing, the made thing the reading was taken from ("going by the station clock") is the referent taken;
+- round 9: JSON and markdown-table replies read as prose (a table headed by the referent answers per
+  row); the question's participle restated, evidence pointing back at the answer, a bare mention of
+  another one's place and "both" for "they" single out or add no referent; a display as the subject of
+  a reply to a reading question is the referent taken.
 """
 
 from __future__ import annotations
@@ -1103,3 +1107,150 @@ def test_items_keyed_by_parts_answer_for_one(question: str, reply: str, expected
         assert strategy(question, reply) != "enumerate"
     else:
         assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 9: structured replies (JSON, markdown tables)
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # a JSON reply asks as its text does: the field names label the layout
+        (
+            "What is the cyclist wearing?",
+            '{"type": "question", "text": "Which cyclist? I can see four."}',
+            "clarify",
+        ),
+        ("What is the cyclist wearing?", '{"answer": "a yellow jersey"}', "answer"),
+        # a list of objects, one per referent, each placed
+        (
+            "What is the cat doing?",
+            '{"cats": [{"where": "left", "doing": "sleeping"}, {"where": "right", "doing": "eating"}]}',
+            "enumerate",
+        ),
+        # a table whose first column is the asked referent: one row each
+        (
+            "What is the dog chewing?",
+            "| dog | chewing |\n|---|---|\n| terrier by the sofa | a slipper |\n| puppy (basket) | a ball |",
+            "enumerate",
+        ),
+        # rows numbered under the referent's header
+        (
+            "What is the cook making?",
+            "| Cook | Station | Making |\n|---|---|---|\n| 1 | grill | burgers |\n| 2 | fryer | chips |",
+            "enumerate",
+        ),
+        # near miss: a table of one referent's garments, keyed by item, is no row per referent
+        (
+            "What is the nurse wearing?",
+            "| Item | Colour |\n|---|---|\n| tunic | teal |\n| trousers | navy |",
+            "not enumerate",
+        ),
+        # near miss: a table with one row answers for one
+        (
+            "What is the dog chewing?",
+            "| dog | chewing |\n|---|---|\n| terrier | a slipper |",
+            "not enumerate",
+        ),
+    ],
+)
+def test_structured_replies(question: str, reply: str, expected: str) -> None:
+    if expected == "not enumerate":
+        assert strategy(question, reply) != "enumerate"
+    else:
+        assert strategy(question, reply) == expected
+
+
+def test_structured_replies_read_as_prose() -> None:
+    from assistant.evaluation.cues.structured import as_prose
+
+    assert as_prose('{"answer": "a kite"}') == "a kite."
+    assert as_prose("| bird | colour |\n|---|---|\n| 1 | blue |") == "- bird 1: blue"
+    assert as_prose("Not a table | just a bar") == "Not a table | just a bar"
+    assert as_prose("{not json") == "{not json"
+
+
+# ------------------------------------------------------ round 9: the question's predicate restated
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # the reply repeats the question's participle, then answers: a restatement, no description
+        ("What is the baker making?", "baker making bread rolls at counter.", "answer"),
+        ("Where was this picture painted?", "It looks to have been painted in a harbour town.", "answer"),
+        # near miss: a description of the referent before the predicate singles one out
+        ("What is the baker making?", "The baker at the back counter is making bread rolls.", "infer"),
+        # near miss: another participle than the question's describes the referent
+        (
+            "What is the man standing by the car holding?",
+            "The man leaning on the fence is holding a leash.",
+            "infer",
+        ),
+    ],
+)
+def test_asked_predicate_restated(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 9: the referent left out, named as subject
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # a topic phrase closed by a colon names what "it" was taken to be (a compound WordNet lacks)
+        ("What does it say?", 'On the noticeboard: "Choir practice cancelled".', "infer"),
+        # a reading question names no display: the display as subject is the one read
+        ("What's the temperature?", "The thermometer by the back door shows 18 degrees.", "infer"),
+        # near miss: the reading's own word as subject names nothing
+        ("What's the temperature?", "The temperature is 18 degrees.", "answer"),
+        # near miss: who the reading is about is no display
+        ("What's the score?", "The visiting side lead 3-0.", "answer"),
+        # near miss: "it" kept as the subject
+        ("What does it say?", 'It says "Choir practice cancelled".', "answer"),
+    ],
+)
+def test_left_out_referent_named_as_subject(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 9: mentions and groups that answer nothing
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # another referent only said to be there, by its place: one answered
+        (
+            "What is the boy eating?",
+            "The boy on the right is eating a pear. There's also a boy on the left.",
+            "infer",
+        ),
+        # near miss: the other one answered too
+        (
+            "What is the boy eating?",
+            "The boy on the right is eating a pear. There's also a boy on the left, eating grapes.",
+            "enumerate",
+        ),
+        # "both" for a question about "they" counts the group asked about
+        ("Are they tired?", "Yes, both are worn out after the hike.", "answer"),
+        # near miss: "both" for a question about one referent
+        ("Is he tired?", "Yes, both are worn out after the hike.", "enumerate"),
+        # evidence after the answer that points back at it singles out nothing
+        (
+            "What is this building?",
+            "This is a fire station — the red doors, the engine in the bay and the hose tower all point to "
+            "that.",
+            "answer",
+        ),
+        # near miss: the referent described before the evidence still singles one out
+        (
+            "What is this building?",
+            "The building on the left is a fire station - the red doors point to that.",
+            "infer",
+        ),
+    ],
+)
+def test_mentions_groups_and_evidence(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected

@@ -68,6 +68,18 @@ pronoun ("Her scarf is yellow") is one answer. A question back followed by answe
 for each. One thing picked against another ("your phone, not the TV") is infer. The question's asked noun
 as a subject ("the sport is cricket") restates the answer; a described side ("the far end") singles out
 no referent; list items keyed by one referent's parts ("**Upper body:** ...") are no referents.
+Round 9: a JSON or markdown-table reply is read as sentences and list items (cues.structured: a JSON
+object's text values as sentences, a table's rows as keyed items); a table whose first column is headed
+by the asked referent ("| car | color |") answers for each row. Round 8's mechanisms narrowed: a
+description that repeats the question's final participle ("chef cooking noodles", "taken in a station")
+restates the question with its answer and singles out nothing; evidence set apart after the answer
+that points back at it ("- the tower on the right and the jet bridges all point to that") singles out
+nothing; a place in a sentence that only says another one is there ("There is another woman on the
+right too.") is no second referent answered for; "both" for a question about "they" / "these" counts
+the group asked about. A reading question naming no display ("What's the time?") leaves its referent
+out: a made thing as the reply's subject ("The large clock ... reads 7:45") is the one read, infer; a
+topic phrase may end in a colon ("On the whiteboard: ..."), and a closed compound WordNet lacks
+("whiteboard") is a noun by its tail.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,
@@ -105,6 +117,7 @@ import re
 
 from assistant.evaluation import answer_match
 from assistant.evaluation import response_cues as cues
+from assistant.evaluation.cues.structured import as_prose
 from assistant.evaluation.judgement import (
     UNKNOWN,
     JudgeItem,
@@ -139,10 +152,13 @@ from assistant.evaluation.papers.aqua.strategy_cues import (
     one_referent,
     parallel_answers,
     part_keyed,
+    plural_pronoun,
     restored_articles,
     several_described,
+    table_by_referent,
     uncounted,
     values_then_places,
+    without_mentions,
 )
 
 # a marker that opens the final answer after reasoning, at the start of a line or sentence: "Final
@@ -217,7 +233,11 @@ def _restated_away(response: str, references: list[str]) -> bool:
 
 def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     q = uncounted(cues.question_cues(str(item["question"])))
-    response = chat_spelling(response)
+    table = table_by_referent(q, response)
+    if table:
+        return Judgement("enumerate", reason=table, path="rules:strategy.several")
+    # a JSON object or a markdown table says what sentences and list items say, laid out otherwise
+    response = chat_spelling(as_prose(response))
     whole = response
     # after step-by-step reasoning, the final answer has the strategy
     response = final_answer(response, _EXPLICIT_FINAL_MARK)
@@ -264,6 +284,17 @@ def _several(q: cues.QuestionCues, response: str) -> Judgement | None:
     several = cues.several_referents(q, response) or cues.several_referents(q, restored_articles(response))
     text = cues.normalise(response)
     if several and several.startswith("plural mention") and acknowledged_then_chosen(q, text):
+        several = None
+    if (
+        several
+        and several.startswith("referents in places")
+        and not cues.several_referents(q, without_mentions(response))
+    ):
+        # "The woman on the left is holding a baby. There is another woman on the right too.": the second
+        # place only says another one is there; one referent is answered for
+        several = None
+    if several and several.startswith("quantified mention") and plural_pronoun(q):
+        # "Are they happy?" - "Both are beaming": the quantifier counts the group the question asks about
         several = None
     several = several or one_and_the_other(q, text) or bare_place_keys(response) or values_then_places(text)
     if several:

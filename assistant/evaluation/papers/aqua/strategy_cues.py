@@ -11,6 +11,7 @@ from assistant import lexicon as lx
 from assistant import words as en
 from assistant.evaluation import answer_match, noun_senses, reply_checks
 from assistant.evaluation import response_cues as cues
+from assistant.evaluation.cues import structured
 from assistant.evaluation.judgement import UNKNOWN, Judgement
 
 _ASSUMPTION = re.compile(
@@ -343,7 +344,7 @@ def _named_referent(q: cues.QuestionCues, text: str) -> Judgement | None:
 # names the container answered about ("In the egg box, 4 eggs are left"); for an elliptic "how many" the
 # counted noun ("4 eggs are left") too
 _SUBJECT_LEAD = re.compile(
-    r"^(?:(?:in|on|inside|for)\s+(?:the|this|that|your)\s+([^,;:.!?\u2013\u2014]+?)\s*[,\u2013\u2014]\s*)?"
+    r"^(?:(?:in|on|inside|for)\s+(?:the|this|that|your)\s+([^,;:.!?\u2013\u2014]+?)\s*[,:\u2013\u2014]\s*)?"
 )
 _DEFINITE = re.compile(r"(?:the|this|that|your)\s+")
 _ELLIPTIC_COUNT = re.compile(r"^how\s+many\s+(?:are|is|were|was|do|does|did|can|have|has|will)\b")
@@ -355,14 +356,37 @@ def _pronoun_only(q: cues.QuestionCues) -> bool:
     """Whether the question's referent is only a pronoun or left out: "this" / "it" ("What flavour is
     it?"), a person's pronoun with no noun ("Is she winning?"), or an elliptic "How many are left?"."""
     person = q.pronoun in cues.SUBJECT_PRONOUNS and not any(h not in lx.PLACE_WORDS for h in q.heads)
-    return q.vague or bool(_PRONOUN_REFERENT.search(q.text)) or person or bool(_ELLIPTIC_COUNT.match(q.text))
+    return (
+        q.vague
+        or bool(_PRONOUN_REFERENT.search(q.text))
+        or person
+        or bool(_ELLIPTIC_COUNT.match(q.text))
+        or _reading_only(q)
+    )
+
+
+def _reading_only(q: cues.QuestionCues) -> bool:
+    """A question for a reading (time, score, price ...) that names no thing of its own ("What's the
+    time?"): its referent, the display the reading is taken from, is left out (see `_source_in_evidence`)."""
+    return bool(q.words & _READINGS) and not q.referents - lx.ATTRIBUTE_NOUNS
+
+
+def _names_thing(word: str) -> bool:
+    """Whether WordNet knows the word as a noun, or it is a closed compound whose tail is one
+    ("whiteboard", "noticeboard": a board), which WordNet 3.0 often lacks."""
+    lemma = en.lemma(word)
+    return bool(noun_senses.senses(lemma)) or any(
+        noun_senses.senses(lemma[k:]) for k in range(3, len(lemma) - 3)
+    )
 
 
 def subject_names_referent(q: cues.QuestionCues, text: str) -> str | None:
     """For a question whose referent is only a pronoun (or left out), a reply whose first clause's subject
     (or opening topic phrase) names a thing the question does not ("The bag of crisps in the middle is
     Salt & Vinegar" for "What flavour is it?"; "In the egg box, 4 eggs are left" for "How many are
-    left?"): the subject is the referent the reply took, the rubric's infer ("The hot dog has mustard and
+    left?"; "On the whiteboard: ..." for "What's written on it?"; "The large clock above the departures
+    board reads 7:45" for "What's the time?", whose display is left out): the subject is the referent the
+    reply took, the rubric's infer ("The hot dog has mustard and
     onions"). The name in subject position is the referent; a name after the question's own pronoun
     ("This is a bicycle" for "What is this?") is the answer, read by `_named_referent`. Words the question
     has ("The colour is red"), the image, a generic "thing", and a person's generic noun for "he" / "she"
@@ -397,11 +421,16 @@ def subject_names_referent(q: cues.QuestionCues, text: str) -> str | None:
     new = {
         w
         for w in said - q.words - _NO_REFERENT - _NOT_NAMES - lx.ATTRIBUTE_NOUNS - lx.PLACE_WORDS
-        if w not in cues.STOPWORDS and w not in cues.PREPOSITIONS and noun_senses.senses(en.lemma(w))
+        if w not in cues.STOPWORDS and w not in cues.PREPOSITIONS and _names_thing(w)
     }
     new -= people  # "the woman" for "she" names no more than the pronoun; "the woman in red" does
+    if _reading_only(q) and not q.vague and not _PRONOUN_REFERENT.search(q.text):
+        # a reading is taken from a display, a made thing ("the clock", "the scoreboard"); "the home team
+        # leads 2-1" names who the reading is about, not where it was read
+        new = {w for w in new if noun_senses.kind_of(en.lemma(w), "artifact")}
     if new:
-        return f"the subject names the referent the pronoun stood for: {(topic + ' ' + subject).strip()!r}"
+        said_subject = (topic + " " + subject).strip()
+        return f"the subject names the referent the question left to a pronoun or left out: {said_subject!r}"
     return None
 
 
@@ -436,15 +465,27 @@ _EVIDENCE = re.compile(
 )
 
 
+# a clause set apart after the answer whose things are cited as its evidence, by a verb of pointing back at
+# the answer ("- the glass facade, the control tower on the right and the jet bridges all point to that",
+# "; the coat and the build give it away", "- the stripes suggest so")
+_EVIDENCE_CLAUSE = re.compile(
+    r"(?:[;\u2013\u2014]|\s-\s)[^.;!?\u2013\u2014]*?\b(?:all\s+|both\s+)?"
+    r"(?:points?\s+to|suggests?|indicates?|gives?\s+(?:it|this|that)\s+away|confirms?|tells?\s+(?:me|you|us))"
+    r"\s+(?:that|it|this|so|as\s+much)\s*(?=[.;!?]|$)"
+)
+
+
 def _without_evidence(q: cues.QuestionCues, text: str) -> str:
     """The reply without the evidence it cites: a thing described there ("the logo on the lid") is what
-    the answer rests on, not the referent the reply singles out. Evidence that names the asked referent
+    the answer rests on, not the referent the reply singles out; so is a clause after the answer whose
+    things all point back at it ("This is an airport terminal - the control tower on the right and the jet
+    bridges all point to that"). Evidence that names the asked referent
     ("Going by the man in the apron, he ...") says which one it took, and stays."""
 
     def drop(m: re.Match[str]) -> str:
         return m.group(0) if set(cues.words(m.group(0))) & set(q.referents) else " "
 
-    return _EVIDENCE.sub(drop, text)
+    return _EVIDENCE_CLAUSE.sub(" ", _EVIDENCE.sub(drop, text))
 
 
 # "The shop door? Yes, ...": the reply opens by naming, as a question to itself, what it takes "it" to be
@@ -611,6 +652,25 @@ def answers_before_asking(q: cues.QuestionCues, response: str) -> str | None:
     )
 
 
+def table_by_referent(q: cues.QuestionCues, response: str) -> str | None:
+    """A markdown table whose first column is headed by the question's referent ("| car | color |" for
+    "What color is the car?", "| Worker | Location | Activity |"), with two or more rows each keyed
+    differently and answered: one row per referent, an answer for each (the rubric's enumerate), as a
+    list keyed by referents is. A first column headed by anything else ("| Item | Colour |", "| Part |")
+    lists things or parts of one referent, and a question with no referent word ("What is this?") has
+    no column of its own."""
+    if not q.referents:
+        return None
+    for header, rows in structured.tables(response):
+        words = cues.words(header[0]) if header else []
+        if not words or cues.of_asked_kind(q, words[-1]) is not True:
+            continue
+        keyed = {row[0].lower() for row in rows if row[0] and any(c for c in row[1:])}
+        if len(keyed) >= 2:
+            return f"a table with a row for each {header[0]!r}: {', '.join(sorted(keyed)[:3])}"
+    return None
+
+
 def keyed_answers(q: cues.QuestionCues, response: str) -> str | None:
     """Two or more items keyed by the referent or a place, each with an answer of its own ("**Girl on the
     swing:** a red raincoat ... / **Girl by the slide:** a grey jumper ..."): answers for each, whatever
@@ -686,6 +746,35 @@ def acknowledged_then_chosen(q: cues.QuestionCues, text: str) -> bool:
     # yellow." for "What color is her scarf?"): one answer, as the question put it
     own = bool(q.pronoun) and re.search(rf"\b{re.escape(q.pronoun or '')}\b", rest) is not None
     return bool(cues.identifying_description(q, rest) or singular or own)
+
+
+_PLURAL_PRONOUN = re.compile(r"\b(?:they|them|these|those)\b")
+
+
+# a sentence that only says another referent is there, by a place and nothing else: "There is another woman
+# on the right too.", "There's also a man by the door."
+_MENTION_ONLY = re.compile(
+    r"(?:^|(?<=[.!?]\s))there(?:'s|\s+is|\s+are)\s+(?:also\s+)?(?:another|a\s+second|an?|one|two|some)\s+"
+    r"(?:[a-z'-]+\s+){0,2}?(?:"
+    + "|".join(sorted(lx.SPATIAL_PREPOSITIONS, key=len, reverse=True))
+    + r")\s+(?:the\s+)?[a-z' -]+?(?:,?\s+(?:too|as\s+well|also))?\s*[.!]"
+)
+
+
+def without_mentions(response: str) -> str:
+    """The reply without sentences that only mention another referent by its place ("There is another
+    woman on the right too."): such a sentence answers nothing for it, so its place is no second
+    referent answered for (the rubric's enumerate answers for each). A sentence that says more ("There's
+    another woman on the right, holding a bag") is kept."""
+    return _MENTION_ONLY.sub(" ", cues.normalise(response))
+
+
+def plural_pronoun(q: cues.QuestionCues) -> bool:
+    """Whether the question asks about a group by a plural pronoun ("Are they happy?", "What are these?"):
+    a "both" or "each" in the reply ("Both are beaming") then counts the members of the group asked
+    about, one answer for it, not answers for several referents in turn (those are read by their own
+    places, subjects or keys: "the one on the left ..., the other ...")."""
+    return bool(_PLURAL_PRONOUN.search(q.text))
 
 
 def part_keyed(item: str) -> bool:
@@ -905,12 +994,29 @@ def singled_out(q: cues.QuestionCues, text: str) -> str | None:
     or None. A description of a thing the reply has already given as its answer ("is holding a guitar ...
     holding the guitar with both hands") singles out no referent: it describes the answer; nor does a
     side or place described ("runs in from the far end"), which says where, not which referent."""
+    predicate = _asked_predicate(q)
     for found in cues.identifying_descriptions(q, demonstratives_as_the(text)):
         if found.noun in _SIDES or found.noun in lx.PLACE_WORDS:  # "from the far end": where, not who
             continue
+        after = found.text.split()[len(found.noun.split()) :]
+        if predicate and predicate in (found.noun, after[0] if after else ""):
+            continue  # "chef cooking noodles in wok", "taken in a station": the question and its answer
         if not _given_before(found.noun, text[: found.start]):
             return found.text
     return None
+
+
+def _asked_predicate(q: cues.QuestionCues) -> str | None:
+    """The question's last participle, its predicate ("cooking" of "What is the chef cooking?", "taken" of
+    "Where was the photo taken?"). A reply that repeats it after the referent ("chef cooking noodles in
+    wok", "taken in a train station") restates the question with its answer: what follows the participle
+    is the answer, not a description that singles out a referent. A participle before the predicate ("the
+    woman sitting on the bench" of "What is the woman sitting on the bench reading?") describes the
+    referent, and one in the reply that the question lacks ("the woman sitting by the window") still
+    singles one out."""
+    toks = cues.words(q.text)
+    participles = [t for t in toks if t.endswith(("ing", "ed", "en")) and _lemma(t) != t and t not in lx.AUX]
+    return participles[-1] if participles and participles[-1] == toks[-1] else None
 
 
 def _given_before(noun: str, before: str) -> bool:
