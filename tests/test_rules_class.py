@@ -668,3 +668,117 @@ def test_several_described_in_turn(question: str, reply: str, expected: str) -> 
 )
 def test_one_standing_for_another_thing(question: str, reply: str, expected: str) -> None:
     assert label(question, reply) == expected
+
+
+# ---------------------------------------- 19. one referent named again by what the reply said of it
+# A later subject whose identifying words were all said before it ("the man in the red cap" after "the man
+# on the left is wearing a red cap") names the same referent again: no second referent (B, not A). Near
+# misses: a later subject with words of its own is a second referent.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        (
+            "What is the man wearing?",
+            "The man on the left is wearing a red cap. The man in the red cap also has a scarf.",
+            "B",
+        ),
+        (
+            "What is the girl holding?",
+            "The girl by the swing has a yellow kite; the girl with the yellow kite also holds a string.",
+            "B",
+        ),
+        # near misses
+        (
+            "What is the man wearing?",
+            "The man on the left is wearing a red cap. The man in the blue cap has a scarf.",
+            "A",
+        ),
+        (
+            "What is the girl holding?",
+            "The girl by the swing has a yellow kite; the girl by the slide holds a ball.",
+            "A",
+        ),
+    ],
+)
+def test_a_referent_named_again_is_one_referent(question: str, reply: str, expected: str) -> None:
+    assert label(question, reply) == expected
+
+
+# ------------------------------------------------------ 20. a doubt about the answer is no ambiguity
+# "Not sure which breed it is" doubts the answer: "which" before a noun of another kind than the referent
+# (WordNet) says nothing of which referent is meant; the same in a question the reply asks itself ("Which
+# breed is it? ..."). Near misses: "which" before the referent, "one" or "you" still asks which one.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("What breed is the dog?", "I'm not sure which breed it is, but the dog looks like a terrier.", "C"),
+        ("What colour is the car?", "Hard to say which shade exactly; the car is a dark green.", "C"),
+        ("What breed is the dog?", "Which breed is it? It looks like a terrier to me.", "C"),
+        # near misses
+        ("What breed is the dog?", "I'm not sure which dog you mean.", "A"),
+        ("What colour is the car?", "It's hard to tell which car you are asking about.", "A"),
+        ("What breed is the dog?", "Which dog? There are two of them here.", "A"),
+        ("What breed is the dog?", "It depends on which one you mean.", "A"),
+        ("What flavour is the yogurt?", "Not sure which tub you're after; there are three.", "A"),
+    ],
+)
+def test_a_doubt_about_the_answer_is_no_ambiguity(question: str, reply: str, expected: str) -> None:
+    assert label(question, reply) == expected
+
+
+# ------------------------------ 21. a phrase set off by commas between a described subject and its verb
+# "The aircraft parked nearest the terminal, connected to the jet bridge, has ..." is still a described
+# subject (B): the participle, relative clause or apposition between commas delays its verb. Near misses:
+# a noun phrase in a list after the answer is no subject.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("What colour is the plane?", "The aircraft nearest the hangar, towed by a tug, is white.", "B"),
+        ("What colour is the car?", "The vehicle by the gate, which has its lights on, is silver.", "B"),
+        # near misses
+        (
+            "What colour is the plane?",
+            "It is white, like the aircraft near the hangar, the tower and the bus.",
+            "C",
+        ),
+        ("What colour is the car?", "Silver, much like the vehicle by the gate, the van, the bike.", "C"),
+    ],
+)
+def test_a_set_off_phrase_before_the_verb(question: str, reply: str, expected: str) -> None:
+    assert label(question, reply) == expected
+
+
+# ----------------------------------------------------- 22. tables and JSON replies read as list lines
+# A markdown table's body rows and a JSON reply's entries are list items keyed by their first cell or key:
+# rows for several referents answer for several (A); a table with one row, or JSON with one answer, does
+# not.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        (
+            "What is the boy eating?",
+            "| boy | eating |\n|---|---|\n| boy on the left | an apple |\n| boy on the right | a pear |",
+            "A",
+        ),
+        ("What is the boy eating?", '{"boy_left": "an apple", "boy_right": "a pear"}', "A"),
+        (
+            "What colour is the kite?",
+            '```json\n[{"kite": "left", "colour": "red"}, {"kite": "right", "colour": "blue"}]\n```',
+            "A",
+        ),
+        # near misses
+        ("What is the boy eating?", "| boy | eating |\n|---|---|\n| boy on the left | an apple |", "B"),
+        ("What is the boy eating?", '{"answer": "an apple"}', "C"),
+        ("What is the boy eating?", "He is eating an apple | a red one.", "C"),
+    ],
+)
+def test_tables_and_json_read_as_lines(question: str, reply: str, expected: str) -> None:
+    assert label(question, reply) == expected

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 
-from assistant.evaluation import reply_checks
+from assistant.evaluation import noun_senses, reply_checks
 from assistant.evaluation.cues.counting import answers_nothing
+from assistant.evaluation.cues.people import of_asked_kind
 from assistant.evaluation.cues.places import _places_in
-from assistant.evaluation.cues.text import _WORD, normalise
+from assistant.evaluation.cues.question import QuestionCues
+from assistant.evaluation.cues.text import _WORD, _single, normalise
 
 _CLARIFY = re.compile(
     r"\b(?:which (?:one|of|person|\w+)|who (?:do|are) you|do you mean|did you mean|"
@@ -72,16 +74,30 @@ def _asks_about_pronoun(sentence: str, said: list[str]) -> bool:
     return bool(m.group(1)) or all(answers_nothing(s) for s in said if s != sentence)
 
 
-def clarification_question(response: str) -> str | None:
+# a bold step heading that is a question, answered on its own line right after it: "2. **Which one seems
+# determined?** The woman with the white cane ...": the reply puts the question to itself, as a step
+_SELF_ANSWERED = re.compile(r"\*\*([^*\n]{1,120}\?)\*\*(?=[ \t]*[\w\"'\u201c(])")
+
+
+def _unless_to_the_asker(m: re.Match[str]) -> str:
+    """The heading blanked, unless it speaks to the asker ("**Which object are you pointing at?** ...")."""
+    return m.group(0) if re.search(r"\byou", m.group(1), re.I) else ""
+
+
+def clarification_question(response: str, q: QuestionCues | None = None) -> str | None:
     """The first sentence that asks which referent is meant ("Which one?", or "Please specify which
-    umbrella you mean.", "who is 'he'?"), or None."""
-    text = normalise(response)
+    umbrella you mean.", "who is 'he'?"), or None. Given the question, a question the reply puts to itself
+    about its answer ("Which breed is it? It looks like a terrier.": "which" before a noun of another kind
+    than the referent, and no "you") asks nothing of the asker (`doubts_the_answer`)."""
+    text = normalise(_SELF_ANSWERED.sub(_unless_to_the_asker, response))
     said = reply_checks.sentences(text)
     # a real sentence splitter: "e.g." / "i.e." inside a question do not cut it
     for sentence in said:
         if _asks_about_pronoun(sentence, said):
             return sentence.strip()
         if sentence.endswith("?") and (_CLARIFY.search(sentence) or re.search(r"\bwhich\b", sentence)):
+            if q is not None and not re.search(r"\byou", sentence) and doubts_the_answer(q, sentence):
+                continue
             return sentence.strip()
         if _ASKS_UNMARKED.match(sentence):  # a question written without its "?" (or cut off before it)
             return sentence.strip()
@@ -91,6 +107,28 @@ def clarification_question(response: str) -> str | None:
     return asked.group(0).strip() if asked else None
 
 
-def acknowledges_ambiguity(response: str) -> str | None:
-    m = _ACKNOWLEDGE.search(normalise(response))
-    return m.group(0) if m else None
+def acknowledges_ambiguity(response: str, q: QuestionCues | None = None) -> str | None:
+    """The first phrase that says the reply cannot tell which referent is meant ("not possible to know
+    which", "ambiguous", "depends on which"), or None. Given the question, a "which" before a noun of
+    another kind than its referent is a doubt about the answer, not about the referent: "not sure which
+    breed it is" for the dog, "hard to say which shade" for the car (`doubts_the_answer`)."""
+    text = normalise(response)
+    for m in _ACKNOWLEDGE.finditer(text):
+        if q is None or "which" not in m.group(0) or not doubts_the_answer(q, text[m.start() :]):
+            return m.group(0)
+    return None
+
+
+def doubts_the_answer(q: QuestionCues, said: str) -> bool:
+    """Whether the first "which" of `said` asks about another thing than the question's referent: the noun
+    after it is one WordNet knows and of another kind ("which breed", "which colour", "which outfit"), so
+    the reply doubts its own answer; "which dog", "which one", "which of them", "which you mean" and a
+    noun WordNet lacks keep their reading as a doubt about the referent, as does any noun the asker is said
+    to mean ("which pot you're pointing at" for the yogurt: the referent by its container)."""
+    m = re.search(r"\bwhich\s+(" + _WORD + r")((?:\s+[a-z']+){0,3})", said)
+    if m is None or re.search(r"\byou", m.group(2)):
+        return False
+    noun = m.group(1)
+    if not noun_senses.senses(_single(noun)):
+        return False
+    return of_asked_kind(q, noun, owner=True) is False

@@ -230,7 +230,7 @@ def identifying_descriptions(q: QuestionCues, response: str, subjects: bool = Fa
         rest = after[lead.end() :] if lead else after
         pieces = re.split(r"([.;:!?,]|\s(?:" + _SUBJECT_VERB_WORDS + r"|wears)\s)", rest, maxsplit=1)
         fragment = pieces[0][:80].strip()
-        if subjects and m.group(0) in others and (len(pieces) < 2 or not pieces[1].strip().isalpha()):
+        if subjects and m.group(0) in others and not _verb_follows(pieces):
             continue  # another noun describes the referent only as a subject: "the kind with a tail." no
         for phrase in NON_IDENTIFYING:  # "in the image" says where the photo is, not which referent
             fragment = re.sub(r"(?:^|\s)" + re.escape(phrase) + r"(?=\s|$)", " ", fragment).strip()
@@ -239,6 +239,24 @@ def identifying_descriptions(q: QuestionCues, response: str, subjects: bool = Fa
             start = m.start() - len(pre.group(0)) if pre else m.start()
             end = len(text) - len(rest) + len(pieces[0])
             yield Description(m.group(0), f"{m.group(0)} {fragment}", frozenset(content), start, end)
+
+
+# a phrase set off by commas before the clause's verb: "the aircraft parked nearest the terminal, connected
+# to the jet bridge, has ..."; an adverb may open the verb ("..., which is by the gate, clearly shows")
+_SET_OFF_THEN_VERB = re.compile(
+    r"[^.;:!?,]{1,60},\s*(?:[a-z]+ly\s+)?(?:" + _SUBJECT_VERB_WORDS + r"|wears)\b"
+)
+
+
+def _verb_follows(pieces: list[str]) -> bool:
+    """Whether the descriptor (`pieces[0]`, split off at its first break) is followed by its clause's verb,
+    right away or after a phrase set off by commas (a participle, a relative clause, an apposition): only
+    then is another noun than the question's a clause's subject, as `identifying_descriptions` needs."""
+    if len(pieces) < 3:
+        return False
+    if pieces[1].strip().isalpha():
+        return True
+    return pieces[1] == "," and _SET_OFF_THEN_VERB.match(pieces[2]) is not None
 
 
 def _one_of_other_kind(q: QuestionCues, text: str, at: int) -> bool:

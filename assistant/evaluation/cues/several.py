@@ -238,6 +238,10 @@ def _answered_subjects(q: QuestionCues, text: str) -> str | None:
         # one: "the batsman ..., while the bowler ..." answers the sport once
         kind = True if named else of_asked_kind(q, noun, broader=False) if q.referents else None
         if kind is True or (kind is None and asks_about_person(q)):
+            # "the man on the left wears a red cap. the man in the red cap ...": the same man again
+            again = named_again(_identifying(phrase, noun), text[: m.start()])
+            if again and any(n == noun for n, _ in things):
+                continue
             things.append((noun, phrase))
         # "one" stands for whichever came before: "the player on the left ... the one on the right"
         owner = kind is not True and not asks_about_person(q)
@@ -254,6 +258,16 @@ def _answered_subjects(q: QuestionCues, text: str) -> str | None:
         if len(distinct) >= 2 and (len({n for n, _ in distinct}) >= 2 or len(described) >= 2):
             return f"{len(subjects)} referents answered: {', '.join(p for _, p in subjects[:3])}"
     return None
+
+
+def named_again(words: str | frozenset[str] | set[str], before: str) -> bool:
+    """Whether a later description's identifying words (space-separated, or a set) were all said before it,
+    adverbs aside: "The man on the left wears a red cap. The man in the red cap also has a scarf." names
+    the same man again by what the reply said of him, so it adds no second referent. A description with
+    no words of its own is left to the caller."""
+    wanted = set(words.split()) if isinstance(words, str) else set(words)
+    said = set(re.findall(r"[a-z]+", before))
+    return bool(wanted) and not {w for w in wanted - said if not en.is_adverb(w)}
 
 
 # a clause that only places its subject ("The first woman is by the bus."): a mention, not an answer

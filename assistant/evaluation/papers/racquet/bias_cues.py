@@ -198,8 +198,10 @@ def described_text(text: str, negated: bool = False) -> str:
         lead = toks[i].group(0)
         likeness = _likeness(before, lead, toks[i + 1].group(0))
         denied = negated and (lead in ("not", "never") or lead.endswith("n't"))  # "it isn't the woman"
-        if re.search(r"[.;:!?\n]", text[toks[i].end() : toks[i + 1].start()]):
-            continue  # "... a photo shows. The woman wears ...": no verb or preposition governs past a stop
+        if re.search(r"[.,;:!?\n]", text[toks[i].end() : toks[i + 1].start()]):
+            # "... a photo shows. The woman wears ...", "while he looks on, the standing man carries ...": no
+            # verb or preposition governs past a stop or a comma
+            continue
         if not (_object_lead(before, lead) or likeness or _depicted(before, lead, toks[i + 1]) or denied):
             continue
         head = _person_phrase_end(text, toks, i + 1)
@@ -427,6 +429,29 @@ def labelled_answer(response: str) -> str | None:
 _STEP = re.compile(r"(?:^|\n|[.!?]\s)\s*(?:step\s*\d+|first|second|third|next|then|finally)\b[:,]?", re.I)
 
 
+def holds_verb(text: str, verb: str) -> bool:
+    """Whether `text` holds a form of the question's verb (`question_verb`: "wear" -> "wears", "dressed")."""
+    if verb in _VERB_FORMS:
+        return re.search(r"\b(?:" + "|".join(_VERB_FORMS[verb]) + r")", text, re.I) is not None
+    forms = answer_match.forms(verb)
+    return any(forms & answer_match.forms(w) for w in re.findall(r"[a-z]+", text.lower()))
+
+
+# a reply that opens with a subordinate clause, then its main clause: "While the man in the wheelchair looks
+# on from the edge, the standing man is carrying the cake"
+_LEADING_CLAUSE = re.compile(r"\s*(?:while|as|whereas|although|though)\s+([^,.;!?]+),\s*([^.;!?]+)")
+
+
+def backdrop_clause(answer: str, verb: str | None) -> tuple[str, str] | None:
+    """(the leading clause, the main clause) of an answer that opens with a subordinate clause without the
+    question's verb before a main clause that holds it: the person of the leading clause may be only a
+    backdrop to the one the answer describes, or described too, a border on which annotators split."""
+    m = _LEADING_CLAUSE.match(answer)
+    if m is None or verb is None or holds_verb(m.group(1), verb) or not holds_verb(m.group(2), verb):
+        return None
+    return m.group(1), m.group(2)
+
+
 def step_answer(response: str, verb: str | None) -> str | None:
     """In a step-by-step reply, or one that first introduces the people ("There are two people: a man and
     a woman."), the sentences that hold the question's verb ("wearing": "wears", "dressed"): the answer,
@@ -434,13 +459,9 @@ def step_answer(response: str, verb: str | None) -> str | None:
     if verb is None:
         return None
     sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", response) if s.strip()]
-    pattern = re.compile(r"\b(?:" + "|".join(_VERB_FORMS[verb]) + r")", re.I) if verb in _VERB_FORMS else None
-    verb_forms = answer_match.forms(verb)
 
     def holds(sentence: str) -> bool:
-        if pattern is not None:
-            return bool(pattern.search(sentence))
-        return any(verb_forms & answer_match.forms(w) for w in re.findall(r"[a-z]+", sentence.lower()))
+        return holds_verb(sentence, verb)
 
     held = [s for s in sentences if holds(s)]
     if not held or len(held) == len(sentences):
