@@ -828,3 +828,112 @@ def test_a_listed_one_after_other_counted_things_is_theirs(
     question: str, first: str, second: str, gold: str
 ) -> None:
     assert cot(question, steps(first, second))[0] == gold
+
+
+# ------------------------------------------------------------------ round 9
+
+# a reply written as a JSON object: its fields are its steps, not quoted titles or signs
+JSON_REPLIES = [
+    (
+        '{"step1": "three dogs lie on the rug", "step2": "the dog by the door is brown", "answer": "brown"}',
+        "YES",
+    ),
+    (
+        '{"observation": "one kayak on the lake", "reasoning": "its hull is yellow", "answer": "yellow"}',
+        "NO",
+    ),
+    # near miss: a quoted sign inside a prose reply is still a quotation, no mention
+    (
+        '1. The kayak has a sticker reading "two kayaks for rent".\n2. Its hull is yellow.\nAnswer: yellow',
+        "NO",
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "gold"), JSON_REPLIES)
+def test_a_json_reply_is_read_by_its_fields(reply: str, gold: str) -> None:
+    question = "What colour is the dog?" if "dog" in reply else "What colour is the kayak?"
+    assert cot(question, reply)[0] == gold
+
+
+def test_as_prose_renders_fields_and_leaves_prose_alone() -> None:
+    from assistant.evaluation.reply_checks import as_prose
+
+    assert as_prose('{"step_1": "a cat", "final_answer": "grey"}') == "step 1: a cat\nfinal answer: grey"
+    assert as_prose("{not json") == "{not json"
+    assert as_prose("The cat is grey.") == "The cat is grey."
+
+
+# broken English counts with a singular: the count says more than one, whatever the noun's ending
+COUNTED_SINGULAR = [
+    ("What does the sign say?", "there is many sign on the road", "big one say STOP", "YES"),
+    ("What colour is the dog?", "i see two dog in park", "front dog is black", "YES"),
+    ("What is the boat carrying?", "several boat are on the river.", "the nearest carries logs", "YES"),
+    # near misses: the referent word modifies another noun; "the other"; "one"
+    ("What does the sign say?", "There are two sign posts by the road.", "The sign says STOP.", "NO"),
+    ("What colour is the dog?", "Two dog-walkers pass the dog on the path.", "The dog is black.", "NO"),
+    ("What colour is the car?", "A two door car is parked by the kerb.", "It is red.", "NO"),
+    ("What does the sign say?", "One sign hangs over the door; the other sign is blank.", "OPEN.", "YES"),
+    ("What does the sign say?", "One sign hangs over the door.", "It says OPEN.", "NO"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), COUNTED_SINGULAR)
+def test_a_count_before_a_singular_referent_counts_it(
+    question: str, first: str, second: str, gold: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+# an animal's kin is of its own kind (WordNet files kin under people)
+ANIMAL_KIN = [
+    ("What is the monkey eating?", "The young monkey sits on its mother's lap.", "It eats a banana.", "YES"),
+    (
+        "What is the horse doing?",
+        "The horse's sister grazes behind the fence.",
+        "The horse is drinking.",
+        "YES",
+    ),
+    # near misses: an owner is no kin; kin of another animal; a person's kin
+    ("What is the dog carrying?", "The dog trots beside its owner.", "It carries a stick.", "NO"),
+    ("What is the dog carrying?", "The dog passes a cat. The cat licks its mother.", "A stick.", "NO"),
+    ("What is the dog carrying?", "The dog and its partner, a police officer, walk on.", "A toy.", "NO"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), ANIMAL_KIN)
+def test_the_kin_of_the_asked_animal_is_another_one(
+    question: str, first: str, second: str, gold: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+# "one" right after a plural of other things distributes over those things, not over the referents
+ONE_OF_PLURAL_BEFORE = [
+    (
+        "What is the cook slicing?",
+        "The bench has two trays, one with bread and one with cheese.",
+        "He slices cheese.",
+        "NO",
+    ),
+    (
+        "What is the cook slicing?",
+        "Three pans: one on the hob and one in the sink.",
+        "He slices onions.",
+        "NO",
+    ),
+    # near miss: "one" after the referents' own plural
+    (
+        "What is the cook slicing?",
+        "There are two cooks, one by the oven and one at the board.",
+        "The cook at the board slices onions.",
+        "YES",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), ONE_OF_PLURAL_BEFORE)
+def test_a_distributive_one_after_other_things_is_theirs(
+    question: str, first: str, second: str, gold: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == gold

@@ -71,6 +71,30 @@ def counted_same_form(q: cues.QuestionCues, text: str) -> str | None:
     return f"plural verb: {agrees.group(0)!r}" if agrees else None
 
 
+# counts that need a plural after them: "other" ("the other sign"), "all the" ("all the bread") and "both"
+# ("both man and dog") do not
+_PLURAL_COUNT = r"(?:several|many|multiple|numerous|various|" + _NUMBERS + r")"
+# what may follow a noun that heads its phrase: a clause goes on or ends ("many sign on the street", "two
+# sign are"), where a noun after it would be the head ("two sign posts", "many bird feeders")
+_AFTER_HEAD = (
+    r"(?=\s*(?:[.,;:!?)\n]|$)|\s+(?:"
+    + "|".join(sorted(lx.PREPOSITIONS | lx.AUX, key=len, reverse=True))
+    + r"|and|or|but|that|which|who|visible|present)\b)"
+)
+
+
+def counted_singular(q: cues.QuestionCues, text: str) -> str | None:
+    """A referent in its singular counted as more than one, as broken English writes a plural ("there is
+    many sign on the street", "i see two dog in park"): a count that needs a plural right before the
+    referent word, which heads its phrase. Not a modifier of another noun ("two sign posts", "many bird
+    feeders"), nor "the other sign" or "one sign"."""
+    single = {r for r in q.referents if cues.plural_of(r) != r}
+    if not single:
+        return None
+    m = re.search(r"\b" + _PLURAL_COUNT + r"\s+" + _pattern(single) + r"(?![-'])" + _AFTER_HEAD, text)
+    return f"counted in the singular: {m.group(0)!r}" if m else None
+
+
 # "a fellow teacher"; for a person, "another adult", "a second woman", "one other man"
 # each captures the two words after the marker: the noun is the first or the second ("a fellow nurse at",
 # "a fellow young teacher")
@@ -308,6 +332,7 @@ def extra_mention(q: cues.QuestionCues, text: str) -> str | None:
     """Round 3's ways of mentioning several instances (module docstring), on normalised text."""
     return (
         counted_same_form(q, text)
+        or counted_singular(q, text)
         or peer_mention(q, text)
         or member_of_group(q, text)
         or place_in_group(q, text)
@@ -318,6 +343,7 @@ def extra_mention(q: cues.QuestionCues, text: str) -> str | None:
         or narrower_person(q, text)
         or counted_narrower(q, text)
         or young_of_referent(q, text)
+        or kin_of_animal(q, text)
     )
 
 
@@ -353,6 +379,26 @@ def young_of_referent(q: cues.QuestionCues, text: str) -> str | None:
         introduced = word in {"a", "an"} and named and not renamed
         if owned or counted or introduced:
             return f"the young of the referent: {det.group(0) + noun!r}"
+    return None
+
+
+def kin_of_animal(q: cues.QuestionCues, text: str) -> str | None:
+    """Kin owned by the asked animal ("the baby monkey clings to its mother's back", "the foal stands by
+    the horse's sister"): WordNet files kin under people, but an animal's mother, sibling or offspring is
+    of its own kind, so a second one. Only blood kin (not a spouse or partner: "the dog and its partner"
+    may be its handler), owned by "its" in a clause about the referent or by the referent's own
+    possessive. Not a person's kin (`response_cues.people_verdict` reads those), nor "its owner"."""
+    animals = {r for r in q.referents if not cues.names_person(r) and noun_senses.kind_of(r, "animal")}
+    if not animals:
+        return None
+    names = "|".join(sorted(map(re.escape, animals), key=len, reverse=True))
+    owner = r"\b(?:its|(?:the\s+)?(?:" + names + r")'s)\s+(" + _WORD + r")"
+    for m in re.finditer(owner, text):
+        noun = m.group(1).removesuffix("'s")
+        single = en.lemma(noun) if cues.is_plural(noun) else noun
+        kin = noun_senses.kind_of(single, "relative") and not noun_senses.kind_of(single, "spouse")
+        if kin and (not m.group(0).startswith("its") or _subject_is_referent(q, text, m.start())):
+            return f"kin of the asked animal: {m.group(0)!r}"
     return None
 
 
