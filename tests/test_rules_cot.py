@@ -503,9 +503,9 @@ KIND_NO = [
 KIND_UNSURE = [
     ("What is the doctor looking at?", "People: a patient lies in bed and a nurse stands by.", "A chart."),
     ("What is the player holding?", "A crowd is watching from the stands.", "A bat."),
-    ("What is the woman reading?", "Children are playing football behind her.", "A novel."),
-    ("What is the girl wearing?", "The girl stands between her dad and a dog.", "A raincoat."),
 ]
+# round 9: "children" for the woman and "her dad" for the girl moved to OTHER_GENERATION (NO): a person a
+# generation away from a referent named by age is no second one (heldout8-12: eight items, all NO)
 
 
 @pytest.mark.parametrize(("question", "first", "second"), KIND_YES)
@@ -934,6 +934,26 @@ ONE_OF_PLURAL_BEFORE = [
 
 @pytest.mark.parametrize(("question", "first", "second", "gold"), ONE_OF_PLURAL_BEFORE)
 def test_a_distributive_one_after_other_things_is_theirs(
+    question: str, first: str, second: str, gold: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+# another person a generation away from a referent named by age: a forebear of a young referent, a child of
+# an adult one, is no second of its kind (NO); a sibling or cousin may be of its age (unknown)
+OTHER_GENERATION = [
+    ("What is the girl holding?", "The girl stands with her dad by the gate.", "A kite.", "NO"),
+    ("What is the boy wearing?", "The boy walks ahead of his parents.", "A red cap.", "NO"),
+    ("What is the man carrying?", "The man has his daughter on his shoulders.", "A bag.", "NO"),
+    ("What is the woman reading?", "Children play behind the bench where the woman sits.", "A novel.", "NO"),
+    # near misses: of the referent's own generation, or a pronoun of any age
+    ("What is the girl holding?", "The girl stands with her sister by the gate.", "A kite.", "unknown"),
+    ("What is she holding?", "She stands next to her mother.", "A kite.", "unknown"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), OTHER_GENERATION)
+def test_a_person_of_another_generation_is_no_second_referent(
     question: str, first: str, second: str, gold: str
 ) -> None:
     assert cot(question, steps(first, second))[0] == gold
