@@ -26,6 +26,9 @@ And it is too weak to decide (unknown, never a confident NO) when:
     reads "a couple of collies" as more dogs);
   - other people whose kind may be the asked one (response_cues.people_verdict): "a crowd" for the
     player, "children" for the woman.
+Round 9 adds a count before a singular referent in broken English ("there is many sign": `counted_singular`),
+an animal's blood kin ("its mother's back": `kin_of_animal`), and a doubt for a counted near broader kind
+("multiple aircraft" for the plane: `counted_broader`).
 Round 45 reads kinds by WordNet (noun_senses.kind_of): a second person of a narrower kind ("a catcher"
 for the player: `narrower_person`), several counted things of one ("many pigeons" for the bird:
 `counted_narrower`), and people of another kind for a role are no mention ("spectators" for the player).
@@ -404,7 +407,7 @@ def kin_of_animal(q: cues.QuestionCues, text: str) -> str | None:
 
 def doubt(q: cues.QuestionCues, text: str) -> str | None:
     """Why a reply with no mention is too weakly read to say NO (module docstring), or None."""
-    return the_others(q, text)[1] or renamed_kind(q, text)[1]
+    return the_others(q, text)[1] or renamed_kind(q, text)[1] or counted_broader(q, text)
 
 
 _AND_PERSON = r"\s+(?:an?|the|his|her|their|its)\s+"
@@ -636,6 +639,33 @@ def counted_narrower(q: cues.QuestionCues, text: str) -> str | None:
         if single not in referents and any(noun_senses.kind_of(single, r) for r in referents):
             return f"several of a narrower kind: {m.group(0)!r}"
     return None
+
+
+def counted_broader(q: cues.QuestionCues, text: str) -> str | None:
+    """Why several things of a near broader kind, counted, leave the mention open ("multiple aircraft are
+    parked" for the plane, "several animals" for the dog, "two vehicles" for the car): the referent may be
+    one of them or not, which the kind alone cannot tell. A noun whose plural is its singular ("aircraft")
+    is plural after a count. Only a kind near the referent (noun_senses.near: "objects" and "things" say
+    nothing of it), and not for a referent the question asks to name ("What animal ...?")."""
+    asked = re.match(r"\s*(?:what|which)\s+(" + _WORD + r")", q.text)
+    referents = set(q.referents) - {asked.group(1) if asked else ""}
+    if not referents or cues.asks_about_person(q):
+        return None
+    for m in _COUNTED_KIND.finditer(text):
+        first, second = m.group(1), m.group(2)
+        noun = second if second and not cues.is_plural(first) and not _same_form(first) else first
+        if noun in lx.PART_NOUNS or not (cues.is_plural(noun) or _same_form(noun)):
+            continue
+        single = en.lemma(noun) if cues.is_plural(noun) else noun
+        broader = [r for r in referents if single != r and noun_senses.kind_of(r, single)]
+        if any(noun_senses.near(r, single) for r in broader):
+            return f"{m.group(0)!r} may or may not include the referent (a broader kind)"
+    return None
+
+
+def _same_form(noun: str) -> bool:
+    """A noun whose plural is its singular ("aircraft", "sheep") that WordNet knows."""
+    return cues.plural_of(noun) == noun and bool(noun_senses.senses(noun))
 
 
 _PLACE_SAID = r"(?:visible|present|here|there|in (?:the |this )?(?:image|photo|picture|frame|scene|shot))"
