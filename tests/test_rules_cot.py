@@ -501,11 +501,11 @@ KIND_NO = [
 ]
 # a generic word for a role, another kind of person for a generic referent: the annotators split
 KIND_UNSURE = [
-    ("What is the doctor looking at?", "People: a patient lies in bed and a nurse stands by.", "A chart."),
+    # round 9: "People: a patient ... and a nurse" for the doctor moved to LISTED_PEOPLE (NO)
     ("What is the player holding?", "A crowd is watching from the stands.", "A bat."),
-    ("What is the woman reading?", "Children are playing football behind her.", "A novel."),
-    ("What is the girl wearing?", "The girl stands between her dad and a dog.", "A raincoat."),
 ]
+# round 9: "children" for the woman and "her dad" for the girl moved to OTHER_GENERATION (NO): a person a
+# generation away from a referent named by age is no second one (heldout8-12: eight items, all NO)
 
 
 @pytest.mark.parametrize(("question", "first", "second"), KIND_YES)
@@ -825,6 +825,186 @@ ONE_OF_OTHER_THINGS = [
 
 @pytest.mark.parametrize(("question", "first", "second", "gold"), ONE_OF_OTHER_THINGS)
 def test_a_listed_one_after_other_counted_things_is_theirs(
+    question: str, first: str, second: str, gold: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+# ------------------------------------------------------------------ round 9
+
+# a reply written as a JSON object: its fields are its steps, not quoted titles or signs
+JSON_REPLIES = [
+    (
+        '{"step1": "three dogs lie on the rug", "step2": "the dog by the door is brown", "answer": "brown"}',
+        "YES",
+    ),
+    (
+        '{"observation": "one kayak on the lake", "reasoning": "its hull is yellow", "answer": "yellow"}',
+        "NO",
+    ),
+    # near miss: a quoted sign inside a prose reply is still a quotation, no mention
+    (
+        '1. The kayak has a sticker reading "two kayaks for rent".\n2. Its hull is yellow.\nAnswer: yellow',
+        "NO",
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "gold"), JSON_REPLIES)
+def test_a_json_reply_is_read_by_its_fields(reply: str, gold: str) -> None:
+    question = "What colour is the dog?" if "dog" in reply else "What colour is the kayak?"
+    assert cot(question, reply)[0] == gold
+
+
+def test_as_prose_renders_fields_and_leaves_prose_alone() -> None:
+    from assistant.evaluation.reply_checks import as_prose
+
+    assert as_prose('{"step_1": "a cat", "final_answer": "grey"}') == "step 1: a cat\nfinal answer: grey"
+    assert as_prose("{not json") == "{not json"
+    assert as_prose("The cat is grey.") == "The cat is grey."
+
+
+# broken English counts with a singular: the count says more than one, whatever the noun's ending
+COUNTED_SINGULAR = [
+    ("What does the sign say?", "there is many sign on the road", "big one say STOP", "YES"),
+    ("What colour is the dog?", "i see two dog in park", "front dog is black", "YES"),
+    ("What is the boat carrying?", "several boat are on the river.", "the nearest carries logs", "YES"),
+    # near misses: the referent word modifies another noun; "the other"; "one"
+    ("What does the sign say?", "There are two sign posts by the road.", "The sign says STOP.", "NO"),
+    ("What colour is the dog?", "Two dog-walkers pass the dog on the path.", "The dog is black.", "NO"),
+    ("What colour is the car?", "A two door car is parked by the kerb.", "It is red.", "NO"),
+    ("What does the sign say?", "One sign hangs over the door; the other sign is blank.", "OPEN.", "YES"),
+    ("What does the sign say?", "One sign hangs over the door.", "It says OPEN.", "NO"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), COUNTED_SINGULAR)
+def test_a_count_before_a_singular_referent_counts_it(
+    question: str, first: str, second: str, gold: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+# an animal's kin is of its own kind (WordNet files kin under people)
+ANIMAL_KIN = [
+    ("What is the monkey eating?", "The young monkey sits on its mother's lap.", "It eats a banana.", "YES"),
+    (
+        "What is the horse doing?",
+        "The horse's sister grazes behind the fence.",
+        "The horse is drinking.",
+        "YES",
+    ),
+    # near misses: an owner is no kin; kin of another animal; a person's kin
+    ("What is the dog carrying?", "The dog trots beside its owner.", "It carries a stick.", "NO"),
+    ("What is the dog carrying?", "The dog passes a cat. The cat licks its mother.", "A stick.", "NO"),
+    ("What is the dog carrying?", "The dog and its partner, a police officer, walk on.", "A toy.", "NO"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), ANIMAL_KIN)
+def test_the_kin_of_the_asked_animal_is_another_one(
+    question: str, first: str, second: str, gold: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+# "one" right after a plural of other things distributes over those things, not over the referents
+ONE_OF_PLURAL_BEFORE = [
+    (
+        "What is the cook slicing?",
+        "The bench has two trays, one with bread and one with cheese.",
+        "He slices cheese.",
+        "NO",
+    ),
+    (
+        "What is the cook slicing?",
+        "Three pans: one on the hob and one in the sink.",
+        "He slices onions.",
+        "NO",
+    ),
+    # near miss: "one" after the referents' own plural
+    (
+        "What is the cook slicing?",
+        "There are two cooks, one by the oven and one at the board.",
+        "The cook at the board slices onions.",
+        "YES",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), ONE_OF_PLURAL_BEFORE)
+def test_a_distributive_one_after_other_things_is_theirs(
+    question: str, first: str, second: str, gold: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+# another person a generation away from a referent named by age: a forebear of a young referent, a child of
+# an adult one, is no second of its kind (NO); a sibling or cousin may be of its age (unknown)
+OTHER_GENERATION = [
+    ("What is the girl holding?", "The girl stands with her dad by the gate.", "A kite.", "NO"),
+    ("What is the boy wearing?", "The boy walks ahead of his parents.", "A red cap.", "NO"),
+    ("What is the man carrying?", "The man has his daughter on his shoulders.", "A bag.", "NO"),
+    ("What is the woman reading?", "Children play behind the bench where the woman sits.", "A novel.", "NO"),
+    # near misses: of the referent's own generation, or a pronoun of any age
+    ("What is the girl holding?", "The girl stands with her sister by the gate.", "A kite.", "unknown"),
+    ("What is she holding?", "She stands next to her mother.", "A kite.", "unknown"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), OTHER_GENERATION)
+def test_a_person_of_another_generation_is_no_second_referent(
+    question: str, first: str, second: str, gold: str
+) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+# "people" that may or may not be of a role's kind, or a group, read by the members listed after it: other
+# roles ("a patient", "a nurse" for the doctor) or the referent and one of another kind ("a couple: the
+# bride and the groom") are no second referent; a second member of the kind is
+LISTED_PEOPLE = [
+    (
+        "What is the doctor looking at?",
+        "People: a patient lies in bed and a nurse stands by.",
+        "A chart.",
+        "NO",
+    ),
+    ("What is the bride holding?", "A couple stands by the arch: the bride and the groom.", "Roses.", "NO"),
+    # near misses: two of the kind listed; people listed for a referent named by sex (G.3's man example)
+    (
+        "What is the doctor looking at?",
+        "People: a doctor at the desk and a surgeon by the bed.",
+        "A scan.",
+        "YES",
+    ),
+    ("What is the man wearing?", "There are several people: a man, a woman and a child.", "A coat.", "YES"),
+    ("What is the doctor looking at?", "People are waiting in the corridor.", "A chart.", "unknown"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), LISTED_PEOPLE)
+def test_people_are_read_by_their_listed_members(question: str, first: str, second: str, gold: str) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+# several things of a near broader kind, counted: the referent may be one of them, or not (unknown)
+COUNTED_BROADER = [
+    (
+        "Which airline owns the plane?",
+        "Multiple aircraft are parked at the gates.",
+        "The tail is blue.",
+        "unknown",
+    ),
+    ("What colour is the dog?", "There are several animals in the yard.", "The dog is brown.", "unknown"),
+    # near misses: a kind too broad to say anything ("objects"); a question that asks for the kind; one
+    ("What colour is the cup?", "There are many objects on the table.", "The cup is red.", "NO"),
+    ("What animal is in the yard?", "There are two animals in the yard.", "Dogs.", "NO"),
+    ("Which airline owns the plane?", "One aircraft is parked at the gate.", "The tail is blue.", "NO"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), COUNTED_BROADER)
+def test_a_counted_broader_kind_leaves_the_mention_open(
     question: str, first: str, second: str, gold: str
 ) -> None:
     assert cot(question, steps(first, second))[0] == gold

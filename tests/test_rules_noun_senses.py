@@ -380,6 +380,26 @@ def test_twins_are_two_of_an_age_named_referent_and_no_role() -> None:
     assert cues.people_verdict(cues.question_cues("What is the nurse doing?"), "twins") == cues.NONE
 
 
+GENERATIONS = [
+    ("What is the girl holding?", "dad", cues.NONE),  # a forebear of a young referent
+    ("What is the boy wearing?", "grandmother", cues.NONE),
+    ("What is the girl wearing on her feet?", "parents", cues.NONE),  # the named girl, not her aliases
+    ("What is the man carrying?", "daughter", cues.NONE),  # a child of an adult referent
+    ("What is the woman reading?", "children", cues.NONE),
+    # near misses: of the referent's own generation; a pronoun of any age; a role referent
+    ("What is the girl holding?", "sister", cues.UNSURE),
+    ("What is she holding?", "mother", cues.UNSURE),
+    ("What is the child eating?", "kids", cues.SEVERAL),
+]
+
+
+@pytest.mark.parametrize(("question", "noun", "verdict"), GENERATIONS)
+def test_a_person_of_another_generation_is_not_of_an_age_named_kind(
+    question: str, noun: str, verdict: str
+) -> None:
+    assert cues.people_verdict(cues.question_cues(question), noun) == verdict
+
+
 def test_a_pronoun_with_a_bare_plural_object_asks_about_the_object() -> None:
     q = cues.question_cues("Does she wear glasses?")
     assert not q.referents and "glasses" in q.plural_in_question

