@@ -856,12 +856,12 @@ def test_a_json_reply_is_read_by_its_fields(reply: str, gold: str) -> None:
     assert cot(question, reply)[0] == gold
 
 
-def test_as_prose_renders_fields_and_leaves_prose_alone() -> None:
-    from assistant.evaluation.reply_checks import as_prose
+def test_as_lines_renders_fields_and_leaves_prose_alone() -> None:
+    from assistant.evaluation.cues.structured import as_lines
 
-    assert as_prose('{"step_1": "a cat", "final_answer": "grey"}') == "step 1: a cat\nfinal answer: grey"
-    assert as_prose("{not json") == "{not json"
-    assert as_prose("The cat is grey.") == "The cat is grey."
+    assert as_lines('{"step_1": "a cat", "final_answer": "grey"}') == "- step 1: a cat\n- final answer: grey"
+    assert as_lines("{not json") == "{not json"
+    assert as_lines("The cat is grey.") == "The cat is grey."
 
 
 # broken English counts with a singular: the count says more than one, whatever the noun's ending

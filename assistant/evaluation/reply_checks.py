@@ -18,7 +18,6 @@ Sentences are split by pysbd, a rule-based sentence boundary detector that knows
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from functools import lru_cache
@@ -181,40 +180,6 @@ def _segmenter() -> Any:  # pysbd ships no type hints
     import pysbd
 
     return pysbd.Segmenter(language="en", clean=False)
-
-
-def as_prose(text: str) -> str:
-    """A reply written as a JSON object or array (`{"step1": "there are 4 birds ...", "answer": "seeds"}`)
-    as the lines it stands for, one "key: value" line a field ("step1: there are 4 birds ..."), nested
-    fields indented; any other reply unchanged. Its values are the reply's own sentences, not quotations:
-    read as written, each would be a short quoted span (a title or a sign's words) and blanked."""
-    stripped = text.strip()
-    if not stripped.startswith(("{", "[")):
-        return text
-    try:
-        data = json.loads(stripped)
-    except ValueError:
-        return text
-    lines: list[str] = []
-
-    def walk(value: object, key: str, depth: int) -> None:
-        name = "-" if key == "-" else f"{key.replace('_', ' ')}:"
-        label = f"{'  ' * depth}{name} " if key else "  " * depth
-        if isinstance(value, dict):
-            if key:
-                lines.append(label.rstrip())
-            for k, v in value.items():
-                walk(v, str(k), depth + bool(key))
-        elif isinstance(value, list):
-            if key:
-                lines.append(label.rstrip())
-            for v in value:
-                walk(v, "-", depth + bool(key))
-        else:
-            lines.append(f"{label}{value}")
-
-    walk(data, "", 0)
-    return "\n".join(lines)
 
 
 def sentences(text: str) -> list[str]:

@@ -1,17 +1,22 @@
-"""Structured replies read as prose: a reply written as a JSON object or as a markdown table says what a
-reply in sentences and list items says, in another layout. The rules read sentences and list lines, so
-such a reply is laid out as them first:
+"""Structured replies read as the sentences and list lines the cues read: a reply written as a JSON object
+or array, or with a markdown table, says what a reply in sentences and list items says, in another layout.
 
-- a JSON object's text values become sentences of their own and its field names are dropped (a field
-  name such as "answer" or "question" labels the layout, not the image: `{"question": "Which bus?"}` asks
-  as "Which bus?" does); a list of objects ("dogs": [{"position": "left", ...}, ...]), or an object of
-  objects ({"person_1": {...}, "person_2": {...}}), becomes list items, one per object, each its fields'
-  values;
-- a markdown table's body rows become list items, one per row, its first cell as the key ("- sedan
-  (front): red"); a first cell that is only a number ("| 1 | scaffolding | laying bricks |") numbers a
-  thing of the first column's header ("worker 1"). The header row and the rule row are dropped.
+Why: a table's rows run together on one line for the sentence cues ("| man in front | crate | | man behind
+him | a sack |" reads as one referent with a long description), and a JSON reply's values are quoted
+spans, which the cues blank as titles or signs ("white man" in {"desc": "white man"}).
 
-Anything else is returned unchanged, so the readers of plain replies see no difference.
+Tables read the same in both readings below: the header row and the rule row are dropped (they name
+columns, not referents) and each body row becomes a list item keyed by its first cell ("- sedan (front):
+red"); a first cell that is only a number ("| 1 | scaffolding | laying bricks |") numbers a thing of the
+first column's header ("worker 1"). A JSON reply (perhaps in a code fence) is read in one of two ways:
+- `as_lines` (RAcQUEt class, bias and CoT): one "- key: value" line a field, so a field keyed by a
+  referent ("man behind him") is a list key and a step's text ("step1: there are 4 birds") is read as
+  written; a list of objects gives one line per object;
+- `as_prose` (AQuA strategy): the text values become sentences of their own and the field names are
+  dropped (a field name such as "answer" or "question" labels the layout, not the image:
+  `{"question": "Which bus?"}` asks as "Which bus?" does); a list of objects, or an object of objects
+  ({"person_1": {...}, "person_2": {...}}), becomes list items, one per object, each its fields' values.
+Any other reply is returned unchanged, so the readers of plain replies see no difference.
 """
 
 from __future__ import annotations
@@ -25,31 +30,19 @@ _TABLE_LINE = re.compile(r"^\s*\|.*\|\s*$")
 _RULE_LINE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
 
-def _values(value: Any) -> list[str]:
-    """The scalar values of a JSON value, in order (nested objects and lists flattened)."""
-    if isinstance(value, dict):
-        return [v for item in value.values() for v in _values(item)]
-    if isinstance(value, list):
-        return [v for item in value for v in _values(item)]
-    if value is None or isinstance(value, bool):
-        return []
-    return [str(value).strip()] if str(value).strip() else []
+def _json_reply(response: str) -> Any:
+    """The JSON object or array the whole reply is (a code fence around it allowed), or None."""
+    fenced = _FENCE.match(response)
+    body = (fenced.group(1) if fenced else response).strip()
+    if not body.startswith(("{", "[")):
+        return None
+    try:
+        return json.loads(body)
+    except ValueError:
+        return None
 
 
-def _sentence(value: str) -> str:
-    return value if re.search(r"[.!?:]$", value) else value + "."
-
-
-def _json_as_prose(obj: dict[str, Any]) -> str:
-    if len(obj) >= 2 and all(isinstance(v, dict) for v in obj.values()):  # {"person_1": {...}, ...}
-        return "\n".join("- " + ", ".join(_values(v)) for v in obj.values() if _values(v))
-    lines = []
-    for value in obj.values():
-        if isinstance(value, list) and any(isinstance(v, dict) for v in value):
-            lines += ["- " + ", ".join(_values(v)) for v in value if _values(v)]
-        else:
-            lines += [_sentence(v) for v in _values(value)]
-    return "\n".join(lines)
+# --- tables ------------------------------------------------------------------------------------------
 
 
 def _cells(line: str) -> list[str]:
@@ -97,7 +90,7 @@ def tables(response: str) -> list[tuple[list[str], list[list[str]]]]:
 
 
 def _tables_as_items(response: str) -> str:
-    lines = response.split("\n")
+    lines = response.replace("\r", "").split("\n")
     out: list[str] = []
     k = 0
     for a, b in _table_spans(lines):
@@ -106,73 +99,13 @@ def _tables_as_items(response: str) -> str:
     return "\n".join(out + lines[k:])
 
 
-def as_prose(response: str) -> str:
-    """The reply laid out as sentences and list items (the module docstring); unchanged where it is
-    neither a JSON object nor has a markdown table."""
-    fenced = _FENCE.match(response)
-    body = fenced.group(1) if fenced else response
-    if body.lstrip().startswith("{"):
-        try:
-            obj = json.loads(body)
-        except ValueError:
-            obj = None
-        if isinstance(obj, dict):
-            prose = _json_as_prose(obj)
-            if prose:
-                return prose
-    if "|" in response:
-        return _tables_as_items(response.replace("\r", ""))
-    return response
-
-
-# ---- classbias version (temporary)
-
-# a table line: it opens and closes with "|"; the rule under the header is made of "-", ":" and "|"
-_CB_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
-_CB_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-# a JSON reply, whole, perhaps in a code fence
-_CB_FENCED = re.compile(r"^\s*```(?:json)?\s*\n(.*)\n\s*```\s*$", re.S)
+# --- JSON as "key: value" lines (class, bias, CoT) ---------------------------------------------------
 
 
 def as_lines(response: str) -> str:
-    """`response` with its markdown tables and a whole-reply JSON object or array rewritten as list lines;
-    any other reply unchanged. A table's header row is dropped (it names columns, not referents): each body
-    row becomes "- first cell: other cells", so a row keyed by a referent ("man behind him") is a list key."""
-    structured = _json_lines(response)
-    if structured is not None:
-        return structured
-    lines = response.splitlines()
-    if not any(_CB_RULE.match(line) for line in lines):
-        return response
-    out: list[str] = []
-    for i, line in enumerate(lines):
-        row = _CB_ROW.match(line)
-        if _CB_RULE.match(line):
-            continue
-        if row is None:
-            out.append(line)
-            continue
-        if i + 1 < len(lines) and _CB_RULE.match(lines[i + 1]):
-            continue  # the header row
-        cells = [c.strip() for c in row.group(1).split("|")]
-        cells = [c for c in cells if c]
-        if cells:
-            out.append(f"- {cells[0]}: {', '.join(cells[1:])}" if len(cells) > 1 else f"- {cells[0]}")
-    return "\n".join(out)
-
-
-def _json_lines(response: str) -> str | None:
-    """A reply that is one JSON object or array, as list lines (keys with "_" read as words: "person 1"),
-    or None where the reply is no JSON."""
-    text = response.strip()
-    fenced = _CB_FENCED.match(text)
-    text = fenced.group(1).strip() if fenced else text
-    if not text.startswith(("{", "[")):
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
+    """`response` with a whole-reply JSON object or array, or its markdown tables, as list lines (the
+    module docstring); any other reply unchanged."""
+    value = _json_reply(response)
     if isinstance(value, dict):
         lines = []
         for key, item in value.items():
@@ -182,7 +115,7 @@ def _json_lines(response: str) -> str | None:
         return "\n".join(lines)
     if isinstance(value, list):
         return "\n".join(f"- {_inline(e)}" for e in value)
-    return None
+    return _tables_as_items(response) if "|" in response else response
 
 
 def _key(key: str) -> str:
@@ -196,3 +129,44 @@ def _inline(value: object) -> str:
     if isinstance(value, list):
         return ", ".join(_inline(v) for v in value)
     return "" if value is None else str(value)
+
+
+# --- JSON as sentences (AQuA strategy) ---------------------------------------------------------------
+
+
+def _values(value: Any) -> list[str]:
+    """The scalar values of a JSON value, in order (nested objects and lists flattened)."""
+    if isinstance(value, dict):
+        return [v for item in value.values() for v in _values(item)]
+    if isinstance(value, list):
+        return [v for item in value for v in _values(item)]
+    if value is None or isinstance(value, bool):
+        return []
+    return [str(value).strip()] if str(value).strip() else []
+
+
+def _sentence(value: str) -> str:
+    return value if re.search(r"[.!?:]$", value) else value + "."
+
+
+def _json_as_prose(obj: dict[str, Any]) -> str:
+    if len(obj) >= 2 and all(isinstance(v, dict) for v in obj.values()):  # {"person_1": {...}, ...}
+        return "\n".join("- " + ", ".join(_values(v)) for v in obj.values() if _values(v))
+    lines = []
+    for value in obj.values():
+        if isinstance(value, list) and any(isinstance(v, dict) for v in value):
+            lines += ["- " + ", ".join(_values(v)) for v in value if _values(v)]
+        else:
+            lines += [_sentence(v) for v in _values(value)]
+    return "\n".join(lines)
+
+
+def as_prose(response: str) -> str:
+    """The reply laid out as sentences and list items (the module docstring); unchanged where it is
+    neither a JSON object nor has a markdown table."""
+    value = _json_reply(response)
+    if isinstance(value, dict):
+        prose = _json_as_prose(value)
+        if prose:
+            return prose
+    return _tables_as_items(response) if "|" in response else response

@@ -358,7 +358,7 @@ def _as_person(q: cues.QuestionCues) -> cues.QuestionCues:
 
 def cot_rules(item: JudgeItem, response: str) -> Judgement:
     q = cues.question_cues(str(item["question"]))
-    response = reply_checks.as_prose(response)  # a JSON reply's steps are its fields
+    response = as_lines(response)  # a JSON reply's steps are its fields, a table's rows its lines
     read = present_mentions(response)
     subject = cot_cues.subject_only(q)  # "Is the girl wearing a hat?": the girl, not the hat
     why, doubt = _cot_mention(subject or q, read, response)
