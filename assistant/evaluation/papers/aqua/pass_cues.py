@@ -153,7 +153,11 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
     for ref in references:
         words = answer_words(ref)
         if words in (["yes"], ["no"]):
-            said = answer_match.yes_no(question, _hinted_part(response, hint_words, referents), _PASS_STOP)
+            # a clause about the hinted referent that reads neither way leaves the reply's opening word,
+            # which answers the clarified question ("No, the man at the podium has an open collar")
+            said = answer_match.yes_no(
+                question, _hinted_part(response, hint_words, referents), _PASS_STOP
+            ) or answer_match.opening_yes_no(response)
             if said == words[0]:
                 return Judgement("PASS", reason=f"answers {said!r}", path="rules:pass.yes-no")
             unread = unread or (None if said else ref)
@@ -164,6 +168,13 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
             if other_words is None or not answer_match.contains_answer(words, other_words[0]):
                 continue
             said, via, word = other_words
+        counted = _counted_other(question, said, words)
+        if counted:
+            return Judgement(
+                "FAIL",
+                reason=f"counts {counted!r}, not {ref!r}, of the asked things",
+                path="rules:pass.count",
+            )
         elsewhere = _object_elsewhere(question, said, words)
         if elsewhere:
             return Judgement(
@@ -174,6 +185,9 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
         place = answer_match.other_place(words, said, hint, referents)
         if place or answer_match.bound_to_hint(words, said, hint_words, referents) is False:
             other = other or (ref, place)
+            continue
+        if answer_match.unhinted_contrast(words, said, hint_words, referents):
+            aside = aside or "the reply tells referents apart and no clause has the hint's words"
             continue
         if _hint_denied(words, said, hint_words):
             return Judgement(
@@ -288,11 +302,13 @@ def _object_elsewhere(question: str, response: str, words: list[str]) -> str | N
         return None
     stops = "|".join(sorted(cues.PREPOSITIONS | {"and", "but", "while", "which", "that", "where"}))
     objects = [
-        m.group(1)
+        m.group(2)
         for m in re.finditer(
-            rf"\b{asked[-1]}\s+((?:[a-z'-]+\s+){{0,4}}?[a-z'-]+)(?=\s+(?:{stops})\b|\s*[.,;:!?]|\s*$)",
+            rf"(?:\b([a-z'-]+)\s+)?\b{asked[-1]}\s+((?:[a-z'-]+\s+){{0,4}}?[a-z'-]+)"
+            rf"(?=\s+(?:{stops})\b|\s*[.,;:!?]|\s*$)",
             cues.normalise(response),
         )
+        if asked[-1] != "of" or _governed_by(m.group(1) or "", asked[-2:-1])
     ]
     pronouns = {
         "it",
@@ -313,6 +329,40 @@ def _object_elsewhere(question: str, response: str, words: list[str]) -> str | N
     if not objects or any(answer_match.contains_answer(words, o) for o in objects):
         return None
     return objects[0]
+
+
+_HOW_MANY = re.compile(r"\bhow\s+many\s+([a-z]+)")
+
+
+def _counted_other(question: str, response: str, words: list[str]) -> str | None:
+    """For "How many suitcases ...?", the count the reply puts on the asked noun itself when no such count
+    is the reference number ("She has three suitcases: two large ones and a carry-on" for "2"): the
+    reference's number then counts a part, not the asked things. A number counts the noun it stands
+    before, up to two words between ("three large leather suitcases")."""
+    asked = _HOW_MANY.search(cues.normalise(question))
+    if asked is None or len(words) != 1 or not words[0].isdigit():
+        return None
+    noun = answer_match.forms(asked.group(1))
+    toks = answer_match.tokens(response)
+    counts = [
+        (t, toks[k + j])
+        for k, t in enumerate(toks)
+        if t.isdigit()
+        for j in (1, 2, 3)
+        if k + j < len(toks)
+        and answer_match.forms(toks[k + j]) & noun
+        and not any(x.isdigit() for x in toks[k + 1 : k + j])
+    ]
+    if not counts or any(t == words[0] for t, _ in counts):
+        return None
+    return f"{counts[0][0]} {counts[0][1]}"
+
+
+def _governed_by(before: str, governor: list[str]) -> bool:
+    """Whether an "of" after the word `before` is the question's own ("What is the painting of?": "the
+    painting of a ship"): "of" completes the noun right before it, so "a field full of sunflowers" or "a
+    shaft of light" gives what fills the field or the shaft, not what the painting is of."""
+    return bool(governor) and bool(answer_match.forms(before) & answer_match.forms(governor[0]))
 
 
 def _the_picture(phrase: str) -> bool:
