@@ -746,3 +746,37 @@ def test_a_verb_after_the_subjects_place_names_no_part() -> None:
     assert passed(q, reply, "a ship", hint)[0] == "PASS"
     # near miss: a subject placed elsewhere is another painting
     assert passed(q, "The painting on the left depicts a ship.", "a ship", hint)[0] == "FAIL"
+
+
+def test_a_kind_of_the_reference_by_a_rare_sense_only_abstains() -> None:
+    q, hint = "What animal is in the cage?", "the top cage"
+    # "bunny" is first a club hostess in WordNet, a rabbit by a later sense
+    assert passed(q, "There is a bunny in the top cage.", "rabbit", hint) == ("unknown", "rules:pass.abstain")
+    # near misses: a kind by the first sense passes, a sibling kind still fails
+    assert passed("What animal is in the basket?", "A puppy is curled up in it.", "dog", hint)[0] == "PASS"
+    assert passed(q, "There is a hare in the top cage.", "rabbit", hint)[0] == "FAIL"
+
+
+@pytest.mark.parametrize(
+    ("reply", "label"),
+    [
+        # the "or" hedges a detail in a stretch of its own; the answer stands before the dash
+        ("The baby is eating - it looks like mashed banana, or maybe some pear puree.", "PASS"),
+        # near misses: the alternatives are the answer's own
+        ("The baby is eating or maybe just playing with the spoon.", "FAIL"),
+        ("Either eating or sleeping, it is hard to tell.", "FAIL"),
+    ],
+)
+def test_an_or_offers_options_only_in_the_stretch_with_the_answer(reply: str, label: str) -> None:
+    assert passed("What is the baby doing?", reply, "eating", "the baby in the high chair")[0] == label
+
+
+def test_a_negated_reference_in_another_clause_leaves_the_answering_clause() -> None:
+    q, hint = "What is the baby doing?", "the baby in the high chair"
+    reply = "The baby in the high chair is eating; the older child isn't eating."
+    assert passed(q, reply, "eating", hint)[0] == "PASS"
+    # near miss: the hinted one negated, the reference given to another (a possessive names its owner)
+    reply = "The child's umbrella isn't yellow, it's green. The yellow one belongs to the adult."
+    assert (
+        passed("What colour is the umbrella?", reply, "yellow", "the one the child is holding")[0] == "FAIL"
+    )

@@ -7,10 +7,11 @@
 - Spoken times (`spoken_times`, applied where the reference is a time): "quarter to four" = 3:45, "half
   past six" = 6:30, "ten past ten" = 10:10, "five o'clock" = 5:00. "five to six" is 5:55 only there: for
   any other reference it is a range of counts.
-- Forms: each word also stands for its lemma (simplemma: "sleeping" -> "sleep", "umbrellas" ->
-  "umbrella"; an -ing form also for its verb stem, "sitting" -> "sit", "playing" -> "play"), its
-  American spelling (breame's British/American list: "grey" -> "gray", "colour" -> "color"), and a
-  predicative a- adjective for its stem ("asleep" -> "sleep", when simplemma knows the stem as a word);
+- Forms: a possessive ("child's") also stands for its owner's word; each word also stands for its
+  lemma (simplemma: "sleeping" -> "sleep", "umbrellas" -> "umbrella"; an -ing form also for its verb
+  stem, "sitting" -> "sit", "playing" -> "play"), its American spelling (breame's British/American
+  list: "grey" -> "gray", "colour" -> "color"), and a predicative a- adjective for its stem ("asleep"
+  -> "sleep", when simplemma knows the stem as a word);
   two adjacent words also stand for their compound ("ice cream" = "icecream").
 - Negation: "not red", "isn't an umbrella" negate the word that follows.
 - Yes / no: a reference "yes" or "no" is read from the reply's first word, else implied by the reply
@@ -27,7 +28,8 @@
   its WordNet senses (noun_senses): a synonym ("the fiddle" for "violin", "a bike" for "a bicycle") or a
   kind of it ("a mallard" for "a duck": extra detail), read as the reference where it stands; the
   question's and hint's own words name the referent, never the answer. A synonym only by a rare sense
-  ("wheels" for "bicycle", "a cat" for "a guy") is `rare_synonym`: maybe the same answer.
+  ("wheels" for "bicycle", "a cat" for "a guy") is `rare_synonym`, a kind only by a rare sense ("a
+  bunny" for "a rabbit") `rare_kind`: maybe the same answer.
 - Related forms (`related_forms`): a spelling variant ("racquet"), a compound sharing its first part
   ("motorbike" / "motorcycle") or ending in the word ("telephone"): not the same answer, but another
   wording of it cannot be ruled out.
@@ -213,6 +215,8 @@ def forms(word: str) -> frozenset[str]:
 
     if ":" in word:  # a time: "7:45pm" is also 7:45
         return frozenset({word, re.sub(r"[ap]m$", "", word)})
+    if word.endswith("'s") and word[:-2].isalpha():  # a possessive names its owner: "the child's umbrella"
+        return frozenset({word}) | forms(word[:-2])
     if not word.isalpha():
         return frozenset({word})
     out = {word, get_american_spelling(word)}
@@ -283,10 +287,17 @@ def negated(toks: Sequence[str], word: str) -> bool:
 
 def contains_answer(reference_words: Sequence[str], text: str) -> bool:
     """Every reference word occurs in `text` in some form, none of them negated in its own clause ("No.
-    2 cats are on the sofa": the "No." ends before the count)."""
+    2 cats are on the sofa": the "No." ends before the count); or one clause gives them all, none negated
+    ("The baby is eating; the older child isn't eating": whose answer it is, binding decides)."""
     if _missing(reference_words, tokens(text)):
         return False
-    return not any(negated(tokens(c), w) for c in clauses(text) for w in reference_words)
+    parts = clauses(text)
+    if not any(negated(tokens(c), w) for c in parts for w in reference_words):
+        return True
+    return any(
+        not _missing(reference_words, tokens(c)) and not any(negated(tokens(c), w) for w in reference_words)
+        for c in parts
+    )
 
 
 def yes_no(question: str, reply: str, stop: frozenset[str]) -> str | None:
@@ -631,6 +642,16 @@ def rare_synonym(word: str, reference: str) -> bool:
     answer, maybe another thing."""
     pairs = [(w, r) for w in _nouns(word) for r in _nouns(reference)]
     return any(noun_senses.same_thing(w, r) and not _close_synonym(w, r) for w, r in pairs)
+
+
+def rare_kind(word: str, reference: str) -> bool:
+    """A kind of the reference by a rare sense only ("bunny", first a club hostess, for "rabbit";
+    `noun_senses.kind_of` reads the first): maybe the same answer, maybe another thing."""
+    pairs = [(w, r) for w in _nouns(word) for r in _nouns(reference) if w != r]
+    return any(
+        noun_senses.any_kind_of(w, r) and not noun_senses.kind_of(w, r) and not noun_senses.same_thing(w, r)
+        for w, r in pairs
+    )
 
 
 # English month names and abbreviations, by number (the stdlib's, in the C locale the judges run in)

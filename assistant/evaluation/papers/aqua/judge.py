@@ -100,7 +100,11 @@ reads neither way. The hinted clause is the one with all the hint's words where 
 in the red hat", not the one "in the green hat"); a reply that tells referents apart in other words than
 the hint's ("the seated man" for "the man sitting down") abstains. "of" belongs to the noun before it
 ("a field full of sunflowers" gives no object of "painting of"); for "How many N", a count put on N
-that is not the reference's fails ("three suitcases: two large ones").
+that is not the reference's fails ("three suitcases: two large ones"). An "or" offers options for the
+answer only in the stretch (up to a sentence end or a dash) that holds a reference word ("is eating -
+mashed banana, or maybe fruit puree" hedges a detail); a reference negated in another clause leaves the
+clause that gives it ("the older child isn't eating"; binding decides whose); a kind of the reference
+by a rare sense only ("a bunny": first a club hostess) abstains.
 A part for the whole ("into the lens" for "at the camera") still fails: WordNet's part-of relation is
 not derived. Short reference answers ("red", "two") suit it; long ones are better judged by an
 LLM judge.

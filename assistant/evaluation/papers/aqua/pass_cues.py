@@ -73,12 +73,33 @@ def several_options(response: str, references: list[str]) -> str | None:
     if listed_options(response, references) == "options":
         return "a list"
     for pattern, name in _HEDGES:
-        if pattern.search(response):
+        if any(_hedges_answer(m, response, references) for m in pattern.finditer(response)):
             return name
     numbers = {
         float(t) for r in references for t in answer_match.tokens(r) if re.fullmatch(r"\d+(?:\.\d+)?", t)
     }
     return (_number_hedge(response, numbers) if numbers else None) or _bare_values(response, references)
+
+
+# what ends the stretch of text whose alternatives an "or" offers: a sentence or a dash, not a comma
+_HEDGE_SPAN_END = re.compile(r"[.;:!?\n\u2013\u2014]\s|\s[-\u2013\u2014]\s|\n")
+
+
+def _hedges_answer(m: re.Match[str], response: str, references: list[str]) -> bool:
+    """Whether the alternatives matched by `m` are alternatives for the answer: the stretch they stand in
+    (up to a sentence end or a dash) holds a reference word, or the reply gives no reference at all. "is
+    eating - it looks like mashed banana, or maybe some fruit puree" gives one answer ("eating") and
+    hedges only a detail; a yes / no is answered by whole clauses ("he might be wearing glasses or it
+    might be a reflection"), so its hedges always count."""
+    words = [answer_words(r) for r in references]
+    if any(w in (["yes"], ["no"]) for w in words) or all(
+        answer_match.missing_words(w, response) for w in words
+    ):
+        return True
+    starts = [e.end() for e in _HEDGE_SPAN_END.finditer(response, 0, m.start())]
+    end = _HEDGE_SPAN_END.search(response, m.end())
+    span = response[starts[-1] if starts else 0 : end.start() + 1 if end else len(response)]
+    return any(len(answer_match.missing_words(w, span)) < len(w) for w in words)
 
 
 def _values(text: str) -> list[str]:
@@ -477,7 +498,12 @@ def _related_wording(references: list[str], question: str, response: str) -> str
                 f"gives part of {ref!r} ({' '.join(present)}) without {' '.join(missing)!r}: "
                 "another wording of the rest cannot be ruled out"
             )
-        rare = [(w, t) for w in missing for t in said if answer_match.rare_synonym(t, w)]
+        rare = [
+            (w, t)
+            for w in missing
+            for t in said
+            if answer_match.rare_synonym(t, w) or answer_match.rare_kind(t, w)
+        ]
         if rare:
             return (
                 f"{rare[0][1]!r} names {rare[0][0]!r} only by a rare sense: the same answer cannot be "
