@@ -780,3 +780,12 @@ def test_a_negated_reference_in_another_clause_leaves_the_answering_clause() -> 
     assert (
         passed("What colour is the umbrella?", reply, "yellow", "the one the child is holding")[0] == "FAIL"
     )
+
+
+def test_a_possessive_names_the_hinted_owner_among_several_answers() -> None:
+    q, hint = "What color is the umbrella?", "the one the girl is holding"
+    reply = "The girl's umbrella is yellow; the one the man holds is black."
+    assert passed(q, reply, "yellow", hint)[0] == "PASS"
+    assert passed(q, reply, "black", hint)[0] == "FAIL"
+    # near miss: several answered, none tied to the hinted one
+    assert passed(q, "Both are bright: one is yellow and one is black.", "yellow", hint)[0] == "FAIL"

@@ -479,10 +479,19 @@ def bound_to_hint(
 def _hinted_clauses(parts: Sequence[str], hint_words: Sequence[str]) -> list[str]:
     """The clauses that name the hinted referent: those with all the hint's words where any has them all
     ("the red-hat kid is eating popcorn" for "the kid in the red hat", not "the kid in the green hat has
-    the hot dog", which shares only "hat"), else those with any of them."""
+    the hot dog", which shares only "hat"), else those with the most of its words but -ing verbs, else
+    those with any of them."""
     said = [set(w for w in hint_words if not _missing([w], tokens(c))) for c in parts]
     whole = [c for c, s in zip(parts, said, strict=True) if len(s) == len(set(hint_words))]
-    return whole or [c for c, s in zip(parts, said, strict=True) if s]
+    if whole:
+        return whole
+    # else the clauses with the most of the hint's words other than an -ing verb: an action ("the one
+    # the girl is holding") is shared by other referents ("the one the man holds"), a noun names one
+    named = [len([w for w in s if not w.endswith("ing")]) for s in said]
+    best = max(named, default=0)
+    if best:
+        return [c for c, n in zip(parts, named, strict=True) if n == best]
+    return [c for c, s in zip(parts, said, strict=True) if s]
 
 
 def unhinted_contrast(

@@ -162,7 +162,8 @@ def several_answered(question: str, hint: str, response: str) -> str | None:
         return None
     parts = answer_match.clauses(response)
     hint_words = _hint_words(hint, question)
-    named = [c for c in parts if set(hint_words) & set(cues.words(c))]
+    # forms, not bare words: a possessive names its owner ("The girl's umbrella is yellow")
+    named = [c for c in parts if any(not answer_match.missing_words([w], c) for w in hint_words)]
     return None if named else several
 
 
