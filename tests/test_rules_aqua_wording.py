@@ -641,3 +641,151 @@ def test_a_numeric_date_gives_the_reference_date_in_either_order(
 def test_a_numeric_date_is_no_answer_for_a_reference_that_is_no_date() -> None:
     assert answer_match.in_date_words("two apples", "on 2/2") is None
     assert answer_match.day_and_month("the 3rd of May 2024") == (3, 5)
+
+
+# ------------------------------------------------------------------ round 9: cut replies, yes / no, binding
+
+
+@pytest.mark.parametrize(
+    ("reply", "label", "path"),
+    [
+        # cut before the answer: the rubric's "does not answer", on what was written
+        ("The girl by the gate is holding a", "FAIL", "rules:pass.cut-before-answer"),
+        ("Thanks! The girl by the gate is", "FAIL", "rules:pass.cut-before-answer"),
+        # near miss: the reference was written before the cut, which may still take it back
+        ("The girl by the gate is holding an umbrella but she is also waving a", "unknown", "rules:abstain"),
+    ],
+)
+def test_a_reply_cut_off_before_the_reference_fails(reply: str, label: str, path: str) -> None:
+    assert passed("What is the girl holding?", reply, "an umbrella", "the girl by the gate") == (label, path)
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "reference", "label"),
+    [
+        # an elliptic short answer: the subject and the question's own auxiliary, alone in their clause
+        ("Is she wearing glasses?", "She is - thin gold frames.", "yes", "PASS"),
+        ("Is the boy wearing a cap?", "He isn't.", "no", "PASS"),
+        ("Is the boy wearing a cap?", "He isn't.", "yes", "FAIL"),
+        # near misses: the auxiliary goes on to its own predicate, or is not the question's
+        ("Is she wearing glasses?", "She is wearing a scarf.", "yes", "unknown"),
+        ("Does she have a bag?", "She is.", "yes", "unknown"),
+        # an affirming adverb opens the answer; a negator after it says no
+        ("Is the dog wet?", "Definitely - its fur is dripping onto the towel.", "yes", "PASS"),
+        ("Is the dog wet?", "Definitely not, it is dry.", "yes", "FAIL"),
+        # "not really" opening the reply, or negating the asked verb
+        ("Is the man smiling?", "Not really, he looks serious.", "no", "PASS"),
+        ("Is the man smiling?", "He has a stern face, not really smiling.", "no", "PASS"),
+        # the question's subject said as a pronoun
+        ("Is the dog wearing a collar?", "It has a leather collar on.", "yes", "PASS"),
+        ("Is the dog wearing a collar?", "It has a red scarf on.", "yes", "unknown"),  # no collar
+    ],
+)
+def test_a_short_or_pronoun_answer_reads_yes_or_no(
+    question: str, reply: str, reference: str, label: str
+) -> None:
+    assert passed(question, reply, reference, "the one on the left")[0] == label
+
+
+def test_an_opening_yes_or_no_answers_where_the_hinted_clause_reads_neither() -> None:
+    reply = "No, the man at the podium has an open collar; the man behind him wears a tie."
+    hint = "the man at the podium"
+    assert passed("Is the man wearing a tie?", reply, "no", hint)[0] == "PASS"
+    assert passed("Is the man wearing a tie?", reply, "yes", hint)[0] == "FAIL"
+
+
+def test_the_hinted_clause_is_the_one_with_all_the_hints_words() -> None:
+    reply = "The kid in the green hat has the hot dog; the kid in the red hat is eating popcorn."
+    q = "What is the kid eating?"
+    assert passed(q, reply, "a hot dog", "the kid in the red hat")[0] == "FAIL"
+    assert passed(q, reply, "popcorn", "the kid in the red hat")[0] == "PASS"
+    # near miss: the other hint picks the other clause
+    assert passed(q, reply, "a hot dog", "the kid in the green hat")[0] == "PASS"
+
+
+def test_referents_told_apart_in_other_words_than_the_hints_abstain() -> None:
+    q, hint = "What is the woman holding?", "the woman sitting down"
+    told_apart = "The standing woman holds a cup; the seated woman is in a green dress."
+    assert passed(q, told_apart, "a cup", hint) == ("unknown", "rules:pass.abstain")
+    # near misses: one referent only, or a clause with the hint's own word
+    assert passed(q, "The woman is holding a cup.", "a cup", hint)[0] == "PASS"
+    with_hint = "The standing woman holds a cup; the woman sitting is in a green dress."
+    assert passed(q, with_hint, "a cup", hint)[0] == "FAIL"
+
+
+@pytest.mark.parametrize(
+    ("reply", "label"),
+    [
+        (
+            "The painting shows a lighthouse on a cliff full of gulls.",
+            "PASS",
+        ),  # "full of" is no "painting of"
+        ("A lighthouse, with a shaft of light breaking through the clouds.", "PASS"),
+        ("It is a painting of a harbour, with a lighthouse far off.", "FAIL"),  # the painting's own "of"
+    ],
+)
+def test_of_completes_the_noun_before_it(reply: str, label: str) -> None:
+    assert passed("What is the painting of?", reply, "a lighthouse", "the one by the door")[0] == label
+
+
+@pytest.mark.parametrize(
+    ("reply", "label"),
+    [
+        ("There are three dogs on the sofa: two puppies and an old spaniel.", "FAIL"),
+        ("There are two dogs on the sofa, next to 3 cushions.", "PASS"),  # another noun's count
+        ("Two large dogs, curled up together.", "PASS"),  # words between the number and the noun
+    ],
+)
+def test_the_count_put_on_the_asked_noun_is_the_answer(reply: str, label: str) -> None:
+    assert passed("How many dogs are on the sofa?", reply, "2", "the sofa by the window")[0] == label
+
+
+def test_a_verb_after_the_subjects_place_names_no_part() -> None:
+    q, hint = "What is the painting of?", "the painting in the middle"
+    reply = "The painting in the middle depicts a ship sailing off to the left."
+    assert passed(q, reply, "a ship", hint)[0] == "PASS"
+    # near miss: a subject placed elsewhere is another painting
+    assert passed(q, "The painting on the left depicts a ship.", "a ship", hint)[0] == "FAIL"
+
+
+def test_a_kind_of_the_reference_by_a_rare_sense_only_abstains() -> None:
+    q, hint = "What animal is in the cage?", "the top cage"
+    # "bunny" is first a club hostess in WordNet, a rabbit by a later sense
+    assert passed(q, "There is a bunny in the top cage.", "rabbit", hint) == ("unknown", "rules:pass.abstain")
+    # near misses: a kind by the first sense passes, a sibling kind still fails
+    assert passed("What animal is in the basket?", "A puppy is curled up in it.", "dog", hint)[0] == "PASS"
+    assert passed(q, "There is a hare in the top cage.", "rabbit", hint)[0] == "FAIL"
+
+
+@pytest.mark.parametrize(
+    ("reply", "label"),
+    [
+        # the "or" hedges a detail in a stretch of its own; the answer stands before the dash
+        ("The baby is eating - it looks like mashed banana, or maybe some pear puree.", "PASS"),
+        # near misses: the alternatives are the answer's own
+        ("The baby is eating or maybe just playing with the spoon.", "FAIL"),
+        ("Either eating or sleeping, it is hard to tell.", "FAIL"),
+    ],
+)
+def test_an_or_offers_options_only_in_the_stretch_with_the_answer(reply: str, label: str) -> None:
+    assert passed("What is the baby doing?", reply, "eating", "the baby in the high chair")[0] == label
+
+
+def test_a_negated_reference_in_another_clause_leaves_the_answering_clause() -> None:
+    q, hint = "What is the baby doing?", "the baby in the high chair"
+    reply = "The baby in the high chair is eating; the older child isn't eating."
+    assert passed(q, reply, "eating", hint)[0] == "PASS"
+    # near miss: the hinted one negated, the reference given to another (a possessive names its owner)
+    reply = "The child's umbrella isn't yellow, it's green. The yellow one belongs to the adult."
+    assert (
+        passed("What colour is the umbrella?", reply, "yellow", "the one the child is holding")[0] == "FAIL"
+    )
+
+
+def test_a_possessive_names_the_hinted_owner_among_several_answers() -> None:
+    q, hint = "What color is the umbrella?", "the one the girl is holding"
+    reply = "The girl's umbrella is yellow; the one the man holds is black."
+    assert passed(q, reply, "yellow", hint)[0] == "PASS"
+    assert passed(q, reply, "black", hint)[0] == "FAIL"
+    # near miss: several answered, none tied to the hinted one
+    assert passed(q, "Both are bright: one is yellow and one is black.", "yellow", hint)[0] == "FAIL"

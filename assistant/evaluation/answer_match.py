@@ -7,24 +7,29 @@
 - Spoken times (`spoken_times`, applied where the reference is a time): "quarter to four" = 3:45, "half
   past six" = 6:30, "ten past ten" = 10:10, "five o'clock" = 5:00. "five to six" is 5:55 only there: for
   any other reference it is a range of counts.
-- Forms: each word also stands for its lemma (simplemma: "sleeping" -> "sleep", "umbrellas" ->
-  "umbrella"; an -ing form also for its verb stem, "sitting" -> "sit", "playing" -> "play"), its
-  American spelling (breame's British/American list: "grey" -> "gray", "colour" -> "color"), and a
-  predicative a- adjective for its stem ("asleep" -> "sleep", when simplemma knows the stem as a word);
+- Forms: a possessive ("child's") also stands for its owner's word; each word also stands for its
+  lemma (simplemma: "sleeping" -> "sleep", "umbrellas" -> "umbrella"; an -ing form also for its verb
+  stem, "sitting" -> "sit", "playing" -> "play"), its American spelling (breame's British/American
+  list: "grey" -> "gray", "colour" -> "color"), and a predicative a- adjective for its stem ("asleep"
+  -> "sleep", when simplemma knows the stem as a word);
   two adjacent words also stand for their compound ("ice cream" = "icecream").
 - Negation: "not red", "isn't an umbrella" negate the word that follows.
 - Yes / no: a reference "yes" or "no" is read from the reply's first word, else implied by the reply
   restating the question's own words (yes) or restating them negated (no), stating the asked state with
   the subject left implicit ("it's empty"), the asked object with another verb ("has a collar on" for
   "wearing a collar"), or another state on a copula ("The door is closed." for "Is the door open?": no);
-  a reply that does none of these ("He's beaming." for "Is he smiling?") needs a thesaurus: None. A state
+  an elliptic answer ("He is - a hard hat", "She isn't."), an opening affirming adverb ("Definitely";
+  "Definitely not": no) or "Not really" (no), and a subject said as a pronoun ("It has a collar on" for
+  "Is the dog wearing a collar?"); a reply that does none of these ("He's beaming." for "Is he
+  smiling?") needs a thesaurus: None. A state
   that is a particle ("Is the light on?") is read from the particle the reply gives as a state
   ("switched off": no; "is on": yes), never from one with its own object ("on the desk").
 - Other words (`in_other_words`): a reply word that names the reference's head noun's thing by one of
   its WordNet senses (noun_senses): a synonym ("the fiddle" for "violin", "a bike" for "a bicycle") or a
   kind of it ("a mallard" for "a duck": extra detail), read as the reference where it stands; the
   question's and hint's own words name the referent, never the answer. A synonym only by a rare sense
-  ("wheels" for "bicycle", "a cat" for "a guy") is `rare_synonym`: maybe the same answer.
+  ("wheels" for "bicycle", "a cat" for "a guy") is `rare_synonym`, a kind only by a rare sense ("a
+  bunny" for "a rabbit") `rare_kind`: maybe the same answer.
 - Related forms (`related_forms`): a spelling variant ("racquet"), a compound sharing its first part
   ("motorbike" / "motorcycle") or ending in the word ("telephone"): not the same answer, but another
   wording of it cannot be ruled out.
@@ -35,7 +40,9 @@
   date in either order ("12/12", "3.4" for "3 April" or "4 March"): the reply is read with the reference
   where that date stands. Month names from the stdlib's calendar.
 - Binding: in a reply about several referents ("The biggest umbrella is red; the small one is blue"),
-  the reference answer counts only in the clause that speaks of the hinted referent.
+  the reference answer counts only in the clause that speaks of the hinted referent (the one with all
+  the hint's words where one has them); a reply that tells referents apart in no word of the hint
+  (`unhinted_contrast`) cannot be bound.
 """
 
 from __future__ import annotations
@@ -68,7 +75,7 @@ _NEGATORS = frozenset(
         "don't",
     ]
 )
-_SKIP_AFTER_NEGATION = frozenset(["a", "an", "the", "any", "at", "all", "very"])
+_SKIP_AFTER_NEGATION = frozenset(["a", "an", "the", "any", "at", "all", "very", "really"])
 _YES = frozenset(["yes", "yeah", "yep", "yup", "correct", "indeed", "affirmative"])
 _NO = frozenset(["no", "nope", "negative"])
 _AUXILIARIES = frozenset(
@@ -208,6 +215,8 @@ def forms(word: str) -> frozenset[str]:
 
     if ":" in word:  # a time: "7:45pm" is also 7:45
         return frozenset({word, re.sub(r"[ap]m$", "", word)})
+    if word.endswith("'s") and word[:-2].isalpha():  # a possessive names its owner: "the child's umbrella"
+        return frozenset({word}) | forms(word[:-2])
     if not word.isalpha():
         return frozenset({word})
     out = {word, get_american_spelling(word)}
@@ -278,10 +287,17 @@ def negated(toks: Sequence[str], word: str) -> bool:
 
 def contains_answer(reference_words: Sequence[str], text: str) -> bool:
     """Every reference word occurs in `text` in some form, none of them negated in its own clause ("No.
-    2 cats are on the sofa": the "No." ends before the count)."""
+    2 cats are on the sofa": the "No." ends before the count); or one clause gives them all, none negated
+    ("The baby is eating; the older child isn't eating": whose answer it is, binding decides)."""
     if _missing(reference_words, tokens(text)):
         return False
-    return not any(negated(tokens(c), w) for c in clauses(text) for w in reference_words)
+    parts = clauses(text)
+    if not any(negated(tokens(c), w) for c in parts for w in reference_words):
+        return True
+    return any(
+        not _missing(reference_words, tokens(c)) and not any(negated(tokens(c), w) for w in reference_words)
+        for c in parts
+    )
 
 
 def yes_no(question: str, reply: str, stop: frozenset[str]) -> str | None:
@@ -289,25 +305,70 @@ def yes_no(question: str, reply: str, stop: frozenset[str]) -> str | None:
     toks = tokens(reply)
     if not toks:
         return None
-    if toks[0] in _YES:
-        return "yes"
-    if toks[0] in _NO:
-        return "no"
+    opening = opening_yes_no(reply)
+    if opening:
+        return opening
     asked = tokens(question)
     if not asked or asked[0] not in _AUXILIARIES:
         return None
+    elliptic = _elliptic_answer(asked[0], reply)
+    if elliptic:
+        return elliptic
     if asked[-1] in _OPPOSITE_PARTICLE:
         return _particle_state(asked[-1], reply)
     content = [w for w in asked[1:] if w not in stop and w not in _AUXILIARIES]
     if not content:
         return None
     missing = _missing(content, toks)
+    if set(toks) & _SUBJECT_PRONOUNS and content[0] in cues.question_cues(question).referents:
+        # the question's subject (its first content word, a referent) said as a pronoun: "It has a
+        # collar on" for "Is the dog wearing a collar?"
+        missing = [w for w in missing if w != content[0]]
     negative = any(negated(toks, w) for w in content if w not in missing) or any(t in _NEGATORS for t in toks)
     if not missing or _implied(asked, content, missing):
         return "no" if negative else "yes"
     if not negative and _another_state(asked, content, missing, reply):
         return "no"
     return None
+
+
+# an affirming adverb that opens a reply answers yes ("Definitely - its fur is soaked"), unless a negator
+# follows ("Definitely not"); "not really" / "not at all" opening a reply answer no
+_AFFIRMING = frozenset(["definitely", "absolutely", "certainly", "sure"])
+_HEDGED_NO = frozenset(["really", "at", "quite"])
+_SUBJECT_PRONOUNS = lx.PERSON_PRONOUNS | lx.PLURAL_PRONOUNS | frozenset(["it", "its"])
+
+
+def opening_yes_no(reply: str) -> str | None:
+    """ "yes" / "no" as the reply's first word gives it ("Yes,", "Nope", "Definitely", "Not really"), or
+    None: the answer to the clarified question, before any clause that names a referent."""
+    toks = tokens(reply)
+    if not toks:
+        return None
+    first, second = toks[0], toks[1] if len(toks) > 1 else ""
+    if first in _YES or (first in _AFFIRMING and second not in _NEGATORS):
+        return "yes"
+    if first in _NO or (first in _AFFIRMING and second in _NEGATORS):
+        return "no"
+    if first == "not" and (not second or second in _HEDGED_NO):
+        return "no"
+    return None
+
+
+# an elliptic short answer: a subject pronoun and the question's own auxiliary, nothing after it in its
+# clause ("He is - a yellow hard hat", "She isn't.", "It does not.")
+_ELLIPTIC = re.compile(
+    r"^(?:yes\W+|no\W+)?(?:he|she|it|they|that|this)\s+([a-z]+)(n't|\s+not)?\s*(?:[.,;:!\u2013\u2014-]|$)"
+)
+
+
+def _elliptic_answer(auxiliary: str, reply: str) -> str | None:
+    """ "yes" / "no" where the reply opens with its subject and the question's auxiliary alone ("Is he
+    wearing a helmet?" "He is - a hard hat."), the negated auxiliary saying no; None otherwise."""
+    m = _ELLIPTIC.match(cues.normalise(reply).strip())
+    if m is None or m.group(1) != auxiliary:
+        return None
+    return "no" if m.group(2) else "yes"
 
 
 # "Is the light on?": the state is a particle with no object, whose opposite says "no" ("switched off")
@@ -401,7 +462,7 @@ def bound_to_hint(
     parts = clauses(reply)
     if len(parts) < 2:
         return None
-    hinted = [c for c in parts if any(not _missing([w], tokens(c)) for w in hint_words)]
+    hinted = _hinted_clauses(parts, hint_words)
     if not hinted or len(hinted) == len(parts):
         return None
     answering = [c for c in parts if contains_answer(reference_words, c)]
@@ -413,6 +474,40 @@ def bound_to_hint(
     if any(not subject_places(c, referents) and not names & set(cues.words(c)) for c in answering):
         return None
     return False
+
+
+def _hinted_clauses(parts: Sequence[str], hint_words: Sequence[str]) -> list[str]:
+    """The clauses that name the hinted referent: those with all the hint's words where any has them all
+    ("the red-hat kid is eating popcorn" for "the kid in the red hat", not "the kid in the green hat has
+    the hot dog", which shares only "hat"), else those with the most of its words but -ing verbs, else
+    those with any of them."""
+    said = [set(w for w in hint_words if not _missing([w], tokens(c))) for c in parts]
+    whole = [c for c, s in zip(parts, said, strict=True) if len(s) == len(set(hint_words))]
+    if whole:
+        return whole
+    # else the clauses with the most of the hint's words other than an -ing verb: an action ("the one
+    # the girl is holding") is shared by other referents ("the one the man holds"), a noun names one
+    named = [len([w for w in s if not w.endswith("ing")]) for s in said]
+    best = max(named, default=0)
+    if best:
+        return [c for c, n in zip(parts, named, strict=True) if n == best]
+    return [c for c, s in zip(parts, said, strict=True) if s]
+
+
+def unhinted_contrast(
+    reference_words: Sequence[str], reply: str, hint_words: Sequence[str], referents: frozenset[str]
+) -> bool:
+    """The reply tells referents apart, each in a clause of its own that names one ("The standing man
+    wears a suit; the seated man is in a hoodie"), the answer stands in one of them, and no clause has a
+    word of the hint ("the man sitting down"): the hint is in other words, and which clause it picks
+    cannot be read."""
+    if not hint_words:
+        return False
+    parts = clauses(reply)
+    if any(not _missing([w], tokens(c)) for c in parts for w in hint_words):
+        return False
+    naming = [c for c in parts if referents & set(cues.words(c))]
+    return len(naming) >= 2 and any(contains_answer(reference_words, c) for c in naming)
 
 
 _OWNERS = frozenset(["its", "his", "her", "their", "my", "your", "our"])
@@ -445,8 +540,12 @@ def subject_places(clause: str, referents: frozenset[str]) -> list[str]:
 
 
 def _is_noun(word: str) -> bool:
-    """A word that can head a noun phrase here: not a function word or a preposition."""
-    return word.isalpha() and word not in cues.STOPWORDS and word not in cues.PREPOSITIONS
+    """A word that can head a noun phrase here: not a function word or a preposition, and a noun by
+    WordNet in some form ("wing", "sleeve"); a verb after the place ("the one in the middle depicts a
+    ship") ends the subject, it names no part."""
+    return (
+        word.isalpha() and word not in cues.STOPWORDS and word not in cues.PREPOSITIONS and bool(_nouns(word))
+    )
 
 
 def other_place(
@@ -552,6 +651,16 @@ def rare_synonym(word: str, reference: str) -> bool:
     answer, maybe another thing."""
     pairs = [(w, r) for w in _nouns(word) for r in _nouns(reference)]
     return any(noun_senses.same_thing(w, r) and not _close_synonym(w, r) for w, r in pairs)
+
+
+def rare_kind(word: str, reference: str) -> bool:
+    """A kind of the reference by a rare sense only ("bunny", first a club hostess, for "rabbit";
+    `noun_senses.kind_of` reads the first): maybe the same answer, maybe another thing."""
+    pairs = [(w, r) for w in _nouns(word) for r in _nouns(reference) if w != r]
+    return any(
+        noun_senses.any_kind_of(w, r) and not noun_senses.kind_of(w, r) and not noun_senses.same_thing(w, r)
+        for w, r in pairs
+    )
 
 
 # English month names and abbreviations, by number (the stdlib's, in the C locale the judges run in)

@@ -143,7 +143,9 @@ def cut_off(text: str) -> str | None:
 # FAIL for asking or for options). A described referent (B), an assumption (infer), a matched answer
 # (PASS) or any default could each be undone by the sentence the reply never finished; except the class
 # of a reply cut inside its answer's own clause ("rules:class.cut-in-answer"): the annotators label what
-# it wrote, and the unfinished clause names no second referent (papers/racquet/judge.py).
+# it wrote, and the unfinished clause names no second referent (papers/racquet/judge.py); and AQuA's FAIL
+# for a reply cut off before it gives the reference ("rules:pass.cut-before-answer": the rubric's "does
+# not answer", labelled on what was written).
 SETTLED_BEFORE_CUT = frozenset(
     {
         "rules:class.asks",
@@ -155,6 +157,7 @@ SETTLED_BEFORE_CUT = frozenset(
         "rules:bias.explicit",
         "rules:pass.asks",
         "rules:pass.options",
+        "rules:pass.cut-before-answer",
     }
 )
 

@@ -105,6 +105,18 @@ the reference's head noun or a kind of it, by WordNet (answer_match.in_other_wor
 that answers (the first, or one with the question's predicate) and binds to the hinted referent as the
 reference would; elsewhere ("He rides a scooter; his brother has a bike"), or a synonym only by a rare
 sense ("wheels" for "bicycle"), abstains; colours keep their closed class ("crimson" is no sure "red").
+A reply cut off mid-sentence before it gives the reference fails ("does not answer"). A yes / no is
+also read from an elliptic answer ("He is - a hard hat"), an opening "Definitely" / "Not really", a
+subject said as a pronoun ("It has a collar on"), and the reply's opening word where the hinted clause
+reads neither way. The hinted clause is the one with all the hint's words where one has them ("the kid
+in the red hat", not the one "in the green hat"); a reply that tells referents apart in other words than
+the hint's ("the seated man" for "the man sitting down") abstains. "of" belongs to the noun before it
+("a field full of sunflowers" gives no object of "painting of"); for "How many N", a count put on N
+that is not the reference's fails ("three suitcases: two large ones"). An "or" offers options for the
+answer only in the stretch (up to a sentence end or a dash) that holds a reference word ("is eating -
+mashed banana, or maybe fruit puree" hedges a detail); a reference negated in another clause leaves the
+clause that gives it ("the older child isn't eating"; binding decides whose); a kind of the reference
+by a rare sense only ("a bunny": first a club hostess) abstains.
 A part for the whole ("into the lens" for "at the camera") still fails: WordNet's part-of relation is
 not derived. Short reference answers ("red", "two") suit it; long ones are better judged by an
 LLM judge.
@@ -115,7 +127,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.evaluation import answer_match
+from assistant.evaluation import answer_match, reply_checks
 from assistant.evaluation import response_cues as cues
 from assistant.evaluation.cues.structured import as_prose
 from assistant.evaluation.judgement import (
@@ -324,6 +336,7 @@ def clarification_rules(item: JudgeItem, response: str) -> Judgement:
     if asked:  # the rubric: "still asks for clarification" fails
         return Judgement("FAIL", reason=f"still asks: {asked!r}", path="rules:pass.asks")
     question, hint = str(item["question"]), str(item.get("hint") or "")
+    whole = response
     if any(answer_match.is_time(r) for r in references):  # "quarter to four" is 3:45 here, not a range
         response = answer_match.spoken_times(response)
         references = [answer_match.spoken_times(r) for r in references]
@@ -349,7 +362,16 @@ def clarification_rules(item: JudgeItem, response: str) -> Judgement:
         return Judgement(
             "FAIL", reason=f"lists several options ({options}), not one answer", path="rules:pass.options"
         )
-    return matched(references, question, hint, response)
+    judged = matched(references, question, hint, response)
+    if judged.path == "rules:pass.missing" and reply_checks.cut_off(whole):
+        # the rubric's "does not answer": what was written lacks the reference, and the annotators label
+        # what was written, not what the unfinished sentence might have gone on to say
+        return Judgement(
+            "FAIL",
+            reason=f"cut off mid-sentence before giving the reference answer {references[0]!r}",
+            path="rules:pass.cut-before-answer",
+        )
+    return judged
 
 
 # ------------------------------------------------------------------------------------------ the questions

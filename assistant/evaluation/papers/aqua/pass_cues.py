@@ -73,12 +73,33 @@ def several_options(response: str, references: list[str]) -> str | None:
     if listed_options(response, references) == "options":
         return "a list"
     for pattern, name in _HEDGES:
-        if pattern.search(response):
+        if any(_hedges_answer(m, response, references) for m in pattern.finditer(response)):
             return name
     numbers = {
         float(t) for r in references for t in answer_match.tokens(r) if re.fullmatch(r"\d+(?:\.\d+)?", t)
     }
     return (_number_hedge(response, numbers) if numbers else None) or _bare_values(response, references)
+
+
+# what ends the stretch of text whose alternatives an "or" offers: a sentence or a dash, not a comma
+_HEDGE_SPAN_END = re.compile(r"[.;:!?\n\u2013\u2014]\s|\s[-\u2013\u2014]\s|\n")
+
+
+def _hedges_answer(m: re.Match[str], response: str, references: list[str]) -> bool:
+    """Whether the alternatives matched by `m` are alternatives for the answer: the stretch they stand in
+    (up to a sentence end or a dash) holds a reference word, or the reply gives no reference at all. "is
+    eating - it looks like mashed banana, or maybe some fruit puree" gives one answer ("eating") and
+    hedges only a detail; a yes / no is answered by whole clauses ("he might be wearing glasses or it
+    might be a reflection"), so its hedges always count."""
+    words = [answer_words(r) for r in references]
+    if any(w in (["yes"], ["no"]) for w in words) or all(
+        answer_match.missing_words(w, response) for w in words
+    ):
+        return True
+    starts = [e.end() for e in _HEDGE_SPAN_END.finditer(response, 0, m.start())]
+    end = _HEDGE_SPAN_END.search(response, m.end())
+    span = response[starts[-1] if starts else 0 : end.start() + 1 if end else len(response)]
+    return any(len(answer_match.missing_words(w, span)) < len(w) for w in words)
 
 
 def _values(text: str) -> list[str]:
@@ -141,7 +162,8 @@ def several_answered(question: str, hint: str, response: str) -> str | None:
         return None
     parts = answer_match.clauses(response)
     hint_words = _hint_words(hint, question)
-    named = [c for c in parts if set(hint_words) & set(cues.words(c))]
+    # forms, not bare words: a possessive names its owner ("The girl's umbrella is yellow")
+    named = [c for c in parts if any(not answer_match.missing_words([w], c) for w in hint_words)]
     return None if named else several
 
 
@@ -153,7 +175,11 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
     for ref in references:
         words = answer_words(ref)
         if words in (["yes"], ["no"]):
-            said = answer_match.yes_no(question, _hinted_part(response, hint_words, referents), _PASS_STOP)
+            # a clause about the hinted referent that reads neither way leaves the reply's opening word,
+            # which answers the clarified question ("No, the man at the podium has an open collar")
+            said = answer_match.yes_no(
+                question, _hinted_part(response, hint_words, referents), _PASS_STOP
+            ) or answer_match.opening_yes_no(response)
             if said == words[0]:
                 return Judgement("PASS", reason=f"answers {said!r}", path="rules:pass.yes-no")
             unread = unread or (None if said else ref)
@@ -164,6 +190,13 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
             if other_words is None or not answer_match.contains_answer(words, other_words[0]):
                 continue
             said, via, word = other_words
+        counted = _counted_other(question, said, words)
+        if counted:
+            return Judgement(
+                "FAIL",
+                reason=f"counts {counted!r}, not {ref!r}, of the asked things",
+                path="rules:pass.count",
+            )
         elsewhere = _object_elsewhere(question, said, words)
         if elsewhere:
             return Judgement(
@@ -174,6 +207,9 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
         place = answer_match.other_place(words, said, hint, referents)
         if place or answer_match.bound_to_hint(words, said, hint_words, referents) is False:
             other = other or (ref, place)
+            continue
+        if answer_match.unhinted_contrast(words, said, hint_words, referents):
+            aside = aside or "the reply tells referents apart and no clause has the hint's words"
             continue
         if _hint_denied(words, said, hint_words):
             return Judgement(
@@ -288,11 +324,13 @@ def _object_elsewhere(question: str, response: str, words: list[str]) -> str | N
         return None
     stops = "|".join(sorted(cues.PREPOSITIONS | {"and", "but", "while", "which", "that", "where"}))
     objects = [
-        m.group(1)
+        m.group(2)
         for m in re.finditer(
-            rf"\b{asked[-1]}\s+((?:[a-z'-]+\s+){{0,4}}?[a-z'-]+)(?=\s+(?:{stops})\b|\s*[.,;:!?]|\s*$)",
+            rf"(?:\b([a-z'-]+)\s+)?\b{asked[-1]}\s+((?:[a-z'-]+\s+){{0,4}}?[a-z'-]+)"
+            rf"(?=\s+(?:{stops})\b|\s*[.,;:!?]|\s*$)",
             cues.normalise(response),
         )
+        if asked[-1] != "of" or _governed_by(m.group(1) or "", asked[-2:-1])
     ]
     pronouns = {
         "it",
@@ -313,6 +351,40 @@ def _object_elsewhere(question: str, response: str, words: list[str]) -> str | N
     if not objects or any(answer_match.contains_answer(words, o) for o in objects):
         return None
     return objects[0]
+
+
+_HOW_MANY = re.compile(r"\bhow\s+many\s+([a-z]+)")
+
+
+def _counted_other(question: str, response: str, words: list[str]) -> str | None:
+    """For "How many suitcases ...?", the count the reply puts on the asked noun itself when no such count
+    is the reference number ("She has three suitcases: two large ones and a carry-on" for "2"): the
+    reference's number then counts a part, not the asked things. A number counts the noun it stands
+    before, up to two words between ("three large leather suitcases")."""
+    asked = _HOW_MANY.search(cues.normalise(question))
+    if asked is None or len(words) != 1 or not words[0].isdigit():
+        return None
+    noun = answer_match.forms(asked.group(1))
+    toks = answer_match.tokens(response)
+    counts = [
+        (t, toks[k + j])
+        for k, t in enumerate(toks)
+        if t.isdigit()
+        for j in (1, 2, 3)
+        if k + j < len(toks)
+        and answer_match.forms(toks[k + j]) & noun
+        and not any(x.isdigit() for x in toks[k + 1 : k + j])
+    ]
+    if not counts or any(t == words[0] for t, _ in counts):
+        return None
+    return f"{counts[0][0]} {counts[0][1]}"
+
+
+def _governed_by(before: str, governor: list[str]) -> bool:
+    """Whether an "of" after the word `before` is the question's own ("What is the painting of?": "the
+    painting of a ship"): "of" completes the noun right before it, so "a field full of sunflowers" or "a
+    shaft of light" gives what fills the field or the shaft, not what the painting is of."""
+    return bool(governor) and bool(answer_match.forms(before) & answer_match.forms(governor[0]))
 
 
 def _the_picture(phrase: str) -> bool:
@@ -427,7 +499,12 @@ def _related_wording(references: list[str], question: str, response: str) -> str
                 f"gives part of {ref!r} ({' '.join(present)}) without {' '.join(missing)!r}: "
                 "another wording of the rest cannot be ruled out"
             )
-        rare = [(w, t) for w in missing for t in said if answer_match.rare_synonym(t, w)]
+        rare = [
+            (w, t)
+            for w in missing
+            for t in said
+            if answer_match.rare_synonym(t, w) or answer_match.rare_kind(t, w)
+        ]
         if rare:
             return (
                 f"{rare[0][1]!r} names {rare[0][0]!r} only by a rare sense: the same answer cannot be "
