@@ -740,6 +740,7 @@ FROZEN_HELDOUT = {
     "heldout10.jsonl": "89a6c595b4aaee3105bcd29768c45ff810c9a18e5f634b0105c5c2d47576dade",  # 51d7d15
     "heldout11.jsonl": "46ca3be2cc6ff4c9ca4e9b7b2a371022a7828d32c586f4dec1ed43ebcfb1da95",  # 2065dee
     "heldout12.jsonl": "946e3fee57f8f6566c9c0362bb3ca2318231f9efa3eac64258f9fc8e6f1c03ad",  # 082469c
+    "heldout13.jsonl": "43b691a6df7b5bc14ee46bbf21e2aa7e929b169b354bdd9986ffddaf751478e5",  # 383e875
 }
 
 

@@ -75,8 +75,9 @@ HELDOUT_8_LABELLED = DATA_DIR / "heldout8.jsonl"  # frozen ead495f; a regression
 HELDOUT_9_LABELLED = DATA_DIR / "heldout9.jsonl"  # frozen b721204; a regression set since round 6
 HELDOUT_10_LABELLED = DATA_DIR / "heldout10.jsonl"  # frozen 51d7d15; a regression set since round 7
 HELDOUT_11_LABELLED = DATA_DIR / "heldout11.jsonl"  # frozen 2065dee; a regression set since round 8
-HELDOUT_12_LABELLED = DATA_DIR / "heldout12.jsonl"  # frozen 082469c, before round 8's rule changes
-LABELLED_SETS: tuple[tuple[str, tuple[Path, ...]], ...] = (("held-out", (HELDOUT_12_LABELLED,)),)
+HELDOUT_12_LABELLED = DATA_DIR / "heldout12.jsonl"  # frozen 082469c; a regression set since round 9
+HELDOUT_13_LABELLED = DATA_DIR / "heldout13.jsonl"  # frozen 383e875, before round 9's rule changes
+LABELLED_SETS: tuple[tuple[str, tuple[Path, ...]], ...] = (("held-out", (HELDOUT_13_LABELLED,)),)
 
 
 class LLMJudge:
@@ -363,7 +364,7 @@ def agreement_json(
 
 
 def _agreement_part(row: Mapping[str, Any]) -> str:
-    """ "racquet_class kappa 0.91 (95% CI 0.83-0.97), coverage 86%, on decided 0.95 (held-out heldout12.jsonl,
+    """ "racquet_class kappa 0.91 (95% CI 0.83-0.97), coverage 86%, on decided 0.95 (held-out heldout13.jsonl,
     n=70, sha256 a5b7c519)"."""
     low, high = row.get("kappa_ci") or (math.nan, math.nan)
     interval = f" (95% CI {low:.2f}-{high:.2f})" if not (math.isnan(low) or math.isnan(high)) else ""
