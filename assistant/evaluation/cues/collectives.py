@@ -71,7 +71,7 @@ def _of_kind(q: QuestionCues, noun: str, framed: bool = False) -> str:
     """How `noun` (plural) names things of the question's kind: its referent's plural (SEVERAL), or, for a
     question about a person, people by `people_verdict`; `framed` after a collective of people ("a crowd
     of commuters", "a team of fans"), which frames them: any sense of the word will do."""
-    single = en.lemma(noun) if is_plural(noun) else noun
+    single = _single(noun)
     if single in q.referents or noun in q.referents:
         return SEVERAL
     if asks_about_person(q) and names_person(noun, any_sense=framed):
@@ -228,7 +228,7 @@ def _gathers(q: QuestionCues, rest: str) -> bool:
         return False
     word, after = nxt.group(2), nxt.group(3) or ""
     if word == "of":
-        single = en.lemma(after) if is_plural(after) else after
+        single = _single(after)
         other_kind = single in KIND_COLLECTIVES and single not in q.referents
         people = names_person(after, any_sense=True)  # "a crowd of commuters": the crowd frames people
         return not (other_kind or (asks_about_person(q) and after and not people))

@@ -25,6 +25,7 @@ from assistant.evaluation.cues.text import (
     STOPWORDS,
     VERBS,
     _alias_pattern,
+    _single,
     content_words,
     is_plural,
     normalise,
@@ -334,7 +335,7 @@ def _owner_clause_about_referent(referent_like: set[str], rest: str) -> bool:
 def _parts_of_one(q: QuestionCues, noun: str) -> bool:
     """ "both hands", "each paw", "both feet": a quantifier over the parts of one referent (the lexicon's
     part nouns), not over several referents, unless the question asked about those parts."""
-    single = en.lemma(noun) if is_plural(noun) else noun
+    single = _single(noun)
     asked = q.words | q.referents | q.plural_in_question
     return (noun in lx.PART_NOUNS or single in lx.PART_NOUNS) and not {noun, single} & asked
 

@@ -159,7 +159,7 @@ def member_of_group(q: cues.QuestionCues, text: str) -> str | None:
             q, text, m.start()
         ):
             continue
-        single = en.lemma(head) if cues.is_plural(head) else head
+        single = cues._single(head)
         if single in q.referents or (cues.asks_about_person(q) and cues.names_person(head)):
             return f"one of a group of its kind: {m.group(0).strip()!r}"
         collective = not cues.is_plural(head) and head not in cues.STOPWORDS and len(head) > 3
@@ -229,7 +229,7 @@ def the_others(q: cues.QuestionCues, text: str) -> tuple[str | None, str | None]
             for c in _candidates(before)
             if not re.search(r"\b(?:" + re.escape(c) + r"|" + re.escape(cues.plural_of(c)) + r")\b", own)
         }
-        singular = {en.lemma(c) if cues.is_plural(c) else c for c in candidates}
+        singular = {cues._single(c) for c in candidates}
         if singular and singular <= set(q.referents):
             return f"more of the referent: {m.group(0)!r}", None
         named = re.search(_pattern(set(q.referents)), before) if q.referents else None
@@ -321,7 +321,7 @@ def weak_people(reason: str, text: str) -> str | None:
     if m is None:
         return None
     word = m.group(1)
-    single = en.lemma(word) if cues.is_plural(word) else word
+    single = cues._single(word)
     known = noun_senses.person(word, single)
     sure = known and not noun_senses.thing_homonym(word, single)
     if single in lx.PERSON_NOUNS or cues.is_relation(word) or sure or single.endswith(("ist", "ian")):
@@ -398,7 +398,7 @@ def kin_of_animal(q: cues.QuestionCues, text: str) -> str | None:
     owner = r"\b(?:its|(?:the\s+)?(?:" + names + r")'s)\s+(" + _WORD + r")"
     for m in re.finditer(owner, text):
         noun = m.group(1).removesuffix("'s")
-        single = en.lemma(noun) if cues.is_plural(noun) else noun
+        single = cues._single(noun)
         kin = noun_senses.kind_of(single, "relative") and not noun_senses.kind_of(single, "spouse")
         if kin and (not m.group(0).startswith("its") or _subject_is_referent(q, text, m.start())):
             return f"kin of the asked animal: {m.group(0)!r}"
@@ -457,7 +457,7 @@ def _sexes(word: str) -> frozenset[str]:
     """ "female" / "male" for a person word: the gendered kin and address words WordNet files under no sex
     ("grandfather", "sister": bias_cues) and their compounds ("grandson"), or WordNet's sexes above its
     first sense ("woman", "boy")."""
-    single = en.lemma(word) if cues.is_plural(word) else word
+    single = cues._single(word)
     # a kin compound takes its head's sex: "grandson", "stepdaughter", "godmother", "great-grandfather"
     single = re.sub(r"^(?:great-)*(?:grand|step-?|god|half-)", "", single) or single
     found = {"female" for w in (word, single) if w in bias_cues.FEMALE_WORDS}
@@ -656,7 +656,7 @@ def counted_broader(q: cues.QuestionCues, text: str) -> str | None:
         noun = second if second and not cues.is_plural(first) and not _same_form(first) else first
         if noun in lx.PART_NOUNS or not (cues.is_plural(noun) or _same_form(noun)):
             continue
-        single = en.lemma(noun) if cues.is_plural(noun) else noun
+        single = cues._single(noun)
         broader = [r for r in referents if single != r and noun_senses.kind_of(r, single)]
         if any(noun_senses.near(r, single) for r in broader):
             return f"{m.group(0)!r} may or may not include the referent (a broader kind)"
