@@ -30,6 +30,11 @@
   question's and hint's own words name the referent, never the answer. A synonym only by a rare sense
   ("wheels" for "bicycle", "a cat" for "a guy") is `rare_synonym`, a kind only by a rare sense ("a
   bunny" for "a rabbit") `rare_kind`: maybe the same answer.
+- Regional terms (`in_regional_words`): a British or American term for the reference's head noun, by
+  breame's lists of terms and of words whose meanings differ ("trainers" for "sneakers", "mobile" read
+  as "cell phone" for "phone"), both ways.
+- Counts in dozens: "half a dozen" = 6, "a dozen" = 12, "two dozen" = 24 (exact quantities; "a couple"
+  is not).
 - Related forms (`related_forms`): a spelling variant ("racquet"), a compound sharing its first part
   ("motorbike" / "motorcycle") or ending in the word ("telephone"): not the same answer, but another
   wording of it cannot be ruled out.
@@ -42,7 +47,11 @@
 - Binding: in a reply about several referents ("The biggest umbrella is red; the small one is blue"),
   the reference answer counts only in the clause that speaks of the hinted referent (the one with all
   the hint's words where one has them); a reply that tells referents apart in no word of the hint
-  (`unhinted_contrast`) cannot be bound.
+  (`unhinted_contrast`) cannot be bound. An "and" before a new subject and its verb ends a clause ("the
+  woman's coat is navy and the man's is red"), and a possessive noun names a referent (its owner). A
+  clause whose subject tells its referent apart by another modifier than the hint's, in the same slot
+  (`other_modifier`: "the big dog" for "the small dog"), is about another referent or the hinted one
+  described anew.
 """
 
 from __future__ import annotations

@@ -85,6 +85,34 @@ def several_options(response: str, references: list[str]) -> str | None:
     return (_number_hedge(response, numbers) if numbers else None) or _bare_values(response, references)
 
 
+# a sentence that is itself unsure of what it says
+_UNSURE = re.compile(
+    r"\b(?:might|could|may|maybe|perhaps|possibly|probably|likely|unsure|guess|not\s+(?:sure|certain)|"
+    r"hard\s+to|difficult\s+to|can'?t\s+(?:tell|be\s+sure|say)|cannot\s+(?:tell|be\s+sure|say))\b",
+    re.I,
+)
+
+
+def settled_after_options(response: str, references: list[str]) -> str | None:
+    """The last sentence of a reply that offers options before it (`several_options` on the sentences
+    before) and then states one reference answer plainly, with no option or doubt of its own ("Could be a
+    cat or a dog ... The ears are pointed. It's a cat."), or None: options, then one settled on. The
+    rubric judges the final answer, but whether the annotators read the options or the settled answer
+    differs by reply, so the rules abstain."""
+    sentences = [
+        s for s in re.split(r"(?<=[.!?])\s+|\n+", response.strip()) if re.search(r"[a-z0-9]", s, re.I)
+    ]
+    if len(sentences) < 2:
+        return None
+    last, head = sentences[-1], " ".join(sentences[:-1])
+    words = [answer_words(r) for r in references]
+    if not any(answer_match.contains_answer(w, last) for w in words) or _UNSURE.search(last):
+        return None
+    if several_options(last, references) or not several_options(head, references):
+        return None
+    return last
+
+
 # what ends the stretch of text whose alternatives an "or" offers: a sentence or a dash, not a comma
 _HEDGE_SPAN_END = re.compile(r"[.;:!?\n\u2013\u2014]\s|\s[-\u2013\u2014]\s|\n")
 
