@@ -77,6 +77,8 @@ def test_another_thing_is_no_regional_word(question: str, reference: str, reply:
 def test_a_regional_term_is_read_both_ways() -> None:
     assert answer_match.in_regional_words(["trainers"], "grey sneakers") is not None
     assert answer_match.in_regional_words(["sneakers"], "grey sneakers") is None  # the head itself
+    # a word of several regional senses gives its counterparts, not the other way round
+    assert answer_match.in_regional_words(["truck"], "a shopping trolley") is None
 
 
 # ------------------------------------------------------------------ possessives and a new subject after "and"
@@ -94,9 +96,20 @@ def test_an_answer_given_to_another_owner_fails() -> None:
 def test_an_and_joining_two_objects_splits_nothing() -> None:
     assert answer_match.clauses("She holds a phone and the keys.") == ["she holds a phone and the keys"]
     assert answer_match.clauses("The hat is blue and the scarf is grey.") == [
-        "the hat is blue",
-        "the scarf is grey",
+        "the hat is blue and the scarf is grey"
     ]
+    assert answer_match.clauses("The boy's hat is blue and the girl's hat is grey.") == [
+        "the boy's hat is blue",
+        "the girl's hat is grey",
+    ]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["The small dog is brown and its collar is red.", "The small dog is brown and the collar is red."],
+)
+def test_an_and_going_on_about_the_same_referent_splits_nothing(reply: str) -> None:
+    assert judged("What color is the collar?", "the small dog", "red", reply) == "PASS"
 
 
 def test_a_contraction_names_no_owner() -> None:

@@ -109,9 +109,10 @@ _AUXILIARIES = frozenset(
 _CLAUSE_BREAK = re.compile(
     r"(?<!\d)\.|\.(?!\d)|[;!?\n]|,\s+(?=(?:and |but |while |whereas )?(?:the|a|an|one|its|his|her)\b)|"
     r"\s(?:while|whereas|but|though|although)\s|"
-    # "... is navy and the man's is red": an "and" before a new subject and its verb (up to three words
-    # of subject), not one joining two objects ("a phone and the keys")
-    r"\sand\s+(?=(?:the|a|an|his|her|its|their)\s+(?:[a-z'-]+\s+){0,2}?"
+    # "... is navy and the man's is red": an "and" before a new subject that is another owner's (a
+    # possessive noun, then its verb), not one joining two objects ("a phone and the keys"), nor one
+    # going on about the same referent ("and its collar is red", "and the collar is red")
+    r"\sand\s+(?=(?:the|a|an)\s+(?:[a-z-]+\s+)?[a-z]+'s\s+(?:[a-z-]+\s+)?"
     r"(?:is|are|was|were|has|have|wears|holds|carries)\b)"
 )
 
@@ -765,22 +766,23 @@ _REGIONAL = re.compile(r"\((?:US|UK)\b[^:()]*:\s*([^()]*)\)")
 
 @lru_cache(maxsize=1)
 def _regional_terms() -> dict[str, frozenset[str]]:
-    """Each British or American term with the other variety's words for it, both ways ("trainers" ->
-    "sneakers", "sneaker" -> "trainer", "mobile" -> "cell phone"), from breame's lists (Wikipedia's list of
-    words having different meanings in British and American English); a counterpart is a word or a
-    phrase of up to three words, as written there."""
+    """Each British or American term with the other variety's words for it ("trainers" -> "sneakers",
+    "sneaker" -> "trainer", "mobile" -> "cell phone"), from breame's lists (Wikipedia's lists of British-
+    and American-only terms, both ways; and of words whose meanings differ, only from the word to the
+    counterpart of its regional sense: "truck" lists "trolley" among several, so a trolley is no truck);
+    a counterpart is a word or a phrase of up to three words, as written there."""
     from breame.meanings import DIFFERENT_MEANINGS_US_UK_COMMON
     from breame.terminology import AMERICAN_ENGLISH_ONLY_TERMS, BRITISH_ENGLISH_ONLY_TERMS
 
-    entries = [(k, v) for k, v in {**BRITISH_ENGLISH_ONLY_TERMS, **AMERICAN_ENGLISH_ONLY_TERMS}.items()]
+    entries = [(k, v, True) for k, v in {**BRITISH_ENGLISH_ONLY_TERMS, **AMERICAN_ENGLISH_ONLY_TERMS}.items()]
     entries += [
-        (k, d)
+        (k, d, False)
         for k, senses in DIFFERENT_MEANINGS_US_UK_COMMON.items()
         for variety, d in senses.items()
         if variety != "Common" and isinstance(d, str)
     ]
     found: dict[str, set[str]] = {}
-    for keys, definition in entries:
+    for keys, definition, both_ways in entries:
         for m in _REGIONAL.finditer(definition):
             for other in re.split(r"[,;/]|\bor\b", m.group(1)):
                 other = " ".join(other.lower().split())
@@ -789,7 +791,8 @@ def _regional_terms() -> dict[str, frozenset[str]]:
                 for key in (k.strip().lower() for k in keys.split(",")):
                     if key and key != other:
                         found.setdefault(key, set()).add(other)
-                        found.setdefault(other, set()).add(key)
+                        if both_ways:
+                            found.setdefault(other, set()).add(key)
     return {k: frozenset(v) for k, v in found.items()}
 
 
