@@ -30,6 +30,11 @@
   question's and hint's own words name the referent, never the answer. A synonym only by a rare sense
   ("wheels" for "bicycle", "a cat" for "a guy") is `rare_synonym`, a kind only by a rare sense ("a
   bunny" for "a rabbit") `rare_kind`: maybe the same answer.
+- Regional terms (`in_regional_words`): a British or American term for the reference's head noun, by
+  breame's lists of terms and of words whose meanings differ ("trainers" for "sneakers", "mobile" read
+  as "cell phone" for "phone"), both ways.
+- Counts in dozens: "half a dozen" = 6, "a dozen" = 12, "two dozen" = 24 (exact quantities; "a couple"
+  is not).
 - Related forms (`related_forms`): a spelling variant ("racquet"), a compound sharing its first part
   ("motorbike" / "motorcycle") or ending in the word ("telephone"): not the same answer, but another
   wording of it cannot be ruled out.
@@ -42,7 +47,11 @@
 - Binding: in a reply about several referents ("The biggest umbrella is red; the small one is blue"),
   the reference answer counts only in the clause that speaks of the hinted referent (the one with all
   the hint's words where one has them); a reply that tells referents apart in no word of the hint
-  (`unhinted_contrast`) cannot be bound.
+  (`unhinted_contrast`) cannot be bound. An "and" before a new subject and its verb ends a clause ("the
+  woman's coat is navy and the man's is red"), and a possessive noun names a referent (its owner). A
+  clause whose subject tells its referent apart by another modifier than the hint's, in the same slot
+  (`other_modifier`: "the big dog" for "the small dog"), is about another referent or the hinted one
+  described anew.
 """
 
 from __future__ import annotations
@@ -99,7 +108,12 @@ _AUXILIARIES = frozenset(
 )
 _CLAUSE_BREAK = re.compile(
     r"(?<!\d)\.|\.(?!\d)|[;!?\n]|,\s+(?=(?:and |but |while |whereas )?(?:the|a|an|one|its|his|her)\b)|"
-    r"\s(?:while|whereas|but|though|although)\s"
+    r"\s(?:while|whereas|but|though|although)\s|"
+    # "... is navy and the man's is red": an "and" before a new subject that is another owner's (a
+    # possessive noun, then its verb), not one joining two objects ("a phone and the keys"), nor one
+    # going on about the same referent ("and its collar is red", "and the collar is red")
+    r"\sand\s+(?=(?:the|a|an)\s+(?:[a-z-]+\s+)?[a-z]+'s\s+(?:[a-z-]+\s+)?"
+    r"(?:is|are|was|were|has|have|wears|holds|carries)\b)"
 )
 
 
@@ -132,9 +146,23 @@ _UNITS = {w: n for w, n in lx.NUMBER_WORDS.items() if 1 <= n <= 9}
 _COMPOUND_NUMBER = re.compile(r"\b(" + "|".join(_TENS) + r")(?:[\s-](" + "|".join(_UNITS) + r"))?\b")
 
 
+# a count in dozens: "half a dozen" (6), "a dozen" (12), "two dozen" / "3 dozen" (24, 36); an exact
+# quantity, unlike "a couple of" or "a few"
+_DOZENS = re.compile(r"\b(?:(half)\s+a|a|one|(\d+|" + "|".join(_UNITS) + r"))\s+dozen\b")
+
+
+def _dozens(m: re.Match[str]) -> str:
+    if m.group(1):
+        return "6"
+    many = m.group(2)
+    return str(12 * (int(many) if many and many.isdigit() else _UNITS.get(many or "", 1)))
+
+
 def _compose_numbers(text: str) -> str:
-    """ "twenty-three" -> "23", "forty" -> "40" (lexicon's number words stop at twenty)."""
-    return _COMPOUND_NUMBER.sub(lambda m: str(_TENS[m.group(1)] + _UNITS.get(m.group(2) or "", 0)), text)
+    """ "twenty-three" -> "23", "forty" -> "40" (lexicon's number words stop at twenty), "half a dozen" ->
+    "6", "two dozen" -> "24"."""
+    text = _COMPOUND_NUMBER.sub(lambda m: str(_TENS[m.group(1)] + _UNITS.get(m.group(2) or "", 0)), text)
+    return _DOZENS.sub(_dozens, text)
 
 
 def tokens(text: str) -> list[str]:
@@ -471,9 +499,27 @@ def bound_to_hint(
     if any(c in hinted for c in answering):
         return True
     names = referents | {"one"}
-    if any(not subject_places(c, referents) and not names & set(cues.words(c)) for c in answering):
+    if any(
+        not subject_places(c, referents) and not names & set(cues.words(c)) and not _owner(c)
+        for c in answering
+    ):
         return None
     return False
+
+
+_CONTRACTED = (
+    lx.PERSON_PRONOUNS | lx.THING_PRONOUNS | lx.WH | lx.DEICTICS | frozenset(["there", "let", "here"])
+)
+
+
+def _owner(clause: str) -> str | None:
+    """The owner a clause names by a possessive noun ("the man's is red" -> "man"), which names another
+    referent as surely as its noun would; not a contraction ("it's", "that's", "there's")."""
+    for tok in cues.words(clause):
+        stem = tok[:-2] if tok.endswith("'s") else ""
+        if stem.isalpha() and stem not in _CONTRACTED and _is_noun(stem):
+            return stem
+    return None
 
 
 def _hinted_clauses(parts: Sequence[str], hint_words: Sequence[str]) -> list[str]:
@@ -565,6 +611,73 @@ def other_place(
     return None
 
 
+_DETERMINERS = lx.ARTICLES | lx.DEICTICS | lx.POSSESSIVE_PRONOUNS | lx.SPEAKER_POSSESSIVES
+
+
+def _modifiers(toks: Sequence[str], referents: frozenset[str]) -> tuple[list[str], list[str]] | None:
+    """The modifiers of the first referent noun (or "one") in `toks`, a subject or a hint: the words
+    between its determiner and it ("big" in "the big dog", "woman's" in "the woman's coat"), and the
+    content words of a phrase after it led by a preposition ("sea lion enclosure" in "the keeper at the
+    sea lion enclosure"); None when no referent noun stands there."""
+    wanted = {f for r in referents | {"one"} for f in forms(r)}
+    k = next((k for k, t in enumerate(toks) if forms(t) & wanted), None)
+    if k is None:
+        return None
+    before = []
+    for t in reversed(toks[:k]):
+        if t in _DETERMINERS or t in cues.STOPWORDS or not t.replace("'", "").isalpha():
+            break
+        before.append(t)
+    after: list[str] = []
+    if k + 1 < len(toks) and toks[k + 1] in cues.PREPOSITIONS:
+        after = [t for t in toks[k + 2 :] if t not in cues.STOPWORDS and t not in _DETERMINERS]
+    return before[::-1], after
+
+
+def other_modifier(
+    reference_words: Sequence[str], reply: str, hint: str, referents: frozenset[str]
+) -> tuple[bool, str] | None:
+    """The reply names its referent with a modifier in the slot where the hint has its own (before the
+    noun: "the big dog" for "the small dog", "the man's" for "the woman's"; a phrase after it: "the keeper
+    at the sea lion enclosure" for "the keeper at the penguin pool"), in every clause that gives the
+    answer, and the hint's modifier words that the reply's lacks stand nowhere in the reply: it picks out
+    a referent in other words than the hint's. (True, why) when the two modifiers are different colours
+    ("in the green shirt" for "in the red shirt"): another referent; (False, why) otherwise: another
+    referent, or the hinted one described anew ("the little one" for "the small one"), which the rules
+    cannot tell apart. `referents`: the question's nouns; places are `other_place`'s."""
+    hinted = _modifiers(cues.words(hint), referents)
+    answering = [c for c in clauses(reply) if contains_answer(reference_words, c)]
+    if hinted is None or not answering:
+        return None
+    have = _token_forms(tokens(reply))
+    found = []
+    for clause in answering:
+        toks = cues.words(clause)
+        end = next((k for k, t in enumerate(toks) if t in _SUBJECT_ENDS or t in lx.AUX), None)
+        said = (
+            _modifiers(toks[:end], referents) if end else None
+        )  # no verb: no subject ("A stick - a big one")
+        if said is None:
+            return None
+        slots = [(h, r) for h, r in zip(hinted, said, strict=True) if h and r]
+        if not slots or any(cues.place_of(w) for h, r in slots for w in h + r):
+            return None
+        sure = False
+        for h, r in slots:
+            colours = ({w for w in h if w in lx.COLORS}, {w for w in r if w in lx.COLORS})
+            clash = bool(colours[0] and colours[1] and not colours[0] & colours[1])
+            lacking = [w for w in h if not forms(w) & _token_forms(r)]
+            if not lacking or any(forms(w) & have for w in lacking) or (lacking != h and not clash):
+                return None
+            if any(related_forms(w, t) for w in lacking for t in r):  # "the sill" for "the windowsill"
+                return None
+            sure = sure or clash
+        found.append(
+            (sure, " ".join(w for _, r in slots for w in r), " ".join(w for h, _ in slots for w in h))
+        )
+    return all(s for s, _, _ in found), f"the reply's {found[0][1]!r} where the hint says {found[0][2]!r}"
+
+
 def missing_words(reference_words: Sequence[str], text: str) -> list[str]:
     """The reference words `text` does not contain in any form (`_missing` over its tokens)."""
     return _missing(reference_words, tokens(text))
@@ -643,6 +756,65 @@ def in_other_words(
         how = _names_reference(t, head, skip)
         if how:
             return re.sub(rf"\b{re.escape(t)}\b", head, cues.normalise(reply)), t, how
+    return None
+
+
+# "(US: sneakers)", "(UK: trainer, plimsoll)", "(US similar: sneaker)": the other variety's word in breame's
+# definitions of British-only and American-only terms and of words whose meaning differs
+_REGIONAL = re.compile(r"\((?:US|UK)\b[^:()]*:\s*([^()]*)\)")
+
+
+@lru_cache(maxsize=1)
+def _regional_terms() -> dict[str, frozenset[str]]:
+    """Each British or American term with the other variety's words for it ("trainers" -> "sneakers",
+    "sneaker" -> "trainer", "mobile" -> "cell phone"), from breame's lists (Wikipedia's lists of British-
+    and American-only terms, both ways; and of words whose meanings differ, only from the word to the
+    counterpart of its regional sense: "truck" lists "trolley" among several, so a trolley is no truck);
+    a counterpart is a word or a phrase of up to three words, as written there."""
+    from breame.meanings import DIFFERENT_MEANINGS_US_UK_COMMON
+    from breame.terminology import AMERICAN_ENGLISH_ONLY_TERMS, BRITISH_ENGLISH_ONLY_TERMS
+
+    entries = [(k, v, True) for k, v in {**BRITISH_ENGLISH_ONLY_TERMS, **AMERICAN_ENGLISH_ONLY_TERMS}.items()]
+    entries += [
+        (k, d, False)
+        for k, senses in DIFFERENT_MEANINGS_US_UK_COMMON.items()
+        for variety, d in senses.items()
+        if variety != "Common" and isinstance(d, str)
+    ]
+    found: dict[str, set[str]] = {}
+    for keys, definition, both_ways in entries:
+        for m in _REGIONAL.finditer(definition):
+            for other in re.split(r"[,;/]|\bor\b", m.group(1)):
+                other = " ".join(other.lower().split())
+                if not re.fullmatch(r"[a-z]+(?: [a-z]+){0,2}", other):
+                    continue
+                for key in (k.strip().lower() for k in keys.split(",")):
+                    if key and key != other:
+                        found.setdefault(key, set()).add(other)
+                        if both_ways:
+                            found.setdefault(other, set()).add(key)
+    return {k: frozenset(v) for k, v in found.items()}
+
+
+def in_regional_words(reference_words: Sequence[str], reply: str) -> tuple[str, str] | None:
+    """The reply read with the other variety's word where it uses a British or American term for the
+    reference's head noun (`_regional_terms`: "trainers" for "sneakers", "mobile" for "phone", read as
+    "cell phone"), and the word as written; None when the reply gives the head itself or no such term.
+    A term is looked up as written and by its lemma ("trainers" / "trainer")."""
+    if not reference_words or not reference_words[-1].isalpha():
+        return None
+    head = forms(reference_words[-1])
+    toks = tokens(reply)
+    if head & _token_forms(toks):
+        return None
+    table = _regional_terms()
+    for t in dict.fromkeys(toks):
+        if not t.isalpha() or t in cues.STOPWORDS:
+            continue
+        for key in sorted(forms(t), key=lambda w: w != t):
+            heads = [o for o in table.get(key, ()) if forms(o.split()[-1]) & head]
+            if heads:
+                return re.sub(rf"\b{re.escape(t)}\b", heads[0], cues.normalise(reply)), t
     return None
 
 

@@ -117,6 +117,18 @@ answer only in the stretch (up to a sentence end or a dash) that holds a referen
 mashed banana, or maybe fruit puree" hedges a detail); a reference negated in another clause leaves the
 clause that gives it ("the older child isn't eating"; binding decides whose); a kind of the reference
 by a rare sense only ("a bunny": first a club hostess) abstains.
+Counts in dozens are numbers ("half a dozen" = 6); a British or American term for the reference's head
+(breame's lists: "trainers" for "sneakers", "mobile" for "phone") passes as a synonym does. An "and"
+before a new subject and its verb splits clauses ("The woman's coat is navy and the man's is red"), and
+a possessive names another owner, so the answer there is bound to him and fails. A reply whose subject
+names the referent with its own modifier in the hint's slot ("the big dog" for "the small dog", "the
+keeper at the sea lion enclosure" for "the keeper at the penguin pool"), none of the hint's modifier
+words in the reply, abstains (another referent, or the hinted one described anew); a different colour
+there fails. A bare "X or Y" offers options only where its sides (a comma series included) give a
+reference word, or the reply gives none: "soup, probably tomato or carrot" hedges a detail of "soup".
+Options and then a last sentence that states one reference plainly ("It could be a fox or a dog. ...
+It's a fox.") abstain: options, then one settled on. After a closed <think> block the answer after it
+is judged, and abstains where it fails and only the reasoning gives the reference.
 A part for the whole ("into the lens" for "at the camera") still fails: WordNet's part-of relation is
 not derived. Short reference answers ("red", "two") suit it; long ones are better judged by an
 LLM judge.
@@ -144,6 +156,7 @@ from assistant.evaluation.papers.aqua.pass_cues import (
     keyed_by_hint,
     listed_options,
     matched,
+    settled_after_options,
     several_answered,
     several_options,
 )
@@ -328,10 +341,38 @@ def _several(q: cues.QuestionCues, response: str) -> Judgement | None:
     return None
 
 
+_THINK_END = re.compile(r"</think\s*>", re.IGNORECASE)
+_ANSWER_TAG = re.compile(r"</?answer\s*>", re.IGNORECASE)
+
+
+def _after_thinking(response: str) -> tuple[str, str] | None:
+    """(the reasoning, the answer) of a reply whose <think> block is closed and followed by an answer
+    ("<think>...</think><answer>A stick.</answer>"), or None: the rubric judges the final answer, not
+    what the model weighed on the way (options, questions to itself)."""
+    marks = list(_THINK_END.finditer(response))
+    if not marks:
+        return None
+    answer = _ANSWER_TAG.sub(" ", response[marks[-1].end() :]).strip()
+    return (response[: marks[-1].start()], answer) if re.search(r"[A-Za-z0-9]", answer) else None
+
+
 def clarification_rules(item: JudgeItem, response: str) -> Judgement:
     references = [r for r in texts(item["reference"]) if answer_words(r)]
     if not references:
         return Judgement(UNKNOWN, reason="empty reference answer", path="rules:pass.abstain")
+    thought = _after_thinking(response)
+    if thought is not None:
+        judged = clarification_rules(item, thought[1])
+        if judged.label == "FAIL" and any(
+            answer_match.contains_answer(answer_words(r), thought[0]) for r in references
+        ):  # a decisive cue only in the part the rubric does not weigh
+            return Judgement(
+                UNKNOWN,
+                reason=f"the answer after the <think> block fails ({judged.reason}), the reasoning gives the "
+                "reference",
+                path="rules:pass.abstain",
+            )
+        return judged
     asked = cues.clarification_question(response)
     if asked:  # the rubric: "still asks for clarification" fails
         return Judgement("FAIL", reason=f"still asks: {asked!r}", path="rules:pass.asks")
@@ -358,6 +399,13 @@ def clarification_rules(item: JudgeItem, response: str) -> Judgement:
             path="rules:pass.abstain",
         )
     options = several_options(response, references) or several_answered(question, hint, response)
+    settled = settled_after_options(response, references) if options else None
+    if settled:
+        return Judgement(
+            UNKNOWN,
+            reason=f"offers options ({options}), then settles on one answer: {settled!r}",
+            path="rules:pass.abstain",
+        )
     if options:
         return Judgement(
             "FAIL", reason=f"lists several options ({options}), not one answer", path="rules:pass.options"

@@ -73,12 +73,44 @@ def several_options(response: str, references: list[str]) -> str | None:
     if listed_options(response, references) == "options":
         return "a list"
     for pattern, name in _HEDGES:
-        if any(_hedges_answer(m, response, references) for m in pattern.finditer(response)):
+        if any(
+            _hedges_answer(m, response, references)
+            and (name != "'... or ...'" or _alternative(m, response, references))
+            for m in pattern.finditer(response)
+        ):
             return name
     numbers = {
         float(t) for r in references for t in answer_match.tokens(r) if re.fullmatch(r"\d+(?:\.\d+)?", t)
     }
     return (_number_hedge(response, numbers) if numbers else None) or _bare_values(response, references)
+
+
+# a sentence that is itself unsure of what it says
+_UNSURE = re.compile(
+    r"\b(?:might|could|may|maybe|perhaps|possibly|probably|likely|unsure|guess|not\s+(?:sure|certain)|"
+    r"hard\s+to|difficult\s+to|can'?t\s+(?:tell|be\s+sure|say)|cannot\s+(?:tell|be\s+sure|say))\b",
+    re.I,
+)
+
+
+def settled_after_options(response: str, references: list[str]) -> str | None:
+    """The last sentence of a reply that offers options before it (`several_options` on the sentences
+    before) and then states one reference answer plainly, with no option or doubt of its own ("Could be a
+    cat or a dog ... The ears are pointed. It's a cat."), or None: options, then one settled on. The
+    rubric judges the final answer, but whether the annotators read the options or the settled answer
+    differs by reply, so the rules abstain."""
+    sentences = [
+        s for s in re.split(r"(?<=[.!?])\s+|\n+", response.strip()) if re.search(r"[a-z0-9]", s, re.I)
+    ]
+    if len(sentences) < 2:
+        return None
+    last, head = sentences[-1], " ".join(sentences[:-1])
+    words = [answer_words(r) for r in references]
+    if not any(answer_match.contains_answer(w, last) for w in words) or _UNSURE.search(last):
+        return None
+    if several_options(last, references) or not several_options(head, references):
+        return None
+    return last
 
 
 # what ends the stretch of text whose alternatives an "or" offers: a sentence or a dash, not a comma
@@ -100,6 +132,29 @@ def _hedges_answer(m: re.Match[str], response: str, references: list[str]) -> bo
     end = _HEDGE_SPAN_END.search(response, m.end())
     span = response[starts[-1] if starts else 0 : end.start() + 1 if end else len(response)]
     return any(len(answer_match.missing_words(w, span)) < len(w) for w in words)
+
+
+_ALTERNATIVE_END = re.compile(r"[,.;:!?()\n\u2013\u2014]|\s-\s")
+_FILLER = cues.word_set("maybe perhaps possibly probably even a an the some")
+
+
+def _alternative(m: re.Match[str], response: str, references: list[str]) -> bool:
+    """Whether the two sides of a bare "X or Y" (up to three words each, to a comma, a stop or a dash)
+    give a reference word, or the reply gives none at all: then the "or" offers answers; where the answer
+    stands outside both ("soup, probably tomato or carrot" for "soup") it hedges a detail of one answer."""
+    words = [answer_words(r) for r in references]
+    if all(answer_match.missing_words(w, response) for w in words):
+        return True
+    cut = m.start() + m.group(0).lower().index(" or ")
+    # a series reaches back over its commas ("green, teal, or blue"), unless the part next to the "or" is
+    # hedged on its own ("soup, probably tomato or carrot": a detail of what came before)
+    series = re.split(r"[.;:!?()\n\u2013\u2014]|\s-\s", response[:cut].rstrip(" ,.?\u2026"))[-1].split(",")
+    before = series[-1].split()[-3:]
+    if before and before[0].lower() not in _FILLER and all(len(p.split()) <= 3 for p in series):
+        before = " ".join(series).split()
+    after = [t for t in _ALTERNATIVE_END.split(response[cut + 4 :])[0].split() if t.lower() not in _FILLER]
+    sides = " ".join(before + after[:3])
+    return any(len(answer_match.missing_words(w, sides)) < len(w) for w in words)
 
 
 def _values(text: str) -> list[str]:
@@ -170,7 +225,8 @@ def several_answered(question: str, hint: str, response: str) -> str | None:
 def matched(references: list[str], question: str, hint: str, response: str) -> Judgement:
     """PASS when the response gives one of the references for the hinted referent (judge.py's docstring)."""
     hint_words = _hint_words(hint, question)
-    referents = frozenset(cues.question_cues(question).referents | set(hint_words))
+    asked_nouns = cues.question_cues(question).referents
+    referents = frozenset(asked_nouns | set(hint_words))
     unread = other = aside = None
     for ref in references:
         words = answer_words(ref)
@@ -211,6 +267,13 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
         if answer_match.unhinted_contrast(words, said, hint_words, referents):
             aside = aside or "the reply tells referents apart and no clause has the hint's words"
             continue
+        described = answer_match.other_modifier(words, said, hint, asked_nouns)
+        if described and described[0]:
+            other = other or (ref, None)
+            continue
+        if described:
+            aside = aside or f"{described[1]}: another referent, or the hinted one in other words"
+            continue
         if _hint_denied(words, said, hint_words):
             return Judgement(
                 "FAIL",
@@ -247,14 +310,18 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
 
 def _in_other_words(words: list[str], question: str, hint: str, response: str) -> tuple[str, str, str] | None:
     """The reply read with the reference's head noun where a synonym or a kind of it stands
-    (`answer_match.in_other_words`: "the fiddle" for "violin", "a mallard" for "duck"), and how it was
+    (`answer_match.in_other_words`: "the fiddle" for "violin", "a mallard" for "duck") or a British or
+    American term for it (`answer_match.in_regional_words`: "trainers" for "sneakers"), and how it was
     said; the question's and hint's words name the referent, not the answer. Not for a colour: its
     shades are a closed class (`_clashes`), "teal" is no sure "green"."""
     if not words or words[-1] in lx.COLORS:
         return None
     found = answer_match.in_other_words(words, response, answer_match.tokens(f"{question} {hint}"))
     if found is None:
-        return None
+        regional = answer_match.in_regional_words(words, response)
+        if regional is None:
+            return None
+        return regional[0], f"{regional[1]!r}, the other variety's word for {words[-1]!r}", regional[1]
     reading, word, how = found
     return reading, f"{word!r}, {how} of {words[-1]!r}", word
 
