@@ -1010,7 +1010,7 @@ def test_a_counted_broader_kind_leaves_the_mention_open(
     assert cot(question, steps(first, second))[0] == gold
 
 
-# ------------------------------------------------------------------ round 10: the asked kind, counted otherwise
+# ------------------------------------------------------------------ round 10: the kind, counted otherwise
 
 # "other" before a plural of the asked kind (its word, a synonym, a narrower or a near broader kind)
 OTHER_OF_KIND = [

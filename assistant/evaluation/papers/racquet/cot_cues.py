@@ -635,8 +635,8 @@ def counted_narrower(q: cues.QuestionCues, text: str) -> str | None:
     bird", "two taxis" for "the car", "the runners have crossed the line" for the athlete: `_names_kind`,
     which reads a person word by any of its senses), as G.3 counts a catcher as a second player. Only
     counted or definite: a bare plural of a narrower kind is as often a kind in general ("breeds such as
-    Akitas or Huskies"). Not a referent the question asks to name ("What fruit is in the bowl?" asks which fruit:
-    several apples are its answer, not more of its entity)."""
+    Akitas or Huskies"). Not a referent the question asks to name ("What fruit is in the bowl?" asks
+    which fruit: several apples are its answer, not more of its entity)."""
     asked = re.match(r"\s*(?:what|which)\s+(" + _WORD + r")", q.text)
     referents = set(q.referents) - {asked.group(1) if asked else ""}
     if not referents:
@@ -766,7 +766,9 @@ def other_of_kind(q: cues.QuestionCues, text: str) -> str | None:
 
 # a distributive possessive: "a row of stalls, each with its own seller", "every table has its own waiter"
 _EACH_OWN = re.compile(
-    r"\b(?:each|every)\b[^.;:!?\n]{0,40}?\b(?:its|his|her|their)\s+own\s+(?:(" + _WORD + r")\s+)?("
+    r"\b(?:each|every)\b[^.;:!?\n]{0,40}?\b(?:its|his|her|their)\s+own\s+(?:("
+    + _WORD
+    + r")\s+)?("
     + _WORD
     + r")\b(?![-'])"
 )
