@@ -1123,3 +1123,23 @@ GROUP_OF_MEMBERS = [
 @pytest.mark.parametrize(("question", "first", "second", "gold"), GROUP_OF_MEMBERS)
 def test_a_group_is_read_by_the_people_it_is_of(question: str, first: str, second: str, gold: str) -> None:
     assert cot(question, steps(first, second))[0] == gold
+
+
+# a count over a pronoun whose only antecedent is the referent
+COUNTED_PRONOUN = [
+    ("What is the cat doing?", "A cat sits on the sofa; I can see two of them in total.", "Sleeping.", "YES"),
+    ("What is the bus doing?", "A bus is at the stop. Three of them are parked behind.", "Waiting.", "YES"),
+    # near misses: another plural before it may be what is counted
+    ("What is the cat doing?", "A cat sits by two cushions; two of them are red.", "Sleeping.", "NO"),
+    (
+        "What is the cat doing?",
+        "The cat sits on the sofa with its toys; two of them are red.",
+        "Sleeping.",
+        "NO",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), COUNTED_PRONOUN)
+def test_a_count_over_a_pronoun_for_the_referent(question: str, first: str, second: str, gold: str) -> None:
+    assert cot(question, steps(first, second))[0] == gold

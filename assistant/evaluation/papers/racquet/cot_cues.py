@@ -354,6 +354,7 @@ def extra_mention(q: cues.QuestionCues, text: str) -> str | None:
         or other_of_kind(q, text)
         or each_with_own(q, text)
         or counted_by_multiplier(q, text)
+        or counted_pronoun(q, text)
         or young_of_referent(q, text)
         or kin_of_animal(q, text)
     )
@@ -847,3 +848,27 @@ def retracted(q: cues.QuestionCues, text: str) -> str:
         if one and _EXISTENCE.search(m.group(0)):
             out = out[: m.start()] + " " * (m.end() - m.start()) + out[m.end() :]
     return out
+
+
+# "two of them", "both of them", "several of those": a count over a pronoun for things named before
+_COUNTED_PRONOUN = re.compile(r"\b(?:both|several|" + _NUMBERS + r")\s+of\s+(?:them|those|these)\b")
+
+
+def counted_pronoun(q: cues.QuestionCues, text: str) -> str | None:
+    """A count above one over a pronoun whose only antecedent is the referent ("A cat sits on the sofa; I
+    can see two of them in total"): the pronoun counts the referent, as "the others" stands for more of
+    it (`the_others` finds the antecedents the same way: the subjects and objects of the sentence so far
+    and the one before). Not where another thing may be what is counted ("a cat by two cushions; two of
+    them are red", "a cat with its toys; two of them are red": any other plural before it blocks)."""
+    for m in _COUNTED_PRONOUN.finditer(text):
+        before = _antecedent_span(text[: m.start()])
+        singular = {cues._single(c) for c in _candidates(before)}
+        # any other plural before may be what "them" counts, after a preposition too ("with its toys")
+        plurals = {
+            cues._single(w)
+            for w in re.findall(_WORD, before)
+            if cues.is_plural(w) and w not in cues.STOPWORDS and noun_senses.senses(cues._single(w))
+        }
+        if singular and singular <= set(q.referents) and plurals <= set(q.referents):
+            return f"a count over the referent: {m.group(0)!r}"
+    return None
