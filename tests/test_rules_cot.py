@@ -1008,3 +1008,138 @@ def test_a_counted_broader_kind_leaves_the_mention_open(
     question: str, first: str, second: str, gold: str
 ) -> None:
     assert cot(question, steps(first, second))[0] == gold
+
+
+# ------------------------------------------------------------------ round 10: the kind, counted otherwise
+
+# "other" before a plural of the asked kind (its word, a synonym, a narrower or a near broader kind)
+OTHER_OF_KIND = [
+    ("What is the skateboarder doing?", "A couple of other skaters queue at the top.", "He jumps.", "YES"),
+    ("What is the dog doing?", "Other small terriers sniff the grass nearby.", "It runs.", "YES"),
+    ("What is the vendor selling?", "Some other sellers shout their prices.", "Fruit.", "YES"),
+    # near misses: other things; a compound's first word; "each other"
+    ("What is the dog doing?", "The dog plays among other toys.", "It runs.", "NO"),
+    ("What is the dog doing?", "Other dog-walkers pass along the path.", "It runs.", "NO"),
+    ("What is the dog doing?", "The dog and the cat look at each other.", "It sits.", "NO"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), OTHER_OF_KIND)
+def test_other_before_a_plural_of_the_asked_kind(question: str, first: str, second: str, gold: str) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+# one of the asked kind for each of several owners
+EACH_WITH_OWN = [
+    ("What is the vendor selling?", "A row of stalls, each with its own seller behind it.", "Fruit.", "YES"),
+    ("What is the waiter carrying?", "Every table in the hall has its own waiter.", "A tray.", "YES"),
+    # near misses: each owner with a thing of another kind; one owner's own thing
+    ("What is the vendor selling?", "Each stall has its own striped awning.", "Fruit.", "NO"),
+    ("What is the vendor selling?", "The vendor stands at her own stall.", "Fruit.", "NO"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), EACH_WITH_OWN)
+def test_each_with_its_own_referent_is_several(question: str, first: str, second: str, gold: str) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+# a count written as a multiplier by the referent's word
+MULTIPLIER = [
+    ("What is the robot holding?", "Scan: detected robot x2 near the sink.", "A sponge.", "YES"),
+    ("What is the cup made of?", "Inventory: cup \u00d73, plate x1.", "Ceramic.", "YES"),
+    ("What is the cup made of?", "Inventory: 2x cup, one plate.", "Ceramic.", "YES"),
+    # near misses: one; a multiplier by another thing; a size or a zoom
+    ("What is the cup made of?", "Inventory: cup x1, plate x3.", "Ceramic.", "NO"),
+    ("What is the robot holding?", "A 2x4 plank lies by the robot.", "A sponge.", "NO"),
+    ("What is the robot holding?", "The robot is shown at 3x zoom.", "A sponge.", "NO"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), MULTIPLIER)
+def test_a_multiplier_counts_the_referent(question: str, first: str, second: str, gold: str) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+# definite or counted plurals of a narrower kind, a person word read by any of its senses
+NARROWER_PLURAL = [
+    ("What is the athlete drinking?", "The runners have just crossed the line.", "Water.", "YES"),
+    ("What is the athlete drinking?", "Two sprinters stretch by the track.", "Water.", "YES"),
+    ("What is the bird eating?", "The pigeons are pecking at crumbs.", "Bread.", "YES"),
+    # near misses: a kind in general; a thing's parts by another sense; a broader kind's plural alone
+    ("What is the athlete drinking?", "Runners typically carry water.", "Water.", "NO"),
+    ("What is the athlete holding?", "The runners of the sled are metal.", "A rope.", "NO"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), NARROWER_PLURAL)
+def test_a_definite_plural_of_a_narrower_kind(question: str, first: str, second: str, gold: str) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+# a belief in several that the reply takes back by a count of one
+RETRACTED = [
+    (
+        "What is the horse pulling?",
+        "<think>At first I thought there were two horses, but the second is a shadow. So: one horse."
+        "</think>\nThe horse pulls a cart.",
+        "NO",
+    ),
+    (
+        "What is the dog chewing?",
+        "1. At first it looked like two dogs, but actually there is only one.\n2. It chews a bone.",
+        "NO",
+    ),
+    # near misses: the correction counts more, not one; a belief about what they do, not that they exist
+    (
+        "What is the horse pulling?",
+        "1. I thought there were two horses, but there are three.\n2. The nearest pulls a cart.",
+        "YES",
+    ),
+    (
+        "What is the horse pulling?",
+        "1. I thought the two horses were pulling, but only one horse is harnessed.\n2. A cart.",
+        "YES",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "reply", "gold"), RETRACTED)
+def test_a_belief_in_several_taken_back_is_no_mention(question: str, reply: str, gold: str) -> None:
+    assert cot(question, reply)[0] == gold
+
+
+# a group of people read by the people it is "of"
+GROUP_OF_MEMBERS = [
+    ("What is the player holding?", "A crowd of spectators fills the stands.", "A racquet.", "NO"),
+    ("What is the player holding?", "An audience of young students watches.", "A racquet.", "NO"),
+    ("What is the nurse holding?", "A crowd of nurses gathers at the desk.", "A chart.", "YES"),
+    # the members' kind unsure: the group word decides
+    ("What is the man holding?", "A crowd of commuters waits on the platform.", "A cup.", "YES"),
+    ("What is the player holding?", "The crowd cheers from the stands.", "A racquet.", "unknown"),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), GROUP_OF_MEMBERS)
+def test_a_group_is_read_by_the_people_it_is_of(question: str, first: str, second: str, gold: str) -> None:
+    assert cot(question, steps(first, second))[0] == gold
+
+
+# a count over a pronoun whose only antecedent is the referent
+COUNTED_PRONOUN = [
+    ("What is the cat doing?", "A cat sits on the sofa; I can see two of them in total.", "Sleeping.", "YES"),
+    ("What is the bus doing?", "A bus is at the stop. Three of them are parked behind.", "Waiting.", "YES"),
+    # near misses: another plural before it may be what is counted
+    ("What is the cat doing?", "A cat sits by two cushions; two of them are red.", "Sleeping.", "NO"),
+    (
+        "What is the cat doing?",
+        "The cat sits on the sofa with its toys; two of them are red.",
+        "Sleeping.",
+        "NO",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "second", "gold"), COUNTED_PRONOUN)
+def test_a_count_over_a_pronoun_for_the_referent(question: str, first: str, second: str, gold: str) -> None:
+    assert cot(question, steps(first, second))[0] == gold

@@ -158,12 +158,31 @@ def same_kind_mention(q: QuestionCues, response: str) -> tuple[str | None, str |
         # woman and a child" stays several people for the man (G.3's man example)
         grouped = why.startswith("a group") or (w == "people" and people_verdict(q, w) == UNSURE)
         listed = _members_verdict(q, text[m.end() :]) if grouped and not inside else None
+        # "a crowd of spectators": the members it is "of" say who they are, as a list after it does
+        listed = listed or (_of_members_verdict(q, text[m.end() :]) if grouped and not inside else None)
         verdict = SEVERAL if inside else listed or people_verdict(q, w)
         if verdict == SEVERAL:
             return why, None
         if verdict == UNSURE:
             unsure = unsure or f"{why[0].upper()}{why[1:]}, may or may not be of the asked person's kind"
     return None, unsure
+
+
+def _of_members_verdict(q: QuestionCues, rest: str) -> str | None:
+    """How a group of people counts by the plural people it is "of" (`rest` follows the group word): "a
+    crowd of spectators" for the player is spectators (NONE), "a team of nurses" for the nurse SEVERAL;
+    None where no people are named so ("a crowd of people" is read as people, "the crowd cheers") or where
+    the members' kind is unsure (the group word then decides: "a crowd of commuters" for the man)."""
+    of = re.match(r"\s+of\s+(?:the\s+)?(" + _WORD + r")(?:\s+(" + _WORD + r"))?", rest)
+    if of is None:
+        return None
+    # the members are the first word, or the second after one modifier ("a crowd of young spectators")
+    noun = of.group(1) if is_plural(of.group(1)) or not of.group(2) else of.group(2)
+    if noun == "people" or not is_plural(noun):
+        return None
+    verdict = people_verdict(q, noun) if names_person(noun, any_sense=True) else None
+    # "a crowd of commuters" for the man: commuters may or may not be men, but a crowd is several people
+    return None if verdict == UNSURE else verdict
 
 
 # a group's members listed right after it: "a family on a crossing: a man, a woman and a boy", "a couple (a

@@ -29,6 +29,12 @@ And it is too weak to decide (unknown, never a confident NO) when:
 Round 9 adds a count before a singular referent in broken English ("there is many sign": `counted_singular`),
 an animal's blood kin ("its mother's back": `kin_of_animal`), and a doubt for a counted near broader kind
 ("multiple aircraft" for the plane: `counted_broader`).
+Round 10 reads the asked kind by WordNet more widely (`_names_kind`: a synonym, a person word by any of
+its senses, a near broader kind after "other") and adds the count forms G.3 replies use beyond a number
+word: "other" before a plural of the kind ("a couple of other skaters": `other_of_kind`), one per owner
+("each with its own seller": `each_with_own`), a multiplier ("detected robot x2": `counted_by_multiplier`),
+definite plurals of a narrower kind ("the runners"), and takes back a belief in several that the reply
+corrects to one ("I thought there were two horses, but ... one horse": `retracted`).
 Round 45 reads kinds by WordNet (noun_senses.kind_of): a second person of a narrower kind ("a catcher"
 for the player: `narrower_person`), several counted things of one ("many pigeons" for the bird:
 `counted_narrower`), and people of another kind for a role are no mention ("spectators" for the player).
@@ -345,6 +351,10 @@ def extra_mention(q: cues.QuestionCues, text: str) -> str | None:
         or renamed_kind(q, text)[0]
         or narrower_person(q, text)
         or counted_narrower(q, text)
+        or other_of_kind(q, text)
+        or each_with_own(q, text)
+        or counted_by_multiplier(q, text)
+        or counted_pronoun(q, text)
         or young_of_referent(q, text)
         or kin_of_animal(q, text)
     )
@@ -614,31 +624,45 @@ def narrower_person(q: cues.QuestionCues, text: str) -> str | None:
     return None
 
 
-_COUNTED_KIND = re.compile(
-    r"\b(?:there\s+(?:are|were)|" + _COUNT + r"|(?:a|the)\s+(?:flock|group|pair|herd|pack|row|crowd|bunch|"
-    r"couple|handful|number|lot)\s+of)\s+(" + _WORD + r")(?:\s+(" + _WORD + r"))?\b(?!-)"
+_KIND_COUNTS = (
+    r"there\s+(?:are|were)|" + _COUNT + r"|(?:a|the)\s+(?:flock|group|pair|herd|pack|row|crowd|bunch|"
+    r"couple|handful|number|lot)\s+of"
 )
+_COUNTED_KIND = re.compile(r"\b(?:" + _KIND_COUNTS + r")\s+(" + _WORD + r")(?:\s+(" + _WORD + r"))?\b(?!-)")
 
 
 def counted_narrower(q: cues.QuestionCues, text: str) -> str | None:
-    """Several things of a narrower kind than the referent, counted ("many pigeons" for "the bird",
-    "two taxis" for "the car": noun_senses.kind_of), as G.3 counts a catcher as a second player. Only
-    counted: a bare plural of a narrower kind is as often a kind in general ("breeds such as Akitas or
-    Huskies"). Not a referent the question asks to name ("What fruit is in the bowl?" asks which fruit:
-    several apples are its answer, not more of its entity)."""
+    """Several things of a narrower kind than the referent, counted or definite ("many pigeons" for "the
+    bird", "two taxis" for "the car", "the runners have crossed the line" for the athlete: `_names_kind`,
+    which reads a person word by any of its senses), as G.3 counts a catcher as a second player. Only
+    counted or definite: a bare plural of a narrower kind is as often a kind in general ("breeds such as
+    Akitas or Huskies"). Not a referent the question asks to name ("What fruit is in the bowl?" asks
+    which fruit: several apples are its answer, not more of its entity)."""
     asked = re.match(r"\s*(?:what|which)\s+(" + _WORD + r")", q.text)
     referents = set(q.referents) - {asked.group(1) if asked else ""}
     if not referents:
         return None
-    for m in _COUNTED_KIND.finditer(text):
+    narrow = dataclasses.replace(q, referents=frozenset(referents))
+    for m in _DEFINITE_KIND.finditer(text):
         # the counted noun is the first word, or the second after one modifier ("many grey pigeons")
         noun = m.group(1) if cues.is_plural(m.group(1)) or not m.group(2) else m.group(2)
         if not cues.is_plural(noun) or noun in lx.PART_NOUNS:
             continue
         single = en.lemma(noun)
-        if single not in referents and any(noun_senses.kind_of(single, r) for r in referents):
+        # "the runners of the sled": a definite plural owned by a thing may be its parts, by another sense
+        part = re.match(r"\s+of\b", text[m.end(1) if noun == m.group(1) else m.end(2) :])
+        if part and m.group(0).startswith("the "):
+            continue
+        if single not in referents and _names_kind(narrow, single):
             return f"several of a narrower kind: {m.group(0)!r}"
     return None
+
+
+# counted, or definite: "the runners have crossed the line" are runners in the image, where a bare plural
+# may be a kind in general
+_DEFINITE_KIND = re.compile(
+    r"\b(?:the|" + _KIND_COUNTS + r")\s+(" + _WORD + r")(?:\s+(" + _WORD + r"))?\b(?![-'])"
+)
 
 
 def counted_broader(q: cues.QuestionCues, text: str) -> str | None:
@@ -693,4 +717,158 @@ def denied_several(q: cues.QuestionCues, text: str) -> str | None:
         m = re.search(pattern, text)
         if m:
             return m.group(0)
+    return None
+
+
+def _names_kind(q: cues.QuestionCues, single: str, broader: bool = False) -> bool:
+    """Whether a noun (singular) names the asked entity's own kind by WordNet: its word, a synonym
+    ("seller" for the vendor: noun_senses.same_thing), a narrower kind ("pigeon" for the bird), for a
+    person a role one of whose senses is narrower ("runner" for the athlete: a runner is first a
+    traveller on foot, then an athlete), and with `broader` a near broader kind ("skater" for the
+    skateboarder: noun_senses.near). Never a word for people by age or sex alone for a role ("people" for
+    the player: `response_cues.people_verdict` reads those), nor a person for a thing or a thing for a
+    person."""
+    for r in q.referents - {"person"}:
+        if single == r:
+            return True
+        person = bool(cues.names_person(r))
+        if cues.names_person(single) != person or (person and noun_senses.generic_person(single)):
+            continue
+        if noun_senses.same_thing(single, r) or noun_senses.kind_of(single, r):
+            return True
+        if person and noun_senses.any_kind_of(single, r):
+            return True
+        if broader and noun_senses.kind_of(r, single) and noun_senses.near(r, single):
+            return True
+    return False
+
+
+# "other" before a plural, with one modifier between at most: "a couple of other skaters", "other vendors
+# wait", "two other small dogs"
+_OTHER_PLURAL = re.compile(r"\bother\s+(?:(" + _WORD + r")\s+)?(" + _WORD + r")\b(?![-'])")
+
+
+def other_of_kind(q: cues.QuestionCues, text: str) -> str | None:
+    """More of the referent's kind marked by "other": "other" says the referent is one of them, so
+    "a couple of other skaters" for the skateboarder (a skateboarder is a skater: a near broader kind
+    counts here), "other sellers" for the vendor (a synonym). Denied ("no other dogs") and generic ("like
+    other dogs") others are blanked before (racquet.judge.present_mentions). Not "other people" for a
+    role (people_verdict), nor "other cars" for the dog, nor "each other", nor a compound's first word
+    ("other dog-walkers" are walkers)."""
+    for m in _OTHER_PLURAL.finditer(text):
+        first, second = m.group(1), m.group(2)
+        noun = second if first and not cues.is_plural(first) else first or second
+        if not cues.is_plural(noun) or noun in lx.PART_NOUNS:
+            continue
+        if _names_kind(q, cues._single(noun), broader=True):
+            return f"others of the asked kind: {m.group(0)!r}"
+    return None
+
+
+# a distributive possessive: "a row of stalls, each with its own seller", "every table has its own waiter"
+_EACH_OWN = re.compile(
+    r"\b(?:each|every)\b[^.;:!?\n]{0,40}?\b(?:its|his|her|their)\s+own\s+(?:("
+    + _WORD
+    + r")\s+)?("
+    + _WORD
+    + r")\b(?![-'])"
+)
+
+
+def each_with_own(q: cues.QuestionCues, text: str) -> str | None:
+    """The referent's kind given to each of several owners ("a row of stalls, each with its own seller",
+    "every table has its own waiter"): one per owner, so several of them. Only the asked kind
+    (`_names_kind`, no broader word): "each stall has its own awning" says nothing of vendors."""
+    for m in _EACH_OWN.finditer(text):
+        first, second = m.group(1), m.group(2)
+        for noun in (second, first):
+            if noun and not cues.is_plural(noun) and _names_kind(q, noun):
+                return f"one for each of several: {m.group(0)!r}"
+    return None
+
+
+# a count written as a multiplier, as a log or a tally writes it: "robot x2", "2x robot", "dogs ×3"
+_TIMES = r"[x\u00d7]\s?"
+
+
+def counted_by_multiplier(q: cues.QuestionCues, text: str) -> str | None:
+    """The referent counted by a multiplier above one, as a detector's log or a tally writes a count
+    ("detected robot x2", "cup ×3", "2x dog"). Not "x1", nor a size ("a 2x4 plank"), nor a zoom ("3x
+    zoom"): the multiplier must stand right by the referent's own word."""
+    if not q.referents:
+        return None
+    names = _pattern(set(q.referents) | {cues.plural_of(r) for r in q.referents})
+    after = re.search(names + r"\s*(?:\(\s*)?" + _TIMES + r"(?:[2-9]|[1-9]\d+)\b(?![x\u00d7.,]\d)", text)
+    before = re.search(r"(?<![\w.])(?:[2-9]|[1-9]\d+)\s?[x\u00d7]\s+" + names, text)
+    m = after or before
+    return f"counted by a multiplier: {m.group(0)!r}" if m else None
+
+
+# a belief the reply takes back: "At first glance I thought there were two horses ..., but", "I initially
+# assumed two dogs; however", "It looked like two cups at first, but actually"
+_BELIEF = re.compile(
+    r"\b(?:(?:at first(?: glance| sight)?|initially|first),?\s+)?(?:i|it)\s+(?:first\s+|initially\s+)?"
+    r"(?:thought|assumed|believed|guessed|took it|seemed|looked|appeared)\b[^.;!?\n]{0,120}?"
+    r"(?=[,;]?\s*(?:but|however|though|yet|actually|in fact|on closer)\b)",
+    re.I,
+)
+
+_EXISTENCE = re.compile(
+    r"\bthere\s+(?:were|was|are|is|might be|could be)\b|\b(?:like|be)\s+" + _COUNT + r"\b|"
+    r"\b(?:saw|counted|spotted|see|seeing)\b",
+    re.I,
+)
+
+
+def retracted(q: cues.QuestionCues, text: str) -> str:
+    """`text` with a belief in several referents the reply takes back blanked (offsets kept): "At first
+    glance I thought there were two horses in front of the cart, but the second shape is only the first
+    horse's shadow. So: one horse": the plural was a mistake, not a mention (G.3 asks whether a step says
+    several exist). Only where the correction, in its own sentence or the next, counts one of the referent
+    ("one horse", "only one", "a single horse"); a belief taken back without a count of one ("I thought
+    there were two dogs, but there are three") is left as written."""
+    if not q.referents:
+        return text
+    names = _pattern(set(q.referents))
+    out = text
+    for m in _BELIEF.finditer(text):
+        rest = text[m.end() :]
+        after = re.match(r"[^.!?\n]*[.!?]?[^.!?\n]*", rest)
+        correction = after.group(0) if after else ""
+        one = re.search(
+            r"\b(?:only|just|exactly)\s+(?:one|a single)\b|\b(?:one|a single|the only|the lone)\s+(?:"
+            + _WORD
+            + r"\s+)?"
+            + names,
+            correction,
+            re.I,
+        )
+        # a belief that several exist ("there were two", "looked like two", "I counted three"), not one
+        # about what they do ("I thought the two horses were pulling, but only one is harnessed")
+        if one and _EXISTENCE.search(m.group(0)):
+            out = out[: m.start()] + " " * (m.end() - m.start()) + out[m.end() :]
+    return out
+
+
+# "two of them", "both of them", "several of those": a count over a pronoun for things named before
+_COUNTED_PRONOUN = re.compile(r"\b(?:both|several|" + _NUMBERS + r")\s+of\s+(?:them|those|these)\b")
+
+
+def counted_pronoun(q: cues.QuestionCues, text: str) -> str | None:
+    """A count above one over a pronoun whose only antecedent is the referent ("A cat sits on the sofa; I
+    can see two of them in total"): the pronoun counts the referent, as "the others" stands for more of
+    it (`the_others` finds the antecedents the same way: the subjects and objects of the sentence so far
+    and the one before). Not where another thing may be what is counted ("a cat by two cushions; two of
+    them are red", "a cat with its toys; two of them are red": any other plural before it blocks)."""
+    for m in _COUNTED_PRONOUN.finditer(text):
+        before = _antecedent_span(text[: m.start()])
+        singular = {cues._single(c) for c in _candidates(before)}
+        # any other plural before may be what "them" counts, after a preposition too ("with its toys")
+        plurals = {
+            cues._single(w)
+            for w in re.findall(_WORD, before)
+            if cues.is_plural(w) and w not in cues.STOPWORDS and noun_senses.senses(cues._single(w))
+        }
+        if singular and singular <= set(q.referents) and plurals <= set(q.referents):
+            return f"a count over the referent: {m.group(0)!r}"
     return None

@@ -359,7 +359,8 @@ def _as_person(q: cues.QuestionCues) -> cues.QuestionCues:
 def cot_rules(item: JudgeItem, response: str) -> Judgement:
     q = cues.question_cues(str(item["question"]))
     response = as_lines(response)  # a JSON reply's steps are its fields, a table's rows its lines
-    read = present_mentions(response)
+    # a belief in several taken back by a count of one ("I thought two horses, but ... one horse") says none
+    read = cot_cues.retracted(q, present_mentions(response))
     subject = cot_cues.subject_only(q)  # "Is the girl wearing a hat?": the girl, not the hat
     why, doubt = _cot_mention(subject or q, read, response)
     if why:
