@@ -1322,6 +1322,13 @@ def test_markup_read_or_abstained(question: str, reply: str, expected: str) -> N
         ("What number is on the shirt?", "The numbers are 7 and 11.", "unknown"),
         # near miss: the verb "shows" is no plural of a noun the question asks
         ("What time does the clock show?", "The clock shows ten past two.", "answer"),
+        # the asked referent placed on a side of the image: which one it took, or where the one is
+        ("What is the man doing?", "The man is standing by the van on the left, unloading boxes.", "unknown"),
+        ("What is she doing?", "She's in the background, waving at someone.", "unknown"),
+        # near misses: a place in the scene, a side of the referent's own body, the question's own side
+        ("What is the dog doing?", "The dog is lying in the middle of the road.", "answer"),
+        ("What is the man holding?", "He's holding a torch in his left hand.", "answer"),
+        ("What is the man on the left doing?", "The man on the left is unloading boxes.", "answer"),
     ],
 )
 def test_default_abstains_on_unread_shapes(question: str, reply: str, expected: str) -> None:

@@ -89,8 +89,9 @@ is an assumption; a colon after a clause that says the question's predicate of o
 dark skin, and the flesh is soft") opens its evidence, no second referent. The default ("answer", no
 rule fired) abstains where the reply has a shape no rule parsed (`strategy_cues.unread_layout`): an
 opening question, several grounded phrases, markup or an arrow left, the user spoken of, short values
-keyed by labels, a definite kind of the asked referent ("the batsman" for "the player") or the asked
-noun in the plural.
+keyed by labels, a definite kind of the asked referent ("the batsman" for "the player"), the asked
+noun in the plural, or the asked referent placed on a side of the image ("The man is standing by the
+van on the left") for a question that does not ask where.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,

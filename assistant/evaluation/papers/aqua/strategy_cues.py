@@ -1268,7 +1268,7 @@ def unread_layout(q: cues.QuestionCues, response: str, grounded: int) -> str | N
     user = _USER.search(stated)
     if user:
         return f"speaks of the user ({user.group(0)!r}) in a way no rule reads"
-    mention = _unread_mention(q, text)
+    mention = _unread_mention(q, text) or _placed_referent(q, text)
     if mention:
         return mention
     keys = []
@@ -1285,6 +1285,36 @@ def unread_layout(q: cues.QuestionCues, response: str, grounded: int) -> str | N
 
 
 _DEFINITE_WORDS = re.compile(r"\b(?:the|this|that|these|those)\s+((?:[a-z][a-z'-]*\s+){0,2}[a-z][a-z'-]*)")
+
+
+# the image's own sides and depths, which tell referents apart ("on the left", "in the background"); a
+# place in the scene ("in the middle of the road", "at the back of the room") says where, not which
+_FRAME_PLACE = re.compile(
+    r"\b(?:on|in|at|to)\s+the\s+(?:far\s+)?(left|right|leftmost|rightmost|foreground|background)\b"
+)
+_CLAUSE = re.compile(r"[.;!?\n]\s*|,\s*(?:and\s+|but\s+)?|\s+(?:and|but|while)\s+")
+_REFERENT_PRONOUNS = cues.word_set("he she it they he's she's it's they're")
+
+
+def _placed_referent(q: cues.QuestionCues, text: str) -> str | None:
+    """A clause about the asked referent (its noun or its pronoun as the subject) that places it on a side
+    or at a depth of the image the question does not name ("The man is standing by the van on the left,
+    unloading boxes", "He's in the background, waving"): it may say which one the reply took (infer) or
+    only where the one asked about is (answer); no rule reads which. For a "where" question the place is
+    the answer ("It sits on the left")."""
+    if re.search(r"\bwhere\b", q.text):
+        return None
+    for clause in _CLAUSE.split(text):
+        toks = cues.words(clause)
+        if not toks:
+            continue
+        subject = toks[0] in _REFERENT_PRONOUNS or (
+            toks[0] in cues.DETERMINERS and len(toks) > 1 and en.lemma(toks[1]) in q.referents
+        )
+        placed = _FRAME_PLACE.search(clause)
+        if subject and placed and placed.group(1) not in q.words:
+            return f"the asked referent placed, which no rule read: {placed.group(0)!r}"
+    return None
 
 
 _ENDS_NOUN_PHRASE = lx.AUX | cues.VERBS | lx.ARTICLES | cues.PREPOSITIONS | cues.STOPWORDS
