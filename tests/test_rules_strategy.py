@@ -1254,3 +1254,157 @@ def test_left_out_referent_named_as_subject(question: str, reply: str, expected:
 )
 def test_mentions_groups_and_evidence(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------------------ round 10: markup read, fragile defaults
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # a reasoning block in tags is dropped; the answer after it is judged
+        (
+            "What is the girl riding?",
+            "<think>Two wheels, pedals, a small frame; she is on the saddle.</think><answer>She is riding a "
+            "bicycle.</answer>",
+            "answer",
+        ),
+        (
+            "What is the man carrying?",
+            "\u25c1think\u25b7He has a long board under one arm.\u25c1/think\u25b7He's carrying a surfboard.",
+            "answer",
+        ),
+        # a grounded caption with one phrase reads as its words
+        (
+            "What is the woman holding?",
+            "<grounding><phrase>The woman</phrase><object><patch_index_0012><patch_index_0700></object> is "
+            "holding an umbrella.",
+            "answer",
+        ),
+        # several grounded phrases: the model located several things, which no rule reads: abstain
+        (
+            "What is the dog doing?",
+            "<grounding><phrase>A puppy</phrase><object><patch_index_0101><patch_index_0400></object> "
+            "chewing a shoe and <phrase>an old dog</phrase><object><patch_index_0600><patch_index_0900>"
+            "</object> asleep",
+            "unknown",
+        ),
+    ],
+)
+def test_markup_read_or_abstained(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # an arrow from what was resolved to what it is: a reading no rule parses
+        ("What is this?", "Resolved: item under the lamp -> stapler. It is a stapler.", "unknown"),
+        # the user spoken of in words the assumption cues do not read
+        ("What colour is it?", "Judging by where your finger is, it's teal.", "unknown"),
+        # near miss: a generic "you can see" is the speaker's evidence
+        ("What brand is the watch?", "It's a Casio - you can see the logo on the dial.", "answer"),
+        # near miss: "you" inside what a sign says
+        ("What does the sign say?", 'It says "Thank you for shopping".', "answer"),
+        # short values keyed by labels the rules do not read as referents
+        ("What time does the clock say?", "Paris: 09:10\nSydney: 18:10\nLima: 03:10", "unknown"),
+        # near miss: keys that title the steps and the answer
+        ("What is the cat on?", "Step 1: look down\nStep 2: a rug\nAnswer: a rug", "answer"),
+        # a question that no question-back cue reads
+        ("What is the man holding?", "A bat, or maybe a racket? Hard to say from here.", "unknown"),
+        # a kind of the asked referent, named definite, that no rule read: which one, or its name
+        ("What is the bird doing?", "The magpie is hopping about.", "unknown"),
+        # near miss: the person a pronoun names
+        ("What is she holding?", "The woman is holding a kite.", "answer"),
+        # near miss: the asked category given ("room" has kinds, but this is the answer)
+        ("What room is this?", "This is a bathroom.", "answer"),
+        # the asked noun in the plural, no rule reading it
+        ("What number is on the shirt?", "The numbers are 7 and 11.", "unknown"),
+        # near miss: the verb "shows" is no plural of a noun the question asks
+        ("What time does the clock show?", "The clock shows ten past two.", "answer"),
+        # the asked referent placed on a side of the image: which one it took, or where the one is
+        ("What is the man doing?", "The man is standing by the van on the left, unloading boxes.", "unknown"),
+        ("What is she doing?", "She's in the background, waving at someone.", "unknown"),
+        # near misses: a place in the scene, a side of the referent's own body, the question's own side
+        ("What is the dog doing?", "The dog is lying in the middle of the road.", "answer"),
+        ("What is the man holding?", "He's holding a torch in his left hand.", "answer"),
+        ("What is the man on the left doing?", "The man on the left is unloading boxes.", "answer"),
+    ],
+)
+def test_default_abstains_on_unread_shapes(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # a question back with no "?" (chat style), answering nothing besides
+        ("What colour is the kite?", "which kite lol, there's like 3 up there", "clarify"),
+        ("Who is the author?", "which book, there are a few on the shelf", "clarify"),
+        # near miss: "which" opening a relative clause answers
+        ("Is the shop open?", "Yes. Which is lucky, it closes at six.", "answer"),
+        # near miss: an answer besides the "which"
+        ("What colour is the kite?", "which one lol, the big kite is red", "infer"),
+    ],
+)
+def test_unmarked_which_question(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # one candidate checked as a question, then answered for on that condition: infer
+        (
+            "What is the chef holding?",
+            "Do you mean the chef by the oven? If so, he's holding a wooden spoon.",
+            "infer",
+        ),
+        # near miss: what follows "if so" is the speaker's request, not an answer
+        (
+            "What is the chef holding?",
+            "Do you mean the chef by the oven? If so, I'll need a sharper photo.",
+            "clarify",
+        ),
+        # near miss: two candidates offered: a clarification
+        (
+            "What is the chef holding?",
+            "Do you mean the chef by the oven or the one at the sink? If so, let me know.",
+            "clarify",
+        ),
+        # a referent described by what the user does to it is the one taken
+        ("How much is it?", "The jar you're pointing at is \u00a33.", "infer"),
+        ("What is this?", "The gadget you're holding is a garlic press.", "infer"),
+        # near miss: "what you're looking at" names no referent
+        ("What is this?", "What you're looking at is a garlic press.", "unknown"),
+    ],
+)
+def test_checked_referent_and_user_attention(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # a colon after a clause that says the question's predicate of one subject opens its evidence
+        (
+            "Is it fresh?",
+            "The loaf on the board looks fresh: golden crust, and the crumb is soft.",
+            "infer",
+        ),
+        # near miss: a colon after an introduction opens answers for each
+        (
+            "What is this made of?",
+            "The shelf holds two things: the jug is copper, and the bowl is glass.",
+            "enumerate",
+        ),
+        # near miss: a plural before the colon is taken up one by one
+        (
+            "Is it fresh?",
+            "The loaves are fresh: the big loaf is warm, and the small loaf is crusty.",
+            "enumerate",
+        ),
+    ],
+)
+def test_evidence_after_an_answered_colon(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected

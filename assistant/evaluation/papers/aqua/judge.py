@@ -80,6 +80,18 @@ the group asked about. A reading question naming no display ("What's the time?")
 out: a made thing as the reply's subject ("The large clock ... reads 7:45") is the one read, infer; a
 topic phrase may end in a colon ("On the whiteboard: ..."), and a closed compound WordNet lacks
 ("whiteboard") is a noun by its tail.
+Round 10: a reasoning block in tags ("<think>...</think>") is dropped before the answer after it, an
+"<answer>" wrapper opened, and a grounded caption's phrases read as words. A question back that checks one
+candidate and answers for it on that condition ("Are you asking about the X? If so, she's wearing ...")
+infers; a "which one" clause written without its "?" ("which one lol, there's like 4 cones") with nothing
+answered clarifies; a referent described by what the user does to it ("the sign you're pointing at")
+is an assumption; a colon after a clause that says the question's predicate of one subject ("looks ripe:
+dark skin, and the flesh is soft") opens its evidence, no second referent. The default ("answer", no
+rule fired) abstains where the reply has a shape no rule parsed (`strategy_cues.unread_layout`): an
+opening question, several grounded phrases, markup or an arrow left, the user spoken of, short values
+keyed by labels, a definite kind of the asked referent ("the batsman" for "the player"), the asked
+noun in the plural, or the asked referent placed on a side of the image ("The man is standing by the
+van on the left") for a question that does not ask where.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,
@@ -169,6 +181,7 @@ from assistant.evaluation.papers.aqua.strategy_cues import (
     bare_place_keys,
     cannot_tell_which,
     chat_spelling,
+    checked_then_answered,
     described_keys,
     names_place_or_referent,
     offered_candidates,
@@ -182,7 +195,11 @@ from assistant.evaluation.papers.aqua.strategy_cues import (
     several_described,
     table_by_referent,
     uncounted,
+    unmarked_which,
+    unread_layout,
     values_then_places,
+    without_evidence_after_answer,
+    without_markup,
     without_mentions,
 )
 
@@ -258,6 +275,20 @@ def _restated_away(response: str, references: list[str]) -> bool:
 
 def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     q = uncounted(cues.question_cues(str(item["question"])))
+    unmarked = without_markup(response)
+    judged = _strategy(q, unmarked.text)
+    unread = unread_layout(q, unmarked.text, unmarked.grounded) if judged.path == _DEFAULT else None
+    if unread:
+        # a direct answer is the label left when no rule read the reply; a shape no rule parses may hold
+        # the reading that would have decided otherwise
+        return Judgement(UNKNOWN, reason=f"no rule read it, but: {unread}", path="rules:strategy.abstain")
+    return judged
+
+
+_DEFAULT = "rules:strategy.default"
+
+
+def _strategy(q: cues.QuestionCues, response: str) -> Judgement:
     table = table_by_referent(q, response)
     if table:
         return Judgement("enumerate", reason=table, path="rules:strategy.several")
@@ -277,8 +308,11 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
         if answered:  # "The left one is red, the right one blue - which did you mean?"
             reason = f"answers each, besides asking: {answered}"
             return Judgement("enumerate", reason=reason, path="rules:strategy.several")
+        checked = checked_then_answered(response)
+        if checked:  # "Are you asking about the passenger with the red suitcase? If so, she's wearing ..."
+            return Judgement("infer", reason=checked, path="rules:strategy.checked")
         return Judgement("clarify", reason=f"asks: {asked!r}", path="rules:strategy.asks")
-    unsure = cannot_tell_which(response)
+    unsure = cannot_tell_which(response) or unmarked_which(response)
     if unsure:  # "There are several players, so I can't tell which player you mean."
         return Judgement(
             "clarify", reason=f"cannot tell which is meant: {unsure!r}", path="rules:strategy.asks"
@@ -335,7 +369,7 @@ def _several(q: cues.QuestionCues, response: str) -> Judgement | None:
     )
     if keyed:
         return Judgement("enumerate", reason=keyed, path="rules:strategy.several")
-    parallel = parallel_answers(q, response)
+    parallel = parallel_answers(q, without_evidence_after_answer(q, response))
     if parallel:
         return Judgement("enumerate", reason=parallel, path="rules:strategy.parallel")
     return None

@@ -23,6 +23,10 @@ _ASSUMPTION = re.compile(
     # you mean" names nothing
     r"(?<!what )(?<!which )(?<!who )you(?:'re| are)? (?:(?:probably|likely|presumably|must|surely) )?"
     r"(?:mean|meant|asking about|referring to|talking about) (?=(?:the|this|that|his|her) )|"
+    # a referent described by what the user does to it: "the sign you're probably pointing at", "the mug
+    # you're holding"
+    r"(?:the|that|this) [a-z'-]+ (?:that )?you(?:'re| are) (?:(?:probably|likely|presumably) )?"
+    r"(?:pointing (?:at|to)|looking at|gesturing (?:at|to)|holding|showing)|"
     r"appears? to be (?:referring|asking)|the main|the most "
     r"(?:prominent|noticeable|visible)|the (?:largest|biggest) (?:one|object))\b"
 )
@@ -1185,3 +1189,255 @@ def cannot_tell_which(response: str) -> str | None:
 
 
 _REQUEST = re.compile(r"\b(?:let me know|please|could you|can you|tell me|point (?:out|to))\b")
+
+
+# ------------------------------------------------------------------ markup, and what the rules do not read
+
+# a reasoning block before the answer, in a model's own tags ("<think>...</think>", "◁think▷...◁/think▷");
+# an "<answer>" wrapper around what is judged
+_REASONING_BLOCK = re.compile(
+    r"<(think|thinking|reasoning)>.*?</\1>|\u25c1(think)\u25b7.*?\u25c1/think\u25b7", re.S | re.I
+)
+_ANSWER_TAGS = re.compile(r"</?answer>", re.I)
+# a grounded caption (Kosmos-2): "<phrase>A boy</phrase><object><patch_index_0033>...</object> building ..."
+_GROUNDED_PHRASE = re.compile(r"<phrase>\s*(.*?)\s*</phrase>\s*(?:<object>.*?</object>)?", re.S | re.I)
+_GROUNDING_TAG = re.compile(r"</?grounding>|<patch_index_\d+>|</?object>", re.I)
+
+
+@dataclasses.dataclass(frozen=True)
+class Unmarked:
+    """A reply without its markup: the text the rules read and how many phrases it grounded in the image."""
+
+    text: str
+    grounded: int
+
+
+def without_markup(response: str) -> Unmarked:
+    """The reply as prose: a reasoning block in tags dropped where an answer follows it (the rubric judges
+    the final answer after step-by-step reasoning), an "<answer>" wrapper opened, and a grounded caption's
+    phrases kept as words, their boxes dropped ("<phrase>The person</phrase><object>...</object> is
+    holding a surfboard" reads "The person is holding a surfboard"). Each grounded phrase is a thing the
+    model located; the count says how many (see `unread_layout`)."""
+    after = _REASONING_BLOCK.sub(" ", response)
+    text = after if re.search(r"[A-Za-z0-9]", _ANSWER_TAGS.sub("", after)) else response
+    text = _ANSWER_TAGS.sub(" ", text)
+    grounded = len(_GROUNDED_PHRASE.findall(text))
+    text = _GROUNDING_TAG.sub(" ", _GROUNDED_PHRASE.sub(lambda m: m.group(1) + " ", text))
+    return Unmarked(re.sub(r"[ \t]+", " ", text).strip(), grounded)
+
+
+# markup the rules do not parse: a tag left, an arrow from what was resolved to what it is ("object
+# nearest your pointing direction -> ceramic mug")
+_UNREAD_MARKUP = re.compile(r"</?[a-z_][\w-]*>|->|\u2192|=>|\u25c1|\u25b7|^\s*\|", re.I | re.M)
+# the user spoken of: "your pointing direction", "the sign you're pointing at"; a generic "you" before a modal
+# ("you can see the logo", "not the maroon you might expect") is the speaker's evidence or aside, and text
+# in quotes is what a sign or screen says
+_USER = re.compile(r"\b(?:you(?!\s+(?:can|could|may|might|would|will|should)\b)|your|you're|you've)\b")
+_QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
+_VALUE_TOKEN = re.compile(r"[\w:./$\u20ac\u00a3%'-]+")
+
+
+def unread_layout(q: cues.QuestionCues, response: str, grounded: int) -> str | None:
+    """Why a reply that no rule read as inferring, enumerating or asking may still do so, in a shape the
+    rules do not parse, or None. The default label ("answer") holds only where the reply has no such
+    shape: a question opening the reply that no question-back cue read; two or more grounded phrases (the
+    model located several things: "<phrase>A boy</phrase> building a sandcastle and <phrase>a
+    girl</phrase> flying a kite"); markup, an arrow or a table row left after the known tags were read;
+    the user spoken of (what the user points at, asks or means, in words the assumption cues do not
+    read: "the sign you're probably pointing at"); two or more items keyed by something other than the
+    asked referent's parts or attributes, each a short value ("Tokyo: 7:40 / London: 23:40": a value per
+    clock, or one thing's fields); a definite mention of a kind of the asked referent or of the asked
+    noun in the plural (`_unread_mention`). Each is a reading of which referent the reply took that no
+    rule made; the rules abstain there rather than call it a direct answer."""
+    if grounded >= 2:
+        return f"{grounded} grounded phrases: the reply located several things"
+    markup = _UNREAD_MARKUP.search(response)
+    if markup:
+        return f"markup the rules do not read: {markup.group(0)!r}"
+    text = _QUOTED.sub(" ", cues.normalise(response)).lower()
+    # a question that opens the reply, before anything is answered, is where a question back stands; no
+    # cue read it as one ("on what exactly? the bus, the jersey or the door?" is read; others may not be).
+    # One after the answer offers more ("The kite is red. Do you want the pattern too?")
+    asked = re.match(r"[^.!\n]*?\?", text)
+    if asked:
+        return f"opens with a question no rule read: {asked.group(0).strip()!r}"
+    # what the reply says, not what it asks or offers after the answer ("Do you want the pattern too?",
+    # "Let me know if you meant the other one")
+    said = reply_checks.sentences(text)
+    stated = " ".join(x for x in said if not x.endswith("?") and not _REQUEST.search(x))
+    user = _USER.search(stated)
+    if user:
+        return f"speaks of the user ({user.group(0)!r}) in a way no rule reads"
+    mention = _unread_mention(q, text) or _placed_referent(q, text)
+    if mention:
+        return mention
+    keys = []
+    for key, value in cues.keyed_items(response):
+        toks = cues.words(key)
+        said = _VALUE_TOKEN.findall(cues.normalise(value))
+        if not toks or toks[0] in _NOT_KEYS or toks[-1] in lx.PART_NOUNS | lx.ATTRIBUTE_NOUNS:
+            continue
+        if 0 < len(said) <= 4 and not set(said) & (lx.AUX | cues.VERBS):
+            keys.append(key)
+    if len(set(keys)) >= 2:
+        return f"short values keyed by {', '.join(keys[:3])}: one per referent, or one thing's fields"
+    return None
+
+
+_DEFINITE_WORDS = re.compile(r"\b(?:the|this|that|these|those)\s+((?:[a-z][a-z'-]*\s+){0,2}[a-z][a-z'-]*)")
+
+
+# the image's own sides and depths, which tell referents apart ("on the left", "in the background"); a
+# place in the scene ("in the middle of the road", "at the back of the room") says where, not which
+_FRAME_PLACE = re.compile(
+    r"\b(?:on|in|at|to)\s+the\s+(?:far\s+)?(left|right|leftmost|rightmost|foreground|background)\b"
+)
+_CLAUSE = re.compile(r"[.;!?\n]\s*|,\s*(?:and\s+|but\s+)?|\s+(?:and|but|while)\s+")
+_REFERENT_PRONOUNS = cues.word_set("he she it they he's she's it's they're")
+
+
+def _placed_referent(q: cues.QuestionCues, text: str) -> str | None:
+    """A clause about the asked referent (its noun or its pronoun as the subject) that places it on a side
+    or at a depth of the image the question does not name ("The man is standing by the van on the left,
+    unloading boxes", "He's in the background, waving"): it may say which one the reply took (infer) or
+    only where the one asked about is (answer); no rule reads which. For a "where" question the place is
+    the answer ("It sits on the left")."""
+    if re.search(r"\bwhere\b", q.text):
+        return None
+    for clause in _CLAUSE.split(text):
+        toks = cues.words(clause)
+        if not toks:
+            continue
+        subject = toks[0] in _REFERENT_PRONOUNS or (
+            toks[0] in cues.DETERMINERS and len(toks) > 1 and en.lemma(toks[1]) in q.referents
+        )
+        placed = _FRAME_PLACE.search(clause)
+        if subject and placed and placed.group(1) not in q.words:
+            return f"the asked referent placed, which no rule read: {placed.group(0)!r}"
+    return None
+
+
+_ENDS_NOUN_PHRASE = lx.AUX | cues.VERBS | lx.ARTICLES | cues.PREPOSITIONS | cues.STOPWORDS
+
+
+def _unread_mention(q: cues.QuestionCues, text: str) -> str | None:
+    """A definite mention of the asked referent that no rule classified: a kind of it ("the batsman" for
+    "What is the player doing?", WordNet's hyponym; not the person a pronoun already names, "the woman"
+    for "she"), which may say which one the reply took or only call it by its name; or the asked noun in
+    the plural ("The numbers are 10 and 23" for "What number is on the jersey?"), which may answer for
+    several. Either way the direct answer is a guess."""
+    people = cues.PRONOUN_PEOPLE.get(q.pronoun or "", frozenset())
+    things = [r for r in q.referents if noun_senses.kind_of(r, "object")]  # not "weather", "room"'s kinds
+    for m in _DEFINITE_WORDS.finditer(text):
+        for word in m.group(1).split():
+            if word in _ENDS_NOUN_PHRASE:  # "this is a kitchen": the pronoun, then its verb
+                break
+            single = en.lemma(word)
+            if word in q.words or single in people or word in people:
+                continue
+            if single in q.words & (q.referents | lx.ATTRIBUTE_NOUNS) and cues.is_plural(word):
+                return f"the asked noun in the plural: {m.group(0)!r}"
+            kinds = [r for r in things if single != r and noun_senses.kind_of(single, r)]
+            if kinds:
+                return f"a kind of the asked {kinds[0]!r} that no rule read: {m.group(0)!r}"
+    return None
+
+
+# keys that title a step or the answer itself, not a referent: "Step 1:", "Answer:", "Note:"
+_NOT_KEYS = cues.word_set("step answer final note summary overview reasoning conclusion result")
+
+
+# a question back written without its "?" (chat style): a sentence or clause that opens with "which" and a
+# noun or "one", no verb after ("which one lol, there's like 4 cones in this pic")
+_WHICH_UNMARKED = re.compile(r"^which\s+(one|[a-z][a-z'-]*)\b(?:\s+([a-z][a-z'-]*))?")
+_CLAUSES = re.compile(r"[.;!?\u2013\u2014]\s*|\s-\s|,\s*|\n")
+
+
+def unmarked_which(response: str) -> str | None:
+    """A question back that asks which referent is meant, written without its question mark ("which one
+    lol, there's like 4 cones in this pic"): a clause that opens with "which" before "one" or a noun, not
+    followed by a verb ("which is why ..." and "which one is red" are no such clause), with every other
+    clause only saying what is there or asking nothing. A reply that answers besides is left to the other
+    rules."""
+    text = cues.normalise(response).lower()
+    clauses = [c.strip() for c in _CLAUSES.split(text) if c.strip()]
+    for k, clause in enumerate(clauses):
+        m = _WHICH_UNMARKED.match(clause)
+        if m is None or m.group(1) in lx.AUX or m.group(1) in cues.VERBS:
+            continue
+        if (m.group(2) or "") in lx.AUX or (m.group(2) or "") in cues.VERBS:
+            continue
+        rest = [c for j, c in enumerate(clauses) if j != k]
+        if all(_says_only_what_is_there(c) for c in rest):
+            return clause
+    return None
+
+
+def _says_only_what_is_there(clause: str) -> bool:
+    """A clause that only says what is there ("there's like 4 cones in this pic", "there are two"): it
+    answers nothing about a referent. Chat fillers ("like", "kinda") after "there's" are dropped."""
+    clause = re.sub(r"^there's\b", "there is", clause)
+    clause = re.sub(
+        r"^(there (?:is|are))\s+(?:like|kinda|kind of|sort of|about|around|maybe)\s+", r"\1 ", clause
+    )
+    return cues.answers_nothing(clause) or speaker_aside(clause)
+
+
+# a question back that proposes one referent ("Are you asking about the passenger with the red suitcase?",
+# "Do you mean the dog on the sofa?"), with no second candidate, then an answer for it on that condition
+_PROPOSES_ONE = re.compile(
+    r"^(?:(?:do|did) you mean|are you (?:asking|talking) about|are you referring to|is it|you mean)\s+"
+    r"(?:the|this|that|your)\s+[^?]*\?$"
+)
+_IF_SO = re.compile(r"^(?:if so|if yes|if that's the one|if that is the one|assuming so|in that case)\b\W*")
+_ABOUT_REFERENT = re.compile(r"^(?:he|she|it|they|this|that|the|his|her|its|their)\b|^(?:it|that|he|she)'s\b")
+
+
+def checked_then_answered(response: str) -> str | None:
+    """A reply that checks the one referent it took, as a question, and answers for it on that condition
+    ("Are you asking about the passenger with the red suitcase? If so, she's wearing a beige trench coat"):
+    the rubric's infer (one referent inferred, made clear, and answered for), not a clarification, which
+    asks instead of answering. The question offers one candidate (no "or"), and what follows "if so" speaks
+    of the referent ("she's wearing ..."), not of the speaker ("If so, I'll need a closer shot": asks)."""
+    said = reply_checks.sentences(cues.normalise(response).lower())
+    for k, sentence in enumerate(said[:-1]):
+        if not _PROPOSES_ONE.match(sentence) or " or " in sentence:
+            continue
+        follow = _IF_SO.match(said[k + 1])
+        if follow and _ABOUT_REFERENT.match(said[k + 1][follow.end() :]):
+            return f"checks the referent it took, then answers for it: {sentence!r}"
+    return None
+
+
+# a clause led by a definite subject, then a colon and what follows it up to the sentence's end: "The avocado
+# on the chopping board looks ripe: dark skin, and the flesh is soft"
+_COLON_AFTER_CLAUSE = re.compile(r"(^|[.!?]\s+)((?:the|this|that)\s[^.:;!?\n]*?):\s[^.!?\n]*", re.I)
+
+
+def without_evidence_after_answer(q: cues.QuestionCues, response: str) -> str:
+    """The reply without what follows a colon after a clause that already answers the question for one
+    subject ("The avocado on the chopping board looks ripe: dark skin, and the flesh is soft" for "Is it
+    ripe?"): the clause says the question's own predicate ("ripe") of its subject, so what the colon opens
+    is its evidence, whose subjects ("the flesh") are no second referent answered for. A colon after an
+    introduction ("The case holds two objects: the helmet ..., the sword ...") or after a plural ("The
+    bananas are ripe: the big one ...") opens answers, and stays."""
+    predicate = (
+        set(q.words)
+        - set(q.referents)
+        - lx.QUESTION_FRAME_WORDS
+        - cues.STOPWORDS
+        - lx.AUX
+        - lx.ATTRIBUTE_NOUNS
+        - lx.DEICTICS
+    )
+    if not predicate:
+        return response
+
+    def drop(m: re.Match[str]) -> str:
+        clause = m.group(2)
+        found = _subject_and_frame(cues.normalise(clause).lower())
+        if found is None or cues.is_plural(found[0]) or not set(cues.words(clause)) & predicate:
+            return m.group(0)
+        return f"{m.group(1)}{clause}."
+
+    return _COLON_AFTER_CLAUSE.sub(drop, response)
