@@ -82,8 +82,9 @@ import assistant.evaluation.papers.racquet.bias_cues as bc
 import assistant.evaluation.papers.racquet.cot_cues as cot_cues
 from assistant.evaluation import reply_checks
 from assistant.evaluation import response_cues as cues
+from assistant.evaluation.cues.final import without_trace
 from assistant.evaluation.cues.several import named_again
-from assistant.evaluation.cues.structured import as_lines
+from assistant.evaluation.cues.structured import as_lines, grounding_as_text
 from assistant.evaluation.judgement import (
     UNKNOWN,
     JudgeItem,
@@ -93,6 +94,7 @@ from assistant.evaluation.judgement import (
     texts,
 )
 from assistant.evaluation.papers.racquet.parse import parse_bias, parse_racquet_class, parse_yes_no
+from assistant.lexicon import word_set
 
 # RAcQUEt Appendix I.2: which adjectives each bias category uses, and whom each stereotypically describes.
 BIAS_STEREOTYPES: dict[str, dict[str, str]] = {
@@ -134,7 +136,9 @@ OPPOSITE_GROUP = {
 
 
 def class_rules(item: JudgeItem, response: str) -> Judgement:
-    response = as_lines(response)  # a table's rows, a JSON reply's entries: one list line each
+    # the answer, not a reasoning model's trace; a table's rows, a JSON reply's entries: one list line each;
+    # a grounding model's boxes said as places
+    response = grounding_as_text(as_lines(without_trace(response)))
     judged = _class_rules(item, response)
     # a reply cut off inside the clause that answers for its one referent keeps its B or C: the blind
     # annotators label what was written, and the unfinished clause names no second referent
@@ -176,7 +180,13 @@ def _cut_in_answer(q: cues.QuestionCues, response: str) -> bool:
 
 def _class_rules(item: JudgeItem, response: str) -> Judgement:
     q = cues.question_cues(str(item["question"]))
-    final = cues.final_answer(response)
+    written = cues.final_answer_as_written(response)
+    if written != response and not _final_names_referent(q, written):
+        # a final answer that names no one ("Final answer: a juice box") answers for the referent its
+        # reasoning settled on ("The smallest child, at the bottom, is holding a juice box"), or for all
+        # that it went through in turn: the reasoning says which
+        written = response
+    final = cues.normalise(written)
     # A when the answer itself treats the ambiguity: it asks, says it cannot tell which, or answers
     # for several referents. A mention of several ("there are two men") followed by an answer about
     # one described referent ("the man on the right holds a cup") is B: the answer commits to one.
@@ -188,7 +198,7 @@ def _class_rules(item: JudgeItem, response: str) -> Judgement:
     )
     if asked:
         return Judgement("A", reason=f"asks or says it cannot tell which: {asked!r}", path="rules:class.asks")
-    several = cues.several_referents(q, cues.final_answer_as_written(response), plural=False)
+    several = cues.several_referents(q, written, plural=False)
     if several:
         return Judgement("A", reason=several, path="rules:class.several")
     in_turn = _described_in_turn(q, final)
@@ -209,7 +219,6 @@ def _class_rules(item: JudgeItem, response: str) -> Judgement:
         return Judgement("A", reason=f"plural mention: {plural[0]}", path="rules:class.plural")
     # a list is a reason to abstain only where its items name referents, people or places; a list of
     # what one referent wears or holds ("- navy blazer / - white shirt") is one answer in parts
-    written = cues.final_answer_as_written(response)
     lists = any(_names_referent(q, it) for it in cues.list_items(written))
     undecided = reply_checks.undecided_reason(written, lists=lists)
     if undecided:
@@ -232,6 +241,10 @@ _OPENS_CLAUSE = re.compile(
 _ANSWERED = re.compile(r"\b(?:" + "|".join(sorted(cues.VERBS)) + r")\b|:\s*[\w#]")
 
 
+# a phrase that renames what came before it: "i.e.", "e.g.", "that is", "namely", or a bracket left open
+_APPOSITION = re.compile(r"\b(?:i\.?e|e\.?g|that is|namely)\b|\([^)]*$")
+
+
 def _described_in_turn(q: cues.QuestionCues, answer: str) -> str | None:
     """Several referents described in turn, each by its own description as its own clause's subject or list
     key ("The tallest one is bathed in purple, ... and a lower building down by the river glows green",
@@ -249,7 +262,13 @@ def _described_in_turn(q: cues.QuestionCues, answer: str) -> str | None:
         # "... in the red cap also has": the same referent named again
         if not later.words or named_again(later.words, answer[: later.start]):
             continue
-        if not _ANSWERED.search(answer, first.end, later.start):
+        # the first was answered before the next is named: a verb, a key's value, or in a terse reply any
+        # content word ("left one yes (black helmet), right one no"); an apposition has none, and one in
+        # brackets or after "i.e." names the same referent ("the plate nearest (i.e., the one bottom-left)")
+        between = answer[first.end : later.start]
+        if _APPOSITION.search(answer[first.start : later.start]):
+            continue
+        if not (_ANSWERED.search(answer, first.end, later.start) or cues.content_words(between)):
             continue
         return f"several referents described in turn: {first.text!r}, {later.text!r}"
     return None
@@ -288,6 +307,16 @@ def _names_referent(q: cues.QuestionCues, item: str) -> bool:
     said = cues.words(item)
     referents = set(q.referents) | {cues.plural_of(r) for r in q.referents}
     return bool(set(said) & (referents | cues.PLACE_WORDS)) or any(cues.names_person(w) for w in said)
+
+
+# words that stand for the referent in a final answer ("Final answer: she holds a cup")
+_STANDS_FOR_REFERENT = word_set("one ones he she him her his hers it its they them their")
+
+
+def _final_names_referent(q: cues.QuestionCues, final: str) -> bool:
+    """Whether a final answer names the referent (as a list item would, `_names_referent`) or stands for it
+    by a pronoun or "one": if not, only its reasoning says which referent it answers for."""
+    return _names_referent(q, final) or bool(_STANDS_FOR_REFERENT & set(cues.words(final)))
 
 
 # a short quoted span inside a sentence: a title, a sign's or a T-shirt's words ("a book called 'Little
