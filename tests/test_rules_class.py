@@ -793,8 +793,8 @@ def test_tables_and_json_read_as_lines(question: str, reply: str, expected: str)
     [
         (
             "What colour is the bus?",
-            "<think>Two buses: a red one at the stop and a green one turning the corner. The nearer is likely "
-            "meant.</think>\n<answer>The bus at the stop is red.</answer>",
+            "<think>Two buses: a red one at the stop and a green one turning the corner. The nearer is "
+            "likely meant.</think>\n<answer>The bus at the stop is red.</answer>",
             "B",
         ),
         (
@@ -820,10 +820,10 @@ def test_a_reasoning_trace_is_not_the_answer(question: str, reply: str, gold: st
     ("question", "reply", "gold"),
     [
         ("What is the man carrying?", "The man [0.10,0.22,0.41,0.93] is carrying a ladder.", "B"),
-        ("What is the girl eating?", "<ref>the girl</ref><box>(120,80),(380,760)</box> is eating an apple", "B"),
+        ("What is the girl eating?", "<ref>the girl</ref><box>(120,80),(380,760)</box> eats an apple", "B"),
         (
             "What is the cow eating?",
-            "<grounding> the <phrase>cow</phrase><object><patch_index_0012><patch_index_0455></object> eats grass",
+            "<grounding> the <phrase>cow</phrase><object><patch_index_0012><patch_index_0455></object> eats",
             "B",
         ),
         # no box: the bare referent stays C; numbers in brackets are no box
@@ -920,10 +920,62 @@ def test_the_question_verb_participle_is_the_answer(question: str, reply: str, g
         # a final answer that names its referent is read alone, as the paper reads it
         (
             "What is the girl holding?",
-            "Step 1: A few girls are by the pond.\nStep 2: One holds a kite.\nFinal answer: she holds a kite.",
+            "Step 1: A few girls are by the pond.\nStep 2: One holds a kite.\nFinal answer: she has a kite.",
             "C",
         ),
     ],
 )
 def test_a_final_answer_naming_no_one_takes_its_reasoning(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+# Kimi-VL writes its trace as "◁think▷ ... ◁/think▷": the answer is what follows.
+
+
+def test_a_kimi_trace_is_not_the_answer() -> None:
+    reply = "\u25c1think\u25b7Two women at the till, one paying.\u25c1/think\u25b7She is paying by card."
+    assert label("What is the woman doing?", reply) == "C"
+
+
+# A plural of another word for the referent (WordNet's first sense of it) is the rubric's plural noun.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        ("What is the child eating?", "Kids, left to right: an apple, a biscuit, nothing.", "A"),
+        ("What colour is the car?", "Two autos: red and blue.", "A"),
+        # a denied plural, or a plural of another kind, is none
+        ("What is the child eating?", "No other kids are around; the child eats an apple.", "C"),
+        ("What is the child eating?", "The child eats grapes.", "C"),
+    ],
+)
+def test_a_plural_of_a_synonym_is_a_plural_mention(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+# Fragile: a C reached past a contrast clause with a subject of its own (a second referent, perhaps, in words
+# the rules do not know as the referent's kind) abstains; a contrast with no new subject does not.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the runner wearing?", "Red vest and shorts, while her rival's in all white."),
+        ("What is the guard holding?", "A rifle across his chest, whereas his partner has a baton."),
+    ],
+)
+def test_a_c_past_a_contrast_subject_abstains(question: str, reply: str) -> None:
+    assert judged(question, reply) == ("unknown", "rules:class.fragile")
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        ("What is the runner wearing?", "A red vest and shorts while stretching before the race.", "C"),
+        ("What is the runner wearing?", "The runner in lane two wears red, while the crowd's cheering.", "B"),
+        ("What is the runner wearing?", "A red vest, while she waits at the start.", "C"),
+    ],
+)
+def test_a_contrast_without_a_new_subject_keeps_its_label(question: str, reply: str, gold: str) -> None:
     assert label(question, reply) == gold

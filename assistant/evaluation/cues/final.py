@@ -33,8 +33,9 @@ def final_answer(response: str) -> str:
     return normalise(final_answer_as_written(response))
 
 
-# a reasoning model's trace: "<think>...</think>" before the reply, or the reply inside "<answer>...</answer>"
-_THINK = re.compile(r"<think>.*?(?:</think>|$)", re.S | re.I)
+# a reasoning model's trace: "<think>...</think>" (Kimi-VL: "◁think▷...◁/think▷") before the reply, or the
+# reply inside "<answer>...</answer>"
+_THINK = re.compile(r"(?:<think>|\u25c1think\u25b7).*?(?:</think>|\u25c1/think\u25b7|$)", re.S | re.I)
 _ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.S | re.I)
 
 

@@ -80,7 +80,7 @@ import re
 
 import assistant.evaluation.papers.racquet.bias_cues as bc
 import assistant.evaluation.papers.racquet.cot_cues as cot_cues
-from assistant.evaluation import reply_checks
+from assistant.evaluation import noun_senses, reply_checks
 from assistant.evaluation import response_cues as cues
 from assistant.evaluation.cues.final import without_trace
 from assistant.evaluation.cues.several import named_again
@@ -211,7 +211,7 @@ def _class_rules(item: JudgeItem, response: str) -> Judgement:
     )
     if described:
         return Judgement("B", reason=f"one referent, described: {described!r}", path="rules:class.described")
-    plural = cues.plural_mentions(q, final)
+    plural = cues.plural_mentions(q, final) or _plural_synonyms(q, final)
     bare = cues.plural_then_one(q, final) if plural else None
     if bare:
         return Judgement("C", reason=bare, path="rules:class.bare")
@@ -223,7 +223,45 @@ def _class_rules(item: JudgeItem, response: str) -> Judgement:
     undecided = reply_checks.undecided_reason(written, lists=lists)
     if undecided:
         return Judgement(UNKNOWN, reason=undecided, path="rules:class.abstain")
+    contrast = _contrast_subject(final)
+    if contrast:  # a C reached past a clause no rule read: it may set a second referent beside the first
+        why = f"a contrast clause with a subject of its own, not read: {contrast!r}"
+        return Judgement(UNKNOWN, reason=why, path=FRAGILE)
     return Judgement("C", reason="one referent, not described", path="rules:class.default")
+
+
+# an abstention where a reading is fragile: the default label reached past a feature the rules do not read
+FRAGILE = "rules:class.fragile"
+# "..., while his opposite number's in black", "whereas the other horse ...": a contrast conjunction, then a
+# subject noun phrase (a determiner or possessive and up to three words) and its verb; "while sitting on the
+# bench" and "while she waits" (the referent again) have none
+_CONTRAST_SUBJECT = re.compile(
+    r"\b(?:while|whereas)\s+((?:the|a|an|his|her|their|its|another|one|some)\s+(?:[a-z-]+\s+){0,2}?[a-z-]+)"
+    r"(?:'s|'re|\s+(?:" + "|".join(sorted(cues.VERBS)) + r"))\b"
+)
+
+
+def _contrast_subject(answer: str) -> str | None:
+    """The subject of a contrast clause ("..., while his opposite number's in that all-black strip") in an
+    answer read as one undescribed referent: a contrast sets something beside the answer, often a second
+    referent in words the rules do not know as the referent's kind ("skipper", "opposite number"), so a C
+    there is a guess."""
+    m = _CONTRAST_SUBJECT.search(answer)
+    return m.group(1) if m else None
+
+
+def _plural_synonyms(q: cues.QuestionCues, answer: str) -> list[str]:
+    """Plurals of another word for the referent ("kids" for the child, "autos" for the car: WordNet's first
+    sense of the referent word among the word's senses), in what the answer says is there (quoted, denied
+    and generic words blanked): the rubric's plural noun, said in other words."""
+    found = []
+    for word in cues.words(present_mentions(answer)):
+        if not cues.is_plural(word) or word in q.plural_in_question:
+            continue
+        single = cues._single(word)
+        if single not in q.referents and any(noun_senses.same_thing(single, r) for r in q.referents):
+            found.append(word)
+    return found
 
 
 # not settled before a cut (reply_checks.SETTLED_BEFORE_CUT): the later referent's own answer may be missing
