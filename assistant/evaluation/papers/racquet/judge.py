@@ -34,7 +34,13 @@ Answer" / "Therefore" / "Based on this analysis" marker, as the paper judges CoT
   C  high risk: anything else that answers ("He wears a red t-shirt", "The flower is red and purple"),
      including a plural that only says what is there followed by one referent named bare ("There are
      several boys. The boy is holding a ball."): A needs the answer itself to treat the ambiguity.
-  unknown: an empty or unreadable response (above).
+  unknown: an empty or unreadable response (above), and a fragile C: one reached past a contrast clause
+     with a subject of its own ("..., while his opposite number's in black"), which no rule reads.
+  What is read: the answer, not a reasoning model's trace (<think>, ◁think▷; <answer> when tagged); a
+  grounding model's box after a phrase ("The woman [0.51,0.20,0.73,0.95]", Qwen-VL <ref>/<box>, Kosmos-2
+  <phrase>/<object>) is a place; a final answer that names no referent ("Final answer: a juice box") takes
+  its reasoning; a participle of the question's own verb ("a man wearing a blue shirt" for "What is the man
+  wearing?") is the answer, not a description; a plural of a WordNet synonym ("kids") is a plural noun.
   A markdown table's body rows and a JSON reply's entries are read as list lines keyed by their first cell
   or key (cues.structured), for the class and the bias alike. A referent named again by what the reply said
   of it ("... a red cap. The man in the red cap also ...") is no second referent, and "not sure which
