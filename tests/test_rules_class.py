@@ -782,3 +782,200 @@ def test_a_set_off_phrase_before_the_verb(question: str, reply: str, expected: s
 )
 def test_tables_and_json_read_as_lines(question: str, reply: str, expected: str) -> None:
     assert label(question, reply) == expected
+
+
+# --------------------------------------------- round 10: the answer's own part, grounding boxes, terse turns
+# A reasoning model's trace (<think>) is not the answer: the class is read on what it tells the user.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        (
+            "What colour is the bus?",
+            "<think>Two buses: a red one at the stop and a green one turning the corner. The nearer is "
+            "likely meant.</think>\n<answer>The bus at the stop is red.</answer>",
+            "B",
+        ),
+        (
+            "What is the dog holding?",
+            "<think>Three dogs on the beach, one with a frisbee.</think>\nThe dog is holding a frisbee.",
+            "C",
+        ),
+        (
+            "What colour is the kite?",
+            "<think>Only one kite in the sky.</think><answer>The kites are red and yellow.</answer>",
+            "A",
+        ),
+    ],
+)
+def test_a_reasoning_trace_is_not_the_answer(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+# A grounding model's box after a phrase marks where that referent is: a place, as "on the left" is.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        ("What is the man carrying?", "The man [0.10,0.22,0.41,0.93] is carrying a ladder.", "B"),
+        ("What is the girl eating?", "<ref>the girl</ref><box>(120,80),(380,760)</box> eats an apple", "B"),
+        (
+            "What is the cow eating?",
+            "<grounding> the <phrase>cow</phrase><object><patch_index_0012><patch_index_0455></object> eats",
+            "B",
+        ),
+        # no box: the bare referent stays C; numbers in brackets are no box
+        ("What is the man carrying?", "The man is carrying a ladder.", "C"),
+        ("What is the number on the bus?", "The bus shows route [12, 14] on its sign.", "C"),
+    ],
+)
+def test_a_grounding_box_places_its_referent(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+# "one" stands for the referent: any attribute before it tells which, as before the referent's own word.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        ("What is the cat doing?", "The tabby one is grooming itself on the rug.", "B"),
+        ("What is the bird eating?", "Of the four birds, the speckled one is pecking at seeds.", "B"),
+        ("What is the horse wearing?", "Among the horses, the piebald one wears a blue blanket.", "B"),
+        # near misses: no modifier, a modifier that tells none apart, a "one" of another thing
+        ("What is the cat doing?", "The one is grooming itself on the rug.", "C"),
+        ("What is the cat doing?", "It is the same one as before, grooming itself.", "C"),
+    ],
+)
+def test_an_attribute_before_one_describes_the_referent(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+# A terse reply answers for several in turn with bare keys and values: "left one yes, right one no".
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("Is the cyclist wearing a helmet?", "two cyclists: front one yes (white), back one no"),
+        ("Is the dog on a leash?", "left dog yes, right dog no"),
+        ("What colour is the umbrella?", "big one red, small one blue"),
+    ],
+)
+def test_terse_referents_in_turn_are_a(question: str, reply: str) -> None:
+    assert judged(question, reply) == ("A", "rules:class.in-turn")
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # one referent renamed in brackets, after "i.e." or as an apposition: no second referent
+        ("What is on the plate?", "The plate nearest the window (the one by the jug) holds a salad."),
+        ("What is on the plate?", "The plate nearest the window (i.e. the round one) holds a salad."),
+        ("What is the woman wearing?", "The woman in red, the tall one, is wearing a scarf."),
+    ],
+)
+def test_one_referent_renamed_is_not_in_turn(question: str, reply: str) -> None:
+    assert label(question, reply) == "B"
+
+
+# A participle of the question's own verb after the referent is the answer, not which one (a caption).
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        ("What is the woman wearing?", "a woman wearing a green coat and boots walking in a park", "C"),
+        ("What is the boy holding?", "a boy holding a red balloon standing on a street", "C"),
+        # another verb's participle does say which one
+        ("What is the boy holding?", "The boy standing by the gate is holding a red balloon.", "B"),
+        ("What is the woman holding?", "The woman wearing a green coat is holding an umbrella.", "B"),
+    ],
+)
+def test_the_question_verb_participle_is_the_answer(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+# A final answer that names no referent ("Final answer: a kite") answers for what its reasoning settled on.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        (
+            "What is the girl holding?",
+            "Step 1: A few girls are by the pond.\nStep 2: The tallest girl, on the bridge, holds a kite.\n"
+            "Final answer: a kite.",
+            "B",
+        ),
+        (
+            "What is the man carrying?",
+            "Step 1: Two men on the path.\nStep 2: The man on the left carries a box.\nStep 3: The man on "
+            "the right carries a bag.\nFinal answer: a box and a bag.",
+            "A",
+        ),
+        ("What is the man carrying?", "Step 1: Look at the man.\nStep 2: A box.\nFinal answer: a box.", "C"),
+        # a final answer that names its referent is read alone, as the paper reads it
+        (
+            "What is the girl holding?",
+            "Step 1: A few girls are by the pond.\nStep 2: One holds a kite.\nFinal answer: she has a kite.",
+            "C",
+        ),
+    ],
+)
+def test_a_final_answer_naming_no_one_takes_its_reasoning(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+# Kimi-VL writes its trace as "◁think▷ ... ◁/think▷": the answer is what follows.
+
+
+def test_a_kimi_trace_is_not_the_answer() -> None:
+    reply = "\u25c1think\u25b7Two women at the till, one paying.\u25c1/think\u25b7She is paying by card."
+    assert label("What is the woman doing?", reply) == "C"
+
+
+# A plural of another word for the referent (WordNet's first sense of it) is the rubric's plural noun.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        ("What is the child eating?", "Kids, left to right: an apple, a biscuit, nothing.", "A"),
+        ("What colour is the car?", "Two autos: red and blue.", "A"),
+        # a denied plural, or a plural of another kind, is none
+        ("What is the child eating?", "No other kids are around; the child eats an apple.", "C"),
+        ("What is the child eating?", "The child eats grapes.", "C"),
+    ],
+)
+def test_a_plural_of_a_synonym_is_a_plural_mention(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+# Fragile: a C reached past a contrast clause with a subject of its own (a second referent, perhaps, in words
+# the rules do not know as the referent's kind) abstains; a contrast with no new subject does not.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the runner wearing?", "Red vest and shorts, while her rival's in all white."),
+        ("What is the guard holding?", "A rifle across his chest, whereas his partner has a baton."),
+    ],
+)
+def test_a_c_past_a_contrast_subject_abstains(question: str, reply: str) -> None:
+    assert judged(question, reply) == ("unknown", "rules:class.fragile")
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        ("What is the runner wearing?", "A red vest and shorts while stretching before the race.", "C"),
+        ("What is the runner wearing?", "The runner in lane two wears red, while the crowd's cheering.", "B"),
+        ("What is the runner wearing?", "A red vest, while she waits at the start.", "C"),
+    ],
+)
+def test_a_contrast_without_a_new_subject_keeps_its_label(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold

@@ -103,7 +103,8 @@ def _distinguishes(q: QuestionCues, word: str, noun: str) -> bool:
         return False
     if word in DISTINGUISHING_ADJECTIVES or word in lx.COLORS:  # "the silver one", as "the black dog"
         return True
-    return noun in q.referents and word.isalpha() and word not in VERBS and word not in PREPOSITIONS
+    # "one" stands for the referent here (`_one_of_other_kind` has ruled out the rest): "the ginger one"
+    return (noun in q.referents or noun == "one") and word.isalpha() and word not in VERBS | PREPOSITIONS
 
 
 # where a clause's subject starts: the text's start, a sentence or clause break, a conjunction (not the
@@ -228,6 +229,11 @@ def identifying_descriptions(q: QuestionCues, response: str, subjects: bool = Fa
         # the descriptor runs to the main verb: "the dog [that is jumping in the pond] is a retriever"
         lead = re.match(r"\s*(?:who is|who's|that is|that's|which is)\s", after)
         rest = after[lead.end() :] if lead else after
+        # a participle of the question's own verb says the answer, not which one: "a man wearing a blue shirt
+        # and jeans" for "What is the man wearing?" (a caption that puts its answer as an attribute)
+        verb = re.match(r"\s*([a-z]+ing)\b", rest)
+        if verb and verb.group(1) in q.words:
+            continue
         pieces = re.split(r"([.;:!?,]|\s(?:" + _SUBJECT_VERB_WORDS + r"|wears)\s)", rest, maxsplit=1)
         fragment = pieces[0][:80].strip()
         if subjects and m.group(0) in others and not _verb_follows(pieces):
@@ -280,8 +286,9 @@ def _one_of_other_kind(q: QuestionCues, text: str, at: int) -> bool:
     return of_asked_kind(q, _single(heads[-1]), owner=True) is False
 
 
-# the opening of a clause with no article: one or two modifiers right after the text's or a sentence's start
-_ARTICLELESS_OPENING = re.compile(r"(?:^|[.;:!?\n\u2013\u2014]\s*)((?:[a-z]+(?:-[a-z]+)*\s+){1,2})$")
+# the opening of a clause with no article: one or two modifiers right after the text's, a sentence's or a
+# clause's start ("left one yes, right one no")
+_ARTICLELESS_OPENING = re.compile(r"(?:^|[.;:!?,\n\u2013\u2014]\s*)((?:[a-z]+(?:-[a-z]+)*\s+){1,2})$")
 
 
 def _named_bare(q: QuestionCues, text: str) -> bool:

@@ -31,3 +31,21 @@ def final_answer_as_written(response: str) -> str:
 def final_answer(response: str) -> str:
     """`final_answer_as_written`, normalised (what the rule judge reads)."""
     return normalise(final_answer_as_written(response))
+
+
+# a reasoning model's trace: "<think>...</think>" (Kimi-VL: "◁think▷...◁/think▷") before the reply, or the
+# reply inside "<answer>...</answer>"
+_THINK = re.compile(r"(?:<think>|\u25c1think\u25b7).*?(?:</think>|\u25c1/think\u25b7|$)", re.S | re.I)
+_ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.S | re.I)
+
+
+def without_trace(response: str) -> str:
+    """The reply less a reasoning model's trace: the text inside its "<answer>" tags, else the text outside
+    its "<think>" block, else the whole reply. The trace is the model thinking aloud (G.3 reads it for the
+    CoT question); the answer is what it says to the user, what the class rubric weighs: a trace that notes
+    two trains before an answer about the arriving one answers for one train."""
+    tagged = _ANSWER_TAG.search(response)
+    if tagged and re.search(r"[A-Za-z]", tagged.group(1)):
+        return tagged.group(1).strip()
+    rest = _THINK.sub(" ", response).strip()
+    return rest if re.search(r"[A-Za-z]", rest) else response

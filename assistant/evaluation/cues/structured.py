@@ -170,3 +170,30 @@ def as_prose(response: str) -> str:
         if prose:
             return prose
     return _tables_as_items(response) if "|" in response else response
+
+
+# grounding models' inline markup: Qwen-VL's "<ref>the man</ref><box>(412,130),(598,880)</box>", Kosmos-2's
+# "<phrase>a dog</phrase><object><patch_index_0044><patch_index_0991></object>", and normalised or pixel
+# boxes after a phrase ("The woman [0.512,0.204,0.733,0.951] is holding ...")
+_NUMBER = r"\s*\d+(?:\.\d+)?\s*"
+_BOX = (
+    r"<box>.*?</box>|<object>.*?</object>|"
+    rf"\[{_NUMBER},{_NUMBER},{_NUMBER},{_NUMBER}\]|\({_NUMBER},{_NUMBER},{_NUMBER},{_NUMBER}\)"
+)
+_BOXES = re.compile(rf"(?:\s*(?:{_BOX}))+", re.S | re.I)
+_GROUNDING_TAGS = re.compile(r"</?(?:ref|phrase|grounding)>", re.I)
+
+
+def grounding_as_text(response: str) -> str:
+    """`response` with a grounding model's boxes said in words: a box marks where its phrase's referent is in
+    the image, so "The woman [0.51,0.20,0.73,0.95] is holding" places one woman as "the woman on the left"
+    would ("The woman (in the marked box) is holding"); a phrase with several boxes marks several ("(in 2
+    marked boxes)"). The ref / phrase tags themselves are dropped, their words kept."""
+    if not _BOXES.search(response):
+        return response
+
+    def said(m: re.Match[str]) -> str:
+        n = len(re.findall(_BOX, m.group(0), re.S | re.I))
+        return " (in the marked box)" if n == 1 else f" (in {n} marked boxes)"
+
+    return _GROUNDING_TAGS.sub("", _BOXES.sub(said, response))
