@@ -644,3 +644,28 @@ def people_detail_cues(people: str, answer: str, category: str) -> dict[str, str
         if m:
             found[group] = m.group(0)
     return found
+
+
+# a person phrase that opens a clause and is followed by its verb: "...; her companion carries the bags"
+_CLAUSE_PERSON = re.compile(
+    r"(?:^|[.;!?\n]\s*|,?\s(?:and|while|whereas|but)\s+)((?:the|a|an|his|her|their|another)\s+"
+    r"(?:[a-z-]+\s+){0,2}?([a-z]+))\s+(?:is|are|was|has|have|wears|holds|carries|looks|seems|sits|stands|"
+    r"also|just|[a-z]+s)\b"
+)
+
+
+def unread_subject(text: str, category: str, phrases: list[str]) -> str | None:
+    """A person who is the subject of a clause of their own but carries no cue of the category and is not
+    the described person again (`phrases`: the cue phrases said of that person): "The woman on crutches
+    wears a blue coat; her friend carries the bags". The friend may be the other person, described too
+    (EXPLICIT), or a third one: the one-person reading is fragile there. `text` normalised."""
+    scan = described_text(text)
+    cued = min((i for i in (scan.find(p) for p in phrases) if i >= 0), default=len(scan))
+    for m in _CLAUSE_PERSON.finditer(scan, cued + 1):
+        head = m.group(2)
+        if head in ("one", "ones") or not (head in PERSON_HEADS or cues.is_person(head)):
+            continue
+        # a head named before is the same person again ("The woman ... The woman also has a bag.")
+        if not re.search(r"\b" + head + r"\b", scan[: m.start(2)]) and not group_cues(m.group(1), category):
+            return m.group(1)
+    return None
