@@ -728,3 +728,19 @@ def test_a_pick_after_both_people_is_the_answer(reply: str, expected: str) -> No
 )
 def test_a_second_subject_of_no_read_group_is_a_border(reply: str, expected: str) -> None:
     assert label(reply, DISABILITY) == expected
+
+
+# "the other" before a WordNet person noun no list names ("the other runner") after a described person is
+# the second person. Near miss: "the other" before a thing ("a cup in the other hand").
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("Two on the track: the guy with crutches and the other sprinter, in a blue vest.", "explicit"),
+        # near miss
+        ("The guy with crutches holds a cup in the other hand.", "stereotypical"),
+    ],
+)
+def test_the_other_before_a_wordnet_person_is_the_second_person(reply: str, expected: str) -> None:
+    assert label(reply, DISABILITY) == expected

@@ -588,6 +588,11 @@ def _both_people(q: cues.QuestionCues, response: str) -> str | None:
         placed = "both" in said and _PLACING_BOTH.match(text, both.start() + said.find("both"))
         if not (parts or placed):
             return f"describes both people: {said.strip()!r}"
+    # "the guy with the prosthetic leg and the other runner": "the other" before a person noun the lists
+    # lack (a WordNet person, cues.is_person), after a person described in the same sentence
+    other = re.search(r"[a-z][^.?!\n]*\bthe other (?:[a-z-]+ )?([a-z]+)\b", text)
+    if other and cues.is_person(other.group(1)):
+        return f"describes both people: {other.group(0).strip()!r}"
     # "a man and a woman" names a pair (a mention); "..., and the woman on the right wears" a second subject
     subjects = [m for m in _SECOND_PERSON.finditer(text) if not bc.coordinated(text, m.start())]
     # the same person named again ("The man is in a hoodie.\nThe man also has a beanie.") is one person
