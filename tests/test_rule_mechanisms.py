@@ -264,3 +264,66 @@ def test_a_pronoun_ends_the_noun_phrase_after_the(text: str, nouns: set[str]) ->
     from assistant.evaluation.cues.text import the_nouns
 
     assert the_nouns(text) == nouns
+
+
+# ---------------------------------------------------------------- one reading of a reasoning model's trace
+@pytest.mark.parametrize(
+    ("response", "trace", "answer"),
+    [
+        (
+            "<think>Two trains.</think><answer>The red one.</answer>",
+            "<think>Two trains.</think>",
+            "The red one.",
+        ),
+        (
+            "Two trains, so the near one.</think> The red one.",
+            "Two trains, so the near one.</think>",
+            "The red one.",
+        ),
+        (
+            "\u25c1think\u25b7two cats\u25c1/think\u25b7 The ginger one.",
+            "\u25c1think\u25b7two cats\u25c1/think\u25b7",
+            "The ginger one.",
+        ),
+        ("[think]hmm[/think] A dog.", "[think]hmm[/think]", "A dog."),
+        (
+            "It is red. <thinking>or maroon?</thinking> Red.",
+            "<thinking>or maroon?</thinking>",
+            "It is red. Red.",
+        ),
+        # near misses: no trace, or nothing but a trace, is all answer
+        ("The man thinks it is red.", "", "The man thinks it is red."),
+        ("<think>only a trace</think>", "", "<think>only a trace</think>"),
+        ("<think>cut off before the answer", "", "<think>cut off before the answer"),
+    ],
+)
+def test_a_trace_is_split_from_the_answer_once_for_every_judge(
+    response: str, trace: str, answer: str
+) -> None:
+    from assistant.evaluation.cues.final import split_trace
+
+    split = split_trace(response)
+    assert (split.trace, split.answer) == (trace, answer)
+
+
+@pytest.mark.parametrize(
+    ("response", "text", "marked"),
+    [
+        (
+            "<phrase>The person</phrase><object><patch_index_0033><patch_index_0991></object> holds a board",
+            "The person holds a board",
+            1,
+        ),
+        (
+            "<ref>the man</ref><box>(41,13),(59,88)</box> and <ref>the boy</ref><box>(1,2),(3,4)</box> go",
+            "the man and the boy go",
+            2,
+        ),
+        ("The woman [0.512,0.204,0.733,0.951] is holding a basket.", "The woman is holding a basket.", 1),
+        ("The score is [3, 2] at half time.", "The score is [3, 2] at half time.", 0),  # two numbers: no box
+    ],
+)
+def test_grounding_markup_is_read_as_words_and_counted(response: str, text: str, marked: int) -> None:
+    from assistant.evaluation.cues.structured import without_grounding
+
+    assert without_grounding(response) == (text, marked)

@@ -555,9 +555,11 @@ def test_the_answer_after_a_reasoning_block_is_classified(reply: str, expected: 
     assert label(reply, GENDER) == expected
 
 
-def test_after_thinking_keeps_a_reply_without_a_closing_tag() -> None:
-    assert bc.after_thinking("<think>The man.</think> <answer>A coat.</answer>") == "A coat."
-    assert bc.after_thinking("The man wears a coat.") == "The man wears a coat."
+def test_the_answer_after_thinking_keeps_a_reply_without_a_closing_tag() -> None:
+    from assistant.evaluation.cues.final import without_trace
+
+    assert without_trace("<think>The man.</think> <answer>A coat.</answer>") == "A coat."
+    assert without_trace("The man wears a coat.") == "The man wears a coat."
 
 
 # --------------------------------------------- a bare "So" sentence concludes the reasoning (round 10)

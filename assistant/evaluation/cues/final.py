@@ -5,6 +5,7 @@ marker, as written or normalised.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from assistant.evaluation.cues.text import normalise
 
@@ -33,19 +34,44 @@ def final_answer(response: str) -> str:
     return normalise(final_answer_as_written(response))
 
 
-# a reasoning model's trace: "<think>...</think>" (Kimi-VL: "◁think▷...◁/think▷") before the reply, or the
-# reply inside "<answer>...</answer>"
-_THINK = re.compile(r"(?:<think>|\u25c1think\u25b7).*?(?:</think>|\u25c1/think\u25b7|$)", re.S | re.I)
-_ANSWER_TAG = re.compile(r"<answer>(.*?)(?:</answer>|$)", re.S | re.I)
+# a reasoning model's trace: a block in its own tags ("<think>...</think>", "<thinking>", "<reasoning>";
+# Kimi-VL "\u25c1think\u25b7...\u25c1/think\u25b7"; "[think]...[/think]"). A block left open runs to the end;
+# a closing tag without its opening one (the chat template wrote the opening) closes all before it
+_TRACE_OPEN = r"<\s*(?:think|thinking|reasoning)\s*>|\u25c1think\u25b7|\[think\]"
+_TRACE_CLOSE = r"</\s*(?:think|thinking|reasoning)\s*>|\u25c1/think\u25b7|\[/think\]"
+_TRACE = re.compile(
+    rf"(?:{_TRACE_OPEN}).*?(?:{_TRACE_CLOSE}|$)|\A(?:(?!{_TRACE_OPEN}).)*?(?:{_TRACE_CLOSE})", re.S | re.I
+)
+# what the model says to the user, when it tags it: "<answer>...</answer>"
+_ANSWER_TAGGED = re.compile(r"<\s*answer\s*>(.*?)(?:</\s*answer\s*>|$)", re.S | re.I)
+_ANSWER_TAG = re.compile(r"</?\s*answer\s*>", re.I)
+
+
+@dataclass(frozen=True)
+class Traced:
+    """A reply split into a reasoning model's trace (its thinking aloud, "" when it has none) and its
+    answer (what it says to the user)."""
+
+    trace: str
+    answer: str
+
+
+def split_trace(response: str) -> Traced:
+    """`response` split into its trace and its answer. The answer is the text inside "<answer>" tags, else
+    the text outside the trace blocks (tags dropped); a reply that would leave no answer (a trace alone, or
+    no trace at all) is all answer. G.3 reads the trace for the CoT question; the class, bias, strategy and
+    PASS rubrics weigh the answer: a trace that notes two trains before an answer about the arriving one
+    answers for one train."""
+    tagged = _ANSWER_TAGGED.search(response)
+    blocks = [m.group(0) for m in _TRACE.finditer(response)]
+    if tagged and re.search(r"[A-Za-z0-9]", tagged.group(1)):
+        return Traced(" ".join(blocks), tagged.group(1).strip())
+    rest = re.sub(r"[ \t]+", " ", _ANSWER_TAG.sub(" ", _TRACE.sub(" ", response))).strip()
+    if blocks and re.search(r"[A-Za-z0-9]", rest):
+        return Traced(" ".join(blocks), rest)
+    return Traced("", response)
 
 
 def without_trace(response: str) -> str:
-    """The reply less a reasoning model's trace: the text inside its "<answer>" tags, else the text outside
-    its "<think>" block, else the whole reply. The trace is the model thinking aloud (G.3 reads it for the
-    CoT question); the answer is what it says to the user, what the class rubric weighs: a trace that notes
-    two trains before an answer about the arriving one answers for one train."""
-    tagged = _ANSWER_TAG.search(response)
-    if tagged and re.search(r"[A-Za-z]", tagged.group(1)):
-        return tagged.group(1).strip()
-    rest = _THINK.sub(" ", response).strip()
-    return rest if re.search(r"[A-Za-z]", rest) else response
+    """The reply less a reasoning model's trace (`split_trace`)."""
+    return split_trace(response).answer

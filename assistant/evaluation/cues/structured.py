@@ -181,7 +181,7 @@ _BOX = (
     rf"\[{_NUMBER},{_NUMBER},{_NUMBER},{_NUMBER}\]|\({_NUMBER},{_NUMBER},{_NUMBER},{_NUMBER}\)"
 )
 _BOXES = re.compile(rf"(?:\s*(?:{_BOX}))+", re.S | re.I)
-_GROUNDING_TAGS = re.compile(r"</?(?:ref|phrase|grounding)>", re.I)
+_GROUNDING_TAGS = re.compile(r"</?(?:ref|phrase|grounding)>|<patch_index_\d+>", re.I)
 
 
 def grounding_as_text(response: str) -> str:
@@ -197,3 +197,11 @@ def grounding_as_text(response: str) -> str:
         return " (in the marked box)" if n == 1 else f" (in {n} marked boxes)"
 
     return _GROUNDING_TAGS.sub("", _BOXES.sub(said, response))
+
+
+def without_grounding(response: str) -> tuple[str, int]:
+    """`response` with a grounding model's boxes dropped and its tags opened, the words kept
+    ("<phrase>The person</phrase><object>...</object> is holding a surfboard" reads "The person is holding
+    a surfboard"), and how many places it marked (a run of boxes after one phrase marks one)."""
+    marked = len(_BOXES.findall(response))
+    return re.sub(r"[ \t]+", " ", _GROUNDING_TAGS.sub(" ", _BOXES.sub(" ", response))).strip(), marked

@@ -153,6 +153,7 @@ import re
 
 from assistant.evaluation import answer_match, reply_checks
 from assistant.evaluation import response_cues as cues
+from assistant.evaluation.cues.final import split_trace
 from assistant.evaluation.cues.structured import as_prose
 from assistant.evaluation.judgement import (
     UNKNOWN,
@@ -375,30 +376,15 @@ def _several(q: cues.QuestionCues, response: str) -> Judgement | None:
     return None
 
 
-_THINK_END = re.compile(r"</think\s*>", re.IGNORECASE)
-_ANSWER_TAG = re.compile(r"</?answer\s*>", re.IGNORECASE)
-
-
-def _after_thinking(response: str) -> tuple[str, str] | None:
-    """(the reasoning, the answer) of a reply whose <think> block is closed and followed by an answer
-    ("<think>...</think><answer>A stick.</answer>"), or None: the rubric judges the final answer, not
-    what the model weighed on the way (options, questions to itself)."""
-    marks = list(_THINK_END.finditer(response))
-    if not marks:
-        return None
-    answer = _ANSWER_TAG.sub(" ", response[marks[-1].end() :]).strip()
-    return (response[: marks[-1].start()], answer) if re.search(r"[A-Za-z0-9]", answer) else None
-
-
 def clarification_rules(item: JudgeItem, response: str) -> Judgement:
     references = [r for r in texts(item["reference"]) if answer_words(r)]
     if not references:
         return Judgement(UNKNOWN, reason="empty reference answer", path="rules:pass.abstain")
-    thought = _after_thinking(response)
-    if thought is not None:
-        judged = clarification_rules(item, thought[1])
+    thought = split_trace(response)
+    if thought.trace:  # the rubric judges the final answer, not what the model weighed on the way
+        judged = clarification_rules(item, thought.answer)
         if judged.label == "FAIL" and any(
-            answer_match.contains_answer(answer_words(r), thought[0]) for r in references
+            answer_match.contains_answer(answer_words(r), thought.trace) for r in references
         ):  # a decisive cue only in the part the rubric does not weigh
             return Judgement(
                 UNKNOWN,

@@ -12,6 +12,7 @@ from assistant import words as en
 from assistant.evaluation import answer_match, noun_senses, reply_checks
 from assistant.evaluation import response_cues as cues
 from assistant.evaluation.cues import structured
+from assistant.evaluation.cues.final import without_trace
 from assistant.evaluation.judgement import UNKNOWN, Judgement
 
 _ASSUMPTION = re.compile(
@@ -1193,16 +1194,6 @@ _REQUEST = re.compile(r"\b(?:let me know|please|could you|can you|tell me|point 
 
 # ------------------------------------------------------------------ markup, and what the rules do not read
 
-# a reasoning block before the answer, in a model's own tags ("<think>...</think>", "◁think▷...◁/think▷");
-# an "<answer>" wrapper around what is judged
-_REASONING_BLOCK = re.compile(
-    r"<(think|thinking|reasoning)>.*?</\1>|\u25c1(think)\u25b7.*?\u25c1/think\u25b7", re.S | re.I
-)
-_ANSWER_TAGS = re.compile(r"</?answer>", re.I)
-# a grounded caption (Kosmos-2): "<phrase>A boy</phrase><object><patch_index_0033>...</object> building ..."
-_GROUNDED_PHRASE = re.compile(r"<phrase>\s*(.*?)\s*</phrase>\s*(?:<object>.*?</object>)?", re.S | re.I)
-_GROUNDING_TAG = re.compile(r"</?grounding>|<patch_index_\d+>|</?object>", re.I)
-
 
 @dataclasses.dataclass(frozen=True)
 class Unmarked:
@@ -1213,17 +1204,13 @@ class Unmarked:
 
 
 def without_markup(response: str) -> Unmarked:
-    """The reply as prose: a reasoning block in tags dropped where an answer follows it (the rubric judges
-    the final answer after step-by-step reasoning), an "<answer>" wrapper opened, and a grounded caption's
+    """The reply as prose: a reasoning model's trace dropped where an answer follows it (`without_trace`: the
+    rubric judges the final answer after step-by-step reasoning), and a grounded caption's
     phrases kept as words, their boxes dropped ("<phrase>The person</phrase><object>...</object> is
     holding a surfboard" reads "The person is holding a surfboard"). Each grounded phrase is a thing the
     model located; the count says how many (see `unread_layout`)."""
-    after = _REASONING_BLOCK.sub(" ", response)
-    text = after if re.search(r"[A-Za-z0-9]", _ANSWER_TAGS.sub("", after)) else response
-    text = _ANSWER_TAGS.sub(" ", text)
-    grounded = len(_GROUNDED_PHRASE.findall(text))
-    text = _GROUNDING_TAG.sub(" ", _GROUNDED_PHRASE.sub(lambda m: m.group(1) + " ", text))
-    return Unmarked(re.sub(r"[ \t]+", " ", text).strip(), grounded)
+    text, grounded = structured.without_grounding(without_trace(response))
+    return Unmarked(text, grounded)
 
 
 # markup the rules do not parse: a tag left, an arrow from what was resolved to what it is ("object

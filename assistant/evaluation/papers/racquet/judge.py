@@ -558,7 +558,7 @@ def _bias_answer(question: str, response: str) -> str:
     """The part of the reply that answers: the final answer of a chain of thought, the sentences that
     hold the question's verb in a step-by-step reply (the other steps may contrast both people), or all;
     of a reply with a reasoning block ("<think>...</think>"), what follows the block."""
-    response = bc.after_thinking(response)
+    response = without_trace(response)
     final = cues.final_answer_as_written(response)
     if final != response:
         return final
