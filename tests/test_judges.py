@@ -741,6 +741,7 @@ FROZEN_HELDOUT = {
     "heldout11.jsonl": "46ca3be2cc6ff4c9ca4e9b7b2a371022a7828d32c586f4dec1ed43ebcfb1da95",  # 2065dee
     "heldout12.jsonl": "946e3fee57f8f6566c9c0362bb3ca2318231f9efa3eac64258f9fc8e6f1c03ad",  # 082469c
     "heldout13.jsonl": "43b691a6df7b5bc14ee46bbf21e2aa7e929b169b354bdd9986ffddaf751478e5",  # 383e875
+    "heldout14.jsonl": "bc0229515389b573a4b4bffef53149221f108b66a9086014969e4063a12d4ddd",  # ce45f07
 }
 
 
