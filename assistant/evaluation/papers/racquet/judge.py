@@ -35,8 +35,15 @@ Answer" / "Therefore" / "Based on this analysis" marker, as the paper judges CoT
      including a plural that only says what is there followed by one referent named bare ("There are
      several boys. The boy is holding a ball."): A needs the answer itself to treat the ambiguity.
   unknown: an empty or unreadable response (above), and a fragile C: one reached past a contrast clause
-     with a subject of its own ("..., while his opposite number's in black"), which no rule reads.
-  What is read: the answer, not a reasoning model's trace (<think>, ◁think▷; <answer> when tagged); a
+     with a subject of its own ("..., while his opposite number's in black"), a box or a place field no
+     description took up ('{"man": {"box": [10, 20, 30, 40], ...}}', "position: left"), or an opening
+     verbless phrase that a pronoun takes up ("Number 23, white home jersey, ... - he rises"), which no
+     rule reads; a fragile A: a plural only as a bare subject with a simple present ("Insects have 6
+     legs!", the kind in general); and an answer that names no one after a trace about several.
+  An offer of more help ("let me know if you'd like the other one read out") is none of A's three: where
+  the only several-referent cue is there, the rest of the answer decides.
+  What is read: the answer, not a reasoning model's trace (<think>, ◁think▷; <answer> when tagged;
+  "Thought: ... Answer: ..." fields); a
   grounding model's box after a phrase ("The woman [0.51,0.20,0.73,0.95]", Qwen-VL <ref>/<box>, Kosmos-2
   <phrase>/<object>) is a place; a final answer that names no referent ("Final answer: a juice box") takes
   its reasoning; a participle of the question's own verb ("a man wearing a blue shirt" for "What is the man
@@ -86,9 +93,10 @@ import re
 
 import assistant.evaluation.papers.racquet.bias_cues as bc
 import assistant.evaluation.papers.racquet.cot_cues as cot_cues
+from assistant import lexicon as lx
 from assistant.evaluation import noun_senses, reply_checks
 from assistant.evaluation import response_cues as cues
-from assistant.evaluation.cues.final import without_trace
+from assistant.evaluation.cues.final import split_trace, without_trace
 from assistant.evaluation.cues.several import named_again
 from assistant.evaluation.cues.structured import as_lines, grounding_as_text
 from assistant.evaluation.judgement import (
@@ -144,11 +152,19 @@ OPPOSITE_GROUP = {
 def class_rules(item: JudgeItem, response: str) -> Judgement:
     # the answer, not a reasoning model's trace; a table's rows, a JSON reply's entries: one list line each;
     # a grounding model's boxes said as places
-    response = grounding_as_text(as_lines(without_trace(response)))
+    q = cues.question_cues(str(item["question"]))
+    traced = split_trace(response)
+    response = grounding_as_text(as_lines(traced.answer))
     judged = _class_rules(item, response)
+    # an answer that names no one ("Answer: black") after a trace that answered for several: the rubric
+    # weighs the answer, yet it says nothing of which one; a final answer takes its reasoning elsewhere
+    # (`_class_rules`), so the label turns on which part is weighed
+    unnamed = judged.label != "A" and traced.trace and not _final_names_referent(q, cues.normalise(response))
+    if unnamed and _class_rules(item, grounding_as_text(as_lines(traced.trace))).label == "A":
+        why = f"the answer names no referent; its trace speaks of several: {judged.reason}"
+        return Judgement(UNKNOWN, reason=why, path=FRAGILE)
     # a reply cut off inside the clause that answers for its one referent keeps its B or C: the blind
     # annotators label what was written, and the unfinished clause names no second referent
-    q = cues.question_cues(str(item["question"]))
     if judged.label in ("B", "C") and reply_checks.cut_off(response) and _cut_in_answer(q, response):
         why = f"cut off inside the answer's own clause: {judged.reason}"
         return Judgement(judged.label, reason=why, path=CUT_IN_ANSWER)
@@ -205,9 +221,13 @@ def _class_rules(item: JudgeItem, response: str) -> Judgement:
     if asked:
         return Judgement("A", reason=f"asks or says it cannot tell which: {asked!r}", path="rules:class.asks")
     several = cues.several_referents(q, written, plural=False)
+    in_turn = None if several else _described_in_turn(q, final)
+    offered = _without_offer(item, written) if several or in_turn else None
+    if offered:  # the several-referent cue was only in an offer of more help: the answer itself decides
+        why = f"several referents only in an offer to the user; the answer alone: {offered.reason}"
+        return Judgement(offered.label, reason=why, path=OFFER)
     if several:
         return Judgement("A", reason=several, path="rules:class.several")
-    in_turn = _described_in_turn(q, final)
     if in_turn:
         return Judgement("A", reason=in_turn, path=IN_TURN)
     described = (
@@ -222,6 +242,10 @@ def _class_rules(item: JudgeItem, response: str) -> Judgement:
     if bare:
         return Judgement("C", reason=bare, path="rules:class.bare")
     if plural:
+        kinds = _kind_plurals(final, plural)
+        if kinds:  # "Insects have 6 legs!": the plural may name the kind, not several in the image
+            why = f"a bare plural subject that may speak of the kind in general: {kinds[0]!r}"
+            return Judgement(UNKNOWN, reason=why, path=FRAGILE)
         return Judgement("A", reason=f"plural mention: {plural[0]}", path="rules:class.plural")
     # a list is a reason to abstain only where its items name referents, people or places; a list of
     # what one referent wears or holds ("- navy blazer / - white shirt") is one answer in parts
@@ -233,6 +257,9 @@ def _class_rules(item: JudgeItem, response: str) -> Judgement:
     if contrast:  # a C reached past a clause no rule read: it may set a second referent beside the first
         why = f"a contrast clause with a subject of its own, not read: {contrast!r}"
         return Judgement(UNKNOWN, reason=why, path=FRAGILE)
+    unread = _unread_location(written) or _leading_description(q, final)
+    if unread:  # a C reached past something that may say which referent: a box, a place field, a topic
+        return Judgement(UNKNOWN, reason=unread, path=FRAGILE)
     return Judgement("C", reason="one referent, not described", path="rules:class.default")
 
 
@@ -254,6 +281,123 @@ def _contrast_subject(answer: str) -> str | None:
     there is a guess."""
     m = _CONTRAST_SUBJECT.search(answer)
     return m.group(1) if m else None
+
+
+# an offer of further help to the user, not an answer: "let me know if you'd like the other one read out",
+# "Want me to add both surfaces ...?", "I can also describe the other dogs", "happy to ..."
+_OFFER = re.compile(
+    r"\b(?:let me know|want me to|would you like|do you want|if you(?:'d| would) like|if you want|"
+    r"(?:i|we) (?:can|could) also|(?:i'm|i am|i'd be|i would be) happy to|shall i|should i|feel free)\b"
+)
+
+
+OFFER = "rules:class.offer"
+
+
+def _without_offer(item: JudgeItem, written: str) -> Judgement | None:
+    """The answer's class read without the sentences that offer the user more ("..., let me know if you'd
+    like the other one read out as well", "Want me to add both?"), where every cue for several referents
+    is in them and the rest is no A. The rubric's A states the ambiguity, answers for several or asks which
+    one; an offer does none of these (the replier saw several, but answered for one), so the answer
+    itself decides. An offer that asks which one is meant is a question (`clarification_question`, read
+    before); None where no sentence offers, or the rest alone is A."""
+    said = reply_checks.sentences(written)
+    kept = [s for s in said if not _OFFER.search(cues.normalise(s))]
+    if len(kept) == len(said) or not kept:
+        return None
+    rest = _class_rules(item, " ".join(kept))
+    return None if rest.label == "A" else rest
+
+
+# a bare plural (no determiner, number or quantifier before it) as a clause's subject, then a verb in the
+# simple present, perhaps after a habit adverb ("Insects have 6 legs", "that cyclists often wear ..."): the
+# generic reading, a kind in general; "Cows are grazing", "cows in the field" say what is there, and so does
+# a copula with what a photo shows ("umbrellas are red and blue", "the dogs look tired"): no "are" or "look"
+_BARE_PLURAL_SUBJECT = re.compile(
+    r"(?:^|[.;:!?\n]\s*|\b(?:that|because|since|as|and|but|so)\s+)(?P<noun>[a-z]+)\s+"
+    r"(?:(?:usually|often|generally|typically|always|normally|commonly|mostly|all|really|can|may|will|"
+    r"tend to)\s+)?(?P<verb>have|need|live|wear|eat|like|make|come|use|get|go)\b"
+    r"(?!\s+[a-z]+ing\b)"
+)
+
+
+def _kind_plurals(answer: str, plural: list[str]) -> list[str]:
+    """The answer's plural mentions (`plural`), when each is said only as a bare plural subject with a
+    simple present ("Insects have 6 legs!", "cyclists often wear such clothing"): English reads such a
+    subject as the kind in general (a generic sentence), so the plural may mention nothing in the image; an
+    A or a C there turns on a reading the rules cannot make (empty where any other use is found)."""
+    found = []
+    for word in plural:
+        uses = list(re.finditer(r"\b" + re.escape(word) + r"\b", answer))
+        generic = {m.start("noun") for m in _BARE_PLURAL_SUBJECT.finditer(answer) if m.group("noun") == word}
+        if not uses or any(m.start() not in generic for m in uses):
+            return []
+        found.append(word)
+    return found
+
+
+# coordinates the grounding reader did not take as a box ("box": [10, 20, 30, 40] in JSON, "bbox: 10 20 30
+# 40", "(10,20),(30,40)"): four numbers in a row
+_COORDINATES = re.compile(r"\d+(?:\.\d+)?(?:\s*[,\s]\s*\(?\s*\d+(?:\.\d+)?\)?){3}")
+# a box that structured.grounding_as_text said in words but no description took up ("bbox: [120, 45, 300,
+# 280], label: dog" has no phrase before the box)
+_MARKED_BOX = re.compile(r"\(in (?:the|\d+) marked box(?:es)?\)")
+# a structured field "key: value" / "key=value" (a line, or one of several on a line split by ";" or ","),
+# its key a label of one or two words and its value a short phrase ("position: left", "location=top right")
+_FIELD = re.compile(
+    r"(?:^|[\n;,{])[ \t]*[-*]?[ \t]*\"?([a-z][a-z_]{0,20}(?: [a-z_]{1,20})?)\"?[ \t]*[:=][ \t]*"
+    r"\"?((?:[a-z-]+ ?){1,4})\"?[ \t]*(?=[\n;,}]|$)",
+    re.M,
+)
+
+
+def _unread_location(written: str) -> str | None:
+    """Where a reply marks a place no rule tied to the referent: coordinates left as numbers (a box in a
+    JSON field or in another model's markup), or a structured field whose value is a place ("position:
+    left", "location=top right"). Either may say which referent the answer is about (B), so the default C
+    past it is a guess."""
+    text = cues.normalise(written)
+    box = _COORDINATES.search(text) or _MARKED_BOX.search(text)
+    if box:
+        return f"a box no rule tied to the referent: {box.group(0)!r}"
+    for m in _FIELD.finditer(written.lower()):  # by lines: `normalise` joins them
+        if cues.PLACE_WORDS & set(re.findall(r"[a-z]+", m.group(2))):
+            return f"a field that places something, not read: {m.group(0).strip()!r}"
+    return None
+
+
+# a verbless phrase that opens the reply, set off by a comma or a dash, then a clause whose subject is a
+# pronoun ("Number 23, white home jersey, up at the top of the key - he rises for the jumper"): spoken or
+# note style, where the opening phrase names the one the pronoun stands for
+_TOPIC_THEN_PRONOUN = re.compile(
+    r"^(?P<topic>(?:[^.!?;:\n,\u2013\u2014-]{2,80}(?:,|\s-|[\u2013\u2014])\s*){1,4}?)(?:he|she|it|they)(?:'s)?\b"
+)
+
+
+def _leading_description(q: cues.QuestionCues, answer: str) -> str | None:
+    """A verbless phrase opening the reply that a pronoun subject then takes up (`_TOPIC_THEN_PRONOUN`),
+    with content words the question does not have: a topic phrase, as a commentator or a note names the
+    one it speaks of ("Number 23, white home jersey, ... he rises"). No rule reads it as a description, so
+    the default C past it is a guess. A phrase with a verb is a clause of its own, not a topic."""
+    m = _TOPIC_THEN_PRONOUN.match(answer)
+    if m is None:
+        return None
+    topic = m.group("topic")
+    said = re.findall(r"[a-z]+(?:'[a-z]+)?", topic)
+    if any(w in cues.VERBS or w.endswith(("'s", "'re")) or _participle(w) for w in said):
+        return None
+    # it describes as a description would: a place, a colour, a distinguishing adjective or a number ("Good
+    # question, it's ...", "uh so the dog, yeah, it's ..." hold none)
+    new = set(re.findall(r"[a-z0-9]+", topic)) - q.words - cues.STOPWORDS
+    marks = cues.PLACE_WORDS | lx.COLORS | lx.DISTINGUISHING_ADJECTIVES
+    if not any(w in marks or w.isdigit() for w in new):
+        return None
+    return f"an opening phrase that may name the referent, not read: {topic.strip()!r}"
+
+
+def _participle(word: str) -> bool:
+    """An -ing form that is no noun ("watching", not "wing", "ring" or "clothing")."""
+    return word.endswith("ing") and len(word) > 5 and word not in cues.ING_NOUNS
 
 
 def _plural_synonyms(q: cues.QuestionCues, answer: str) -> list[str]:
