@@ -145,13 +145,16 @@ def cut_off(text: str) -> str | None:
 # of a reply cut inside its answer's own clause ("rules:class.cut-in-answer"): the annotators label what
 # it wrote, and the unfinished clause names no second referent (papers/racquet/judge.py); and AQuA's FAIL
 # for a reply cut off before it gives the reference ("rules:pass.cut-before-answer": the rubric's "does
-# not answer", labelled on what was written).
+# not answer", labelled on what was written); and the CoT NO of a reply whose written steps mention no
+# second referent and that is not cut inside a noun phrase ("rules:cot.cut-written": labelled on what was
+# written, papers/racquet/judge.py).
 SETTLED_BEFORE_CUT = frozenset(
     {
         "rules:class.asks",
         "rules:class.several",
         "rules:class.cut-in-answer",
         "rules:cot.several",
+        "rules:cot.cut-written",
         "rules:strategy.asks",
         "rules:strategy.several",
         "rules:bias.explicit",

@@ -574,10 +574,11 @@ def _as_person(q: cues.QuestionCues) -> cues.QuestionCues:
 
 
 def cot_rules(item: JudgeItem, response: str) -> Judgement:
-    q = cues.question_cues(str(item["question"]))
+    # "What type of window is in the room?" asks about a window
+    q = cot_cues.sort_asked(cues.question_cues(str(item["question"])))
     response = as_lines(response)  # a JSON reply's steps are its fields, a table's rows its lines
     # a belief in several taken back by a count of one ("I thought two horses, but ... one horse") says none
-    read = cot_cues.retracted(q, present_mentions(response))
+    read = cot_cues.retracted(q, cot_cues.without_address(present_mentions(response)))
     subject = cot_cues.subject_only(q)  # "Is the girl wearing a hat?": the girl, not the hat
     why, doubt = _cot_mention(subject or q, read, response)
     if why:
@@ -591,7 +592,17 @@ def cot_rules(item: JudgeItem, response: str) -> Judgement:
             doubt = f"only the question's object is several ({object_read}), not its named subject"
     if doubt:
         return Judgement(UNKNOWN, reason=doubt, path="rules:cot.doubt")
+    if reply_checks.cut_off(response) and not cot_cues.cut_in_noun_phrase(response):
+        return Judgement("NO", reason="no written step mentions several referents", path=COT_CUT_WRITTEN)
     return Judgement("NO", reason="no mention of several referents", path="rules:cot.default")
+
+
+# A CoT reply cut off mid-sentence that mentions no second referent in what it wrote: G.3 asks whether any
+# step mentions several, and the annotators label the steps written (heldout6-14: six such replies, all NO,
+# by both annotators where two labelled); one cut where a noun phrase is due ("standing beside the", "sits
+# at a table with") stays unknown (rule_judge), since the missing words may be the mention. In
+# reply_checks.SETTLED_BEFORE_CUT.
+COT_CUT_WRITTEN = "rules:cot.cut-written"
 
 
 def _cot_mention(q: cues.QuestionCues, read: str, response: str) -> tuple[str | None, str | None]:
