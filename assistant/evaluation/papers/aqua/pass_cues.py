@@ -227,7 +227,8 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
     hint_words = _hint_words(hint, question)
     asked_nouns = cues.question_cues(question).referents
     referents = frozenset(asked_nouns | set(hint_words))
-    unread = other = aside = None
+    unread = aside = None
+    other: tuple[str, str | None] | None = None
     for ref in references:
         words = answer_words(ref)
         if words in (["yes"], ["no"]):
@@ -261,8 +262,9 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
                 path="rules:pass.object",
             )
         place = answer_match.other_place(words, said, hint, referents)
-        if place or answer_match.bound_to_hint(words, said, hint_words, referents) is False:
-            other = other or (ref, place)
+        opposed = None if place else answer_match.opposed_referent(words, said, hint_words, referents)
+        if place or opposed or answer_match.bound_to_hint(words, said, hint_words, referents) is False:
+            other = other or (ref, f"the one {place}" if place else opposed)
             continue
         if answer_match.unhinted_contrast(words, said, hint_words, referents):
             aside = aside or "the reply tells referents apart and no clause has the hint's words"
@@ -294,7 +296,7 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
     if aside:
         return Judgement(UNKNOWN, reason=aside, path="rules:pass.abstain")
     if other:
-        where = f" (the one {other[1]})" if other[1] else ""
+        where = f" ({other[1]})" if other[1] else ""
         return Judgement(
             "FAIL",
             reason=f"gives {other[0]!r} for another referent than the hinted one{where}",
