@@ -3,9 +3,9 @@ answer bound to another owner or to a referent told apart by another modifier th
 that hedges a detail, options then one answer settled on, and a <think> block. Round 11: WordNet's
 antonyms (a state said as its opposite answers "no"; a subject called by the opposite of the hint's word
 is another referent), an answer given before the reply is cut off, an emoji ending a reply, a compound
-WordNet lacks named by its head, and a definite person or animal as another clause's subject. Each mechanism tested from
-the rubric (prompts/aqua_judge_clarification.txt) with replies written for these tests, and the near
-misses it must not fire on."""
+WordNet lacks named by its head, and a definite person or animal as another clause's subject. Each
+mechanism tested from the rubric (prompts/aqua_judge_clarification.txt) with replies written for these
+tests, and the near misses it must not fire on."""
 
 from __future__ import annotations
 

@@ -546,7 +546,9 @@ def bound_to_hint(
     return False
 
 
-_CLAUSE_OPENERS = frozenset(["and", "but", "while", "whereas", "though", "although", "so", "then", "meanwhile"])
+_CLAUSE_OPENERS = frozenset(
+    ["and", "but", "while", "whereas", "though", "although", "so", "then", "meanwhile"]
+)
 
 
 def _other_agent(clause: str, referents: frozenset[str], reference_words: Sequence[str]) -> str | None:
@@ -776,7 +778,8 @@ def opposed_referent(
             (
                 k
                 for k, t in enumerate(toks)
-                if (t in _SUBJECT_ENDS or t in lx.AUX) and toks[k - 1 : k] not in (["who"], ["that"], ["which"])
+                if (t in _SUBJECT_ENDS or t in lx.AUX)
+                and toks[k - 1 : k] not in (["who"], ["that"], ["which"])
             ),
             len(toks),
         )
