@@ -359,3 +359,27 @@ def test_a_definite_person_or_animal_subject_of_another_clause_is_another_refere
 )
 def test_a_subject_that_is_no_other_agent_binds_nothing(reply: str) -> None:
     assert judged("What is the monkey holding?", "the baby monkey", "a banana", reply) != "FAIL"
+
+
+# ------------------------------------------------------------------ round 11: a spelling, a shade
+
+
+def test_a_spelling_wordnet_lists_in_a_sense_of_the_reference_is_the_same_word() -> None:
+    question, hint = "What is the player holding?", "the player in white"
+    assert judged(question, hint, "racket", "The player in white is holding a tennis racquet.") == "PASS"
+    # near miss: a spelling variant WordNet does not list for it stays undecided ("Mariana" is no sure
+    # "Marianne", nor another name)
+    assert judged("What is the boat's name?", "the red boat", "Marianne", 'It reads "Mariana".') == "unknown"
+
+
+@pytest.mark.parametrize(
+    "reference,reply,label",
+    [
+        ("light blue", "The boy's shirt is a pale blue.", "PASS"),
+        ("dark green", "It's a deep-green shirt.", "PASS"),
+        ("light blue", "The boy's shirt is a deep blue.", "FAIL"),  # the opposite shade
+        ("light blue", "The boy's shirt is a pale green.", "FAIL"),  # the same shade, another colour
+    ],
+)
+def test_a_word_of_the_same_shade_gives_the_reference(reference: str, reply: str, label: str) -> None:
+    assert judged("What color is the shirt?", "the boy's", reference, reply) == label

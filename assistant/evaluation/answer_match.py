@@ -37,7 +37,14 @@
   is not).
 - Related forms (`related_forms`): a spelling variant ("racquet"), a compound sharing its first part
   ("motorbike" / "motorcycle") or ending in the word ("telephone"): not the same answer, but another
-  wording of it cannot be ruled out.
+  wording of it cannot be ruled out. But a spelling variant that WordNet lists in one of the reference's
+  senses is the same word ("racquet" for "racket"), and a compound WordNet lacks, a known word and then
+  the reference, is a kind of it ("smartphone" for "phone"; the compounds that are not, "butterfly",
+  are in WordNet).
+- Opposites (`noun_senses.antonyms`, WordNet's direct antonyms of an adjective's first sense): the
+  opposite of the asked state said of the asked subject answers "no" ("The door is shut tight" for "Is
+  the door open?"); a subject called by the opposite of a hint word ("the big dog" for "the small dog",
+  "the man who's standing" for "the man sitting down") is another referent (`opposed_referent`).
 - Place: a clause whose subject stands in a place that excludes the hint's place ("the bus at the front"
   for "the bus behind") is about another referent; a side or part of the object ("on its left side",
   "the left wing") is no place of the referent (`subject_places`).
@@ -51,7 +58,8 @@
   woman's coat is navy and the man's is red"), and a possessive noun names a referent (its owner). A
   clause whose subject tells its referent apart by another modifier than the hint's, in the same slot
   (`other_modifier`: "the big dog" for "the small dog"), is about another referent or the hinted one
-  described anew.
+  described anew. A clause whose subject is a definite person or animal that is no referent ("and the
+  mother is holding a banana" for "the baby monkey") gives the answer to that one.
 """
 
 from __future__ import annotations
@@ -844,7 +852,9 @@ def _close_synonym(word: str, reference: str) -> bool:
 
 
 def _names_reference(word: str, reference: str, skip: frozenset[str] | set[str] = frozenset()) -> str | None:
-    """How `word` names the reference noun's thing: "a synonym", "a kind" of it, or None. `skip`: forms
+    """How `word` names the reference noun's thing: "a synonym", "a kind" of it, "a spelling" of it (a
+    spelling variant, `_spelling_variant`, that WordNet lists in one of the reference's senses, whatever its
+    rank: the same word), "a compound" headed by it, or None. `skip`: forms
     that name something else here (the hint's "grill" is no reading of "grilling")."""
     for w in _nouns(word):
         if w in skip:
@@ -856,9 +866,20 @@ def _names_reference(word: str, reference: str, skip: frozenset[str] | set[str] 
                 return "a synonym"
             if noun_senses.kind_of(w, r):
                 return "a kind"
+            if _spelling_variant(w, r) and set(noun_senses.senses(w)) & set(noun_senses.senses(r)):
+                return "a spelling"  # "racquet": WordNet lists it in a sense of "racket", one word
     if not _nouns(word) and any(_compound_of(word, r) for r in _nouns(reference)):
         return "a compound"
     return None
+
+
+def _spelling_variant(word: str, other: str) -> bool:
+    """Two spellings of one word: the same first two letters, most letters shared ("racquet" / "racket"),
+    neither a part of the other ("earphone" is a compound of "phone", no spelling of it)."""
+    from difflib import SequenceMatcher
+
+    short, long_ = sorted((word, other), key=len)
+    return word[:2] == other[:2] and short not in long_ and SequenceMatcher(None, word, other).ratio() >= 0.75
 
 
 def _compound_of(word: str, head: str) -> bool:

@@ -124,10 +124,15 @@ also read from an elliptic answer ("He is - a hard hat"), an opening "Definitely
 subject said as a pronoun ("It has a collar on"), and the reply's opening word where the hinted clause
 reads neither way. The hinted clause is the one with all the hint's words where one has them ("the kid
 in the red hat", not the one "in the green hat"); a reply that tells referents apart in other words than
-the hint's ("the seated man" for "the man sitting down") abstains. "of" belongs to the noun before it
-("a field full of sunflowers" gives no object of "painting of"); for "How many N", a count put on N
-that is not the reference's fails ("three suitcases: two large ones"). An "or" offers options for the
-answer only in the stretch (up to a sentence end or a dash) that holds a reference word ("is eating -
+the hint's ("the man in the hat" for "the man sitting down") abstains, but one that calls the answer's
+subject by the opposite of a hint word (WordNet's antonyms: "the standing man" for "the man sitting
+down", "the big dog" for "the small dog") gives it to another referent and fails; so does a definite
+person or animal that is no referent as the answering clause's subject ("and the mother is holding a
+banana" for "the baby monkey"). The opposite of the asked state said of the subject answers "no" ("The
+door is shut tight" for "Is the door open?"); "pale blue" gives "light blue" (the same shade). "of"
+belongs to the noun before it ("a field full of sunflowers" gives no object of "painting of"); for "How
+many N", a count put on N that is not the reference's fails ("three suitcases: two large ones"). An
+"or" offers options for the answer only in the stretch (up to a sentence end or a dash) that holds a reference word ("is eating -
 mashed banana, or maybe fruit puree" hedges a detail); a reference negated in another clause leaves the
 clause that gives it ("the older child isn't eating"; binding decides whose); a kind of the reference
 by a rare sense only ("a bunny": first a club hostess) abstains.

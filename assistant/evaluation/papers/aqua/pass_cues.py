@@ -316,8 +316,11 @@ def _in_other_words(words: list[str], question: str, hint: str, response: str) -
     American term for it (`answer_match.in_regional_words`: "trainers" for "sneakers"), and how it was
     said; the question's and hint's words name the referent, not the answer. Not for a colour: its
     shades are a closed class (`_clashes`), "teal" is no sure "green"."""
-    if not words or words[-1] in lx.COLORS:
+    if not words:
         return None
+    shade = _in_shade_words(words, response)
+    if shade is not None or words[-1] in lx.COLORS:
+        return shade
     found = answer_match.in_other_words(words, response, answer_match.tokens(f"{question} {hint}"))
     if found is None:
         regional = answer_match.in_regional_words(words, response)
@@ -326,6 +329,22 @@ def _in_other_words(words: list[str], question: str, hint: str, response: str) -
         return regional[0], f"{regional[1]!r}, the other variety's word for {words[-1]!r}", regional[1]
     reading, word, how = found
     return reading, f"{word!r}, {how} of {words[-1]!r}", word
+
+
+def _in_shade_words(words: list[str], response: str) -> tuple[str, str, str] | None:
+    """The reply read with the reference's shade where it gives another word of the same shade before the
+    reference's colour ("pale blue" for "light blue": `_LIGHT_SHADES`, a closed class like the colours),
+    and how it was said; None otherwise."""
+    for k, w in enumerate(words[:-1]):
+        group = next((g for g in (_LIGHT_SHADES, _DARK_SHADES) if w in g), None)
+        if group is None or words[k + 1] not in lx.COLORS:
+            continue
+        for other in sorted(group - {w}):
+            pattern = rf"\b{other}(?=[\s-]+{words[k + 1]}\b)"
+            if re.search(pattern, response, re.IGNORECASE):
+                reading = re.sub(pattern, w, response, flags=re.IGNORECASE)
+                return reading, f"{other!r}, the same shade as {w!r}", other
+    return None
 
 
 def _as_date(reference: str, response: str) -> tuple[str, str, str] | None:
