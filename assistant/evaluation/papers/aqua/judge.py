@@ -134,8 +134,8 @@ belongs to the noun before it ("a field full of sunflowers" gives no object of "
 many N", a count put on N that is not the reference's fails ("three suitcases: two large ones"). An
 "or" offers options for the answer only in the stretch (up to a sentence end or a dash) that holds a
 reference word ("is eating - mashed banana, or maybe fruit puree" hedges a detail); a reference negated
-in another clause leaves the clause that gives it ("the older child isn't eating"; binding decides whose); a kind of the reference
-by a rare sense only ("a bunny": first a club hostess) abstains.
+in another clause leaves the clause that gives it ("the older child isn't eating"; binding decides
+whose); a kind of the reference by a rare sense only ("a bunny": first a club hostess) abstains.
 Counts in dozens are numbers ("half a dozen" = 6); a British or American term for the reference's head
 (breame's lists: "trainers" for "sneakers", "mobile" for "phone") passes as a synonym does. An "and"
 before a new subject and its verb splits clauses ("The woman's coat is navy and the man's is red"), and
