@@ -1006,9 +1006,41 @@ def singled_out(q: cues.QuestionCues, text: str) -> str | None:
         after = found.text.split()[len(found.noun.split()) :]
         if predicate and predicate in (found.noun, after[0] if after else ""):
             continue  # "chef cooking noodles in wok", "taken in a station": the question and its answer
-        if not _given_before(found.noun, text[: found.start]):
+        if _refers(found, text):
             return found.text
     return None
+
+
+# an indefinite article and up to three modifiers right before a noun: "an attached two-car garage"
+_INDEFINITE_BEFORE = re.compile(r"\b(?:a|an)\s+(?:[\w'-]+\s+){0,3}$")
+
+
+def _refers(found: cues.Description, text: str) -> bool:
+    """Whether a description read by the shared cues is a referent phrase the reply answers for. A noun
+    phrase introduced by "a" / "an" ("Yes - an attached two-car garage with interior access") or a noun
+    given so before ("holding a guitar ... the guitar with both hands") is a new thing the answer brings,
+    not one referent picked out among candidates (the rubric's infer picks out with "the ... in the
+    centre"). A "noun" that is the verb of its clause ("the cable isn't plugged in", "the original hangs in
+    the Louvre": an auxiliary, a negated contraction, or an -s verb right after a noun WordNet knows) is
+    no referent phrase: the clause's subject is the noun before it. `text` is read as the shared cues
+    read it (normalised), where the description's offsets point."""
+    normal = cues.normalise(text)
+    before = normal[: found.start]
+    if _given_before(found.noun, before) or _INDEFINITE_BEFORE.search(before):
+        return False
+    noun = found.noun
+    if noun in lx.AUX or noun.endswith("n't") or "'" in noun:
+        return False
+    # the words between the description's "the" and its noun, or before it where it opens without one
+    opening = r"(?:the|this|that)\s+((?:[a-z'-]+\s+){0,2}?)" + re.escape(noun) + r"\b"
+    led = re.match(opening, normal[found.start :])
+    lead = led.group(1).split() if led else re.findall(r"\bthe\s+([a-z'-]+)\s+$", before)
+    if lead and _is_verb(noun) and noun != "one":
+        word = lead[-1]
+        modifier = word in lx.DISTINGUISHING_ADJECTIVES or word in lx.COLORS or word in lx.PLACE_WORDS
+        if not modifier and noun_senses.senses(en.lemma(word)):
+            return False
+    return True
 
 
 def _asked_predicate(q: cues.QuestionCues) -> str | None:
@@ -1062,7 +1094,9 @@ def several_described(q: cues.QuestionCues, text: str) -> str | None:
             answer
         ):  # a terse item answers within its key: "kid on the left eating a pear"
             said = cues.content_words(_TERSE_ANSWER.sub("", found.text)) - q.words
-        if said and not _given_before(found.noun, text[: found.start]):
+        # an answer that only asks the user to say so ("If you meant the little one sleeping by the door,
+        # just let me know") offers that referent; it answers nothing for it
+        if said and _refers(found, text) and not _REQUEST.search(answer):
             answered.append((found, stop))
     for k, (first, stop) in enumerate(answered):
         for other, _ in answered[k + 1 :]:
