@@ -73,6 +73,30 @@ def uncounted(q: cues.QuestionCues) -> cues.QuestionCues:
     )
 
 
+_PLURAL_SUBJECT = re.compile(r"^plural subject: '([a-z'-]+)'")
+
+
+def plural_subject_aside(q: cues.QuestionCues, several: str) -> bool:
+    """Whether the shared cues' "plural subject" (`several`) names things other than the referents: the
+    noun a "how many" question counts ("How many people are on the bus?" - "... The people on the bus are
+    holding on": the answer's own things, as `uncounted` reads them), or people where the question asks
+    about nothing a person could own or be ("What is the weather like?" - "The people in the park are
+    wearing light clothing": the weather is no physical object, so the people are evidence, not several
+    referents)."""
+    m = _PLURAL_SUBJECT.match(several)
+    if m is None:
+        return False
+    noun = m.group(1)
+    counted = _HOW_MANY.search(q.text)
+    if counted and en.lemma(counted.group(1)) == en.lemma(noun):
+        return True
+    if not cues.is_person(noun) or q.pronoun or q.vague:
+        return False
+    return bool(q.referents) and not any(
+        cues.is_person(r) or noun_senses.kind_of(en.lemma(r), "object") for r in q.referents
+    )
+
+
 def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     """infer when the reply says which single referent it took, answer otherwise (judge.py's docstring)."""
     assumed = _ASSUMPTION.search(text)
@@ -439,18 +463,22 @@ def subject_names_referent(q: cues.QuestionCues, text: str) -> str | None:
     return None
 
 
-# a place phrase after the name: "It's a lamp on the desk", "This is a bicycle by the wall"
+# a place in the scene after the name, in its sentence or a later one: "It's a lamp on the desk", "That's a
+# globe! The round ball on the teacher's desk is ..."; a place phrase with "a" describes the thing itself
+# ("with black figures painted on a red background")
 _PLACED_AFTER = re.compile(
-    r"[^.;!?]*?\b(?:"
+    r".*?\b(?:"
     + "|".join(sorted(lx.SPATIAL_PREPOSITIONS, key=len, reverse=True))
-    + r")\s+(?:the|a|an)\s"
+    + r")\s+the\s",
+    re.S,
 )
 
 
 def _named_for_what_is_this(text: str, named: re.Match[str]) -> Judgement:
     """A bare "What is this?" answered by naming the thing with the question's own pronoun ("This is a
     bicycle.", "It's a French press"): the name is the answer (Level 0), not a referent taken. A reply that
-    also places what it named ("It's a lamp on the desk") may be saying which one it took: it abstains.
+    also places what it named in the scene, there or in a later sentence ("It's a lamp on the desk",
+    "That's a globe! The ball on the teacher's desk is ...") may be saying which one it took: it abstains.
     A subject that places or describes the thing ("That bird on the railing is ...") is read before."""
     if _PLACED_AFTER.match(text, named.start(1)):
         reason = "names the thing a bare 'what is this?' asks about and places it: its answer or its referent"
@@ -532,7 +560,12 @@ def _owner_in_evidence(q: cues.QuestionCues, text: str) -> str | None:
     for evidence in _EVIDENCE.finditer(text):
         for m in _OWNED_PART.finditer(evidence.group(0)):
             owner = m.group(1) or m.group(2)
-            if owner not in _NOT_OWNERS and owner not in q.words and not owner.endswith("ly"):
+            if owner in _NOT_OWNERS or owner in q.words or owner.endswith("ly"):
+                continue
+            # a whole is a noun: "the lobed leaves" are leaves of a shape (a participle or an adjective
+            # WordNet has no noun for), not the leaves of a lobed thing
+            participle = owner.endswith("ed") and not noun_senses.senses(owner)
+            if _names_thing(owner) and not participle:
                 return f"names what the question's pronoun is, by a part of it in the evidence: {owner!r}"
     return None
 
@@ -1006,6 +1039,10 @@ def singled_out(q: cues.QuestionCues, text: str) -> str | None:
         after = found.text.split()[len(found.noun.split()) :]
         if predicate and predicate in (found.noun, after[0] if after else ""):
             continue  # "chef cooking noodles in wok", "taken in a station": the question and its answer
+        # a plural picks out a group, not the one referent a singular question asks about ("The people in
+        # the park are wearing light clothing" for the weather); "these" / "they" ask about a group
+        if cues.is_plural(found.noun) and not (q.plural_in_question or plural_pronoun(q)):
+            continue
         if _refers(found, text):
             return found.text
     return None
@@ -1386,7 +1423,11 @@ def unmarked_which(response: str) -> str | None:
         m = _WHICH_UNMARKED.match(clause)
         if m is None or m.group(1) in lx.AUX or m.group(1) in cues.VERBS:
             continue
-        if (m.group(2) or "") in lx.AUX or (m.group(2) or "") in cues.VERBS:
+        verb = m.group(2) or ""
+        # "which animal are you asking about": the auxiliary before "you" inverts a question to the user,
+        # a question back as much as "which one?"; "which one is red" is about a referent
+        asks_user = verb in lx.AUX and re.match(r"\s*you\b", clause[m.end() :]) is not None
+        if (verb in lx.AUX or verb in cues.VERBS) and not asks_user:
             continue
         rest = [c for j, c in enumerate(clauses) if j != k]
         if all(_says_only_what_is_there(c) for c in rest):
