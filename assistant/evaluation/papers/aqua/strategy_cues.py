@@ -118,9 +118,12 @@ def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
         return Judgement(UNKNOWN, reason=reason, path="rules:strategy.abstain")
     if described:
         return Judgement("infer", reason=f"singles out one referent: {described!r}")
+    display = bare_display(q, text)
+    if display:
+        return Judgement(UNKNOWN, reason=display, path="rules:strategy.abstain")
     vague = q.vague or bool(_PRONOUN_REFERENT.search(q.text))
     named = _named_referent(q, text) if vague else None
-    taken_subject = subject_names_referent(q, text) if not named else None
+    taken_subject = (subject_names_referent(q, text) or owner_names_referent(q, text)) if not named else None
     if taken_subject:
         return Judgement("infer", reason=taken_subject)
     if named:
@@ -461,6 +464,55 @@ def subject_names_referent(q: cues.QuestionCues, text: str) -> str | None:
         said_subject = (topic + " " + subject).strip()
         return f"the subject names the referent the question left to a pronoun or left out: {said_subject!r}"
     return None
+
+
+# a display named bare as the reply's subject, right before the verb that reads it: "The clock reads 3:45"
+_BARE_DISPLAY = re.compile(
+    r"^(?:the|this|that)\s+([a-z'-]+)\s+(?:[a-z]+ly\s+)?(?:reads?|says?|shows?|displays?|indicates?)\b"
+)
+
+
+_SHOWN = re.compile(r"\b(?:show|shows|say|says|read|reads|display|displays|indicate|indicates)\b")
+
+
+def bare_display(q: cues.QuestionCues, text: str) -> str | None:
+    """A reading question naming no display ("What time is it?") answered from a display named by its bare
+    noun ("The clock reads approximately 3:45"): the obvious display, named as the question could have
+    left it (an answer), or the one the reply took (infer, as "The large clock above the departures board
+    reads 7:45" is); annotators read it both ways, so the rules abstain. A described display is read by
+    `subject_names_referent`."""
+    # "What time does it show?": "it" is a display left vague, which a name resolves; the "it" of "What
+    # time is it?" stands for no thing
+    if not _reading_only(q) or _SHOWN.search(q.text):
+        return None
+    m = _BARE_DISPLAY.match(text)
+    if m is None or m.group(1) in q.words or not noun_senses.kind_of(en.lemma(m.group(1)), "artifact"):
+        return None
+    return f"reads the answer off a display named bare: {m.group(0)!r}"
+
+
+# the question's thing owned by a pronoun ("What's wrong with its ear?", "What colour is her scarf?"), and the
+# reply's opening subject owned by a noun phrase ("The puppy's left ear ...")
+_OWNED_BY_PRONOUN = re.compile(r"\b(its|his|her|their)\s+(?:[a-z'-]+\s+){0,2}?[a-z'-]+\b")
+_OWNER_SUBJECT = re.compile(r"^(?:the|this|that|your)\s+((?:[a-z'-]+\s+){0,2}?[a-z'-]+?)'s?\s+[a-z]")
+
+
+def owner_names_referent(q: cues.QuestionCues, text: str) -> str | None:
+    """For a question whose thing is owned by a pronoun ("What's wrong with its ear?"), a reply whose
+    opening subject puts the thing on an owner the question does not name ("The puppy's left ear looks
+    red"): the owner is the referent the reply took for the pronoun, as a subject naming a thing is for a
+    bare "it" (`subject_names_referent`). A person's generic noun for "his" / "her" ("The man's shirt is
+    blue") names no more than the pronoun, and words the question has name nothing new."""
+    asked = _OWNED_BY_PRONOUN.search(q.text)
+    opening = _OWNER_SUBJECT.match(text)
+    if asked is None or opening is None:
+        return None
+    owner = opening.group(1).split()
+    people = cues.PRONOUN_PEOPLE.get(asked.group(1), frozenset())
+    head = owner[-1]
+    if head in q.words or head in people or head in _NO_REFERENT or not _names_thing(head):
+        return None
+    return f"puts the question's {asked.group(0)!r} on an owner it names: {opening.group(1)!r}"
 
 
 # a place in the scene after the name, in its sentence or a later one: "It's a lamp on the desk", "That's a
