@@ -1095,9 +1095,20 @@ def singled_out(q: cues.QuestionCues, text: str) -> str | None:
         # the park are wearing light clothing" for the weather); "these" / "they" ask about a group
         if cues.is_plural(found.noun) and not (q.plural_in_question or plural_pronoun(q)):
             continue
+        if _in_offered_alternatives(cues.normalise(text), found):
+            continue
         if _refers(found, text):
             return found.text
     return None
+
+
+def _in_offered_alternatives(text: str, found: cues.Description) -> bool:
+    """Whether a description stands in a question that offers alternatives ("Number 7, number 4, or the
+    keeper diving at the back?"): it is a candidate asked about, not the referent answered for."""
+    opens = max(text.rfind(c, 0, found.start) for c in ".!?\n") + 1
+    closes = min((k for k in (text.find(c, found.end) for c in ".!?\n") if k >= 0), default=len(text))
+    sentence = text[opens : closes + 1]
+    return sentence.rstrip().endswith("?") and re.search(r"\bor\b", sentence) is not None
 
 
 # an indefinite article and up to three modifiers right before a noun: "an attached two-car garage"
@@ -1371,6 +1382,13 @@ def unread_layout(q: cues.QuestionCues, response: str, grounded: int) -> str | N
     asked = re.match(r"[^.!\n]*?\?", text)
     if asked:
         return f"opens with a question no rule read: {asked.group(0).strip()!r}"
+    # so is a question after sentences that only say what is there ("Hold on, there are three lads in the
+    # frame here! Number 7, number 4, or the keeper?")
+    for sentence in (x.strip() for x in re.split(r"(?<=[.!?])\s+|\n", text) if x.strip()):
+        if sentence.endswith("?"):
+            return f"asks before answering anything, in a question no rule read: {sentence!r}"
+        if not (cues.answers_nothing(_LEADING_FILLER.sub("", sentence)) or speaker_aside(sentence)):
+            break
     # what the reply says, not what it asks or offers after the answer ("Do you want the pattern too?",
     # "Let me know if you meant the other one")
     said = reply_checks.sentences(text)
@@ -1394,6 +1412,10 @@ def unread_layout(q: cues.QuestionCues, response: str, grounded: int) -> str | N
     return None
 
 
+# an interjection or a "hold on" before what a sentence says: "Hold on, there are three ..."
+_LEADING_FILLER = re.compile(
+    r"^(?:(?:oh|ah|hmm+|um+|uh|ok(?:ay)?|well|so|wow|hold on|wait|hey|oops|sorry)\b\W*)+"
+)
 _DEFINITE_WORDS = re.compile(r"\b(?:the|this|that|these|those)\s+((?:[a-z][a-z'-]*\s+){0,2}[a-z][a-z'-]*)")
 
 
