@@ -196,6 +196,7 @@ from assistant.evaluation.papers.aqua.strategy_cues import (
     restored_articles,
     several_described,
     table_by_referent,
+    things_keyed,
     uncounted,
     unmarked_which,
     unread_layout,
@@ -367,6 +368,7 @@ def _several(q: cues.QuestionCues, response: str) -> Judgement | None:
         return Judgement("enumerate", reason=f"{len(listed)} list items, each naming a referent")
     keyed = (
         described_keys(response)
+        or things_keyed(response)
         or answers_by_key(q, text)
         or answered_alternatives(text)
         or several_described(q, cues.normalise(restored_articles(response)))

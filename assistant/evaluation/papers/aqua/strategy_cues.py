@@ -1054,6 +1054,29 @@ def described_keys(response: str) -> str | None:
     return None
 
 
+_THING_KEY = re.compile(r"^(?:the|your|my|this|that)\s+(?:[a-z'-]+\s+){0,2}?([a-z'-]+)$")
+
+
+def things_keyed(response: str) -> str | None:
+    """Two or more items keyed by definite things of different kinds, each with a short answer ("Your
+    phone: yes (78%) / Your tablet: no - the cable isn't plugged in"): an answer for each thing, the
+    rubric's enumerate. The keys must be physical objects by WordNet (not parts, places, attributes or
+    the image: "The colour: red / The size: large" are one thing's fields) and differ in their head."""
+    heads: dict[str, str] = {}
+    for key, value in cues.keyed_items(response):
+        m = _THING_KEY.match(" ".join(cues.words(key)))
+        if m is None or not _short_answer(value):
+            continue
+        head = m.group(1)
+        if head in lx.PART_NOUNS | lx.PLACE_WORDS | lx.ATTRIBUTE_NOUNS | lx.IMAGE_WORDS | _NOT_KEYS:
+            continue
+        if noun_senses.kind_of(en.lemma(head), "object"):
+            heads.setdefault(head, key)
+    if len(heads) >= 2:
+        return f"items keyed by things: {', '.join(list(heads.values())[:3])}"
+    return None
+
+
 def _short_answer(value: str) -> bool:
     """A value that is an answer, not a sentence: a few words with no verb ("a sheep", "brown"), or the
     key's referent named by a copula ("it's a goat", "that is a wren")."""
