@@ -519,9 +519,7 @@ def owner_names_referent(q: cues.QuestionCues, text: str) -> str | None:
 # globe! The round ball on the teacher's desk is ..."; a place phrase with "a" describes the thing itself
 # ("with black figures painted on a red background")
 _PLACED_AFTER = re.compile(
-    r".*?\b(?:"
-    + "|".join(sorted(lx.SPATIAL_PREPOSITIONS, key=len, reverse=True))
-    + r")\s+the\s",
+    r".*?\b(?:" + "|".join(sorted(lx.SPATIAL_PREPOSITIONS, key=len, reverse=True)) + r")\s+the\s",
     re.S,
 )
 
