@@ -199,9 +199,11 @@ from assistant.evaluation.papers.aqua.strategy_cues import (
     parallel_answers,
     part_keyed,
     plural_pronoun,
+    plural_subject_aside,
     restored_articles,
     several_described,
     table_by_referent,
+    things_keyed,
     uncounted,
     unmarked_which,
     unread_layout,
@@ -360,6 +362,8 @@ def _several(q: cues.QuestionCues, response: str) -> Judgement | None:
         # "The woman on the left is holding a baby. There is another woman on the right too.": the second
         # place only says another one is there; one referent is answered for
         several = None
+    if several and plural_subject_aside(q, several):
+        several = None  # the counted noun, or people where the question asks about the weather
     if several and several.startswith("quantified mention") and plural_pronoun(q):
         # "Are they happy?" - "Both are beaming": the quantifier counts the group the question asks about
         several = None
@@ -371,6 +375,7 @@ def _several(q: cues.QuestionCues, response: str) -> Judgement | None:
         return Judgement("enumerate", reason=f"{len(listed)} list items, each naming a referent")
     keyed = (
         described_keys(response)
+        or things_keyed(response)
         or answers_by_key(q, text)
         or answered_alternatives(text)
         or several_described(q, cues.normalise(restored_articles(response)))
