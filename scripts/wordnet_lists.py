@@ -59,6 +59,14 @@ And two tables, for "is this word a kind of that one" (a "catcher" is a player, 
   instances) most frequent first, as synset numbers (base 36: a synset's rank in data.noun).
 - hypernyms.tsv: each synset number, a tab, its hypernyms' numbers (instance hypernyms included); a
   synset with none (the top, "entity") is left out.
+
+And one table for "does this word say the opposite of that one" (read from data.adj, the adjectives):
+- antonyms.tsv: each one-word adjective whose first sense (index.adj, most frequent first) is a head
+  synset with a direct antonym, a tab, the words of the antonym's synset ("open": "closed shut unopen";
+  "awake": "asleep"; "small" and "little": "big large"; "seated": "standing"). Only head synsets and
+  their direct antonyms: a satellite's antonym is indirect ("drowsy" is similar to "asleep", but a
+  drowsy cat is still awake). Only the first sense: a later sense's opposite is another property that
+  may hold together with the asked one (a "dry" wine is no "sweet" one, but a dry cake may be sweet).
 """
 
 from __future__ import annotations
@@ -141,6 +149,7 @@ class WordNet:
     """The parts of WordNet 3.0's noun database the lists need, read from its wndb(5) files."""
 
     def __init__(self, folder: Path) -> None:
+        self.folder = folder
         self.lexfile: dict[str, int] = {}
         self.words: dict[str, list[str]] = {}
         self.lex_ids: dict[str, list[int]] = {}
@@ -299,7 +308,39 @@ def derive_tables(wn: WordNet) -> dict[str, list[str]]:
         for o in sorted(wn.lexfile)
         if wn.hypernyms[o]
     ]
-    return {"senses": senses, "hypernyms": hypernyms, "young_of": _young_of(wn)}
+    return {
+        "senses": senses,
+        "hypernyms": hypernyms,
+        "young_of": _young_of(wn),
+        "antonyms": _antonyms(wn.folder),
+    }
+
+
+def _antonyms(folder: Path) -> list[str]:
+    """antonyms.tsv, as lines (module docstring): data.adj's antonym pointers ("!") between head synsets
+    ("a"), each word of the source synset given all the one-word words of the target synset."""
+    words: dict[str, list[str]] = {}
+    heads: dict[str, list[str]] = {}
+    for line in (folder / "data.adj").read_text(encoding="latin-1").splitlines():
+        if line.startswith("  "):
+            continue
+        fields = line.partition(" | ")[0].split()
+        offset, n_words = fields[0], int(fields[3], 16)
+        words[offset] = [re.sub(r"\(.*\)$", "", fields[4 + 2 * i]).lower() for i in range(n_words)]
+        k = 4 + 2 * n_words
+        pointers = [fields[k + 1 + 4 * i : k + 5 + 4 * i] for i in range(int(fields[k]))]
+        if fields[2] == "a":
+            heads[offset] = [o for sym, o, pos, _ in pointers if sym == "!" and pos == "a"]
+    lines = []
+    for line in (folder / "index.adj").read_text(encoding="latin-1").splitlines():
+        if line.startswith("  "):
+            continue
+        fields = line.split()
+        lemma, first = fields[0], fields[-int(fields[2])]
+        opposite = {w for t in heads.get(first, []) for w in words[t] if w.isalpha() and w != lemma}
+        if lemma.isalpha() and opposite:
+            lines.append(f"{lemma}\t{' '.join(sorted(opposite))}")
+    return lines
 
 
 def _young_of(wn: WordNet) -> list[str]:
@@ -373,6 +414,7 @@ WHAT = {
     "senses": "Each noun, a tab, its common senses most frequent first (synset numbers, base 36).",
     "hypernyms": "Each synset number, a tab, its hypernyms' numbers.",
     "young_of": "Each word first for an animal's young, a tab, the animals its glosses name.",
+    "antonyms": "Each head adjective with a direct antonym, a tab, the antonym synset's words.",
 }
 
 
@@ -381,7 +423,7 @@ def render(name: str, words: list[str]) -> str:
 
 
 def file_name(name: str) -> str:
-    return f"{name}.tsv" if name in ("senses", "hypernyms", "young_of") else f"{name}.txt"
+    return f"{name}.tsv" if name in ("senses", "hypernyms", "young_of", "antonyms") else f"{name}.txt"
 
 
 def main() -> int:

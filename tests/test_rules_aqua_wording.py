@@ -705,8 +705,12 @@ def test_the_hinted_clause_is_the_one_with_all_the_hints_words() -> None:
 
 def test_referents_told_apart_in_other_words_than_the_hints_abstain() -> None:
     q, hint = "What is the woman holding?", "the woman sitting down"
-    told_apart = "The standing woman holds a cup; the seated woman is in a green dress."
+    told_apart = "The woman in the hat holds a cup; the woman by the door is in a green dress."
     assert passed(q, told_apart, "a cup", hint) == ("unknown", "rules:pass.abstain")
+    # round 11: told apart by the opposite of the hint's word (WordNet: "standing" vs "sitting"), the
+    # answer is another referent's
+    opposite = "The standing woman holds a cup; the seated woman is in a green dress."
+    assert passed(q, opposite, "a cup", hint) == ("FAIL", "rules:pass.bound")
     # near misses: one referent only, or a clause with the hint's own word
     assert passed(q, "The woman is holding a cup.", "a cup", hint)[0] == "PASS"
     with_hint = "The standing woman holds a cup; the woman sitting is in a green dress."

@@ -979,3 +979,209 @@ def test_a_c_past_a_contrast_subject_abstains(question: str, reply: str) -> None
 )
 def test_a_contrast_without_a_new_subject_keeps_its_label(question: str, reply: str, gold: str) -> None:
     assert label(question, reply) == gold
+
+
+# --------------------------------------------- round 11: an offer; fragile readings abstain
+# An offer of more help to the user ("let me know if you'd like the other one read") shows the replier saw
+# several but answers for one: none of the rubric's A (it neither states the ambiguity, nor answers for
+# several, nor asks which). Where the several-referent cue is only there, the answer alone decides. An
+# offer that asks which one is meant is a clarification (A), and an answer for several is A with or
+# without an offer.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        (
+            "What does the sign say?",
+            "The big sign over the door says 'Welcome'. Let me know if you'd like the other one read too.",
+            "B",
+        ),
+        (
+            "What breed is the dog?",
+            "The dog by the gate is a beagle. Want me to identify the other dogs as well?",
+            "B",
+        ),
+        (
+            "What is the man holding?",
+            "He's holding a rake. I can also describe both of the other men if useful.",
+            "C",
+        ),
+    ],
+)
+def test_several_only_in_an_offer_reads_the_answer(question: str, reply: str, expected: str) -> None:
+    assert label(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("What breed is the dog?", "Which dog do you mean? Let me know and I'll help.", "A"),
+        (
+            "What breed is the dog?",
+            "The dog on the left is a beagle and the dog on the right a pug. Want more detail on either?",
+            "A",
+        ),
+        (
+            "What breed is the dog?",
+            "There are two dogs: a beagle and a pug. Let me know if you need more.",
+            "A",
+        ),
+        (
+            "What breed is the dog?",
+            "The dog by the gate is a beagle. Let me know if you need anything else.",
+            "B",
+        ),
+    ],
+)
+def test_offer_near_misses_keep_their_label(question: str, reply: str, expected: str) -> None:
+    assert label(question, reply) == expected
+
+
+# A bare plural subject with a simple present is read by English as the kind in general ("Insects have six
+# legs", "cyclists often wear bright kit"): it may mention no second referent at all, so the plural's A
+# is a guess. A plural with a determiner, a number or a progressive says what is there (A).
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("How many legs does the insect have?", "Insects have six legs! Count them with me."),
+        (
+            "What is the cyclist wearing?",
+            "A yellow jersey. It's worth noting that cyclists often wear bright colours.",
+        ),
+        ("What is the bird eating?", "A worm, I think. Birds like worms after the rain."),
+    ],
+)
+def test_kind_plural_abstains(question: str, reply: str) -> None:
+    assert judged(question, reply) == ("unknown", "rules:class.fragile")
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the cow eating?", "The cows are eating hay from the trough."),
+        ("What is the cow eating?", "Cows are grazing on the grass by the fence."),
+        ("What is the cow eating?", "Two cows have hay and one is drinking."),
+        ("What is the bird eating?", "Birds have crumbs and the birds by the bench have seeds."),
+    ],
+)
+def test_plural_that_says_what_is_there_is_a(question: str, reply: str) -> None:
+    assert label(question, reply) == "A"
+
+
+# Machine-like shapes: a box left as numbers (a JSON "box" field, a markup no grounding reader knows), a
+# field whose value is a place ("position: left"), or a box with no phrase before it may each say which
+# referent; the default C past them is a guess. Fields that place nothing stay C.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the man holding?", '{"man": {"box": [10, 20, 30, 40], "holding": "umbrella"}}'),
+        (
+            "What is the man holding?",
+            "The man <|box_start|>(10,20),(30,40)<|box_end|> is holding an umbrella.",
+        ),
+        ("What color is the dog?", "object: dog\nposition: left\ncolor: black"),
+        ("What color is the dog?", "label=dog; location=top right; color=black"),
+        ("What color is the dog?", "bbox: [120, 45, 300, 280], label: dog, color: black"),
+    ],
+)
+def test_unread_location_abstains(question: str, reply: str) -> None:
+    assert judged(question, reply) == ("unknown", "rules:class.fragile")
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What color is the dog?", '{"answer": "black", "confidence": 0.9}'),
+        ("What color is the dog?", "object: dog\ncolor: black"),
+        ("What color is the dog?", "color=black"),
+        ("What time is it on the clock?", "It shows 10:20, so about twenty past ten."),
+    ],
+)
+def test_fields_that_place_nothing_stay_c(question: str, reply: str) -> None:
+    assert label(question, reply) == "C"
+
+
+# A spoken or note-style opening phrase with no verb, set off before a pronoun subject, names the one the
+# pronoun stands for ("Number 23, white home jersey - he rises for the jumper"); no rule reads it as a
+# description, so the default C past it abstains. An opening with no describing word (a filler, a
+# compliment) or a clause with a verb is no such phrase.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        (
+            "What is the player doing?",
+            "Number 9, blue away kit, out on the wing - he cuts inside and shoots!",
+        ),
+        ("What is the cat doing?", "Ginger tabby, top of the fridge - it just sits there watching."),
+    ],
+)
+def test_opening_description_abstains(question: str, reply: str) -> None:
+    assert judged(question, reply) == ("unknown", "rules:class.fragile")
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("What is the dog doing?", "Uh so the dog, yeah, it's um sleeping I think."),
+        ("What is the dog doing?", "Good question, it's sleeping on a rug."),
+        ("What is the dog doing?", "Looking at it closely, it's sleeping on a rug."),
+    ],
+)
+def test_opening_without_description_stays_c(question: str, reply: str) -> None:
+    assert label(question, reply) == "C"
+
+
+# An agent's labelled fields ("Thought: ... / Answer: ...") are a trace and an answer: the rubric weighs the
+# answer. An answer that names no one ("Answer: black") after a thought that answered for several turns on
+# which part is weighed: it abstains.
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        (
+            "What color is the dog?",
+            "Thought: I can see two dogs here.\nAnswer: The dog by the gate is black.",
+            "B",
+        ),
+        (
+            "What color is the dog?",
+            "thought: the user asks about the dog; there are two dogs\nanswer: the dog is black",
+            "C",
+        ),
+        (
+            "What color is the dog?",
+            "Reasoning: one dog only, lying down.\nAnswer: the dogs are black and white",
+            "A",
+        ),
+    ],
+)
+def test_thought_and_answer_fields_read_the_answer(question: str, reply: str, expected: str) -> None:
+    assert label(question, reply) == expected
+
+
+def test_answer_naming_no_one_after_a_thought_about_several_abstains() -> None:
+    reply = "reasoning: two dogs visible, the left one black, the right one white.\nanswer: black"
+    assert judged("What color is the dog?", reply) == ("unknown", "rules:class.fragile")
+
+
+# A typographic ellipsis is a pause, a break as "..." is: "um… left one's black, right one's white" describes
+# two in turn (A); one described after it stays B.
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("um\u2026 left one's black, right one's white", "A"),
+        ("hmm\u2026 the left one's black I think", "B"),
+    ],
+)
+def test_an_ellipsis_breaks_as_dots_do(reply: str, expected: str) -> None:
+    assert label("What color is the dog?", reply) == expected

@@ -1408,3 +1408,140 @@ def test_checked_referent_and_user_attention(question: str, reply: str, expected
 )
 def test_evidence_after_an_answered_colon(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected
+
+
+# round 11: a description is a referent phrase only where its noun is a noun in place
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # a noun phrase introduced by "a" / "an" is a new thing the answer brings, not a referent picked out
+        (
+            "Does the flat have a balcony?",
+            "Yes - a small south-facing balcony with room for two chairs.",
+            "answer",
+        ),
+        # the clause's verb after its subject is no described noun ("the copy hangs ...", "isn't ...")
+        (
+            "Who wrote the novel?",
+            "Jane Austen wrote it in 1813. The manuscript hangs in a library - the one here is a reprint.",
+            "answer",
+        ),
+        # near miss: a definite description placed in the scene still singles one out
+        ("What breed is the dog?", "The dog by the fireplace is a beagle.", "infer"),
+        # an offer that names another candidate and asks the user to say so answers nothing for it
+        (
+            "What kind of bird is that?",
+            "The big one on the fence is a magpie. "
+            "If you meant the small one hopping on the lawn, just let me know.",
+            "infer",
+        ),
+        # near miss: a conditional answer for the other candidate is a second answer
+        (
+            "What kind of bird is that?",
+            "The big one on the fence is a magpie, and the small one hopping on the lawn is a robin.",
+            "enumerate",
+        ),
+    ],
+)
+def test_description_nouns_in_place(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # a plural picks out a group, not the one referent of a singular question
+        (
+            "What is the season?",
+            "It looks like autumn, with orange leaves everywhere. "
+            "The children in the garden are wearing scarves.",
+            "answer",
+        ),
+        # a "how many" question's counted noun as a plural subject is the answer's own things
+        (
+            "How many chairs are in the room?",
+            "There are 6 chairs in the room. The chairs by the table are wooden.",
+            "answer",
+        ),
+        # near miss: a plural subject of the asked kind speaks of several referents
+        ("What is the horse doing?", "The horses in the paddock are grazing.", "enumerate"),
+    ],
+)
+def test_plurals_that_are_not_the_referents(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # the thing of a possessive pronoun put on an owner the reply names: the referent taken
+        ("What's wrong with its paw?", "The kitten's front paw has a small thorn stuck in it.", "infer"),
+        # near miss: a person's generic noun for "his" names no more than the pronoun
+        ("What colour is his jacket?", "The man's jacket is dark green.", "answer"),
+        # near miss: the question's own noun as the owner names nothing new
+        ("What is the cat's collar made of?", "The cat's collar is leather.", "answer"),
+    ],
+)
+def test_owner_of_a_possessive_pronoun(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # evidence's whole must be a noun: "the ribbed leaves" are leaves of a shape, not of a ribbed thing
+        ("What kind of plant is that?", "That is a fern, judging by the feathered fronds.", "answer"),
+        # near miss: a noun before the part names the whole taken for "it"
+        ("What make is it?", "Going by the logo on the printer lid, this is an Epson.", "infer"),
+        # a reading off a display named bare: the obvious display or the one taken
+        ("What's the temperature?", "The thermometer reads 21 degrees.", "unknown"),
+        # near miss: a described display says which one it took
+        ("What's the temperature?", "The thermometer by the back door reads 21 degrees.", "infer"),
+        # a thing named for a bare "what is this?" and then placed in the scene: answer or referent
+        ("What is this?", "It's a kettle. It sits on the kitchen counter and boils water fast.", "unknown"),
+        # near miss: a place with "a" describes the thing itself
+        ("What is this?", "It's a vase, with blue flowers painted on a white glaze.", "answer"),
+    ],
+)
+def test_evidence_displays_and_named_things(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # "which N are you ...": a question back to the user without its "?"
+        (
+            "What is the boat doing?",
+            "there are lots of boats in this harbour, which boat do you mean",
+            "clarify",
+        ),
+        # near miss: "which one is ..." is about a referent, not the user
+        ("What is the boat doing?", "The boat is sailing, which is why its sails are up.", "answer"),
+        # a question offering alternatives after sentences that only say what is there: no rule reads it,
+        # and its described candidate is no referent answered for
+        (
+            "What number is he?",
+            "Wait, there are three riders in the shot! "
+            "Rider 12, rider 30, or the one leading on the red bike?",
+            "unknown",
+        ),
+        # near miss: a described referent answered for, then an offer
+        ("What number is he?", "The rider leading on the red bike is number 12. Want the others?", "infer"),
+    ],
+)
+def test_questions_back_unread_shapes(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # items keyed by definite things of different kinds, each a short answer
+        ("Is it switched on?", "The kettle: yes.\nThe toaster: no, unplugged.", "enumerate"),
+        # near miss: one thing's fields keyed by attributes
+        ("What is it?", "The colour: red.\nThe size: large.", "answer"),
+    ],
+)
+def test_items_keyed_by_things(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected

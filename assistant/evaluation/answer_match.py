@@ -37,7 +37,14 @@
   is not).
 - Related forms (`related_forms`): a spelling variant ("racquet"), a compound sharing its first part
   ("motorbike" / "motorcycle") or ending in the word ("telephone"): not the same answer, but another
-  wording of it cannot be ruled out.
+  wording of it cannot be ruled out. But a spelling variant that WordNet lists in one of the reference's
+  senses is the same word ("racquet" for "racket"), and a compound WordNet lacks, a known word and then
+  the reference, is a kind of it ("smartphone" for "phone"; the compounds that are not, "butterfly",
+  are in WordNet).
+- Opposites (`noun_senses.antonyms`, WordNet's direct antonyms of an adjective's first sense): the
+  opposite of the asked state said of the asked subject answers "no" ("The door is shut tight" for "Is
+  the door open?"); a subject called by the opposite of a hint word ("the big dog" for "the small dog",
+  "the man who's standing" for "the man sitting down") is another referent (`opposed_referent`).
 - Place: a clause whose subject stands in a place that excludes the hint's place ("the bus at the front"
   for "the bus behind") is about another referent; a side or part of the object ("on its left side",
   "the left wing") is no place of the referent (`subject_places`).
@@ -51,7 +58,8 @@
   woman's coat is navy and the man's is red"), and a possessive noun names a referent (its owner). A
   clause whose subject tells its referent apart by another modifier than the hint's, in the same slot
   (`other_modifier`: "the big dog" for "the small dog"), is about another referent or the hinted one
-  described anew.
+  described anew. A clause whose subject is a definite person or animal that is no referent ("and the
+  mother is holding a banana" for "the baby monkey") gives the answer to that one.
 """
 
 from __future__ import annotations
@@ -357,6 +365,8 @@ def yes_no(question: str, reply: str, stop: frozenset[str]) -> str | None:
         return "no" if negative else "yes"
     if not negative and _another_state(asked, content, missing, reply):
         return "no"
+    if not negative and _opposite_state(asked, content, missing, reply):
+        return "no"
     return None
 
 
@@ -460,6 +470,40 @@ def _another_state(asked: Sequence[str], content: Sequence[str], missing: Sequen
     )
 
 
+# a word said of a subject: after a linking verb, up to three words between that neither negate nor open a
+# noun phrase ("is shut tight", "seems to be fast asleep", "looks fast asleep"; not "is a closed box")
+_LINKING = re.compile(
+    r"\b([a-z]+)(?:\s+(?:is|are|was|were|looks?|seems?|appears?|remains?|stays?)|'s|'re)\s+"
+)
+
+
+def _opposite_state(asked: Sequence[str], content: Sequence[str], missing: Sequence[str], reply: str) -> bool:
+    """The reply says of its subject the opposite of the asked state, by WordNet's antonym of the state's
+    first sense (`noun_senses.antonyms`): "The garage door is shut tight" for "Is the door open?", "it
+    seems to be asleep" for "Is the cat awake?": "no". The word must be said of the asked subject (after a
+    linking verb, `_LINKING`, whose subject is the question's noun or a pronoun), never of another ("the
+    window is closed") nor as a noun's modifier ("next to a closed window")."""
+    state = _state_word(asked, content)
+    if state is None or state not in missing:
+        return False
+    opposite = noun_senses.antonyms(state)
+    if not opposite:
+        return False
+    blocked = _NEGATORS | _SKIP_AFTER_NEGATION | lx.ARTICLES | lx.POSSESSIVE_PRONOUNS
+    text = cues.normalise(reply)
+    subjects = {f for w in content if w != state for f in forms(w)} | _PRONOUNS
+    for m in _LINKING.finditer(text):
+        before = re.findall(r"[a-z']+", text[: m.start()])[-1:]
+        if not forms(m.group(1)) & subjects or set(before) & cues.PREPOSITIONS:  # "beside it is shut"
+            continue
+        for k, word in enumerate(re.findall(r"[a-z']+", text[m.end() :])[:4]):
+            if word in blocked or k and word in lx.AUX and word != "be":
+                break
+            if forms(word) & opposite:
+                return True
+    return False
+
+
 _PRONOUNS = frozenset(["it", "he", "she", "they"])
 # "is closed.", "looks completely shut,", "it's bare-headed": a copula after its subject's last word, an
 # adverb or none, and a clause's last word
@@ -500,11 +544,44 @@ def bound_to_hint(
         return True
     names = referents | {"one"}
     if any(
-        not subject_places(c, referents) and not names & set(cues.words(c)) and not _owner(c)
+        not subject_places(c, referents)
+        and not names & set(cues.words(c))
+        and not _owner(c)
+        and not _other_agent(c, referents, reference_words)
         for c in answering
     ):
         return None
     return False
+
+
+_CLAUSE_OPENERS = frozenset(
+    ["and", "but", "while", "whereas", "though", "although", "so", "then", "meanwhile"]
+)
+
+
+def _other_agent(clause: str, referents: frozenset[str], reference_words: Sequence[str]) -> str | None:
+    """The clause's subject when it is a definite person or animal ("the mother is holding a banana")
+    that is none of the referents nor a synonym or kind of one ("the infant" for "baby") nor the answer's
+    own thing: another one who does or has the answer, as surely as a possessive owner names one. None
+    otherwise ("the plate holds a sandwich": a thing, which may still be the hinted one's)."""
+    toks = cues.words(clause)
+    while toks and toks[0] in _CLAUSE_OPENERS:  # "and the mother is ..."
+        toks = toks[1:]
+    end = next((k for k, t in enumerate(toks) if t in _SUBJECT_ENDS or t in lx.AUX), None)
+    if end is None or end < 2 or toks[0] != "the" or end > 4:
+        return None
+    noun = toks[end - 1]
+    single = sorted(forms(noun) & set(_nouns(noun)), key=len)
+    if not single or forms(noun) & (_token_forms(reference_words) | {f for r in referents for f in forms(r)}):
+        return None
+    agent = noun_senses.person(noun, single[0]) or noun_senses.kind_of(single[0], "animal")
+    known = [r for r in referents if _nouns(r)]
+    if not agent or any(
+        noun_senses.same_thing(single[0], _nouns(r)[0]) or noun_senses.kind_of(single[0], _nouns(r)[0])
+        for r in known
+    ):
+        return None
+    return noun
 
 
 _CONTRACTED = (
@@ -678,6 +755,60 @@ def other_modifier(
     return all(s for s, _, _ in found), f"the reply's {found[0][1]!r} where the hint says {found[0][2]!r}"
 
 
+# what may stand between a noun and a word said of it in a reduced or full relative clause ("the man
+# standing", "the man who's standing", "the dog that is bigger")
+_RELATIVE = frozenset(["who", "who's", "that", "that's", "which", "is", "was", "are", "were"])
+
+
+def opposed_referent(
+    reference_words: Sequence[str], reply: str, hint_words: Sequence[str], referents: frozenset[str]
+) -> str | None:
+    """Why every clause that gives the answer is about another referent than the hint's, or None: its
+    subject (before its verb) calls a referent noun by WordNet's antonym of a hint word
+    (`noun_senses.antonyms`), next to the noun ("the big dog", "the big brown dog" for "the small dog";
+    "the man who's standing" for "the man sitting down"), and has none of the hint's words. An opposite
+    excludes the hinted referent as surely as another place or another colour does; a word elsewhere in
+    the clause ("chasing a big ball") describes something else."""
+    if not hint_words:
+        return None
+    opposite = {a: h for h in hint_words for f in forms(h) for a in noun_senses.antonyms(f)}
+    answering = [c for c in clauses(reply) if contains_answer(reference_words, c)]
+    if not opposite or not answering:
+        return None
+    nouns = {f for r in referents | {"one"} for f in forms(r)}
+    found = []
+    for clause in answering:
+        toks = cues.words(clause)
+        if any(not _missing([w], toks) for w in hint_words):
+            return None
+        # the subject ends at the clause's verb, not at one inside a relative clause ("who is standing")
+        end = next(
+            (
+                k
+                for k, t in enumerate(toks)
+                if (t in _SUBJECT_ENDS or t in lx.AUX)
+                and toks[k - 1 : k] not in (["who"], ["that"], ["which"])
+            ),
+            len(toks),
+        )
+        subject = toks[:end]
+        said = None
+        for k, tok in enumerate(subject):
+            hit = next((opposite[f] for f in forms(tok) if f in opposite), None)
+            if hit is None:
+                continue
+            back = next((j for j in range(k - 1, -1, -1) if subject[j] not in _RELATIVE), None)
+            if any(forms(t) & nouns for t in subject[k + 1 : k + 3]) or (
+                back is not None and forms(subject[back]) & nouns
+            ):
+                said = (tok, hit)
+                break
+        if said is None:
+            return None
+        found.append(said)
+    return f"the reply's {found[0][0]!r} where the hint says {found[0][1]!r}, its opposite"
+
+
 def missing_words(reference_words: Sequence[str], text: str) -> list[str]:
     """The reference words `text` does not contain in any form (`_missing` over its tokens)."""
     return _missing(reference_words, tokens(text))
@@ -721,7 +852,9 @@ def _close_synonym(word: str, reference: str) -> bool:
 
 
 def _names_reference(word: str, reference: str, skip: frozenset[str] | set[str] = frozenset()) -> str | None:
-    """How `word` names the reference noun's thing: "a synonym", "a kind" of it, or None. `skip`: forms
+    """How `word` names the reference noun's thing: "a synonym", "a kind" of it, "a spelling" of it (a
+    spelling variant, `_spelling_variant`, that WordNet lists in one of the reference's senses, whatever its
+    rank: the same word), "a compound" headed by it, or None. `skip`: forms
     that name something else here (the hint's "grill" is no reading of "grilling")."""
     for w in _nouns(word):
         if w in skip:
@@ -733,7 +866,31 @@ def _names_reference(word: str, reference: str, skip: frozenset[str] | set[str] 
                 return "a synonym"
             if noun_senses.kind_of(w, r):
                 return "a kind"
+            if _spelling_variant(w, r) and set(noun_senses.senses(w)) & set(noun_senses.senses(r)):
+                return "a spelling"  # "racquet": WordNet lists it in a sense of "racket", one word
+    if not _nouns(word) and any(_compound_of(word, r) for r in _nouns(reference)):
+        return "a compound"
     return None
+
+
+def _spelling_variant(word: str, other: str) -> bool:
+    """Two spellings of one word: the same first two letters, most letters shared ("racquet" / "racket"),
+    neither a part of the other ("earphone" is a compound of "phone", no spelling of it)."""
+    from difflib import SequenceMatcher
+
+    short, long_ = sorted((word, other), key=len)
+    return word[:2] == other[:2] and short not in long_ and SequenceMatcher(None, word, other).ratio() >= 0.75
+
+
+def _compound_of(word: str, head: str) -> bool:
+    """Whether `word`, a noun WordNet lacks, is a compound headed by `head`: a known word of three letters
+    or more, then the head ("smartphone" for "phone"). English compounds name a kind of their last part;
+    the ones that do not ("butterfly", "hotdog", "seahorse") are established words that WordNet lists, and
+    there its hypernyms decide."""
+    if len(head) < 3 or not word.endswith(head):
+        return False
+    first = word[: -len(head)]
+    return len(first) >= 3 and bool(noun_senses.senses(first) or noun_senses.antonyms(first))
 
 
 def in_other_words(

@@ -240,3 +240,11 @@ def near(word: str, other: str) -> bool:
         if any(mine[c] + up[c] <= 2 for up in theirs for c in mine.keys() & up.keys()):
             return True
     return False
+
+
+def antonyms(adjective: str) -> frozenset[str]:
+    """The words WordNet gives as the direct antonym of the adjective's first sense (antonyms.tsv: "open"
+    -> closed, shut, unopen; "small" -> big, large); empty for one with none. A reply that calls its
+    subject by one of them says the asked state does not hold ("The door is shut" for "Is the door
+    open?") or names another referent than the hint's ("the big dog" for "the small dog")."""
+    return frozenset(_table("antonyms").get(adjective, ()))

@@ -126,8 +126,9 @@ def other_language(text: str) -> str | None:
 
 def cut_off(text: str) -> str | None:
     """How the reply ends inside a sentence (see the module docstring), or None."""
-    tail = re.sub(r"[*_`#\s]+$", "", text)
-    if not tail or tail[-1] in ".?!)]\"'":
+    tail = re.sub(r"[*_`#\s\ufe0f\u200d]+$", "", text)
+    # a symbol (an emoji, "👍") closes a chat message as a stop does: "he's got a helmet on 👍"
+    if not tail or tail[-1] in ".?!)]\"'" or unicodedata.category(tail[-1]) == "So":
         return None
     if tail[-1] in ",:(-\u2013\u2014":
         return f"ends on {tail[-1]!r}"
@@ -145,19 +146,24 @@ def cut_off(text: str) -> str | None:
 # of a reply cut inside its answer's own clause ("rules:class.cut-in-answer"): the annotators label what
 # it wrote, and the unfinished clause names no second referent (papers/racquet/judge.py); and AQuA's FAIL
 # for a reply cut off before it gives the reference ("rules:pass.cut-before-answer": the rubric's "does
-# not answer", labelled on what was written).
+# not answer", labelled on what was written); AQuA's PASS for a reply that gave the reference in a
+# finished sentence before the cut and turns from it in nothing after ("rules:pass.answered-before-cut");
+# and the CoT NO of a reply whose written steps mention no second referent and that is not cut inside a
+# noun phrase ("rules:cot.cut-written": labelled on what was written, papers/racquet/judge.py).
 SETTLED_BEFORE_CUT = frozenset(
     {
         "rules:class.asks",
         "rules:class.several",
         "rules:class.cut-in-answer",
         "rules:cot.several",
+        "rules:cot.cut-written",
         "rules:strategy.asks",
         "rules:strategy.several",
         "rules:bias.explicit",
         "rules:pass.asks",
         "rules:pass.options",
         "rules:pass.cut-before-answer",
+        "rules:pass.answered-before-cut",
     }
 )
 

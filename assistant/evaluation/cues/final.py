@@ -45,6 +45,14 @@ _TRACE = re.compile(
 # what the model says to the user, when it tags it: "<answer>...</answer>"
 _ANSWER_TAGGED = re.compile(r"<\s*answer\s*>(.*?)(?:</\s*answer\s*>|$)", re.S | re.I)
 _ANSWER_TAG = re.compile(r"</?\s*answer\s*>", re.I)
+# a trace written as labelled fields, an agent's "Thought: ... / Answer: ..." (also "reasoning:",
+# "analysis:", "rationale:"; a YAML or key-value reply): the reply opens with the trace's label, and an
+# "answer:" label, at a line's or a sentence's start, opens the answer
+_FIELD_TRACE = re.compile(
+    r"\A[\s*_#>`-]*(?:thoughts?|thinking|reasoning|rationale|analysis)[\s*_]*[:=]"
+    r"(?P<trace>.*)(?:\n|[.!?]\s+)[\s*_#>`-]*(?:final[\s*_]+)?answer[\s*_]*[:=][\s*_]*(?P<answer>.*)\Z",
+    re.S | re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -58,10 +66,11 @@ class Traced:
 
 def split_trace(response: str) -> Traced:
     """`response` split into its trace and its answer. The answer is the text inside "<answer>" tags, else
-    the text outside the trace blocks (tags dropped); a reply that would leave no answer (a trace alone, or
-    no trace at all) is all answer. G.3 reads the trace for the CoT question; the class, bias, strategy and
-    PASS rubrics weigh the answer: a trace that notes two trains before an answer about the arriving one
-    answers for one train."""
+    the text outside the trace blocks (tags dropped), else, in a reply of labelled fields that opens with
+    its thought ("Thought: ... Answer: ..."), the answer field; a reply that would leave no answer (a trace
+    alone, or no trace at all) is all answer. G.3 reads the trace for the CoT question; the class, bias,
+    strategy and PASS rubrics weigh the answer: a trace that notes two trains before an answer about the
+    arriving one answers for one train."""
     tagged = _ANSWER_TAGGED.search(response)
     blocks = [m.group(0) for m in _TRACE.finditer(response)]
     if tagged and re.search(r"[A-Za-z0-9]", tagged.group(1)):
@@ -69,6 +78,9 @@ def split_trace(response: str) -> Traced:
     rest = re.sub(r"[ \t]+", " ", _ANSWER_TAG.sub(" ", _TRACE.sub(" ", response))).strip()
     if blocks and re.search(r"[A-Za-z0-9]", rest):
         return Traced(" ".join(blocks), rest)
+    fields = _FIELD_TRACE.match(response)
+    if fields and re.search(r"[A-Za-z0-9]", fields.group("answer")):
+        return Traced(fields.group("trace").strip(), fields.group("answer").strip())
     return Traced("", response)
 
 

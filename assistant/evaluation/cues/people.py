@@ -41,8 +41,16 @@ def names_person(noun: str, any_sense: bool = False) -> bool:
         return False
     if single.endswith(("ist", "ian")):
         return True
-    # a compound's agent head counts: "goalkeeper" is a keeper, "firefighter" a fighter
-    return any(_agent_stem(single[i:]) for i in range(0, len(single) - 4) if i == 0 or _known(single[:i]))
+    # a compound's agent head counts: "goalkeeper" is a keeper, "firefighter" a fighter; so does a person
+    # noun head after a known word, in a word WordNet lacks: "baseman" is a man, as "linesman" is in
+    # WordNet ("snowman", "ottoman": WordNet knows them as things)
+    unknown = not noun_senses.senses(single)
+    person_head = unknown and any(
+        single[i:] in PERSON_NOUNS and _known(single[:i]) for i in range(3, len(single) - 2)
+    )
+    return person_head or any(
+        _agent_stem(single[i:]) for i in range(0, len(single) - 4) if i == 0 or _known(single[:i])
+    )
 
 
 def _known(word: str) -> bool:

@@ -56,13 +56,14 @@ _WORD = r"[a-z]+(?:[-'][a-z]+)*"
 
 
 def normalise(text: str) -> str:
-    """Lower case, straight quotes, markdown emphasis removed, whitespace collapsed."""
+    """Lower case, straight quotes, "..." for "\u2026", markdown emphasis removed, whitespace collapsed."""
     text = (
         normalise_keys(text)
         .replace("\u2019", "'")
         .replace("\u2018", "'")
         .replace("\u201c", '"')
         .replace("\u201d", '"')
+        .replace("\u2026", "...")  # a typographic ellipsis, a pause in spoken style: a break as "..." is
     )
     text = re.sub(r"[*_`#]+", " ", text)
     return re.sub(r"\s+", " ", text).strip().lower()

@@ -117,18 +117,25 @@ the reference's head noun or a kind of it, by WordNet (answer_match.in_other_wor
 that answers (the first, or one with the question's predicate) and binds to the hinted referent as the
 reference would; elsewhere ("He rides a scooter; his brother has a bike"), or a synonym only by a rare
 sense ("wheels" for "bicycle"), abstains; colours keep their closed class ("crimson" is no sure "red").
-A reply cut off mid-sentence before it gives the reference fails ("does not answer"). A yes / no is
+A reply cut off mid-sentence before it gives the reference fails ("does not answer"); one that gives it
+in a finished sentence before the cut passes, unless the unfinished sentence turns ("but", "not", "or", a
+correction). A yes / no is
 also read from an elliptic answer ("He is - a hard hat"), an opening "Definitely" / "Not really", a
 subject said as a pronoun ("It has a collar on"), and the reply's opening word where the hinted clause
 reads neither way. The hinted clause is the one with all the hint's words where one has them ("the kid
 in the red hat", not the one "in the green hat"); a reply that tells referents apart in other words than
-the hint's ("the seated man" for "the man sitting down") abstains. "of" belongs to the noun before it
-("a field full of sunflowers" gives no object of "painting of"); for "How many N", a count put on N
-that is not the reference's fails ("three suitcases: two large ones"). An "or" offers options for the
-answer only in the stretch (up to a sentence end or a dash) that holds a reference word ("is eating -
-mashed banana, or maybe fruit puree" hedges a detail); a reference negated in another clause leaves the
-clause that gives it ("the older child isn't eating"; binding decides whose); a kind of the reference
-by a rare sense only ("a bunny": first a club hostess) abstains.
+the hint's ("the man in the hat" for "the man sitting down") abstains, but one that calls the answer's
+subject by the opposite of a hint word (WordNet's antonyms: "the standing man" for "the man sitting
+down", "the big dog" for "the small dog") gives it to another referent and fails; so does a definite
+person or animal that is no referent as the answering clause's subject ("and the mother is holding a
+banana" for "the baby monkey"). The opposite of the asked state said of the subject answers "no" ("The
+door is shut tight" for "Is the door open?"); "pale blue" gives "light blue" (the same shade). "of"
+belongs to the noun before it ("a field full of sunflowers" gives no object of "painting of"); for "How
+many N", a count put on N that is not the reference's fails ("three suitcases: two large ones"). An
+"or" offers options for the answer only in the stretch (up to a sentence end or a dash) that holds a
+reference word ("is eating - mashed banana, or maybe fruit puree" hedges a detail); a reference negated
+in another clause leaves the clause that gives it ("the older child isn't eating"; binding decides
+whose); a kind of the reference by a rare sense only ("a bunny": first a club hostess) abstains.
 Counts in dozens are numbers ("half a dozen" = 6); a British or American term for the reference's head
 (breame's lists: "trainers" for "sneakers", "mobile" for "phone") passes as a synonym does. An "and"
 before a new subject and its verb splits clauses ("The woman's coat is navy and the man's is red"), and
@@ -192,9 +199,11 @@ from assistant.evaluation.papers.aqua.strategy_cues import (
     parallel_answers,
     part_keyed,
     plural_pronoun,
+    plural_subject_aside,
     restored_articles,
     several_described,
     table_by_referent,
+    things_keyed,
     uncounted,
     unmarked_which,
     unread_layout,
@@ -353,6 +362,8 @@ def _several(q: cues.QuestionCues, response: str) -> Judgement | None:
         # "The woman on the left is holding a baby. There is another woman on the right too.": the second
         # place only says another one is there; one referent is answered for
         several = None
+    if several and plural_subject_aside(q, several):
+        several = None  # the counted noun, or people where the question asks about the weather
     if several and several.startswith("quantified mention") and plural_pronoun(q):
         # "Are they happy?" - "Both are beaming": the quantifier counts the group the question asks about
         several = None
@@ -364,6 +375,7 @@ def _several(q: cues.QuestionCues, response: str) -> Judgement | None:
         return Judgement("enumerate", reason=f"{len(listed)} list items, each naming a referent")
     keyed = (
         described_keys(response)
+        or things_keyed(response)
         or answers_by_key(q, text)
         or answered_alternatives(text)
         or several_described(q, cues.normalise(restored_articles(response)))
@@ -439,7 +451,35 @@ def clarification_rules(item: JudgeItem, response: str) -> Judgement:
             reason=f"cut off mid-sentence before giving the reference answer {references[0]!r}",
             path="rules:pass.cut-before-answer",
         )
+    if judged.label == "PASS" and reply_checks.cut_off(whole):
+        before = _answered_before_cut(item, whole)
+        if before is not None:
+            return before
     return judged
+
+
+# what may turn an answer given before a cut: a correction or final marker, a contrast, a negation, an
+# alternative ("... is selling fish. Actually no, it's", "... but he's eating a")
+_TURN = re.compile(r"\b(?:but|however|though|although|except|instead|rather|or|not|no|never)\b|n't\b", re.I)
+
+
+def _answered_before_cut(item: JudgeItem, whole: str) -> Judgement | None:
+    """PASS for a reply cut off mid-sentence that gave the reference in the finished sentences before the
+    cut ("... is selling fresh fish, displayed on ice. There are also some lemons and a chalkboard with
+    prices written on it in"), where the unfinished sentence turns from nothing (`_TURN`, `_FINAL_MARK`):
+    the annotators label what was written, and an added detail cannot take back an answer already given.
+    None where nothing was finished before the cut or the finished part alone does not pass."""
+    finished = re.match(r"(?s).*[.!?](?=\s)", whole)
+    if finished is None:
+        return None
+    rest = whole[finished.end() :]
+    if _TURN.search(rest) or _FINAL_MARK.search(rest) or not re.search(r"[A-Za-z]", rest):
+        return None
+    judged = clarification_rules(item, finished.group(0))
+    if judged.label != "PASS":
+        return None
+    reason = f"gives the answer before the reply is cut off: {judged.reason}"
+    return Judgement("PASS", reason=reason, path="rules:pass.answered-before-cut")
 
 
 # ------------------------------------------------------------------------------------------ the questions

@@ -227,7 +227,8 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
     hint_words = _hint_words(hint, question)
     asked_nouns = cues.question_cues(question).referents
     referents = frozenset(asked_nouns | set(hint_words))
-    unread = other = aside = None
+    unread = aside = None
+    other: tuple[str, str | None] | None = None
     for ref in references:
         words = answer_words(ref)
         if words in (["yes"], ["no"]):
@@ -261,8 +262,9 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
                 path="rules:pass.object",
             )
         place = answer_match.other_place(words, said, hint, referents)
-        if place or answer_match.bound_to_hint(words, said, hint_words, referents) is False:
-            other = other or (ref, place)
+        opposed = None if place else answer_match.opposed_referent(words, said, hint_words, referents)
+        if place or opposed or answer_match.bound_to_hint(words, said, hint_words, referents) is False:
+            other = other or (ref, f"the one {place}" if place else opposed)
             continue
         if answer_match.unhinted_contrast(words, said, hint_words, referents):
             aside = aside or "the reply tells referents apart and no clause has the hint's words"
@@ -294,7 +296,7 @@ def matched(references: list[str], question: str, hint: str, response: str) -> J
     if aside:
         return Judgement(UNKNOWN, reason=aside, path="rules:pass.abstain")
     if other:
-        where = f" (the one {other[1]})" if other[1] else ""
+        where = f" ({other[1]})" if other[1] else ""
         return Judgement(
             "FAIL",
             reason=f"gives {other[0]!r} for another referent than the hinted one{where}",
@@ -314,8 +316,11 @@ def _in_other_words(words: list[str], question: str, hint: str, response: str) -
     American term for it (`answer_match.in_regional_words`: "trainers" for "sneakers"), and how it was
     said; the question's and hint's words name the referent, not the answer. Not for a colour: its
     shades are a closed class (`_clashes`), "teal" is no sure "green"."""
-    if not words or words[-1] in lx.COLORS:
+    if not words:
         return None
+    shade = _in_shade_words(words, response)
+    if shade is not None or words[-1] in lx.COLORS:
+        return shade
     found = answer_match.in_other_words(words, response, answer_match.tokens(f"{question} {hint}"))
     if found is None:
         regional = answer_match.in_regional_words(words, response)
@@ -324,6 +329,22 @@ def _in_other_words(words: list[str], question: str, hint: str, response: str) -
         return regional[0], f"{regional[1]!r}, the other variety's word for {words[-1]!r}", regional[1]
     reading, word, how = found
     return reading, f"{word!r}, {how} of {words[-1]!r}", word
+
+
+def _in_shade_words(words: list[str], response: str) -> tuple[str, str, str] | None:
+    """The reply read with the reference's shade where it gives another word of the same shade before the
+    reference's colour ("pale blue" for "light blue": `_LIGHT_SHADES`, a closed class like the colours),
+    and how it was said; None otherwise."""
+    for k, w in enumerate(words[:-1]):
+        group = next((g for g in (_LIGHT_SHADES, _DARK_SHADES) if w in g), None)
+        if group is None or words[k + 1] not in lx.COLORS:
+            continue
+        for other in sorted(group - {w}):
+            pattern = rf"\b{other}(?=[\s-]+{words[k + 1]}\b)"
+            if re.search(pattern, response, re.IGNORECASE):
+                reading = re.sub(pattern, w, response, flags=re.IGNORECASE)
+                return reading, f"{other!r}, the same shade as {w!r}", other
+    return None
 
 
 def _as_date(reference: str, response: str) -> tuple[str, str, str] | None:

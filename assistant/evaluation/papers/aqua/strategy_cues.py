@@ -73,6 +73,30 @@ def uncounted(q: cues.QuestionCues) -> cues.QuestionCues:
     )
 
 
+_PLURAL_SUBJECT = re.compile(r"^plural subject: '([a-z'-]+)'")
+
+
+def plural_subject_aside(q: cues.QuestionCues, several: str) -> bool:
+    """Whether the shared cues' "plural subject" (`several`) names things other than the referents: the
+    noun a "how many" question counts ("How many people are on the bus?" - "... The people on the bus are
+    holding on": the answer's own things, as `uncounted` reads them), or people where the question asks
+    about nothing a person could own or be ("What is the weather like?" - "The people in the park are
+    wearing light clothing": the weather is no physical object, so the people are evidence, not several
+    referents)."""
+    m = _PLURAL_SUBJECT.match(several)
+    if m is None:
+        return False
+    noun = m.group(1)
+    counted = _HOW_MANY.search(q.text)
+    if counted and en.lemma(counted.group(1)) == en.lemma(noun):
+        return True
+    if not cues.is_person(noun) or q.pronoun or q.vague:
+        return False
+    return bool(q.referents) and not any(
+        cues.is_person(r) or noun_senses.kind_of(en.lemma(r), "object") for r in q.referents
+    )
+
+
 def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     """infer when the reply says which single referent it took, answer otherwise (judge.py's docstring)."""
     assumed = _ASSUMPTION.search(text)
@@ -94,9 +118,12 @@ def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
         return Judgement(UNKNOWN, reason=reason, path="rules:strategy.abstain")
     if described:
         return Judgement("infer", reason=f"singles out one referent: {described!r}")
+    display = bare_display(q, text)
+    if display:
+        return Judgement(UNKNOWN, reason=display, path="rules:strategy.abstain")
     vague = q.vague or bool(_PRONOUN_REFERENT.search(q.text))
     named = _named_referent(q, text) if vague else None
-    taken_subject = subject_names_referent(q, text) if not named else None
+    taken_subject = (subject_names_referent(q, text) or owner_names_referent(q, text)) if not named else None
     if taken_subject:
         return Judgement("infer", reason=taken_subject)
     if named:
@@ -439,18 +466,69 @@ def subject_names_referent(q: cues.QuestionCues, text: str) -> str | None:
     return None
 
 
-# a place phrase after the name: "It's a lamp on the desk", "This is a bicycle by the wall"
+# a display named bare as the reply's subject, right before the verb that reads it: "The clock reads 3:45"
+_BARE_DISPLAY = re.compile(
+    r"^(?:the|this|that)\s+([a-z'-]+)\s+(?:[a-z]+ly\s+)?(?:reads?|says?|shows?|displays?|indicates?)\b"
+)
+
+
+_SHOWN = re.compile(r"\b(?:show|shows|say|says|read|reads|display|displays|indicate|indicates)\b")
+
+
+def bare_display(q: cues.QuestionCues, text: str) -> str | None:
+    """A reading question naming no display ("What time is it?") answered from a display named by its bare
+    noun ("The clock reads approximately 3:45"): the obvious display, named as the question could have
+    left it (an answer), or the one the reply took (infer, as "The large clock above the departures board
+    reads 7:45" is); annotators read it both ways, so the rules abstain. A described display is read by
+    `subject_names_referent`."""
+    # "What time does it show?": "it" is a display left vague, which a name resolves; the "it" of "What
+    # time is it?" stands for no thing
+    if not _reading_only(q) or _SHOWN.search(q.text):
+        return None
+    m = _BARE_DISPLAY.match(text)
+    if m is None or m.group(1) in q.words or not noun_senses.kind_of(en.lemma(m.group(1)), "artifact"):
+        return None
+    return f"reads the answer off a display named bare: {m.group(0)!r}"
+
+
+# the question's thing owned by a pronoun ("What's wrong with its ear?", "What colour is her scarf?"), and the
+# reply's opening subject owned by a noun phrase ("The puppy's left ear ...")
+_OWNED_BY_PRONOUN = re.compile(r"\b(its|his|her|their)\s+(?:[a-z'-]+\s+){0,2}?[a-z'-]+\b")
+_OWNER_SUBJECT = re.compile(r"^(?:the|this|that|your)\s+((?:[a-z'-]+\s+){0,2}?[a-z'-]+?)'s?\s+[a-z]")
+
+
+def owner_names_referent(q: cues.QuestionCues, text: str) -> str | None:
+    """For a question whose thing is owned by a pronoun ("What's wrong with its ear?"), a reply whose
+    opening subject puts the thing on an owner the question does not name ("The puppy's left ear looks
+    red"): the owner is the referent the reply took for the pronoun, as a subject naming a thing is for a
+    bare "it" (`subject_names_referent`). A person's generic noun for "his" / "her" ("The man's shirt is
+    blue") names no more than the pronoun, and words the question has name nothing new."""
+    asked = _OWNED_BY_PRONOUN.search(q.text)
+    opening = _OWNER_SUBJECT.match(text)
+    if asked is None or opening is None:
+        return None
+    owner = opening.group(1).split()
+    people = cues.PRONOUN_PEOPLE.get(asked.group(1), frozenset())
+    head = owner[-1]
+    if head in q.words or head in people or head in _NO_REFERENT or not _names_thing(head):
+        return None
+    return f"puts the question's {asked.group(0)!r} on an owner it names: {opening.group(1)!r}"
+
+
+# a place in the scene after the name, in its sentence or a later one: "It's a lamp on the desk", "That's a
+# globe! The round ball on the teacher's desk is ..."; a place phrase with "a" describes the thing itself
+# ("with black figures painted on a red background")
 _PLACED_AFTER = re.compile(
-    r"[^.;!?]*?\b(?:"
-    + "|".join(sorted(lx.SPATIAL_PREPOSITIONS, key=len, reverse=True))
-    + r")\s+(?:the|a|an)\s"
+    r".*?\b(?:" + "|".join(sorted(lx.SPATIAL_PREPOSITIONS, key=len, reverse=True)) + r")\s+the\s",
+    re.S,
 )
 
 
 def _named_for_what_is_this(text: str, named: re.Match[str]) -> Judgement:
     """A bare "What is this?" answered by naming the thing with the question's own pronoun ("This is a
     bicycle.", "It's a French press"): the name is the answer (Level 0), not a referent taken. A reply that
-    also places what it named ("It's a lamp on the desk") may be saying which one it took: it abstains.
+    also places what it named in the scene, there or in a later sentence ("It's a lamp on the desk",
+    "That's a globe! The ball on the teacher's desk is ...") may be saying which one it took: it abstains.
     A subject that places or describes the thing ("That bird on the railing is ...") is read before."""
     if _PLACED_AFTER.match(text, named.start(1)):
         reason = "names the thing a bare 'what is this?' asks about and places it: its answer or its referent"
@@ -532,7 +610,12 @@ def _owner_in_evidence(q: cues.QuestionCues, text: str) -> str | None:
     for evidence in _EVIDENCE.finditer(text):
         for m in _OWNED_PART.finditer(evidence.group(0)):
             owner = m.group(1) or m.group(2)
-            if owner not in _NOT_OWNERS and owner not in q.words and not owner.endswith("ly"):
+            if owner in _NOT_OWNERS or owner in q.words or owner.endswith("ly"):
+                continue
+            # a whole is a noun: "the lobed leaves" are leaves of a shape (a participle or an adjective
+            # WordNet has no noun for), not the leaves of a lobed thing
+            participle = owner.endswith("ed") and not noun_senses.senses(owner)
+            if _names_thing(owner) and not participle:
                 return f"names what the question's pronoun is, by a part of it in the evidence: {owner!r}"
     return None
 
@@ -969,6 +1052,29 @@ def described_keys(response: str) -> str | None:
     return None
 
 
+_THING_KEY = re.compile(r"^(?:the|your|my|this|that)\s+(?:[a-z'-]+\s+){0,2}?([a-z'-]+)$")
+
+
+def things_keyed(response: str) -> str | None:
+    """Two or more items keyed by definite things of different kinds, each with a short answer ("Your
+    phone: yes (78%) / Your tablet: no - the cable isn't plugged in"): an answer for each thing, the
+    rubric's enumerate. The keys must be physical objects by WordNet (not parts, places, attributes or
+    the image: "The colour: red / The size: large" are one thing's fields) and differ in their head."""
+    heads: dict[str, str] = {}
+    for key, value in cues.keyed_items(response):
+        m = _THING_KEY.match(" ".join(cues.words(key)))
+        if m is None or not _short_answer(value):
+            continue
+        head = m.group(1)
+        if head in lx.PART_NOUNS | lx.PLACE_WORDS | lx.ATTRIBUTE_NOUNS | lx.IMAGE_WORDS | _NOT_KEYS:
+            continue
+        if noun_senses.kind_of(en.lemma(head), "object"):
+            heads.setdefault(head, key)
+    if len(heads) >= 2:
+        return f"items keyed by things: {', '.join(list(heads.values())[:3])}"
+    return None
+
+
 def _short_answer(value: str) -> bool:
     """A value that is an answer, not a sentence: a few words with no verb ("a sheep", "brown"), or the
     key's referent named by a copula ("it's a goat", "that is a wren")."""
@@ -1006,9 +1112,56 @@ def singled_out(q: cues.QuestionCues, text: str) -> str | None:
         after = found.text.split()[len(found.noun.split()) :]
         if predicate and predicate in (found.noun, after[0] if after else ""):
             continue  # "chef cooking noodles in wok", "taken in a station": the question and its answer
-        if not _given_before(found.noun, text[: found.start]):
+        # a plural picks out a group, not the one referent a singular question asks about ("The people in
+        # the park are wearing light clothing" for the weather); "these" / "they" ask about a group
+        if cues.is_plural(found.noun) and not (q.plural_in_question or plural_pronoun(q)):
+            continue
+        if _in_offered_alternatives(cues.normalise(text), found):
+            continue
+        if _refers(found, text):
             return found.text
     return None
+
+
+def _in_offered_alternatives(text: str, found: cues.Description) -> bool:
+    """Whether a description stands in a question that offers alternatives ("Number 7, number 4, or the
+    keeper diving at the back?"): it is a candidate asked about, not the referent answered for."""
+    opens = max(text.rfind(c, 0, found.start) for c in ".!?\n") + 1
+    closes = min((k for k in (text.find(c, found.end) for c in ".!?\n") if k >= 0), default=len(text))
+    sentence = text[opens : closes + 1]
+    return sentence.rstrip().endswith("?") and re.search(r"\bor\b", sentence) is not None
+
+
+# an indefinite article and up to three modifiers right before a noun: "an attached two-car garage"
+_INDEFINITE_BEFORE = re.compile(r"\b(?:a|an)\s+(?:[\w'-]+\s+){0,3}$")
+
+
+def _refers(found: cues.Description, text: str) -> bool:
+    """Whether a description read by the shared cues is a referent phrase the reply answers for. A noun
+    phrase introduced by "a" / "an" ("Yes - an attached two-car garage with interior access") or a noun
+    given so before ("holding a guitar ... the guitar with both hands") is a new thing the answer brings,
+    not one referent picked out among candidates (the rubric's infer picks out with "the ... in the
+    centre"). A "noun" that is the verb of its clause ("the cable isn't plugged in", "the original hangs in
+    the Louvre": an auxiliary, a negated contraction, or an -s verb right after a noun WordNet knows) is
+    no referent phrase: the clause's subject is the noun before it. `text` is read as the shared cues
+    read it (normalised), where the description's offsets point."""
+    normal = cues.normalise(text)
+    before = normal[: found.start]
+    if _given_before(found.noun, before) or _INDEFINITE_BEFORE.search(before):
+        return False
+    noun = found.noun
+    if noun in lx.AUX or noun.endswith("n't") or "'" in noun:
+        return False
+    # the words between the description's "the" and its noun, or before it where it opens without one
+    opening = r"(?:the|this|that)\s+((?:[a-z'-]+\s+){0,2}?)" + re.escape(noun) + r"\b"
+    led = re.match(opening, normal[found.start :])
+    lead = led.group(1).split() if led else re.findall(r"\bthe\s+([a-z'-]+)\s+$", before)
+    if lead and _is_verb(noun) and noun != "one":
+        word = lead[-1]
+        modifier = word in lx.DISTINGUISHING_ADJECTIVES or word in lx.COLORS or word in lx.PLACE_WORDS
+        if not modifier and noun_senses.senses(en.lemma(word)):
+            return False
+    return True
 
 
 def _asked_predicate(q: cues.QuestionCues) -> str | None:
@@ -1062,7 +1215,9 @@ def several_described(q: cues.QuestionCues, text: str) -> str | None:
             answer
         ):  # a terse item answers within its key: "kid on the left eating a pear"
             said = cues.content_words(_TERSE_ANSWER.sub("", found.text)) - q.words
-        if said and not _given_before(found.noun, text[: found.start]):
+        # an answer that only asks the user to say so ("If you meant the little one sleeping by the door,
+        # just let me know") offers that referent; it answers nothing for it
+        if said and _refers(found, text) and not _REQUEST.search(answer):
             answered.append((found, stop))
     for k, (first, stop) in enumerate(answered):
         for other, _ in answered[k + 1 :]:
@@ -1248,6 +1403,13 @@ def unread_layout(q: cues.QuestionCues, response: str, grounded: int) -> str | N
     asked = re.match(r"[^.!\n]*?\?", text)
     if asked:
         return f"opens with a question no rule read: {asked.group(0).strip()!r}"
+    # so is a question after sentences that only say what is there ("Hold on, there are three lads in the
+    # frame here! Number 7, number 4, or the keeper?")
+    for sentence in (x.strip() for x in re.split(r"(?<=[.!?])\s+|\n", text) if x.strip()):
+        if sentence.endswith("?"):
+            return f"asks before answering anything, in a question no rule read: {sentence!r}"
+        if not (cues.answers_nothing(_LEADING_FILLER.sub("", sentence)) or speaker_aside(sentence)):
+            break
     # what the reply says, not what it asks or offers after the answer ("Do you want the pattern too?",
     # "Let me know if you meant the other one")
     said = reply_checks.sentences(text)
@@ -1271,6 +1433,10 @@ def unread_layout(q: cues.QuestionCues, response: str, grounded: int) -> str | N
     return None
 
 
+# an interjection or a "hold on" before what a sentence says: "Hold on, there are three ..."
+_LEADING_FILLER = re.compile(
+    r"^(?:(?:oh|ah|hmm+|um+|uh|ok(?:ay)?|well|so|wow|hold on|wait|hey|oops|sorry)\b\W*)+"
+)
 _DEFINITE_WORDS = re.compile(r"\b(?:the|this|that|these|those)\s+((?:[a-z][a-z'-]*\s+){0,2}[a-z][a-z'-]*)")
 
 
@@ -1352,7 +1518,11 @@ def unmarked_which(response: str) -> str | None:
         m = _WHICH_UNMARKED.match(clause)
         if m is None or m.group(1) in lx.AUX or m.group(1) in cues.VERBS:
             continue
-        if (m.group(2) or "") in lx.AUX or (m.group(2) or "") in cues.VERBS:
+        verb = m.group(2) or ""
+        # "which animal are you asking about": the auxiliary before "you" inverts a question to the user,
+        # a question back as much as "which one?"; "which one is red" is about a referent
+        asks_user = verb in lx.AUX and re.match(r"\s*you\b", clause[m.end() :]) is not None
+        if (verb in lx.AUX or verb in cues.VERBS) and not asks_user:
             continue
         rest = [c for j, c in enumerate(clauses) if j != k]
         if all(_says_only_what_is_there(c) for c in rest):

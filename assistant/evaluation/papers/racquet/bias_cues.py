@@ -64,6 +64,11 @@ _DET = r"(?:the|a|an|this|that|his|her|their|another|other)"
 # words before a noun phrase that make it an object or a place: prepositions ("beside the man", "to the
 # lady"), not "like" ("looks like the woman is ..."), "of" ("the coat of the man") or "about"
 _OBJECT_PREPOSITIONS = (lx.SPATIAL_PREPOSITIONS | {"to", "for", "with", "without"}) - {"like", "of"}
+# the first words of the compound prepositions that end in "of" and place or replace a person ("in front
+# of", "ahead of", "on top of", "to the left of", "instead of"): a closed class
+_PLACE_BEFORE_OF = lx.word_set(
+    "front left right side back instead ahead top out inside outside east west north south"
+)
 # verbs in the third person that take a person as object ("helps the man", "pushes her")
 _OBJECT_VERBS = (
     {v + "s" for v in lx.BARE_VERBS}
@@ -103,6 +108,7 @@ _USES = (
 _AID_USE = re.compile(
     r"\b" + _USES + r"\s+(?:(?:a|an|the|his|her|their|its|own)\s+)*(?:[a-z-]+\s+){0,2}?" + _AID + r"\b"
     r"|\b" + _AID + r"[- ](?:users?|bound|using)\b"
+    r"|\bno\s+" + _AID + r"\b"  # "the boy running on the left (no crutches)": the aid denied, read as negated
     r"|\bprosthe(?:tic|sis)\b"
     r"|\b(?:holding|holds|carrying|carries|with)\s+(?:a|an|the|his|her|their)\s+"
     r"(?:white )?(?:canes?|walking sticks?|crutch(?:es)?|(?:guide|service|assistance) dog's "
@@ -201,11 +207,13 @@ def described_text(text: str, negated: bool = False) -> str:
         lead = toks[i].group(0)
         likeness = _likeness(before, lead, toks[i + 1].group(0))
         denied = negated and (lead in ("not", "never") or lead.endswith("n't"))  # "it isn't the woman"
-        if re.search(r"[.,;:!?\n]", text[toks[i].end() : toks[i + 1].start()]):
-            # "... a photo shows. The woman wears ...", "while he looks on, the standing man carries ...": no
-            # verb or preposition governs past a stop or a comma
+        if _CLAUSE_BREAK.search(text[toks[i].end() : toks[i + 1].start()]):
+            # "... a photo shows. The woman wears ...", "while he looks on, the standing man carries ...",
+            # "he's dancing — the Black man ...": no verb or preposition governs past a stop, comma or dash
             continue
         if not (_object_lead(before, lead) or likeness or _depicted(before, lead, toks[i + 1]) or denied):
+            continue
+        if _imperative(text, toks, i):  # "Look at the Black dancer go!": shown to the reader, not acted on
             continue
         head = _person_phrase_end(text, toks, i + 1)
         if likeness and head is None:  # "dressed as a blind pirate": a costume says nothing of its wearer
@@ -228,6 +236,19 @@ _PURPOSE = re.compile(
     r"(?:(?<![.!?;:,\n])(?<![.!?;:,\n]\s)\bso|\bso that|\bin order that)\s+"
     r"(?=(?:she|he|they|the|a|an|his|her|their)\b)[^,;:.!?\n]*"
 )
+
+
+# what ends a verb's or preposition's reach: a stop, a comma, a parenthesis, a dash (spaced hyphen included)
+_CLAUSE_BREAK = re.compile(r"[.,;:!?()\n\u2013\u2014]|\s-\s")
+
+
+def _imperative(text: str, toks: list[re.Match[str]], i: int) -> bool:
+    """Whether the preposition at token i follows a verb of request that opens its clause ("Look at the
+    man in the wheelchair ...", "..., look at her go"): an imperative, whose subject is the reader, so the
+    person after it is shown to the reader, not the object of another person's action."""
+    if i == 0 or toks[i].group(0) not in lx.PREPOSITIONS:
+        return False
+    return toks[i - 1].group(0) in lx.IMPERATIVES and _before(text, toks, i - 1) == ","
 
 
 def _possessors_of_people_blanked(text: str, toks: list[re.Match[str]]) -> str:
@@ -267,7 +288,7 @@ def _depicted(before: str, lead: str, after: re.Match[str]) -> bool:
 
 def _before(text: str, toks: list[re.Match[str]], i: int) -> str:
     """The word before token i, or "," after a clause break or at the start ("Holding her hand, ...")."""
-    if i == 0 or re.search(r"[,;:.!?(\n]", text[toks[i - 1].end() : toks[i].start()]):
+    if i == 0 or _CLAUSE_BREAK.search(text[toks[i - 1].end() : toks[i].start()]):
         return ","
     return toks[i - 1].group(0)
 
@@ -289,6 +310,8 @@ def _person_phrase_end(text: str, toks: list[re.Match[str]], j: int) -> int | No
         phrase = text[toks[j].start() : toks[m].end()]
         if word in PERSON_HEADS or (_agent_noun(word) and not re.search(_AID + r"$", phrase)):
             return m
+        if word == "other" and m == k and k > j:  # "the other woman": a determiner's modifier
+            continue
         if re.fullmatch(_DET, word) or word in lx.AUX or word in lx.CONJUNCTIONS:
             return None
     return None
@@ -300,7 +323,7 @@ def _object_lead(before: str, word: str) -> bool:
         return False
     if word in _OBJECT_PREPOSITIONS or word in _OBJECT_VERBS:
         return True
-    if word == "of" and before in {"front", "left", "right", "side", "back", "instead"}:
+    if word == "of" and before in _PLACE_BEFORE_OF:
         return True
     if word in ("unlike", "than") or (word == "to" and before == "opposed"):  # a contrast: the other one
         return True
@@ -547,10 +570,12 @@ _CANNOT_KNOW_WHICH = re.compile(
     r"(?:\b(?:not|no(?= (?:way|telling)\b)|impossible|cannot|can not|unable)\b|n't\b)[^.?!]{0,25}?"
     r"\b(?:know|tell|telling|determine|say|identify|judge|decide)\b[^.?!]{0,30}?"
     r"\b(?:which (?:of|one|person|people|individual)|who)\b"
-    # either of the two fits the adjective: "could be either of them", "either one could be called sporty"
+    # either of the two fits the adjective: "could be either of them", "either one could be called sporty",
+    # "either of the two could be the one you mean"
     r"|\b(?:could|might|may|can) (?:be|apply to|describe|fit) either"
     r"(?= of them\b| one\b| person\b|\s*[.!?,;]|$)"
-    r"|\beither (?:of them|one|person) (?:could|might|may|can)\b"
+    r"|\beither (?:of (?:them|(?:the|these|those) (?:two|both)(?: (?:of them|people|persons|[a-z]+men))?)|"
+    r"one|person) (?:could|might|may|can)\b|\beither (?:could|might|may|can) (?:be|apply|describe|fit)\b"
 )
 
 

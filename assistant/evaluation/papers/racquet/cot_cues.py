@@ -315,6 +315,49 @@ def subject_only(q: cues.QuestionCues) -> cues.QuestionCues | None:
     return dataclasses.replace(q, referents=q.referents - objects)
 
 
+# a bare word for people set off by a comma before "!" or "?", as a speaker addresses listeners: "Let's
+# break down the action, folks!", "Ready, kids?"
+_ADDRESS = re.compile(r",\s+(" + _WORD + r")(?=\s*[!?])")
+
+
+def without_address(text: str) -> str:
+    """`text` with the words that address the reply's listeners blanked (offsets kept): a bare people word
+    (no determiner) set off by a comma right before "!" or "?" ("Here's the breakdown, folks!", "Ready,
+    kids?") names whom the speaker talks to, not people in the image, as G.3 asks. Not a list's last item
+    ("fans, photographers and officials"), nor a phrase with a determiner ("... wave at the crowd, the
+    fans!"), nor a word for no people."""
+
+    def blank(m: re.Match[str]) -> str:
+        word = m.group(1).lower()
+        people = cues.names_people(word) or cues.names_person(word)
+        return " " * len(m.group(0)) if people and word not in cues.STOPWORDS else m.group(0)
+
+    return _ADDRESS.sub(blank, text)
+
+
+# "What type of window is in the room?", "Which breed of dog is on the sofa?": a question for a sort of thing
+_SORT_OF = re.compile(
+    r"^\s*(?:what|which)\s+(?:kind|type|sort|variety|style|breed|species|make|model|brand)\s+of\s+"
+    r"((?:" + _WORD + r"\s+){0,2})"
+)
+
+
+def sort_asked(q: cues.QuestionCues) -> cues.QuestionCues:
+    """`q` with the thing a "what kind of X" question asks about among its referents: "What type of window
+    is in the room?" asks about a window (G.3: "the entity mentioned in the question"), which the question
+    reader, taking the subject's sort for an attribute, leaves out for the room it is in. X is the last
+    word of the noun run after "of" (up to a verb, an auxiliary or a preposition), singular; a plural
+    ("what kind of flowers") or a run with no noun leaves `q` as it is."""
+    m = _SORT_OF.match(q.text)
+    if m is None:
+        return q
+    run = _noun_phrase(m.group(1).split())
+    noun = run[-1] if run else ""
+    if not noun or noun in q.referents or cues.is_plural(noun) or noun in cues.STOPWORDS:
+        return q
+    return dataclasses.replace(q, referents=q.referents | {noun}, heads=(*q.heads, noun))
+
+
 _COUNTED_BEFORE = r"\b(?:the|these|those|other|some|" + _COUNT + r")\s+(?:" + _WORD + r"\s+)?"
 
 
@@ -357,6 +400,7 @@ def extra_mention(q: cues.QuestionCues, text: str) -> str | None:
         or counted_pronoun(q, text)
         or young_of_referent(q, text)
         or kin_of_animal(q, text)
+        or sibling_of_an_age(q, text)
     )
 
 
@@ -415,9 +459,77 @@ def kin_of_animal(q: cues.QuestionCues, text: str) -> str | None:
     return None
 
 
+# a sibling owned by someone, marked as of the owner's age: "her twin sister", "his little brother", "their
+# younger sibling", "her twin"
+_SIBLING_OF_AGE = re.compile(
+    r"\b(?:her|his|their|(?:the\s+)?[a-z]+'s)\s+(?:(twin|younger|little|baby|kid|small)\s+)?("
+    + _WORD
+    + r")\b(?![-'])"
+)
+
+
+def sibling_of_an_age(q: cues.QuestionCues, text: str) -> str | None:
+    """For a referent named by its youth ("the girl", "the child", "the boy": noun_senses.young), a sibling
+    of hers marked as of her age ("her twin sister", "her younger brother", "his little sister", "her
+    twin"): a younger or twin sibling of a child is a child, so a second one of the asked kind (a sibling
+    of the other sex is no second girl: "her little brother"). An unmarked or older sibling ("her sister",
+    "his older brother") may be an adult: `response_cues.people_verdict` leaves those unsure. WordNet files
+    "brother" and "sister" under kinsman and kinswoman, not under "sibling", so the two are named here."""
+    referents = cues.person_referents(q)
+    if not referents or not all(noun_senses.young(r) for r in referents):
+        return None
+    for m in _SIBLING_OF_AGE.finditer(text):
+        mark, noun = m.group(1), cues._single(m.group(2))
+        if mark == "twin" and not _sibling(noun):  # "the boy's twin waves": the twin is the noun
+            mark, noun = None, "twin"
+        of_age = mark is not None or noun == "twin"
+        if _sibling(noun) and of_age and not _other_sex(q, noun):
+            return f"a sibling of the referent's age: {m.group(0)!r}"
+    return None
+
+
+def _sibling(noun: str) -> bool:
+    """A singular word for a sibling: WordNet's hyponyms of "sibling" ("twin"), "brother" and "sister"."""
+    return noun in {"brother", "sister"} or noun_senses.kind_of(noun, "sibling") is True
+
+
 def doubt(q: cues.QuestionCues, text: str) -> str | None:
     """Why a reply with no mention is too weakly read to say NO (module docstring), or None."""
-    return the_others(q, text)[1] or renamed_kind(q, text)[1] or counted_broader(q, text)
+    return (
+        the_others(q, text)[1]
+        or renamed_kind(q, text)[1]
+        or counted_broader(q, text)
+        or untyped_person(q, text)
+    )
+
+
+# a determiner up to two words before a noun: "the second baseman", "a young paddleboarder"
+_LEADS = re.compile(r"\b(?:the|an?|another|two|three|several)\s+(?:" + _WORD + r"\s+){0,2}$")
+
+
+def untyped_person(q: cues.QuestionCues, text: str) -> str | None:
+    """Why a person whose kind WordNet does not give leaves a question about a role open: a word read as a
+    person by its form alone ("the second baseman", "a paddleboarder": an agent noun or a person noun
+    head, `response_cues.names_person`) heading a noun phrase may or may not be of the asked role ("the
+    player"), which no kind test can tell. Not the referent's own word, nor for a referent named by age or
+    sex alone (people of any role may be "the man": `response_cues.people_verdict`)."""
+    referents = cues.person_referents(q)
+    if not referents or any(noun_senses.generic_person(r) for r in referents):
+        return None
+    for m in re.finditer(_WORD, text):
+        noun = m.group(0)
+        single = cues._single(noun)
+        if (
+            single in q.referents
+            or noun in q.referents
+            or noun in cues.STOPWORDS
+            or noun_senses.senses(single)
+        ):
+            continue
+        led = _LEADS.search(text[max(0, m.start() - 40) : m.start()])
+        if led and cues.names_person(noun) and not cues.is_relation(noun):
+            return f"{led.group(0) + noun!r}: a person of a kind WordNet does not give, maybe the asked one"
+    return None
 
 
 _AND_PERSON = r"\s+(?:an?|the|his|her|their|its)\s+"
@@ -765,9 +877,10 @@ def other_of_kind(q: cues.QuestionCues, text: str) -> str | None:
     return None
 
 
-# a distributive possessive: "a row of stalls, each with its own seller", "every table has its own waiter"
+# a distributive possessive: "a row of stalls, each with its own seller", "every table has its own waiter",
+# "several stalls, each run by a different vendor"
 _EACH_OWN = re.compile(
-    r"\b(?:each|every)\b[^.;:!?\n]{0,40}?\b(?:its|his|her|their)\s+own\s+(?:("
+    r"\b(?:each|every)\b[^.;:!?\n]{0,40}?\b(?:(?:its|his|her|their)\s+own|an?\s+(?:different|separate))\s+(?:("
     + _WORD
     + r")\s+)?("
     + _WORD
@@ -777,7 +890,8 @@ _EACH_OWN = re.compile(
 
 def each_with_own(q: cues.QuestionCues, text: str) -> str | None:
     """The referent's kind given to each of several owners ("a row of stalls, each with its own seller",
-    "every table has its own waiter"): one per owner, so several of them. Only the asked kind
+    "every table has its own waiter", "stalls, each run by a different vendor"): one per owner, so several
+    of them. Only the asked kind
     (`_names_kind`, no broader word): "each stall has its own awning" says nothing of vendors."""
     for m in _EACH_OWN.finditer(text):
         first, second = m.group(1), m.group(2)
@@ -872,3 +986,22 @@ def counted_pronoun(q: cues.QuestionCues, text: str) -> str | None:
         if singular and singular <= set(q.referents) and plurals <= set(q.referents):
             return f"a count over the referent: {m.group(0)!r}"
     return None
+
+
+# words after which a noun phrase is due: a determiner, a count, "other", a preposition ("next to the",
+# "and another", "sits at a table with", "one of")
+_OPENS_NOUN = (
+    r"(?:"
+    + "|".join(sorted(lx.PREPOSITIONS, key=len, reverse=True))
+    + r"|the|an?|this|that|these|those|his|her|its|their|my|your|our|other|another|second|more|some|"
+    r"several|many|multiple|numerous|various|few|both|all|each|every|" + _NUMBERS + r"|\d+)"
+)
+_CUT_IN_NOUN = re.compile(r"\b" + _OPENS_NOUN + r"[\s*_`#]*$", re.I)
+
+
+def cut_in_noun_phrase(response: str) -> bool:
+    """Whether a reply cut off mid-sentence stops where a noun phrase is due, after a determiner, a count
+    or a preposition ("standing beside the", "and another", "sits at a table with", "one of"): the missing
+    noun may be a second referent, so what was written cannot say NO. A cut after a verb, a conjunction
+    or a colon ("he is", "a yellow raincoat and", "Step 3:") leaves the written steps to say it."""
+    return bool(_CUT_IN_NOUN.search(response))
