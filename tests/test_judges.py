@@ -742,6 +742,7 @@ FROZEN_HELDOUT = {
     "heldout12.jsonl": "946e3fee57f8f6566c9c0362bb3ca2318231f9efa3eac64258f9fc8e6f1c03ad",  # 082469c
     "heldout13.jsonl": "43b691a6df7b5bc14ee46bbf21e2aa7e929b169b354bdd9986ffddaf751478e5",  # 383e875
     "heldout14.jsonl": "bc0229515389b573a4b4bffef53149221f108b66a9086014969e4063a12d4ddd",  # ce45f07
+    "heldout15.jsonl": "cdbd2778700313e13caaf44f9ffae1da605b9f9ba8f12033a424c95bae5b9b78",  # a1e0ab6
 }
 
 
