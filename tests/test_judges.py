@@ -753,3 +753,21 @@ def test_the_frozen_held_out_sets_are_unchanged_and_the_newest_is_printed() -> N
         assert labelled_set_facts(DATA_DIR / name)["sha256"] == sha256, f"{name} was edited after its freeze"
     ((kind, (printed,)),) = LABELLED_SETS
     assert kind == "held-out" and printed.name == list(FROZEN_HELDOUT)[-1]
+
+
+def test_a_table_prints_the_agreement_judge_agreement_prints() -> None:
+    # rounded once: an interval end of 0.8255 must not print 0.82 in a table and 0.83 in judge-agreement
+    from assistant.evaluation.judges import LABELLED_SETS, agreement_line, measured_agreement
+
+    ((_, (printed,)),) = LABELLED_SETS
+    labelled = load_labelled(printed)
+    tasks = sorted({str(item["task"]) for item in labelled})
+    line = agreement_line("rules", measured_agreement(RuleJudge(), tasks), tasks)
+    for task in tasks:
+        found = judge_agreement(RuleJudge(), labelled, task)
+        low, high = found["kappa_ci"]
+        expected = (
+            f"{task} kappa {found['kappa']:.2f} (95% CI {low:.2f}-{high:.2f}), "
+            f"coverage {100 * found['coverage']:.0f}%, on decided {found['kappa_decided']:.2f}"
+        )
+        assert expected in line

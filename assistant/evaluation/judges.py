@@ -313,10 +313,12 @@ def _rule_agreement(tasks: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
                         "file": facts["name"],
                         "sha256": facts["sha256"],
                         "n": found["n"],
-                        "kappa": round(found["kappa"], 3),
-                        "kappa_ci": [round(x, 3) for x in found["kappa_ci"]],
-                        "kappa_decided": round(found["kappa_decided"], 3),
-                        "coverage": round(found["coverage"], 3),
+                        # unrounded: a table rounds once, so it prints what judge-agreement prints
+                        # (0.82546 rounded to 0.825 first would print 0.82 against its 0.83)
+                        "kappa": found["kappa"],
+                        "kappa_ci": list(found["kappa_ci"]),
+                        "kappa_decided": found["kappa_decided"],
+                        "coverage": found["coverage"],
                     }
                 )
     return tuple(rows)
