@@ -102,6 +102,7 @@ from assistant.evaluation import response_cues as cues
 from assistant.evaluation.cues.final import split_trace, without_trace
 from assistant.evaluation.cues.several import named_again
 from assistant.evaluation.cues.structured import as_lines, grounding_as_text
+from assistant.evaluation.cues.text import after_self_repair, spoken_plainly
 from assistant.evaluation.judgement import (
     UNKNOWN,
     JudgeItem,
@@ -157,7 +158,12 @@ def class_rules(item: JudgeItem, response: str) -> Judgement:
     # a grounding model's boxes said as places
     q = cues.question_cues(str(item["question"]))
     traced = split_trace(response)
-    response = grounding_as_text(as_lines(traced.answer))
+    response = grounding_as_text(as_lines(spoken_plainly(traced.answer)))
+    # a spoken self-repair takes back what came before it: the answer is what the speaker settled on,
+    # where that names the referent ("..., no wait, sorry, the man on the right is holding a leash")
+    repaired = after_self_repair(response)
+    if repaired and _final_names_referent(q, cues.normalise(repaired)):
+        response = repaired
     judged = _class_rules(item, response)
     # an answer that names no one ("Answer: black") after a trace that answered for several: the rubric
     # weighs the answer, yet it says nothing of which one; a final answer takes its reasoning elsewhere
