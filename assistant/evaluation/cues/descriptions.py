@@ -232,8 +232,14 @@ def identifying_descriptions(q: QuestionCues, response: str, subjects: bool = Fa
             continue
         pieces = re.split(r"([.;:!?,]|\s(?:" + _SUBJECT_VERB_WORDS + r"|wears)\s)", rest, maxsplit=1)
         fragment = pieces[0][:80].strip()
-        if subjects and m.group(0) in others and not _verb_follows(pieces):
-            continue  # another noun describes the referent only as a subject: "the kind with a tail." no
+        # another noun describes the referent only as a subject: "the kind with a tail." no; but a relative
+        # clause on a noun of the asked kind itself ("the lady who sits under the umbrella" for the woman:
+        # a synonym or narrower word) singles that one out wherever the clause's main verb is
+        relative = (
+            re.match(r"\s*(?:who|that)\s", after) and of_asked_kind(q, m.group(0), broader=False) is True
+        )
+        if subjects and m.group(0) in others and not relative and not _verb_follows(pieces):
+            continue
         opened = fragment
         for phrase in NON_IDENTIFYING:  # "in the image" says where the photo is, not which referent
             fragment = re.sub(r"(?:^|\s)" + re.escape(phrase) + r"(?=\s|$)", " ", fragment).strip()
@@ -243,7 +249,7 @@ def identifying_descriptions(q: QuestionCues, response: str, subjects: bool = Fa
             and opened.startswith(tuple(NON_IDENTIFYING))
             and not _opens_descriptor(fragment)
         ):
-            continue  # "the man in the image drinks chai": past "in the image" the clause's verb, no descriptor
+            continue  # "the man in the image drinks chai": past "in the image" its verb, no descriptor
         content = content_words(fragment)
         if content and not content <= q.words:
             start = m.start() - len(pre.group(0)) if pre else m.start()
