@@ -1226,8 +1226,8 @@ def test_a_spoken_reply_is_read_as_meant(question: str, reply: str, gold: str) -
 @pytest.mark.parametrize(
     ("question", "reply", "gold"),
     [
-        ("What is the nurse holding?", "I see two women here, one holds a clipboard and one carries a tray.", "A"),
-        ("What is the coach saying?", "Two adults stand by the pitch: one shouts at the players, one waves.", "A"),
+        ("What is the nurse holding?", "I see two women, one holds a clipboard and one carries a tray.", "A"),
+        ("What is the coach saying?", "Two adults stand by the pitch: one shouts at them, one waves.", "A"),
         ("What colour is the bucket?", "One's red and the one by the tap is grey.", "A"),
         # near misses: "one" of other things, and one referent's two hands
         ("What is the nurse holding?", "She has two trays, one holds cups and one holds pills.", "C"),
