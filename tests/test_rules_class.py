@@ -1262,3 +1262,34 @@ def test_in_the_image_and_relative_clauses(question: str, reply: str, gold: str)
 )
 def test_an_imperative_asks_which_one(question: str, reply: str, gold: str) -> None:
     assert label(question, reply) == gold
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        # the reply counts several, describes one, then gives its verb to another subject: maybe the other
+        (
+            "What time does the clock show?",
+            "Two clocks hang here. The one marked Tokyo reads noon, and Paris reads five.",
+            "unknown",
+        ),
+        (
+            "What is the flag showing?",
+            "I see two flags. The flag on the left shows a star, while the Danish one shows a cross.",
+            "A",
+        ),
+        # near misses: a pronoun takes the verb again (the same referent), or no several counted
+        (
+            "What is the man holding?",
+            "There are two men. The man on the left holds a cup, and he holds a phone too.",
+            "B",
+        ),
+        (
+            "What time does the clock show?",
+            "There are two clocks. The one marked Tokyo reads noon, and the hall is busy.",
+            "B",
+        ),
+    ],
+)
+def test_a_described_one_then_its_verb_with_another_subject(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
