@@ -1185,3 +1185,111 @@ def test_answer_naming_no_one_after_a_thought_about_several_abstains() -> None:
 )
 def test_an_ellipsis_breaks_as_dots_do(reply: str, expected: str) -> None:
     assert label("What color is the dog?", reply) == expected
+
+
+# --------------------------------------------- round 12: spoken transcripts, "one" pro-forms, descriptors
+# A voice assistant's reply is read as its speaker meant it: hesitations and restarted words dropped, and
+# what a self-repair takes back not read ("no wait, sorry, ..." leaves the referent settled on). The
+# rubric's "list of singular nouns" said with pro-forms ("one stands ..., one sits ...", "one's yellow and
+# the one further down is black") is A; after "one" an -s form is a verb, not a counted plural. "In the
+# image" then the clause's verb describes nothing (C, the rubric's own example); a relative clause on a
+# synonym of the referent ("the lady who ..." for the woman) singles that one out (B).
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        (
+            "What is the man holding?",
+            "The man, the one by the door, um, no wait, sorry, the man by the window is holding a red kite.",
+            "B",
+        ),
+        (
+            "What colour is the car?",
+            "So the car on the left, uh, scratch that, the car nearest the kerb is a dark green.",
+            "B",
+        ),
+        ("What is the boy eating?", "Uh, the boy is, is eating an apple, I think.", "C"),
+        (
+            "What colour is the kite?",
+            "Um, there are two kites, uh, one's bright orange and the, the one higher up is blue.",
+            "A",
+        ),
+        # a correction that names no referent keeps the reading of the whole reply
+        ("What is the woman carrying?", "The woman by the bus is carrying a bag, sorry, a basket.", "B"),
+    ],
+)
+def test_a_spoken_reply_is_read_as_meant(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        ("What is the nurse holding?", "I see two women, one holds a clipboard and one carries a tray.", "A"),
+        ("What is the coach saying?", "Two adults stand by the pitch: one shouts at them, one waves.", "A"),
+        ("What colour is the bucket?", "One's red and the one by the tap is grey.", "A"),
+        # near misses: "one" of other things, and one referent's two hands
+        ("What is the nurse holding?", "She has two trays, one holds cups and one holds pills.", "C"),
+        ("What is the nurse holding?", "She holds a cup in one hand and a pen in the other.", "C"),
+    ],
+)
+def test_one_pro_forms_each_a_clause_subject(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        ("What is the man drinking?", "The man in the image drinks black coffee from a paper cup.", "C"),
+        ("What is the girl eating?", "The girl in the picture eats a slice of watermelon.", "C"),
+        ("What is the man drinking?", "The man in the image with the grey beard drinks tea.", "B"),
+        ("What is the woman selling?", "The lady who stands beside the cart sells roasted corn.", "B"),
+        ("What is the woman selling?", "The lady sells roasted corn.", "C"),
+    ],
+)
+def test_in_the_image_and_relative_clauses(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        ("What is the teacher writing?", "Please specify whom you mean, and I will answer.", "A"),
+        ("What is the dog chewing?", "Tell me which you mean and I'll look again.", "A"),
+        ("What is the dog chewing?", "It is chewing a bone. Let me know what you think.", "C"),
+    ],
+)
+def test_an_imperative_asks_which_one(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "gold"),
+    [
+        # the reply counts several, describes one, then gives its verb to another subject: maybe the other
+        (
+            "What time does the clock show?",
+            "Two clocks hang here. The one marked Tokyo reads noon, and Paris reads five.",
+            "unknown",
+        ),
+        (
+            "What is the flag showing?",
+            "I see two flags. The flag on the left shows a star, while the Danish one shows a cross.",
+            "A",
+        ),
+        # near misses: a pronoun takes the verb again (the same referent), or no several counted
+        (
+            "What is the man holding?",
+            "There are two men. The man on the left holds a cup, and he holds a phone too.",
+            "B",
+        ),
+        (
+            "What time does the clock show?",
+            "There are two clocks. The one marked Tokyo reads noon, and the hall is busy.",
+            "B",
+        ),
+    ],
+)
+def test_a_described_one_then_its_verb_with_another_subject(question: str, reply: str, gold: str) -> None:
+    assert label(question, reply) == gold

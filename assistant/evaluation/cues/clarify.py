@@ -45,7 +45,12 @@ _ASKS_UNMARKED = re.compile(
     r"^(?:which (?:one|" + _WORD + r") (?:do|did|are|were) you\b|(?:do|did) you mean\b|"
     r"are you (?:asking|referring|talking) about\b)"
 )
-_ASK_WHICH = re.compile(r"\b(?:please|kindly)?\s*(?:specify|clarify|tell me|let me know|indicate) which\b")
+# an imperative that asks the asker which one: "please specify which umbrella", "tell me who you mean",
+# "specify whom you mean" (the wh-word is the asked referent's, or what the asker means)
+_ASK_WHICH = re.compile(
+    r"\b(?:please|kindly)?\s*(?:specify|clarify|tell me|let me know|indicate) "
+    r"(?:which\b|(?:who|whom|what) you (?:mean|are (?:asking|referring|talking))\b)"
+)
 
 
 _OFFER = re.compile(r"\b(?:would you like|do you want|shall i|should i)\b[^?]*\bor\b")

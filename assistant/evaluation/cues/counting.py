@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 
 from assistant import lexicon as lx
-from assistant.evaluation.cues.people import is_person
+from assistant.evaluation.cues.people import asks_about_person, is_person
 from assistant.evaluation.cues.question import QuestionCues
 from assistant.evaluation.cues.text import _WORD, STOPWORDS, VERBS, _alias_pattern, is_plural, plural_of
-from assistant.lexicon import PERSON_NOUNS, word_set
+from assistant.lexicon import word_set
 
 _COUNTING = lx.PLURAL_QUANTIFIERS | frozenset(lx.NUMBER_WORDS) | word_set("these those other some")
 
@@ -27,6 +27,9 @@ def _counted_plurals(scope: str) -> list[str]:
         if w in STOPWORDS or len(w) <= 3 or not is_plural(w):
             continue
         prev, prev2 = (toks[k - 1] if k >= 1 else ""), (toks[k - 2] if k >= 2 else "")
+        # "one" counts no plural: after it an -s form is a verb ("one stands at the board, one sits ...")
+        if prev == "one" or (prev2 == "one" and prev not in _COUNTING):
+            continue
         if prev in _COUNTING or prev == "the" or prev2 in _COUNTING:
             found.append(w)
     return found
@@ -40,7 +43,9 @@ def _about_other_things(q: QuestionCues, before: str, counted: bool = True) -> b
     scope = " ".join(re.split(r"(?<=[.!?])\s+", before.strip())[-2:])  # this sentence and the last
     plurals = _counted_plurals(scope)
     mine = {plural_of(n) for n in q.referents} | (set(q.plural_in_question) if counted else set())
-    if any(w in mine or (is_person(w) and q.referents & PERSON_NOUNS) for w in plurals):
+    # people counted before a person referent may be the referents, whatever the role word ("two adults"
+    # for the teacher): WordNet's person sense, not only the lexicon's person nouns
+    if any(w in mine or (is_person(w) and asks_about_person(q)) for w in plurals):
         return False
     return bool(plurals)
 

@@ -219,12 +219,8 @@ def identifying_descriptions(q: QuestionCues, response: str, subjects: bool = Fa
         )  # an apposition
         # a place phrase by any spatial preposition ("the sign above the door", "the cup beside the
         # laptop"), as well as the descriptor openings
-        starts = any(
-            re.match(r"\s*" + re.escape(s) + (r"" if s == "(" else r"(?:\W|$)"), after)
-            for s in DESCRIPTOR_STARTS
-        ) or bool(re.match(r"\s*(?:" + "|".join(sorted(lx.SPATIAL_PREPOSITIONS)) + r")\s+\w", after))
         # or a participle: "the car parked closest to the camera", "the cat sleeping on the sofa"
-        if not starts and not re.match(r"\s+[a-z]+(?:ed|ing)\s+[a-z]", after):
+        if not _opens_descriptor(after):
             continue
         # the descriptor runs to the main verb: "the dog [that is jumping in the pond] is a retriever"
         lead = re.match(r"\s*(?:who is|who's|that is|that's|which is)\s", after)
@@ -236,15 +232,43 @@ def identifying_descriptions(q: QuestionCues, response: str, subjects: bool = Fa
             continue
         pieces = re.split(r"([.;:!?,]|\s(?:" + _SUBJECT_VERB_WORDS + r"|wears)\s)", rest, maxsplit=1)
         fragment = pieces[0][:80].strip()
-        if subjects and m.group(0) in others and not _verb_follows(pieces):
-            continue  # another noun describes the referent only as a subject: "the kind with a tail." no
+        # another noun describes the referent only as a subject: "the kind with a tail." no; but a relative
+        # clause on a noun of the asked kind itself ("the lady who sits under the umbrella" for the woman:
+        # a synonym or narrower word) singles that one out wherever the clause's main verb is
+        relative = (
+            re.match(r"\s*(?:who|that)\s", after) and of_asked_kind(q, m.group(0), broader=False) is True
+        )
+        if subjects and m.group(0) in others and not relative and not _verb_follows(pieces):
+            continue
+        opened = fragment
         for phrase in NON_IDENTIFYING:  # "in the image" says where the photo is, not which referent
             fragment = re.sub(r"(?:^|\s)" + re.escape(phrase) + r"(?=\s|$)", " ", fragment).strip()
+        if (
+            fragment
+            and fragment != opened
+            and opened.startswith(tuple(NON_IDENTIFYING))
+            and not _opens_descriptor(fragment)
+        ):
+            continue  # "the man in the image drinks chai": past "in the image" its verb, no descriptor
         content = content_words(fragment)
         if content and not content <= q.words:
             start = m.start() - len(pre.group(0)) if pre else m.start()
             end = len(text) - len(rest) + len(pieces[0])
             yield Description(m.group(0), f"{m.group(0)} {fragment}", frozenset(content), start, end)
+
+
+def _opens_descriptor(fragment: str) -> bool:
+    """Whether a fragment opens as a descriptor does: a descriptor's first words, a spatial preposition or
+    a participle ("with a red hat", "beside the door", "parked by the gate")."""
+    after = " " + fragment
+    return (
+        any(
+            re.match(r"\s*" + re.escape(s) + (r"" if s == "(" else r"(?:\W|$)"), after)
+            for s in DESCRIPTOR_STARTS
+        )
+        or bool(re.match(r"\s*(?:" + "|".join(sorted(lx.SPATIAL_PREPOSITIONS)) + r")\s+\w", after))
+        or bool(re.match(r"\s+[a-z]+(?:ed|ing)\s+[a-z]", after))
+    )
 
 
 # a phrase set off by commas before the clause's verb: "the aircraft parked nearest the terminal, connected

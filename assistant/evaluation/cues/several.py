@@ -154,7 +154,9 @@ def _singular_list(q: QuestionCues, text: str) -> str | None:
     list or inside it ("a signal box with two panels, one above the other": the later "one" is a panel)."""
     nouns = r"(?:one|" + "|".join(sorted(map(re.escape, q.referents))) + ")" if q.referents else "one"
     single = r"(?:\bone\b|\b(?:an?|another)\s+(?:" + _WORD + r"\s+){1,2}?" + nouns + r"\b)"
-    listed = re.search(single + r"[^.?!]{1,80}?(?:\band\b|,|;)\s+(" + single + ")", text)
+    # the later one may take "the" ("one's yellow and the one further down is black"): each pro-form opens
+    # its own clause, so the two are two of the referents
+    listed = re.search(single + r"[^.?!]{1,80}?(?:\band\b|,|;)\s+(?:the\s+(?=one\b))?(" + single + ")", text)
     if listed is None or _about_other_things(q, text[: listed.start()], counted=False):
         return None
     later = listed.start(1)

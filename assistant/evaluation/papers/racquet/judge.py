@@ -39,7 +39,12 @@ Answer" / "Therefore" / "Based on this analysis" marker, as the paper judges CoT
      description took up ('{"man": {"box": [10, 20, 30, 40], ...}}', "position: left"), or an opening
      verbless phrase that a pronoun takes up ("Number 23, white home jersey, ... - he rises"), which no
      rule reads; a fragile A: a plural only as a bare subject with a simple present ("Insects have 6
-     legs!", the kind in general); and an answer that names no one after a trace about several.
+     legs!", the kind in general); an answer that names no one after a trace about several; and a fragile
+     B: several counted, one described, then its verb given to another subject ("two clocks. The one
+     labelled London reads nine, and New York reads four": the other may be named as no rule reads).
+  A spoken transcript is read as meant: hesitations ("uh") and restarted words ("the, the one") dropped,
+  and after a self-repair ("..., no wait, sorry, the man on the right is ...") only what it settled on,
+  where that names the referent (cues.text.spoken_plainly, after_self_repair).
   An offer of more help ("let me know if you'd like the other one read out") is none of A's three: where
   the only several-referent cue is there, the rest of the answer decides.
   What is read: the answer, not a reasoning model's trace (<think>, ◁think▷; <answer> when tagged;
@@ -102,6 +107,7 @@ from assistant.evaluation import response_cues as cues
 from assistant.evaluation.cues.final import split_trace, without_trace
 from assistant.evaluation.cues.several import named_again
 from assistant.evaluation.cues.structured import as_lines, grounding_as_text
+from assistant.evaluation.cues.text import after_self_repair, spoken_plainly
 from assistant.evaluation.judgement import (
     UNKNOWN,
     JudgeItem,
@@ -157,7 +163,12 @@ def class_rules(item: JudgeItem, response: str) -> Judgement:
     # a grounding model's boxes said as places
     q = cues.question_cues(str(item["question"]))
     traced = split_trace(response)
-    response = grounding_as_text(as_lines(traced.answer))
+    response = grounding_as_text(as_lines(spoken_plainly(traced.answer)))
+    # a spoken self-repair takes back what came before it: the answer is what the speaker settled on,
+    # where that names the referent ("..., no wait, sorry, the man on the right is holding a leash")
+    repaired = after_self_repair(response)
+    if repaired and _final_names_referent(q, cues.normalise(repaired)):
+        response = repaired
     judged = _class_rules(item, response)
     # an answer that names no one ("Answer: black") after a trace that answered for several: the rubric
     # weighs the answer, yet it says nothing of which one; a final answer takes its reasoning elsewhere
@@ -238,6 +249,10 @@ def _class_rules(item: JudgeItem, response: str) -> Judgement:
         or cues.named_by_role(q, final)
         or cues.placed_by_lead(q, final)
     )
+    parallel = _parallel_clause(q, final) if described else None
+    if parallel:  # a second subject given the described one's verb: maybe the other referent's answer
+        why = f"one referent described ({described!r}), then its verb with another subject: {parallel!r}"
+        return Judgement(UNKNOWN, reason=why, path=FRAGILE)
     if described:
         return Judgement("B", reason=f"one referent, described: {described!r}", path="rules:class.described")
     plural = cues.plural_mentions(q, final) or _plural_synonyms(q, final)
@@ -284,6 +299,28 @@ def _contrast_subject(answer: str) -> str | None:
     there is a guess."""
     m = _CONTRAST_SUBJECT.search(answer)
     return m.group(1) if m else None
+
+
+def _parallel_clause(q: cues.QuestionCues, answer: str) -> str | None:
+    """A later coordinated clause whose verb is the described referent's own, with a subject of its own
+    ("There are two clocks. The one labelled London reads nine, and New York reads four"), where the reply
+    counts several of the referent: the second subject may be the other referent named in words the rules
+    do not know as its kind (a label, a name), so the B that commits to one is a guess."""
+    if not (cues.plural_mentions(q, answer) or _plural_synonyms(q, answer)):
+        return None
+    found = next(cues.identifying_descriptions(q, answer, subjects=True), None)
+    verb = re.match(r"[\s,]*([a-z]+)\b", answer[found.end :]) if found else None
+    if found is None or verb is None or verb.group(1) not in cues.VERBS:
+        return None
+    later = re.search(
+        r"(?:[,;]\s*(?:and|while|but|whereas)?|\b(?:and|while|whereas)\b)\s+((?:[a-z'-]+\s+){1,3}?)"
+        + re.escape(verb.group(1))
+        + r"\b",
+        answer[found.end + verb.end() :],
+    )
+    if later is None or set(later.group(1).split()) & {"he", "she", "it", "they", "i", "you", "we"}:
+        return None
+    return f"{later.group(1).strip()} {verb.group(1)}"
 
 
 # an offer of further help to the user, not an answer: "let me know if you'd like the other one read out",
