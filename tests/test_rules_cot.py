@@ -1296,3 +1296,67 @@ CUT = [
 @pytest.mark.parametrize(("question", "reply", "label"), CUT)
 def test_a_cut_off_reply_is_read_on_its_written_steps(question: str, reply: str, label: str) -> None:
     assert cot(question, reply)[0] == label
+
+
+# a structured reply's count field says what it counts: "jerseys_visible": 3 is three jerseys, "label=sign
+# count=2" two signs; a count of one is one, whatever the plural in the key
+COUNT_FIELDS = [
+    (
+        "What number is on the jersey?",
+        '{"steps": {"jerseys_visible": 3, "picked": "front"}, "answer": "7"}',
+        "YES",
+    ),
+    (
+        "What number is on the jersey?",
+        '{"steps": {"jerseys_visible": 1, "picked": "front"}, "answer": "7"}',
+        "NO",
+    ),
+    ("What number is on the jersey?", '{"jerseys_visible": 1, "answer": "7"}', "NO"),
+    (
+        "What does the sign say?",
+        'step=1 op=detect label=sign count=2\nstep=2 read=sign_1\nfinal="STOP"',
+        "YES",
+    ),
+    (
+        "What does the sign say?",
+        'step=1 op=detect label=sign count=1\nstep=2 read=sign_1\nfinal="STOP"',
+        "NO",
+    ),
+    ("What does the sign say?", 'step=1 op=detect label=car count=2\nstep=2 read=sign\nfinal="STOP"', "NO"),
+    ("What is the dog doing?", '{"detections": [{"label": "dog", "count": 2}], "answer": "sleeping"}', "YES"),
+]
+
+
+@pytest.mark.parametrize(("question", "reply", "label"), COUNT_FIELDS)
+def test_a_count_field_is_read_as_what_it_counts(question: str, reply: str, label: str) -> None:
+    assert cot(question, reply)[0] == label
+
+
+def test_as_lines_says_a_count_field_with_its_noun_in_number() -> None:
+    from assistant.evaluation.cues.structured import as_lines
+
+    assert as_lines('{"a": {"cars_seen": 2, "pick": "left"}}') == "- a: 2 cars seen, left"
+    assert as_lines('{"cars_seen": 1}') == "- 1 car seen"
+    assert as_lines('{"num_people": 0}') == "- no people"
+    assert as_lines('{"step": 1, "count": 3}') == "- step: 1\n- count: 3"  # no noun: left as written
+    assert as_lines("x=3 label=cup n=2") == "x=3 label=cup n=2 (2 cups)"
+    assert as_lines("step=2 count=4") == "step=2 count=4"
+
+
+# an elliptical "one" coordinated with a counted plural of other things is one of those things: "two wheels
+# in front and one behind" is a third wheel, not a second rider
+ELLIPTICAL_ONE = [
+    ("What is the boy riding?", "The boy stands on a deck with two wheels in front and one behind.", "NO"),
+    ("What is the girl holding?", "The girl holds three balloons on the left and one on the right.", "NO"),
+    ("What is the boy riding?", "Two boys ride in front and one behind.", "YES"),
+    (
+        "What is the boy riding?",
+        "The boy on the left rides a bike, and one on the right rides a scooter.",
+        "YES",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "first", "label"), ELLIPTICAL_ONE)
+def test_an_elliptical_one_after_counted_things_is_one_of_them(question: str, first: str, label: str) -> None:
+    assert cot(question, steps(first, "Answer given."))[0] == label
