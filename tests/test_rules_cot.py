@@ -1401,6 +1401,8 @@ OTHER_SENSE = [
     ("What is the bird eating?", "On the marsh there is a pair of cranes.", "Fish.", "unknown"),
     ("What is the bird eating?", "There are two tall cranes wading in the reeds.", "Fish.", "unknown"),
     ("What is the bird eating?", "Two pigeons peck at the ground.", "Seeds.", "YES"),
+    ("What is the dog doing?", "The dog plays on the rug with two toys.", "Playing.", "NO"),
+    ("What is the dog doing?", "On the rug there are two toys.", "The dog is playing.", "NO"),
     ("What is the bird eating?", "A crane stands in the reeds.", "Fish.", "NO"),
     ("What is the bird eating?", "The bird sits on a wire above two parked cars.", "Nothing.", "NO"),
 ]

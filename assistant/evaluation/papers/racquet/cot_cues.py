@@ -507,10 +507,10 @@ def doubt(q: cues.QuestionCues, text: str) -> str | None:
 
 def counted_other_sense(q: cues.QuestionCues, text: str) -> str | None:
     """Why several things of a narrower kind by a sense other than their word's first leave the mention
-    open: "a pair of cranes" for the bird (a crane is first a machine, then a bird), "two kites" for the
-    bird. `counted_narrower` reads only first senses (WordNet orders senses by frequency in prose, not in
-    a photo's description), so which sense the reply means no kind test can tell. Counted or definite
-    only, as there; a thing for a thing, as `_names_kind` reads a person word by any sense already."""
+    open: "a pair of cranes ... the crane nearest the camera" for the bird (a crane is first a machine, then
+    a bird). `counted_narrower` reads only first senses (WordNet orders senses by frequency in prose, not in
+    a photo's description), so which sense the reply means no kind test can tell. Counted only
+    (`_COUNTED_PHRASE`); a thing for a thing, as `_names_kind` reads a person word by any sense already."""
     asked = re.match(r"\s*(?:what|which)\s+(" + _WORD + r")", q.text)
     referents = set(q.referents) - {asked.group(1) if asked else ""}
     if not referents or cues.asks_about_person(q):
@@ -521,6 +521,12 @@ def counted_other_sense(q: cues.QuestionCues, text: str) -> str | None:
             continue
         single = en.lemma(noun)
         if single in referents or cues.names_person(single):
+            continue
+        # the counted word is the reply's word for its subject ("the crane nearest the camera ...") or the
+        # reply never names the referent; else the referent named apart from them tells them apart ("the
+        # dog plays; there are two toys": a toy is also a small dog)
+        named = re.search(_pattern(set(referents) | {cues.plural_of(r) for r in referents}), text)
+        if named and not re.search(r"\bthe\s+(?:" + _WORD + r"\s+)?" + re.escape(single) + r"\b", text):
             continue
         if any(
             noun_senses.kind_of(single, r) is False and noun_senses.any_kind_of(single, r) for r in referents
@@ -835,9 +841,15 @@ _DEFINITE_KIND = re.compile(
 )
 
 
-# a counted or definite phrase, up to three words: "there are two red-crowned cranes", "a pair of cranes"
+# a counted phrase, up to three words: "there are two red-crowned cranes", "a pair of cranes" (not "the" nor
+# "other": "among other toys" says nothing of how many)
 _COUNTED_PHRASE = re.compile(
-    r"\b(?:the|" + _KIND_COUNTS + r")\s+((?:" + _WORD + r"\s+){0,2}" + _WORD + r")\b(?![-'])"
+    r"\b(?:there\s+(?:are|were)|several|many|multiple|numerous|both|" + _NUMBERS + r"|\d+|(?:a|the)\s+"
+    r"(?:flock|group|pair|herd|pack|row|crowd|bunch|couple|handful|number|lot)\s+of)\s+((?:"
+    + _WORD
+    + r"\s+){0,2}"
+    + _WORD
+    + r")\b(?![-'])"
 )
 
 
