@@ -138,13 +138,25 @@ def _distributes_other_things(q: QuestionCues, before: str) -> bool:
     """Whether a "one" right after `before` opens a distributive apposition of the plural just before it
     ("two cutting boards, one with herbs and one with a fish"; "three mugs: one red, ..."): that "one" is
     one of those things, which are not the referents and not people (people may own the asked thing: "two
-    skiers, one in a red helmet" are two helmets' owners)."""
+    skiers, one in a red helmet" are two helmets' owners), or coordinates a "one" with that counted plural,
+    only a place between ("two wheels in front and one behind": `_COORDINATED_AFTER`)."""
     m = re.search(r"(" + _WORD + r")\s*(?:,|:|\s[\u2013\u2014-])\s*$", before)
+    m = m or _COORDINATED_AFTER.search(before)
     if m is None:
         return False
     noun = m.group(1)
     referent_like = set(q.referents) | {plural_of(n) for n in q.referents}
     return is_plural(noun) and noun not in referent_like and noun not in STOPWORDS and not is_person(noun)
+
+
+# an elliptical "one" coordinated with a counted plural in its clause, only a place between: "a deck with
+# two wheels in front and one behind" (one wheel), "three lamps on the left and one on the right"
+_COORDINATED_AFTER = re.compile(
+    r"\b(?:" + _NUMBERS + r"|several|many)\s+(?:" + _WORD + r"\s+)??(" + _WORD + r")"
+    r"(?:\s+(?:"
+    + "|".join(sorted(lx.PREPOSITIONS, key=len, reverse=True))
+    + r"|the|front|back|left|right|top|bottom|middle|side|behind|ahead|below|above|here|there))*\s+and\s*$"
+)
 
 
 def _singular_list(q: QuestionCues, text: str) -> str | None:

@@ -25,6 +25,8 @@ import json
 import re
 from typing import Any
 
+from assistant import words as en
+
 _FENCE = re.compile(r"^\s*```[a-z]*\s*\n?(.*?)\n?\s*```\s*$", re.S | re.I)
 _TABLE_LINE = re.compile(r"^\s*\|.*\|\s*$")
 _RULE_LINE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
@@ -104,18 +106,20 @@ def _tables_as_items(response: str) -> str:
 
 def as_lines(response: str) -> str:
     """`response` with a whole-reply JSON object or array, or its markdown tables, as list lines (the
-    module docstring); any other reply unchanged."""
+    module docstring); key=value lines with their counts said (`_said_counts`); any other reply
+    unchanged."""
     value = _json_reply(response)
     if isinstance(value, dict):
         lines = []
         for key, item in value.items():
             records = isinstance(item, list) and item and all(isinstance(e, dict) for e in item)
             entries = item if records else [item]
-            lines += [f"- {_key(key)}: {_inline(e)}" for e in entries]
+            counted = _count_phrase(key, item, value)
+            lines += [f"- {counted}" if counted else f"- {_key(key)}: {_inline(e)}" for e in entries]
         return "\n".join(lines)
     if isinstance(value, list):
         return "\n".join(f"- {_inline(e)}" for e in value)
-    return _tables_as_items(response) if "|" in response else response
+    return _tables_as_items(response) if "|" in response else _said_counts(response)
 
 
 def _key(key: str) -> str:
@@ -123,12 +127,68 @@ def _key(key: str) -> str:
 
 
 def _inline(value: object) -> str:
-    """A JSON value as a phrase: an object's or an array's values in order, joined by commas."""
+    """A JSON value as a phrase: an object's or an array's values in order, joined by commas; a count
+    field as what it counts (`_count_phrase`), since its number alone says nothing."""
     if isinstance(value, dict):
-        return ", ".join(_inline(v) for v in value.values())
+        return ", ".join(_count_phrase(k, v, value) or _inline(v) for k, v in value.items())
     if isinstance(value, list):
         return ", ".join(_inline(v) for v in value)
     return "" if value is None else str(value)
+
+
+# --- count fields ----------------------------------------------------------------------------------
+# A structured reply counts things in a field: the count is in the key ({"jerseys_visible": 3},
+# {"num_people": 2}) or in a record with a label ({"label": "sign", "count": 2}, "label=sign count=2").
+# Its number alone ("- reasoning: 3, centre") says nothing, and its key alone says a plural whatever the
+# count ("jerseys visible: 1"); the phrase it stands for says both, with the noun agreeing in number:
+# "3 jerseys visible", "1 jersey visible", "2 signs", "no people".
+_COUNT_KEYS = frozenset({"count", "n", "num", "number", "total", "quantity", "qty", "amount", "of"})
+_LABEL_KEYS = ("label", "class", "object", "category", "kind", "type", "name", "entity", "item")
+
+
+def _agree(word: str, n: int) -> str:
+    """The noun in the number `n` asks for: singular for one, plural otherwise."""
+    if n == 1:
+        return en.lemma(word) if en.is_plural_noun(word) else word
+    return word if en.is_plural_noun(word) else en.plural(word)
+
+
+def _count_phrase(key: object, value: object, record: dict[str, Any] | None) -> str | None:
+    """The phrase a count field stands for (the section comment), or None for any other field: the
+    value must be a whole number (not a boolean), and the key a count key beside a label, or a key with
+    a plural noun in it."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    words = _key(str(key)).lower().split()
+    label = next((record[k] for k in _LABEL_KEYS if record and isinstance(record.get(k), str)), None)
+    rest = [w for w in words if w not in _COUNT_KEYS]
+    if not rest and label and re.fullmatch(r"[a-z]+(?:[ -][a-z]+)?", label.strip().lower()):
+        *mods, noun = label.strip().lower().split()
+        rest = [*mods, _agree(noun, value)]
+    elif any(en.is_plural_noun(w) for w in rest):
+        rest = [_agree(w, value) if en.is_plural_noun(w) else w for w in rest]
+    else:
+        return None
+    return f"{value if value else 'no'} {' '.join(rest)}"
+
+
+_KEY_VALUE = re.compile(r"(?<![^\s,;{])([a-z][a-z_]*)=(\"[^\"]*\"|[^\s,;]+)", re.I)
+
+
+def _said_counts(response: str) -> str:
+    """Key=value lines ("step=1 action=detect label=sign count=2") with each count field's phrase added
+    after it ("count=2 (2 signs)"); other lines unchanged."""
+    lines = []
+    for line in response.split("\n"):
+        fields = {k.lower(): v.strip('"') for k, v in _KEY_VALUE.findall(line)}
+        counts = [(k, int(v)) for k, v in fields.items() if v.isdigit()]
+        for key, n in counts:
+            phrase = _count_phrase(key, n, fields)
+            if phrase:
+                field = re.compile(r"((?<![^\s,;{])" + re.escape(key) + r"=\d+)", re.I)
+                line = field.sub(r"\1 (" + phrase.replace("\\", "") + ")", line, count=1)
+        lines.append(line)
+    return "\n".join(lines)
 
 
 # --- JSON as sentences (AQuA strategy) ---------------------------------------------------------------

@@ -500,7 +500,71 @@ def doubt(q: cues.QuestionCues, text: str) -> str | None:
         or renamed_kind(q, text)[1]
         or counted_broader(q, text)
         or untyped_person(q, text)
+        or activity_associate(q, text)
+        or counted_other_sense(q, text)
     )
+
+
+def counted_other_sense(q: cues.QuestionCues, text: str) -> str | None:
+    """Why several things of a narrower kind by a sense other than their word's first leave the mention
+    open: "a pair of cranes ... the crane nearest the camera" for the bird (a crane is first a machine, then
+    a bird). `counted_narrower` reads only first senses (WordNet orders senses by frequency in prose, not in
+    a photo's description), so which sense the reply means no kind test can tell. Counted only
+    (`_COUNTED_PHRASE`); a thing for a thing, as `_names_kind` reads a person word by any sense already."""
+    asked = re.match(r"\s*(?:what|which)\s+(" + _WORD + r")", q.text)
+    referents = set(q.referents) - {asked.group(1) if asked else ""}
+    if not referents or cues.asks_about_person(q):
+        return None
+    for m in _COUNTED_PHRASE.finditer(text):
+        noun = next((w for w in m.group(1).split() if cues.is_plural(w)), "")
+        if not noun or noun in lx.PART_NOUNS or noun in cues.STOPWORDS:
+            continue
+        single = en.lemma(noun)
+        if single in referents or cues.names_person(single):
+            continue
+        # the counted word is the reply's word for its subject ("the crane nearest the camera ...") or the
+        # reply never names the referent; else the referent named apart from them tells them apart ("the
+        # dog plays; there are two toys": a toy is also a small dog)
+        named = re.search(_pattern(set(referents) | {cues.plural_of(r) for r in referents}), text)
+        if named and not re.search(r"\bthe\s+(?:" + _WORD + r"\s+)?" + re.escape(single) + r"\b", text):
+            continue
+        if any(
+            noun_senses.kind_of(single, r) is False and noun_senses.any_kind_of(single, r) for r in referents
+        ):
+            return f"{m.group(0)!r} may be of the asked kind by a sense other than its first"
+    return None
+
+
+# a person noun heading its phrase: after an article or a possessive, one modifier between at most ("her
+# doubles partner", "a colleague"); not a role predicated of the subject ("she is a partner at a firm")
+_ASSOCIATE_LED = re.compile(
+    r"(?<!\bis )(?<!\bas )(?<!\bwas )\b(?:an?|the|his|her|their|its|my|your|our)\s+(?:("
+    + _WORD
+    + r")\s+)?("
+    + _WORD
+    + r")\b(?![-'])"
+)
+
+
+def activity_associate(q: cues.QuestionCues, text: str) -> str | None:
+    """Why a person named as someone's associate in an activity leaves a question about a role open: a
+    word one of whose WordNet senses is an associate ("a person who joins with others in some activity":
+    "her partner", "his colleague", "a friend") shares some activity with someone, which may be the asked
+    role ("the officer stands next to her partner": another officer; "the player and her doubles
+    partner") or not (a spouse, a friend), which no kind test can tell. `response_cues.people_verdict`
+    reads these as no person of the role's kind. Not for a referent named by age or sex alone (read there
+    by relation), nor the referent's own word."""
+    referents = cues.person_referents(q)
+    if not referents or any(noun_senses.generic_person(r) for r in referents):
+        return None
+    for m in _ASSOCIATE_LED.finditer(text):
+        for noun in filter(None, m.groups()):  # the head, or the modifier before a preposition
+            single = cues._single(noun)
+            if single in q.referents or not cues.is_relation(noun) or cues.is_plural(noun):
+                continue
+            if noun_senses.any_kind_of(single, "associate"):
+                return f"{m.group(0)!r}: an associate in some activity, maybe the asked role"
+    return None
 
 
 # a determiner up to two words before a noun: "the second baseman", "a young paddleboarder"
@@ -774,6 +838,18 @@ def counted_narrower(q: cues.QuestionCues, text: str) -> str | None:
 # may be a kind in general
 _DEFINITE_KIND = re.compile(
     r"\b(?:the|" + _KIND_COUNTS + r")\s+(" + _WORD + r")(?:\s+(" + _WORD + r"))?\b(?![-'])"
+)
+
+
+# a counted phrase, up to three words: "there are two red-crowned cranes", "a pair of cranes" (not "the" nor
+# "other": "among other toys" says nothing of how many)
+_COUNTED_PHRASE = re.compile(
+    r"\b(?:there\s+(?:are|were)|several|many|multiple|numerous|both|" + _NUMBERS + r"|\d+|(?:a|the)\s+"
+    r"(?:flock|group|pair|herd|pack|row|crowd|bunch|couple|handful|number|lot)\s+of)\s+((?:"
+    + _WORD
+    + r"\s+){0,2}"
+    + _WORD
+    + r")\b(?![-'])"
 )
 
 
