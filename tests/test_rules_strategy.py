@@ -1545,3 +1545,64 @@ def test_questions_back_unread_shapes(question: str, reply: str, expected: str) 
 )
 def test_items_keyed_by_things(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 12: fields in YAML, key=value logs and XML
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # a YAML reply asks in its quoted prompt: the field names label the layout, as JSON's do
+        (
+            "What is the waiter carrying?",
+            'mode: ask\nmessage: "Which waiter, the one at the bar or the one by the window?"\nanswer: null',
+            "clarify",
+        ),
+        # a key=value log's quoted question asks
+        (
+            "Which bus is this?",
+            'state=pending question="which bus: the double-decker or the minibus?" result=none',
+            "clarify",
+        ),
+        # XML fields: the referent field singles out what "this" was taken to be, the answer tag alone
+        # would drop it
+        (
+            "What's on this?",
+            "<target>the plate with the blue rim</target><answer>two slices of toast</answer>",
+            "infer",
+        ),
+        # a log with a record per thing, each placed
+        (
+            "What is the horse eating?",
+            "obj=horse_left food=hay | obj=horse_right food=carrots",
+            "enumerate",
+        ),
+        # fields with no answer field: only their names say which is the referent taken
+        ("Is it on?", "target=desk_lamp(left) source=pointing status=on", "unknown"),
+        # near misses: an answer field with a score or a state answers
+        ("What breed is it?", "answer: beagle\nscore: 0.81", "answer"),
+        ("Is it on?", "answer=yes status=lit conf=0.92", "answer"),
+        ("What's in the box?", "<answer>three apples</answer>", "answer"),
+        # near miss: prose with a colon is no YAML (a capitalised label, one line)
+        ("What colour is the kite?", "Colour: bright orange with a long tail.", "answer"),
+    ],
+)
+def test_fields_in_other_layouts(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+def test_fields_read_as_prose() -> None:
+    from assistant.evaluation.cues.structured import as_prose, fields
+
+    assert fields("mode: ask\nanswer: null") == {"mode": "ask", "answer": None}
+    assert fields('a=1 b="two words"') == {"a": "1", "b": "two words"}
+    assert as_prose("obj=horse_left food=hay | obj=horse_right food=carrots") == (
+        "- horse left, hay\n- horse right, carrots"
+    )
+    assert fields("<a>x</a><b>y</b>") == {"a": "x", "b": "y"}
+    # near misses: prose, an equation in a sentence, nested or attributed XML
+    assert fields("The sign says: stop.") is None
+    assert fields("It shows x=3 on the board") is None
+    assert fields('<a k="v">x</a>') is None
+    assert as_prose("Tokyo: 7:40\nLondon: 23:40") == "Tokyo: 7:40\nLondon: 23:40"

@@ -92,6 +92,11 @@ opening question, several grounded phrases, markup or an arrow left, the user sp
 keyed by labels, a definite kind of the asked referent ("the batsman" for "the player"), the asked
 noun in the plural, or the asked referent placed on a side of the image ("The man is standing by the
 van on the left") for a question that does not ask where.
+Round 12: a reply of fields in flat YAML, a key=value log or XML leaf elements is read as a JSON object
+is (cues.structured.fields: values as sentences, a log's records as list items), before an answer tag
+alone would drop its other fields ("<referent>the mug ...</referent><answer>coffee</answer>" infers); a
+reply of fields that no rule read and with no field named as its answer ("ref=shop_door(centre)
+state=open") abstains, as do several records: the field names say what the values are.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,
@@ -206,6 +211,7 @@ from assistant.evaluation.papers.aqua.strategy_cues import (
     things_keyed,
     uncounted,
     unmarked_which,
+    unnamed_answer,
     unread_layout,
     values_then_places,
     without_evidence_after_answer,
@@ -287,7 +293,11 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     q = uncounted(cues.question_cues(str(item["question"])))
     unmarked = without_markup(response)
     judged = _strategy(q, unmarked.text)
-    unread = unread_layout(q, unmarked.text, unmarked.grounded) if judged.path == _DEFAULT else None
+    unread = (
+        unread_layout(q, unmarked.text, unmarked.grounded) or unnamed_answer(response)
+        if judged.path == _DEFAULT
+        else None
+    )
     if unread:
         # a direct answer is the label left when no rule read the reply; a shape no rule parses may hold
         # the reading that would have decided otherwise

@@ -12,7 +12,7 @@ from assistant import words as en
 from assistant.evaluation import answer_match, noun_senses, reply_checks
 from assistant.evaluation import response_cues as cues
 from assistant.evaluation.cues import structured
-from assistant.evaluation.cues.final import without_trace
+from assistant.evaluation.cues.final import split_trace
 from assistant.evaluation.judgement import UNKNOWN, Judgement
 
 _ASSUMPTION = re.compile(
@@ -1363,8 +1363,13 @@ def without_markup(response: str) -> Unmarked:
     rubric judges the final answer after step-by-step reasoning), and a grounded caption's
     phrases kept as words, their boxes dropped ("<phrase>The person</phrase><object>...</object> is
     holding a surfboard" reads "The person is holding a surfboard"). Each grounded phrase is a thing the
-    model located; the count says how many (see `unread_layout`)."""
-    text, grounded = structured.without_grounding(without_trace(response))
+    model located; the count says how many (see `unread_layout`). A reply of fields with no trace
+    (`structured.fields`: "<referent>the mug</referent><answer>coffee</answer>", "intent: clarify") is
+    read as prose first: its fields besides the answer say which referent it took or that it asks, and
+    an answer tag alone would drop them."""
+    traced = split_trace(response)
+    answer = traced.answer if traced.trace else structured.as_prose(response)
+    text, grounded = structured.without_grounding(answer)
     return Unmarked(text, grounded)
 
 
@@ -1377,6 +1382,21 @@ _UNREAD_MARKUP = re.compile(r"</?[a-z_][\w-]*>|->|\u2192|=>|\u25c1|\u25b7|^\s*\|
 _USER = re.compile(r"\b(?:you(?!\s+(?:can|could|may|might|would|will|should)\b)|your|you're|you've)\b")
 _QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
 _VALUE_TOKEN = re.compile(r"[\w:./$\u20ac\u00a3%'-]+")
+
+
+def unnamed_answer(response: str) -> str | None:
+    """Why a reply of fields (`structured.fields`) that no rule read may still infer, enumerate or ask, or
+    None: its field names are not read, only their values, and where no field is named as the answer
+    ("ref=shop_door(centre) inferred_from=gaze_point state=open") the names are all that say which field
+    is the answer and which the referent it took, or that it asks ("status=awaiting_user"); a record per
+    thing answers for each. A reply with an answer field ("answer: tabby / confidence: 0.74") says which
+    value answers."""
+    value = structured.fields(response)
+    if isinstance(value, list) and len(value) >= 2:
+        return f"{len(value)} records of fields, one per thing perhaps"
+    if isinstance(value, dict) and not any("answer" in str(k).lower().split("_") for k in value):
+        return f"fields with no answer field: {', '.join(str(k) for k in list(value)[:4])}"
+    return None
 
 
 def unread_layout(q: cues.QuestionCues, response: str, grounded: int) -> str | None:
