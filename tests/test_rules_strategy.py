@@ -1584,6 +1584,8 @@ def test_items_keyed_by_things(question: str, reply: str, expected: str) -> None
         ("What breed is it?", "answer: beagle\nscore: 0.81", "answer"),
         ("Is it on?", "answer=yes status=lit conf=0.92", "answer"),
         ("What's in the box?", "<answer>three apples</answer>", "answer"),
+        # near miss: lowercase keys without a serialiser's mark are a person's list keyed by places
+        ("What is the man holding?", "left: a ladder\nright: nothing", "enumerate"),
         # near miss: prose with a colon is no YAML (a capitalised label, one line)
         ("What colour is the kite?", "Colour: bright orange with a long tail.", "answer"),
     ],
@@ -1606,6 +1608,9 @@ def test_fields_read_as_prose() -> None:
     assert fields("It shows x=3 on the board") is None
     assert fields('<a k="v">x</a>') is None
     assert as_prose("Tokyo: 7:40\nLondon: 23:40") == "Tokyo: 7:40\nLondon: 23:40"
+    # a person's list keyed by places, no serialiser's mark: its keys stay
+    assert fields("left: a ladder\nright: nothing") is None
+    assert fields("left=ladder right=nothing") is None
 
 
 # ------------------------------------------------------ round 12: apposition and existential relatives

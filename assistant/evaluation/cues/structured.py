@@ -19,7 +19,8 @@ first column's header ("worker 1"). A JSON reply (perhaps in a code fence) is re
   A reply of fields in another layout is the same object (`fields`): flat YAML ("intent: clarify" /
   "answer: null", one lowercase field name a line), a key=value log ("ref=shop_door(centre) state=open",
   records split by " | "), or XML leaf elements ("<referent>the mug</referent><answer>coffee</answer>");
-  a log's identifiers read as words ("cow_left" as "cow left").
+  a log's identifiers read as words ("cow_left" as "cow left"). YAML and logs count as fields only with a
+  serialiser's mark (`_SERIALISED`): "left: a ladder / right: nothing" is a person's list keyed by places.
 Any other reply is returned unchanged, so the readers of plain replies see no difference.
 """
 
@@ -186,12 +187,23 @@ def _scalar(value: str) -> str | None:
     return value
 
 
+# what marks fields as a program's serialisation, not a person's keyed list ("left: a ladder / right:
+# nothing" keys its values by referents, and keeps its keys): an identifier joined by underscores
+# ("resolved_referent", "cow_left"), a quoted string or a null
+_SERIALISED = re.compile(r"[a-z0-9]_[a-z0-9]|^[\"']|^(?:null|~|none)$", re.I)
+
+
+def _serialised(pairs: list[tuple[str, str]]) -> bool:
+    return any(_SERIALISED.search(k) or _SERIALISED.search(v.strip()) for k, v in pairs)
+
+
 def _yaml_fields(response: str) -> dict[str, Any] | None:
     lines = [ln for ln in response.replace("\r", "").split("\n") if ln.strip()]
     found = [_YAML_LINE.match(ln) for ln in lines]
-    if len(lines) < 2 or not all(found):
+    pairs = [(m.group(1), m.group(2)) for m in found if m]
+    if len(lines) < 2 or len(pairs) < len(lines) or not _serialised(pairs):
         return None
-    return {m.group(1): _scalar(m.group(2)) for m in found if m}
+    return {k: _scalar(v) for k, v in pairs}
 
 
 def _kv_record(record: str) -> dict[str, Any] | None:
@@ -205,11 +217,15 @@ def _kv_record(record: str) -> dict[str, Any] | None:
     return {m.group(1): _scalar(m.group(2)) for m in found if m}
 
 
+def _kv_raw(record: str) -> list[tuple[str, str]]:
+    return [(k, v) for k, v in re.findall(r"([a-z_][a-z0-9_.]*)=(\"[^\"]*\"|'[^']*'|\S+)", record)]
+
+
 def _kv_fields(response: str) -> dict[str, Any] | list[dict[str, Any]] | None:
     if "\n" in response.strip():
         return None
     records = [_kv_record(r) for r in response.split(" | ")]
-    if not all(records) or sum(len(r or {}) for r in records) < 2:
+    if not all(records) or sum(len(r or {}) for r in records) < 2 or not _serialised(_kv_raw(response)):
         return None
     return records[0] if len(records) == 1 else [r for r in records if r]
 
