@@ -1545,3 +1545,165 @@ def test_questions_back_unread_shapes(question: str, reply: str, expected: str) 
 )
 def test_items_keyed_by_things(question: str, reply: str, expected: str) -> None:
     assert strategy(question, reply) == expected
+
+
+# ------------------------------------------------------ round 12: fields in YAML, key=value logs and XML
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # a YAML reply asks in its quoted prompt: the field names label the layout, as JSON's do
+        (
+            "What is the waiter carrying?",
+            'mode: ask\nmessage: "Which waiter, the one at the bar or the one by the window?"\nanswer: null',
+            "clarify",
+        ),
+        # a key=value log's quoted question asks
+        (
+            "Which bus is this?",
+            'state=pending question="which bus: the double-decker or the minibus?" result=none',
+            "clarify",
+        ),
+        # XML fields: the referent field singles out what "this" was taken to be, the answer tag alone
+        # would drop it
+        (
+            "What's on this?",
+            "<target>the plate with the blue rim</target><answer>two slices of toast</answer>",
+            "infer",
+        ),
+        # a log with a record per thing, each placed
+        (
+            "What is the horse eating?",
+            "obj=horse_left food=hay | obj=horse_right food=carrots",
+            "enumerate",
+        ),
+        # fields with no answer field: only their names say which is the referent taken
+        ("Is it on?", "target=desk_lamp(left) source=pointing status=on", "unknown"),
+        # near misses: an answer field with a score or a state answers
+        ("What breed is it?", "answer: beagle\nscore: 0.81", "answer"),
+        ("Is it on?", "answer=yes status=lit conf=0.92", "answer"),
+        ("What's in the box?", "<answer>three apples</answer>", "answer"),
+        # near miss: lowercase keys without a serialiser's mark are a person's list keyed by places
+        ("What is the man holding?", "left: a ladder\nright: nothing", "enumerate"),
+        # near miss: prose with a colon is no YAML (a capitalised label, one line)
+        ("What colour is the kite?", "Colour: bright orange with a long tail.", "answer"),
+    ],
+)
+def test_fields_in_other_layouts(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+def test_fields_read_as_prose() -> None:
+    from assistant.evaluation.cues.structured import as_prose, fields
+
+    assert fields("mode: ask\nanswer: null") == {"mode": "ask", "answer": None}
+    assert fields('a=1 b="two words"') == {"a": "1", "b": "two words"}
+    assert as_prose("obj=horse_left food=hay | obj=horse_right food=carrots") == (
+        "- horse left, hay\n- horse right, carrots"
+    )
+    assert fields("<a>x</a><b>y</b>") == {"a": "x", "b": "y"}
+    # near misses: prose, an equation in a sentence, nested or attributed XML
+    assert fields("The sign says: stop.") is None
+    assert fields("It shows x=3 on the board") is None
+    assert fields('<a k="v">x</a>') is None
+    assert as_prose("Tokyo: 7:40\nLondon: 23:40") == "Tokyo: 7:40\nLondon: 23:40"
+    # a person's list keyed by places, no serialiser's mark: its keys stay
+    assert fields("left: a ladder\nright: nothing") is None
+    assert fields("left=ladder right=nothing") is None
+
+
+# ------------------------------------------------------ round 12: apposition and existential relatives
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # "the one ..." set off by commas renames the description before it: one referent
+        (
+            "What is the boy eating?",
+            "The boy on the bench, the one in the red cap, is eating an apple.",
+            "infer",
+        ),
+        (
+            "How tall is this tower?",
+            "The stone tower by the river, the one with the flag, is about forty metres tall.",
+            "infer",
+        ),
+        # near miss: "the one ..." with an answer of its own after the first's answer
+        (
+            "What is the boy eating?",
+            "The boy on the bench is eating an apple, the one in the red cap is eating a pear.",
+            "enumerate",
+        ),
+        # an existential whose relative clause answers for what it introduces answers for a second one
+        (
+            "What does the thermometer read?",
+            "The thermometer by the door reads 21 degrees. There's also a thermometer on the fridge, which "
+            "reads 4 degrees.",
+            "enumerate",
+        ),
+        (
+            "What is the dog chewing?",
+            "The dog by the sofa is chewing a slipper. There's also a dog in the basket that chews a ball.",
+            "enumerate",
+        ),
+        # near misses: an existential that only mentions another one, or introduces a thing of no
+        # answer's kind
+        (
+            "What does the thermometer read?",
+            "The thermometer by the door reads 21 degrees. There is another thermometer on the fridge.",
+            "infer",
+        ),
+        (
+            "What is the woman holding?",
+            "The woman on the left is holding a red umbrella. There is a bench that she is standing next to.",
+            "infer",
+        ),
+    ],
+)
+def test_apposition_and_existential_relatives(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected
+
+
+def test_existentials_as_clauses() -> None:
+    from assistant.evaluation.papers.aqua.strategy_cues import existentials_as_clauses
+
+    assert existentials_as_clauses("A. There's also a clock on the oven, which shows 7:08.") == (
+        "A. the clock on the oven shows 7:08."
+    )
+    assert existentials_as_clauses("There is another cat here that sleeps.") == "the other cat here sleeps."
+    assert existentials_as_clauses("There is a cat on the mat.") == "There is a cat on the mat."
+
+
+# ------------------------------------------------------ round 12: questions back, guesses and conditions
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # a question back, then each offered candidate answered by its bare noun
+        ("What colour is it?", "Do you mean the scarf or the hat? Scarf is red, hat is navy.", "enumerate"),
+        # near miss: the candidates only said to be there
+        ("What colour is it?", "Do you mean the scarf or the hat? Both hang by the door.", "clarify"),
+        # a guess put as a question, then a request to confirm, nothing answered: asks
+        (
+            "What breed is that dog?",
+            "I assume you mean the dog on the porch? Please confirm. There is another dog by the gate.",
+            "clarify",
+        ),
+        # near misses: the guess checked and answered for, or stated and answered for
+        ("What breed is that dog?", "You mean the dog on the porch? It's a beagle.", "infer"),
+        ("What breed is that dog?", "I assume you mean the dog on the porch. It's a beagle.", "infer"),
+        # a condition on what the question is about, one referent answered for on it
+        ("Is the animal asleep?", "If the question is about the puppy, yes, it is curled up.", "infer"),
+        # near miss: two conditions, each answered
+        (
+            "Is the animal asleep?",
+            "If the question is about the puppy, yes; if your question is about the cat, no, it is awake.",
+            "enumerate",
+        ),
+    ],
+)
+def test_questions_guesses_and_conditions(question: str, reply: str, expected: str) -> None:
+    assert strategy(question, reply) == expected

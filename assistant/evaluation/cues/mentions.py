@@ -153,8 +153,14 @@ def _stands_for_other_kind(q: QuestionCues, before: str) -> bool:
     return bool(pairs) and of_asked_kind(q, pairs[-1]) is False
 
 
+# a condition on what the question is about ("If the question is about the calf, yes"): the user's meaning
+# said of the question, as "if you mean" says it of the user
+ON_THE_QUESTION = (
+    r"if (?:the|your) question (?:is|was) (?:about|for|referring to)|if (?:the|your) question refers to"
+)
 _IF_YOU_MEAN = re.compile(
-    r"\bif (?:you(?:'re| are)? (?:mean|meant|asking about|referring to|talking about)|it'?s|it is)\b"
+    r"\bif (?:you(?:'re| are)? (?:mean|meant|asking about|referring to|talking about)|it'?s|it is)\b|"
+    rf"\b(?:{ON_THE_QUESTION})\b"
 )
 
 

@@ -16,6 +16,11 @@ first column's header ("worker 1"). A JSON reply (perhaps in a code fence) is re
   dropped (a field name such as "answer" or "question" labels the layout, not the image:
   `{"question": "Which bus?"}` asks as "Which bus?" does); a list of objects, or an object of objects
   ({"person_1": {...}, "person_2": {...}}), becomes list items, one per object, each its fields' values.
+  A reply of fields in another layout is the same object (`fields`): flat YAML ("intent: clarify" /
+  "answer: null", one lowercase field name a line), a key=value log ("ref=shop_door(centre) state=open",
+  records split by " | "), or XML leaf elements ("<referent>the mug</referent><answer>coffee</answer>");
+  a log's identifiers read as words ("cow_left" as "cow left"). YAML and logs count as fields only with a
+  serialiser's mark (`_SERIALISED`): "left: a ladder / right: nothing" is a person's list keyed by places.
 Any other reply is returned unchanged, so the readers of plain replies see no difference.
 """
 
@@ -23,6 +28,8 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
+import xml.etree.ElementTree as ET
 from typing import Any
 
 from assistant import words as en
@@ -221,10 +228,99 @@ def _json_as_prose(obj: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+# a flat YAML line ("resolved_referent: bag on the woman's shoulder") and a key=value log's field
+# ("clarify=\"which screen?\""): a field name is one lowercase identifier, as a program writes it
+_YAML_LINE = re.compile(r"^([a-z_][a-z0-9_]*)[ \t]*:[ \t]*(\S.*)$")
+_KV_FIELD = re.compile(r"^([a-z_][a-z0-9_.]*)=(.*)$", re.S)
+
+
+def _scalar(value: str) -> str | None:
+    """A field's value as text: quotes dropped, YAML's null read as no value, a log's identifier as words
+    ("shop_door(centre)" as "shop door (centre)")."""
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1].strip() or None
+    if value.lower() in {"null", "~", ""}:
+        return None
+    if " " not in value:
+        value = re.sub(r"(?<=\w)\(", " (", value.replace("_", " "))
+    return value
+
+
+# what marks fields as a program's serialisation, not a person's keyed list ("left: a ladder / right:
+# nothing" keys its values by referents, and keeps its keys): an identifier joined by underscores
+# ("resolved_referent", "cow_left"), a quoted string or a null
+_SERIALISED = re.compile(r"[a-z0-9]_[a-z0-9]|^[\"']|^(?:null|~|none)$", re.I)
+
+
+def _serialised(pairs: list[tuple[str, str]]) -> bool:
+    return any(_SERIALISED.search(k) or _SERIALISED.search(v.strip()) for k, v in pairs)
+
+
+def _yaml_fields(response: str) -> dict[str, Any] | None:
+    lines = [ln for ln in response.replace("\r", "").split("\n") if ln.strip()]
+    found = [_YAML_LINE.match(ln) for ln in lines]
+    pairs = [(m.group(1), m.group(2)) for m in found if m]
+    if len(lines) < 2 or len(pairs) < len(lines) or not _serialised(pairs):
+        return None
+    return {k: _scalar(v) for k, v in pairs}
+
+
+def _kv_record(record: str) -> dict[str, Any] | None:
+    try:
+        tokens = shlex.split(record)
+    except ValueError:
+        return None
+    found = [_KV_FIELD.match(t) for t in tokens]
+    if not tokens or not all(found):
+        return None
+    return {m.group(1): _scalar(m.group(2)) for m in found if m}
+
+
+def _kv_raw(record: str) -> list[tuple[str, str]]:
+    return [(k, v) for k, v in re.findall(r"([a-z_][a-z0-9_.]*)=(\"[^\"]*\"|'[^']*'|\S+)", record)]
+
+
+def _kv_fields(response: str) -> dict[str, Any] | list[dict[str, Any]] | None:
+    if "\n" in response.strip():
+        return None
+    records = [_kv_record(r) for r in response.split(" | ")]
+    if not all(records) or sum(len(r or {}) for r in records) < 2 or not _serialised(_kv_raw(response)):
+        return None
+    return records[0] if len(records) == 1 else [r for r in records if r]
+
+
+def _xml_fields(response: str) -> dict[str, Any] | None:
+    body = response.strip()
+    if not body.startswith("<"):
+        return None
+    try:
+        root = ET.fromstring(f"<reply>{body}</reply>")
+    except ET.ParseError:
+        return None
+    leaves = list(root)
+    if (root.text or "").strip() or not leaves:
+        return None
+    if any(len(e) or e.attrib or (e.tail or "").strip() for e in leaves):
+        return None
+    return {e.tag: _scalar(e.text or "") for e in leaves}
+
+
+def fields(response: str) -> dict[str, Any] | list[Any] | None:
+    """The object a reply of fields is: a JSON object or array, flat YAML, a key=value log or XML leaf
+    elements (the module docstring); None for any other reply."""
+    value = _json_reply(response)
+    if isinstance(value, dict | list):
+        return value
+    return _yaml_fields(response) or _kv_fields(response) or _xml_fields(response)
+
+
 def as_prose(response: str) -> str:
     """The reply laid out as sentences and list items (the module docstring); unchanged where it is
-    neither a JSON object nor has a markdown table."""
-    value = _json_reply(response)
+    neither an object of fields nor has a markdown table."""
+    value = fields(response)
+    if isinstance(value, list) and _json_reply(response) is None:  # a log's records, one item each
+        return "\n".join("- " + ", ".join(_values(v)) for v in value if _values(v))
     if isinstance(value, dict):
         prose = _json_as_prose(value)
         if prose:

@@ -92,6 +92,20 @@ opening question, several grounded phrases, markup or an arrow left, the user sp
 keyed by labels, a definite kind of the asked referent ("the batsman" for "the player"), the asked
 noun in the plural, or the asked referent placed on a side of the image ("The man is standing by the
 van on the left") for a question that does not ask where.
+Round 12: a reply of fields in flat YAML, a key=value log or XML leaf elements is read as a JSON object
+is (cues.structured.fields: values as sentences, a log's records as list items), before an answer tag
+alone would drop its other fields ("<referent>the mug ...</referent><answer>coffee</answer>" infers); a
+reply of fields that no rule read and with no field named as its answer ("ref=shop_door(centre)
+state=open") abstains, as do several records: the field names say what the values are.
+A "the one ..." apposition set off by commas right after a description renames it ("The red-brick
+building on the corner, the one with the clock tower, looks Victorian": one referent); an existential
+whose relative clause says something of what it introduces ("There's also a clock on the oven, which
+shows 7:08") is a clause about it, a second referent answered for, while one that only says another is
+there ("There is another X on the fridge.") adds none, whichever cue (place or "another") read it. After a
+question back offering "the X or the Y", clauses opening on the bare nouns ("Cake is chocolate, pudding
+looks like mango") answer for the candidates: enumerate. A guess put as a question ("I think you mean the
+bigger boat? Please confirm") with nothing answered clarifies; a condition on what the question is about
+("If the question is about the calf, yes") is an assumption, and two such conditions enumerate.
 AQuA clarification PASS (Section 6.3): PASS when every content word of the reference answer (articles
 and stop words dropped, number words as digits; forms, spellings, times and yes / no as answer_match reads
 them) occurs in the response and none is negated ("not red"), for any of the reference answers given,
@@ -191,6 +205,7 @@ from assistant.evaluation.papers.aqua.strategy_cues import (
     chat_spelling,
     checked_then_answered,
     described_keys,
+    existentials_as_clauses,
     names_place_or_referent,
     offered_candidates,
     offers_for_pronoun,
@@ -206,6 +221,7 @@ from assistant.evaluation.papers.aqua.strategy_cues import (
     things_keyed,
     uncounted,
     unmarked_which,
+    unnamed_answer,
     unread_layout,
     values_then_places,
     without_evidence_after_answer,
@@ -287,7 +303,11 @@ def strategy_rules(item: JudgeItem, response: str) -> Judgement:
     q = uncounted(cues.question_cues(str(item["question"])))
     unmarked = without_markup(response)
     judged = _strategy(q, unmarked.text)
-    unread = unread_layout(q, unmarked.text, unmarked.grounded) if judged.path == _DEFAULT else None
+    unread = (
+        unread_layout(q, unmarked.text, unmarked.grounded) or unnamed_answer(response)
+        if judged.path == _DEFAULT
+        else None
+    )
     if unread:
         # a direct answer is the label left when no rule read the reply; a shape no rule parses may hold
         # the reading that would have decided otherwise
@@ -350,17 +370,18 @@ _SEVERAL_VALUES = re.compile(r"\w\s+/\s+\w|\bdepending\s+on\b", re.IGNORECASE)
 
 def _several(q: cues.QuestionCues, response: str) -> Judgement | None:
     """enumerate where the reply answers for several referents (judge.py's docstring), else None."""
+    response = existentials_as_clauses(response)
     several = cues.several_referents(q, response) or cues.several_referents(q, restored_articles(response))
     text = cues.normalise(response)
     if several and several.startswith("plural mention") and acknowledged_then_chosen(q, text):
         several = None
     if (
         several
-        and several.startswith("referents in places")
+        and several.startswith(("referents in places", "quantified mention"))
         and not cues.several_referents(q, without_mentions(response))
     ):
         # "The woman on the left is holding a baby. There is another woman on the right too.": the second
-        # place only says another one is there; one referent is answered for
+        # place (or "another") only says another one is there; one referent is answered for
         several = None
     if several and plural_subject_aside(q, several):
         several = None  # the counted noun, or people where the question asks about the weather

@@ -12,13 +12,17 @@ from assistant import words as en
 from assistant.evaluation import answer_match, noun_senses, reply_checks
 from assistant.evaluation import response_cues as cues
 from assistant.evaluation.cues import structured
-from assistant.evaluation.cues.final import without_trace
+from assistant.evaluation.cues.final import split_trace
+from assistant.evaluation.cues.mentions import ON_THE_QUESTION
 from assistant.evaluation.judgement import UNKNOWN, Judgement
 
 _ASSUMPTION = re.compile(
     r"\b(?:assuming|assumption|i assume|i'll assume|i will assume|presumably|"
     r"(?:likely|probably) (?:referring|asking|means?)|if you(?:'re| are)? (?:mean|asking about|referring to)|"
     r"if you mean|i think you mean|you(?:'re| are) (?:probably|likely) (?:asking|referring)|"
+    # a condition on what the question is about, one referent answered for on it: "If the question is
+    # about the calf, yes"
+    rf"{ON_THE_QUESTION}|"
     # a statement (the questions back were read before) of what the user means, about one referent that
     # follows: "you probably mean the chef", "I take it you're asking about the red one"; "not sure what
     # you mean" names nothing
@@ -100,6 +104,9 @@ def plural_subject_aside(q: cues.QuestionCues, several: str) -> bool:
 def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     """infer when the reply says which single referent it took, answer otherwise (judge.py's docstring)."""
     assumed = _ASSUMPTION.search(text)
+    if assumed and _guess_only_checked(text, assumed.start()):
+        reason = f"checks its guess as a question and answers nothing: {assumed.group(0)!r}"
+        return Judgement("clarify", reason=reason, path="rules:strategy.asks")
     if assumed:
         return Judgement("infer", reason=f"states an assumption: {assumed.group(0)!r}")
     picked = picked_against(text)
@@ -141,6 +148,29 @@ def one_referent(q: cues.QuestionCues, response: str, text: str) -> Judgement:
     if undecided:
         return Judgement(UNKNOWN, reason=undecided, path="rules:strategy.abstain")
     return Judgement("answer", reason="a direct answer", path="rules:strategy.default")
+
+
+def _guess_only_checked(text: str, at: int) -> bool:
+    """Whether the assumption at `at` is put as a question ("I think you mean the bigger boat with the
+    sail? Please confirm first, because there is also a small motor boat") and nothing is answered: each
+    other sentence asks, requests (`_REQUEST`) or only says what is there. The rubric's clarify asks
+    which referent is meant instead of answering; a guess checked and then answered for ("You mean the
+    red one? It's a ketch.") infers."""
+    said = reply_checks.sentences(text.lower())
+    start = 0
+    checked = False
+    for sentence in said:
+        where = text.lower().find(sentence, start)
+        start = max(start, where + len(sentence)) if where >= 0 else start
+        if where >= 0 and where <= at < where + len(sentence):
+            checked = sentence.endswith("?")
+            continue
+        if sentence.endswith("?") or _REQUEST.search(sentence):
+            continue
+        if cues.answers_nothing(_LEADING_FILLER.sub("", sentence)) or _MENTION_ONLY.match(sentence):
+            continue
+        return False
+    return checked
 
 
 # the question's "this" / "it" standing alone, before a participle or a preposition ("What is this used
@@ -712,11 +742,24 @@ _IDENTITY_QUESTION = re.compile(
 _ANSWER_VERB = re.compile(r"\b(?:is|are|was|were|has|have|wears|holds|looks|says|reads|shows)\b")
 
 
+def _candidates_named(response: str, said: str) -> str:
+    """`said` with a candidate the question back offered ("Do you mean the cake or the pudding?") given its
+    article back where a clause opens on its bare noun ("Cake is chocolate, pudding looks like mango"): a
+    bare noun naming an offered candidate is that candidate, as "the cake" is, so its clause answers for
+    it."""
+    offered = _offered(response)
+    if not offered:
+        return said
+    nouns = "|".join(sorted(map(re.escape, offered), key=len, reverse=True))
+    return re.sub(rf"(^|[.;,:!]\s*|\band\s+)({nouns})\b(?=\s+[a-z])", r"\1the \2", said, flags=re.I)
+
+
 def answers_before_asking(q: cues.QuestionCues, response: str) -> str | None:
     """Answers for referents in places that exclude each other, given before the question that asks which
     is meant (each with its own verb): the reply enumerates; it does not ask instead of answering."""
     parts = re.split(r"\s[\u2013\u2014-]\s|[\u2013\u2014;:]|(?<=[.!?])\s+", response)
     said = "; ".join(p.strip() for p in parts if "?" not in p and p.strip())
+    said = _candidates_named(response, said)
     places = cues.located_places(q, said)
     # a verb that only places its subject ("one is on the left") answers nothing
     verbs = [
@@ -855,6 +898,28 @@ def without_mentions(response: str) -> str:
     referent answered for (the rubric's enumerate answers for each). A sentence that says more ("There's
     another woman on the right, holding a bag") is kept."""
     return _MENTION_ONLY.sub(" ", cues.normalise(response))
+
+
+# an existential sentence whose relative clause says something of what it introduces: "There's also a clock on
+# the oven, which shows 7:08"
+_EXISTENTIAL_RELATIVE = re.compile(
+    r"(^|[.!?]\s+)there(?:'s|\s+is|\s+are)\s+(?:also\s+)?(another|a\s+second|an?|one)\s+"
+    r"((?:[a-z'-]+\s+){0,6}?[a-z'-]+),?\s+(?:which|that|who)\s+(?=[a-z])",
+    re.I,
+)
+
+
+def existentials_as_clauses(response: str) -> str:
+    """`response` with each existential sentence whose relative clause predicates of what it introduces said
+    as a clause of its own ("There's also a clock on the oven, which shows 7:08" as "the clock on the oven
+    shows 7:08"): "there is an X which Ys" says what "the X Ys" says, an answer for X, so the thing it
+    introduces is a referent answered for, not only mentioned (`without_mentions`)."""
+
+    def clause(m: re.Match[str]) -> str:
+        the = "the other" if m.group(2).lower() in ("another", "a second") else "the"
+        return f"{m.group(1)}{the} {m.group(3)} "
+
+    return _EXISTENTIAL_RELATIVE.sub(clause, response)
 
 
 def plural_pronoun(q: cues.QuestionCues) -> bool:
@@ -1194,6 +1259,21 @@ _TERSE_ANSWER = re.compile(
 )
 
 
+def _apposed(text: str, first: cues.Description, other: cues.Description) -> bool:
+    """Whether `other` is an apposition renaming `first` ("The red-brick building on the corner, the one
+    with the clock tower, looks Victorian"): a "the one ..." set off by a comma right after the first's
+    description, with nothing between them but the first's own prepositional phrases (no verb, no value),
+    so the first has no predicate of its own and the clause's answer after the apposition is the one
+    answer for both."""
+    if other.noun != "one":
+        return False
+    between = text[first.end : other.start].strip()
+    if not between.endswith(","):
+        return False
+    toks = cues.words(between)
+    return (not toks or toks[0] in cues.PREPOSITIONS) and not any(_is_verb(t) or t[0].isdigit() for t in toks)
+
+
 def several_described(q: cues.QuestionCues, text: str) -> str | None:
     """Two or more referents, each singled out by a description of its own and each given an answer of its
     own ("The baby in the high chair is looking at the spoon, and the baby on the play mat ... at the
@@ -1224,6 +1304,8 @@ def several_described(q: cues.QuestionCues, text: str) -> str | None:
             # the other opens a clause of its own ("the man in the centre is the only one facing the
             # camera" says more of the first)
             if other.start < stop or first.words <= other.words or other.words <= first.words:
+                continue
+            if _apposed(text, first, other):
                 continue
             nouns = {first.noun, other.noun}
             if nouns <= kinds or len(nouns) == 1 or "one" in nouns:
@@ -1363,8 +1445,14 @@ def without_markup(response: str) -> Unmarked:
     rubric judges the final answer after step-by-step reasoning), and a grounded caption's
     phrases kept as words, their boxes dropped ("<phrase>The person</phrase><object>...</object> is
     holding a surfboard" reads "The person is holding a surfboard"). Each grounded phrase is a thing the
-    model located; the count says how many (see `unread_layout`)."""
-    text, grounded = structured.without_grounding(without_trace(response))
+    model located; the count says how many (see `unread_layout`). A reply of fields with no trace
+    (`structured.fields`: "<referent>the mug</referent><answer>coffee</answer>", "intent: clarify") is
+    read as prose first: its fields besides the answer say which referent it took or that it asks, and
+    an answer tag alone would drop them."""
+    traced = split_trace(response)
+    laid_out = not traced.trace and structured.fields(response) is not None
+    answer = structured.as_prose(response) if laid_out else traced.answer
+    text, grounded = structured.without_grounding(answer)
     return Unmarked(text, grounded)
 
 
@@ -1377,6 +1465,21 @@ _UNREAD_MARKUP = re.compile(r"</?[a-z_][\w-]*>|->|\u2192|=>|\u25c1|\u25b7|^\s*\|
 _USER = re.compile(r"\b(?:you(?!\s+(?:can|could|may|might|would|will|should)\b)|your|you're|you've)\b")
 _QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
 _VALUE_TOKEN = re.compile(r"[\w:./$\u20ac\u00a3%'-]+")
+
+
+def unnamed_answer(response: str) -> str | None:
+    """Why a reply of fields (`structured.fields`) that no rule read may still infer, enumerate or ask, or
+    None: its field names are not read, only their values, and where no field is named as the answer
+    ("ref=shop_door(centre) inferred_from=gaze_point state=open") the names are all that say which field
+    is the answer and which the referent it took, or that it asks ("status=awaiting_user"); a record per
+    thing answers for each. A reply with an answer field ("answer: tabby / confidence: 0.74") says which
+    value answers."""
+    value = structured.fields(response)
+    if isinstance(value, list) and len(value) >= 2:
+        return f"{len(value)} records of fields, one per thing perhaps"
+    if isinstance(value, dict) and not any("answer" in str(k).lower().split("_") for k in value):
+        return f"fields with no answer field: {', '.join(str(k) for k in list(value)[:4])}"
+    return None
 
 
 def unread_layout(q: cues.QuestionCues, response: str, grounded: int) -> str | None:
