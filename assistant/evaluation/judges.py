@@ -78,8 +78,9 @@ HELDOUT_11_LABELLED = DATA_DIR / "heldout11.jsonl"  # frozen 2065dee; a regressi
 HELDOUT_12_LABELLED = DATA_DIR / "heldout12.jsonl"  # frozen 082469c; a regression set since round 9
 HELDOUT_13_LABELLED = DATA_DIR / "heldout13.jsonl"  # frozen 383e875; a regression set since round 10
 HELDOUT_14_LABELLED = DATA_DIR / "heldout14.jsonl"  # frozen ce45f07; a regression set since round 11
-HELDOUT_15_LABELLED = DATA_DIR / "heldout15.jsonl"  # frozen a1e0ab6, before round 11's rule changes
-LABELLED_SETS: tuple[tuple[str, tuple[Path, ...]], ...] = (("held-out", (HELDOUT_15_LABELLED,)),)
+HELDOUT_15_LABELLED = DATA_DIR / "heldout15.jsonl"  # frozen a1e0ab6; a regression set since round 12
+HELDOUT_16_LABELLED = DATA_DIR / "heldout16.jsonl"  # frozen fe28113, before round 12's rule changes
+LABELLED_SETS: tuple[tuple[str, tuple[Path, ...]], ...] = (("held-out", (HELDOUT_16_LABELLED,)),)
 
 
 class LLMJudge:
