@@ -327,3 +327,20 @@ def test_grounding_markup_is_read_as_words_and_counted(response: str, text: str,
     from assistant.evaluation.cues.structured import without_grounding
 
     assert without_grounding(response) == (text, marked)
+
+
+@pytest.mark.parametrize(
+    ("reply", "said", "as_fields"),
+    [
+        ('step=2 label="sign" count=2', "count=2 (2 signs)", {"step": "2", "label": "sign", "count": "2"}),
+        # a log's single quotes: the count phrase reads them as the log reader does
+        ("step=2 label='sign' count=2", "count=2 (2 signs)", {"step": "2", "label": "sign", "count": "2"}),
+        # no serialiser's mark (underscore, quotes, null): a person may write this, so no fields
+        ("label=dog count=1", "count=1 (1 dog)", None),
+    ],
+)
+def test_one_key_value_reader_for_counts_and_logs(reply: str, said: str, as_fields: object) -> None:
+    from assistant.evaluation.cues import structured
+
+    assert said in structured.as_lines(reply)
+    assert structured.fields(reply) == as_fields

@@ -179,7 +179,9 @@ def _count_phrase(key: object, value: object, record: dict[str, Any] | None) -> 
     return f"{value if value else 'no'} {' '.join(rest)}"
 
 
-_KEY_VALUE = re.compile(r"(?<![^\s,;{])([a-z][a-z_]*)=(\"[^\"]*\"|[^\s,;]+)", re.I)
+# a key=value field as a log writes it ("count=2", "ref=shop_door(centre)", 'clarify="which screen?"'):
+# read by the count phrases here and by the log reader (`_kv_fields`)
+_KEY_VALUE = re.compile(r"(?<![^\s,;{])([a-z_][a-z0-9_.]*)=(\"[^\"]*\"|'[^']*'|[^\s,;]+)", re.I)
 
 
 def _said_counts(response: str) -> str:
@@ -187,7 +189,7 @@ def _said_counts(response: str) -> str:
     after it ("count=2 (2 signs)"); other lines unchanged."""
     lines = []
     for line in response.split("\n"):
-        fields = {k.lower(): v.strip('"') for k, v in _KEY_VALUE.findall(line)}
+        fields = {k.lower(): v.strip("\"'") for k, v in _KEY_VALUE.findall(line)}
         counts = [(k, int(v)) for k, v in fields.items() if v.isdigit()]
         for key, n in counts:
             phrase = _count_phrase(key, n, fields)
@@ -278,7 +280,7 @@ def _kv_record(record: str) -> dict[str, Any] | None:
 
 
 def _kv_raw(record: str) -> list[tuple[str, str]]:
-    return [(k, v) for k, v in re.findall(r"([a-z_][a-z0-9_.]*)=(\"[^\"]*\"|'[^']*'|\S+)", record)]
+    return [(k, v) for k, v in _KEY_VALUE.findall(record)]
 
 
 def _kv_fields(response: str) -> dict[str, Any] | list[dict[str, Any]] | None:
