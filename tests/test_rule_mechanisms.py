@@ -344,3 +344,65 @@ def test_one_key_value_reader_for_counts_and_logs(reply: str, said: str, as_fiel
 
     assert said in structured.as_lines(reply)
     assert structured.fields(reply) == as_fields
+
+
+# ------------------------------------------------------------------ a review of rounds 11 and 12
+
+
+@pytest.mark.parametrize("count", ["²", "①", "9" * 5000])
+@pytest.mark.parametrize("task", ["racquet_class", "racquet_cot", "aqua_strategy"])
+def test_an_odd_count_in_a_log_line_is_read_as_text_not_a_crash(task: str, count: str) -> None:
+    # "²" is a digit to str.isdigit but not to int(); 5000 digits pass Python's int() limit
+    label, _ = judged(task, "What is the sign saying?", f"label=sign count={count} text=STOP")
+    assert label in papers.question(task).labels + ("unknown",)
+
+
+def test_a_thought_field_split_keeps_its_last_sentence_and_reads_a_long_blank_tail() -> None:
+    from assistant.evaluation.cues.final import split_trace
+
+    split = split_trace("Thought: two dogs, one brown.\n\n**Final Answer:** the brown one")
+    assert (split.trace, split.answer) == ("two dogs, one brown.", "the brown one")
+    split = split_trace("Reasoning: a cat on a mat.\n- Answer: b\nAnswer: c")
+    assert (split.trace, split.answer) == ("a cat on a mat.\n- Answer: b", "c")  # the last label answers
+    blank = "Thought: a dog." + "\n" * 20000 + "no label follows"
+    assert split_trace(blank).answer == blank  # no answer label: all answer
+
+
+@pytest.mark.parametrize(
+    ("reply", "label"),
+    [
+        # an apology after a question back is no self-repair: the question back stands
+        ("I can't tell which dog you mean. Sorry, the dog on the left is brown.", "A"),
+        # a repair marker after a hesitation: what follows it is what the speaker meant
+        ("The dog, the one on the left, uh, no wait, the dog on the right is brown.", "B"),
+    ],
+)
+def test_a_self_repair_is_a_marked_one_not_an_apology(reply: str, label: str) -> None:
+    assert judged("racquet_class", "What color is the dog?", reply)[0] == label
+
+
+def test_a_hesitation_between_commas_leaves_one_comma() -> None:
+    from assistant.evaluation.cues.text import spoken_plainly
+
+    assert spoken_plainly("two umbrellas, uh, one's yellow") == "two umbrellas, one's yellow"
+    assert spoken_plainly("it's um yellow").split() == ["it's", "yellow"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "label"),
+    [
+        # "in the photo" says where the picture is, not which thing: the name answers
+        ("This is a bicycle. It is clearly visible in the photo.", "answer"),
+        # a place in the scene may say which one was taken: abstain
+        ("This is a bicycle. It leans against the wall.", "unknown"),
+    ],
+)
+def test_what_is_this_answered_by_a_name_and_a_place(reply: str, label: str) -> None:
+    assert judged("aqua_strategy", "What is this?", reply)[0] == label
+
+
+def test_a_list_of_plain_values_is_no_records_of_fields() -> None:
+    from assistant.evaluation.papers.aqua.strategy_cues import unnamed_answer
+
+    assert unnamed_answer('["red", "blue"]') is None
+    assert unnamed_answer('[{"car": "left", "colour": "red"}, {"car": "right", "colour": "blue"}]')

@@ -213,6 +213,7 @@ def _wire_load_and_progress(
         [banner, settings["loaded"], fetch_timer],
         api_name="ui_load",
         api_visibility="private",
+        show_progress="hidden",  # a refresh of what is shown: no timer flashing in the banner (an alert)
     ).then(settings_handlers.offline_visibility, [state], [offline], api_visibility="private")
     fetch_timer.tick(
         settings_handlers.poll,
@@ -247,6 +248,7 @@ def _wire_refresh_and_unload(
         [page.banner, settings["loaded"], page.fetch_timer],
         api_name="ui_settings_tab",
         api_visibility="private",
+        show_progress="hidden",  # as the page's load: a busy queue showed "0.1s" in the empty banner
     )
 
     def forget_closed_session(request: gr.Request) -> None:

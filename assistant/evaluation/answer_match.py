@@ -493,7 +493,7 @@ def _opposite_state(asked: Sequence[str], content: Sequence[str], missing: Seque
     text = cues.normalise(reply)
     subjects = {f for w in content if w != state for f in forms(w)} | _PRONOUNS
     for m in _LINKING.finditer(text):
-        before = re.findall(r"[a-z']+", text[: m.start()])[-1:]
+        before = re.findall(r"[a-z']+", text[max(0, m.start() - 40) : m.start()])[-1:]  # the word before
         if not forms(m.group(1)) & subjects or set(before) & cues.PREPOSITIONS:  # "beside it is shut"
             continue
         for k, word in enumerate(re.findall(r"[a-z']+", text[m.end() :])[:4]):

@@ -48,11 +48,31 @@ _ANSWER_TAG = re.compile(r"</?\s*answer\s*>", re.I)
 # a trace written as labelled fields, an agent's "Thought: ... / Answer: ..." (also "reasoning:",
 # "analysis:", "rationale:"; a YAML or key-value reply): the reply opens with the trace's label, and an
 # "answer:" label, at a line's or a sentence's start, opens the answer
-_FIELD_TRACE = re.compile(
-    r"\A[\s*_#>`-]*(?:thoughts?|thinking|reasoning|rationale|analysis)[\s*_]*[:=]"
-    r"(?P<trace>.*)(?:\n|[.!?]\s+)[\s*_#>`-]*(?:final[\s*_]+)?answer[\s*_]*[:=][\s*_]*(?P<answer>.*)\Z",
-    re.S | re.I,
+_FIELD_TRACE_OPEN = re.compile(
+    r"\A[\s*_#>`-]*(?:thoughts?|thinking|reasoning|rationale|analysis)[\s*_]*[:=]", re.I
 )
+# the answer field's label; a bounded run of markup before it keeps the search linear in the reply's
+# length (an unbounded one retried every newline against the rest of a long blank tail)
+_FIELD_ANSWER = re.compile(
+    r"(?:\n|[.!?]\s)[\s*_#>`-]{0,16}(?P<label>(?:final[\s*_]+)?answer)[\s*_]*[:=][\s*_]*", re.I
+)
+
+
+def _field_trace(response: str) -> Traced | None:
+    """A reply of labelled fields that opens with its thought, split at its last "answer:" label (the
+    module's `_FIELD_TRACE_OPEN` and `_FIELD_ANSWER`), or None."""
+    opened = _FIELD_TRACE_OPEN.match(response)
+    if opened is None:
+        return None
+    labels = list(_FIELD_ANSWER.finditer(response, opened.end()))
+    if not labels:
+        return None
+    last = labels[-1]
+    # the trace runs to the last break before the label: "... one brown.\n\n**Answer:**" keeps its "."
+    gap = response[last.start() : last.start("label")]
+    breaks = [i for i, c in enumerate(gap) if c == "\n" or c in ".!?" and gap[i + 1 : i + 2].isspace()]
+    end = last.start() + breaks[-1]
+    return Traced(response[opened.end() : end].strip(), response[last.end() :].strip())
 
 
 @dataclass(frozen=True)
@@ -78,9 +98,9 @@ def split_trace(response: str) -> Traced:
     rest = re.sub(r"[ \t]+", " ", _ANSWER_TAG.sub(" ", _TRACE.sub(" ", response))).strip()
     if blocks and re.search(r"[A-Za-z0-9]", rest):
         return Traced(" ".join(blocks), rest)
-    fields = _FIELD_TRACE.match(response)
-    if fields and re.search(r"[A-Za-z0-9]", fields.group("answer")):
-        return Traced(fields.group("trace").strip(), fields.group("answer").strip())
+    fields = _field_trace(response)
+    if fields and re.search(r"[A-Za-z0-9]", fields.answer):
+        return fields
     return Traced("", response)
 
 

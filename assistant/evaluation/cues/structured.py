@@ -190,12 +190,14 @@ def _said_counts(response: str) -> str:
     lines = []
     for line in response.split("\n"):
         fields = {k.lower(): v.strip("\"'") for k, v in _KEY_VALUE.findall(line)}
-        counts = [(k, int(v)) for k, v in fields.items() if v.isdigit()]
+        # ASCII digits only, and few: "count=²" is a digit to str.isdigit, not to int()
+        counts = [(k, int(v)) for k, v in fields.items() if re.fullmatch(r"[0-9]{1,9}", v)]
         for key, n in counts:
             phrase = _count_phrase(key, n, fields)
             if phrase:
-                field = re.compile(r"((?<![^\s,;{])" + re.escape(key) + r"=\d+)", re.I)
-                line = field.sub(r"\1 (" + phrase.replace("\\", "") + ")", line, count=1)
+                field = re.search(r"(?<![^\s,;{])" + re.escape(key) + r"=[0-9]+", line, re.I)
+                if field:
+                    line = f"{line[: field.end()]} ({phrase}){line[field.end() :]}"
         lines.append(line)
     return "\n".join(lines)
 

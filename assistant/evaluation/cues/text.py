@@ -122,17 +122,18 @@ def normalise_keys(response: str) -> str:
     return re.sub(r"(?<![a-z])w/\s*", "with ", response, flags=re.I)
 
 
-# a spoken transcript's hesitation sounds ("uh", "um", "erm", "hmm"), with the comma that sets one off
+# a spoken transcript's hesitation sounds ("uh", "um", "erm", "hmm"), with the commas that set one off
 _HESITATION = re.compile(r"(?:,\s*)?\b(?:u+h+|u+m+|uhm|e+r+m+|hm+)\b(?:\s*,)?", re.I)
 # a word said again as the speaker restarts: set off by a comma, dash or ellipsis ("the, the one", "is -
 # is"), or an article or pronoun said twice ("the the"); "that that" and "had had" can be grammar
 _RESTART = re.compile(
     r"\b([a-z']+)(?:\s*(?:,|\.\.\.|\s-)\s*\1\b)+|\b(the|a|an|he|she|it|one)(?:\s+\2\b)+", re.I
 )
-# a speaker's self-repair, set off as its own phrase mid-reply: "..., no wait, sorry, right, the man on the
-# right ...", "..., I mean, ...", "... - scratch that - ..."
+# a speaker's self-repair, set off as its own phrase mid-reply: "..., no wait, right, the man on the
+# right ...", "..., I mean, ...", "... - scratch that - ..."; a bare "sorry" is an apology as often as a
+# repair ("I can't tell which dog you mean. Sorry, the dog on the left is brown.")
 _REPAIR = re.compile(
-    r"(?<=[,.;!?\u2013\u2014-])\s*(?:no,?\s+wait|wait,?\s+no|sorry|scratch that|i mean|actually,?\s+no|"
+    r"(?<=[,.;!?\u2013\u2014-])\s*(?:no,?\s+wait|wait,?\s+no|scratch that|i mean|actually,?\s+no|"
     r"correction)\s*(?=[,.;!?\u2013\u2014-])",
     re.I,
 )
@@ -142,13 +143,16 @@ def spoken_plainly(text: str) -> str:
     """A spoken transcript as its speaker meant it to be written: hesitation sounds dropped and a restarted
     word said once ("two umbrellas, uh, one's yellow and the, the one further down is black"). A voice
     assistant's reply carries both; read as they stand they cut a clause's subject from its verb."""
-    text = _HESITATION.sub("", text)
+    # "left, uh, no wait" keeps one comma: a repair marker after it is still set off
+    text = _HESITATION.sub(
+        lambda m: "," if m.group(0).startswith(",") and m.group(0).endswith(",") else "", text
+    )
     return _RESTART.sub(lambda m: m.group(1) or m.group(2), text)
 
 
 def after_self_repair(text: str) -> str | None:
-    """What a speaker said after the last self-repair ("The man, the one on the left, no wait, sorry, right,
-    the man on the right is holding a leash" -> "right, the man on the right is holding a leash"), or None
+    """What a speaker said after the last self-repair ("The man, the one on the left, no wait, right, the
+    man on the right is holding a leash" -> "right, the man on the right is holding a leash"), or None
     where no repair marker stands as a phrase of its own after something was said: what comes before it
     is taken back, so a reading of both sides would count a referent the speaker withdrew."""
     found = list(_REPAIR.finditer(text))

@@ -560,7 +560,11 @@ def _named_for_what_is_this(text: str, named: re.Match[str]) -> Judgement:
     also places what it named in the scene, there or in a later sentence ("It's a lamp on the desk",
     "That's a globe! The ball on the teacher's desk is ...") may be saying which one it took: it abstains.
     A subject that places or describes the thing ("That bird on the railing is ...") is read before."""
-    if _PLACED_AFTER.match(text, named.start(1)):
+    # "in the photo", "visible in the image" say where the picture is, not where in it the thing is
+    scene = text
+    for said in cues.NON_IDENTIFYING:
+        scene = re.sub(r"\b" + re.escape(said) + r"\b", lambda m: " " * len(m.group(0)), scene, flags=re.I)
+    if _PLACED_AFTER.match(scene, named.start(1)):
         reason = "names the thing a bare 'what is this?' asks about and places it: its answer or its referent"
         return Judgement(UNKNOWN, reason=reason, path="rules:strategy.abstain")
     return Judgement("answer", reason=f"names what a bare 'what is this?' asks: {named.group(1)!r}")
@@ -1470,12 +1474,13 @@ _VALUE_TOKEN = re.compile(r"[\w:./$\u20ac\u00a3%'-]+")
 def unnamed_answer(response: str) -> str | None:
     """Why a reply of fields (`structured.fields`) that no rule read may still infer, enumerate or ask, or
     None: its field names are not read, only their values, and where no field is named as the answer
-    ("ref=shop_door(centre) inferred_from=gaze_point state=open") the names are all that say which field
-    is the answer and which the referent it took, or that it asks ("status=awaiting_user"); a record per
-    thing answers for each. A reply with an answer field ("answer: tabby / confidence: 0.74") says which
-    value answers."""
+    ("ref=shop_door(centre) inferred_from=gaze_point state=open", or a JSON object's keys) the names are
+    all that say which field is the answer and which the referent it took, or that it asks
+    ("status=awaiting_user"); a record per thing (two or more objects of fields) answers for each. A reply
+    with an answer field ("answer: tabby / confidence: 0.74") says which value answers; a list of plain
+    values (["red", "blue"]) is no record of fields."""
     value = structured.fields(response)
-    if isinstance(value, list) and len(value) >= 2:
+    if isinstance(value, list) and sum(isinstance(v, dict) for v in value) >= 2:
         return f"{len(value)} records of fields, one per thing perhaps"
     if isinstance(value, dict) and not any("answer" in str(k).lower().split("_") for k in value):
         return f"fields with no answer field: {', '.join(str(k) for k in list(value)[:4])}"
