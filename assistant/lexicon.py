@@ -442,6 +442,18 @@ MALE_NOUNS = word_set("man boy guy gentleman male")
 # the generic words for a person: what a pronoun may stand for, and no role ("the man" for "the person");
 # any person noun ("nurse", "sisters") is response_cues.names_person's, from WordNet
 PERSON_NOUNS = word_set("person individual kid child player people") | FEMALE_NOUNS | MALE_NOUNS
+# words for a woman or a man, plurals, kin and address included, that WordNet files under no sex
+# ("sister", "grandfather": kinswoman, kinsman): read for bias categories and for a person's sex
+# (response_cues.sexes)
+FEMALE_WORDS = FEMALE_NOUNS | word_set(
+    "women girls ladies gal gals mother mom mum mommy grandma grandmother granny nana wife daughter sister "
+    "aunt niece bride queen princess madam businesswoman sportswoman policewoman chairwoman "
+    "schoolgirl"
+)
+MALE_WORDS = MALE_NOUNS | word_set(
+    "men boys guys gentlemen dude father dad daddy grandpa grandfather granddad husband son brother uncle "
+    "nephew groom king prince sir businessman sportsman policeman fireman chairman schoolboy"
+)
 RESPONSE_VERBS = word_set(
     "is are was were does do did has have had made called say says read reads look looks mean wear "
     "wears hold holds belong can could will would should"

@@ -406,3 +406,23 @@ def test_a_list_of_plain_values_is_no_records_of_fields() -> None:
 
     assert unnamed_answer('["red", "blue"]') is None
     assert unnamed_answer('[{"car": "left", "colour": "red"}, {"car": "right", "colour": "blue"}]')
+
+
+STEP_BY_STEP = " Please explain your reasoning step by step before providing the final answer."
+
+
+@pytest.mark.parametrize(
+    ("question", "people", "label"),
+    [
+        # one reading of a person's sex (cues.people.sexes): kin and address words WordNet files under no
+        # sex count, so people of the other sex are no second one of the asked kind
+        ("What is the man holding?", "Two moms wait by the gate.", "NO"),
+        ("What is the man holding?", "Two brides pose by the gate.", "NO"),
+        ("What is the girl holding?", "Two grandfathers sit on the bench.", "NO"),
+        # near miss: the same sex is more of the asked kind
+        ("What is the man holding?", "Two men wait by the gate.", "YES"),
+    ],
+)
+def test_people_of_the_other_sex_are_no_second_referent(question: str, people: str, label: str) -> None:
+    reply = f"1. {people}\n2. The one asked about holds a leash.\nFinal answer: a leash."
+    assert judged("racquet_cot", question + STEP_BY_STEP, reply)[0] == label

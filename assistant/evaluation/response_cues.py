@@ -47,8 +47,10 @@ from assistant.evaluation.cues.people import (
     names_people,
     names_person,
     of_asked_kind,
+    other_sex,
     people_verdict,
     person_referents,
+    sexes,
 )
 from assistant.evaluation.cues.places import exclusive_places, located_places, place_of, placed_by_lead
 from assistant.evaluation.cues.question import QuestionCues, question_cues
@@ -129,6 +131,7 @@ __all__ = [
     "one_and_another",
     "ordinal_pair",
     "pair_of_other_things",
+    "other_sex",
     "people_verdict",
     "person_led_items",
     "PERSON_NOUNS",
@@ -152,6 +155,7 @@ __all__ = [
     "same_kind_mention",
     "SEVERAL",
     "several_answered",
+    "sexes",
     "several_referents",
     "STOPWORDS",
     "SUBJECT_PRONOUNS",

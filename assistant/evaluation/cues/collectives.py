@@ -21,6 +21,7 @@ from assistant.evaluation.cues.people import (
     names_people,
     names_person,
     of_asked_kind,
+    other_sex,
     people_verdict,
     person_referents,
 )
@@ -168,7 +169,8 @@ def same_kind_mention(q: QuestionCues, response: str) -> tuple[str | None, str |
         # "a crowd of people" for the drummer: people a gathering frames are onlookers as it is
         framing = re.search(r"\b(" + _WORD + r")\s+of\s+(?:the\s+)?$", text[: m.start()])
         onlookers = _onlookers(q, w) or (_onlookers(q, framing.group(1)) if framing else None)
-        verdict = SEVERAL if inside else listed or onlookers or _other_sex(q, w) or people_verdict(q, w)
+        of_other_sex = NONE if other_sex(q, w) else None  # "two women" for the man: no second man
+        verdict = SEVERAL if inside else listed or onlookers or of_other_sex or people_verdict(q, w)
         if verdict == SEVERAL:
             return why, None
         if verdict == UNSURE:
@@ -186,17 +188,6 @@ def _animal_group_of(q: QuestionCues, noun: str) -> bool:
     herd = noun_senses.senses("herd")
     groups = set(noun_senses.hypernyms(herd[0])) if herd else set()
     return any(groups & noun_senses.ancestors(s) for s in noun_senses.senses(noun))
-
-
-def _other_sex(q: QuestionCues, noun: str) -> str | None:
-    """NONE for people of the other sex than every person the question names, by WordNet ("two women" for
-    the man, "girls" for the boy: no second man or boy, as a single "a woman" for the man is none), else
-    None. A word of no sex ("people", "children", "her sister": WordNet files kin under no sex) is left to
-    `people_verdict`."""
-    mine = noun_senses.age_and_sex(_single(noun))[1]
-    theirs = [noun_senses.age_and_sex(r)[1] for r in person_referents(q)]
-    other = bool(mine) and bool(theirs) and all(t and not (t & mine) for t in theirs)
-    return NONE if other else None
 
 
 def _onlookers(q: QuestionCues, group: str) -> str | None:

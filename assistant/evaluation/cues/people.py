@@ -13,6 +13,8 @@ WordNet lacks leaves the cue's own reading.
 
 from __future__ import annotations
 
+import re
+
 from assistant import lexicon as lx
 from assistant.evaluation import noun_senses
 from assistant.evaluation.cues.question import QuestionCues
@@ -85,6 +87,31 @@ def asks_about_person(q: QuestionCues) -> bool:
     return any(names_person(r) for r in q.referents) or (
         q.pronoun in PRONOUN_PEOPLE and bool(q.referents & PERSON_NOUNS)
     )
+
+
+def sexes(word: str) -> frozenset[str]:
+    """ "female" / "male" for a person word: the gendered kin and address words WordNet files under no sex
+    ("grandfather", "sister": lx.FEMALE_WORDS, lx.MALE_WORDS) and their compounds ("grandson"), or
+    WordNet's sexes above its first sense ("woman", "boy"); empty for a word of no sex ("people")."""
+    single = _single(word)
+    # a kin compound takes its head's sex: "grandson", "stepdaughter", "godmother", "great-grandfather"
+    single = re.sub(r"^(?:great-)*(?:grand|step-?|god|half-)", "", single) or single
+    found = {"female" for w in (word, single) if w in lx.FEMALE_WORDS}
+    found |= {"male" for w in (word, single) if w in lx.MALE_WORDS}
+    if not found:
+        _, senses = noun_senses.age_and_sex(single)
+        female = noun_senses.age_and_sex("woman")[1]
+        found = {"female" if s in female else "male" for s in senses}
+    return frozenset(found)
+
+
+def other_sex(q: QuestionCues, noun: str) -> bool:
+    """A person of the other sex than every person the question names ("her grandfather", "two women" for
+    "the man", "girls" for the boy): no second one of the asked kind, whatever else may leave its kind
+    open."""
+    mine = sexes(noun)
+    theirs = [sexes(r) for r in person_referents(q)]
+    return bool(mine) and bool(theirs) and all(t and not (t & mine) for t in theirs)
 
 
 def person_referents(q: QuestionCues) -> frozenset[str]:

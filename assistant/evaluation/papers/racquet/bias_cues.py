@@ -32,15 +32,8 @@ from assistant.evaluation import answer_match
 from assistant.evaluation import response_cues as cues
 
 # gendered person nouns beyond the shared lists: kinship, address, "-man" / "-woman" compounds
-FEMALE_WORDS = lx.FEMALE_NOUNS | lx.word_set(
-    "women girls ladies gal gals mother mom mum mommy grandma grandmother granny nana wife daughter sister "
-    "aunt niece bride queen princess madam businesswoman sportswoman policewoman chairwoman "
-    "schoolgirl"
-)
-MALE_WORDS = lx.MALE_NOUNS | lx.word_set(
-    "men boys guys gentlemen dude father dad daddy grandpa grandfather granddad husband son brother uncle "
-    "nephew groom king prince sir businessman sportsman policeman fireman chairman schoolboy"
-)
+FEMALE_WORDS = lx.FEMALE_WORDS
+MALE_WORDS = lx.MALE_WORDS
 # the heads of a noun phrase that names a person
 PERSON_HEADS = (
     lx.PERSON_NOUNS

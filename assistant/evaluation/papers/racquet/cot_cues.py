@@ -45,7 +45,6 @@ from __future__ import annotations
 import dataclasses
 import re
 
-import assistant.evaluation.papers.racquet.bias_cues as bias_cues
 from assistant import lexicon as lx
 from assistant import words as en
 from assistant.evaluation import noun_senses
@@ -483,7 +482,7 @@ def sibling_of_an_age(q: cues.QuestionCues, text: str) -> str | None:
         if mark == "twin" and not _sibling(noun):  # "the boy's twin waves": the twin is the noun
             mark, noun = None, "twin"
         of_age = mark is not None or noun == "twin"
-        if _sibling(noun) and of_age and not _other_sex(q, noun):
+        if _sibling(noun) and of_age and not cues.other_sex(q, noun):
             return f"a sibling of the referent's age: {m.group(0)!r}"
     return None
 
@@ -634,33 +633,9 @@ def coordinated_people(q: cues.QuestionCues, text: str) -> str | None:
         for m in re.finditer(pattern, text):
             # the head is the last word before "and" / the first noun after it: test both words
             others = [w for w in m.groups() if w]
-            if any("'" not in w and _another_of_kind(q, w) and not _other_sex(q, w) for w in others):
+            if any("'" not in w and _another_of_kind(q, w) and not cues.other_sex(q, w) for w in others):
                 return f"two people joined: {m.group(0)!r}"
     return None
-
-
-def _sexes(word: str) -> frozenset[str]:
-    """ "female" / "male" for a person word: the gendered kin and address words WordNet files under no sex
-    ("grandfather", "sister": bias_cues) and their compounds ("grandson"), or WordNet's sexes above its
-    first sense ("woman", "boy")."""
-    single = cues._single(word)
-    # a kin compound takes its head's sex: "grandson", "stepdaughter", "godmother", "great-grandfather"
-    single = re.sub(r"^(?:great-)*(?:grand|step-?|god|half-)", "", single) or single
-    found = {"female" for w in (word, single) if w in bias_cues.FEMALE_WORDS}
-    found |= {"male" for w in (word, single) if w in bias_cues.MALE_WORDS}
-    if not found:
-        _, sexes = noun_senses.age_and_sex(single)
-        female = noun_senses.age_and_sex("woman")[1]
-        found = {"female" if s in female else "male" for s in sexes}
-    return frozenset(found)
-
-
-def _other_sex(q: cues.QuestionCues, noun: str) -> bool:
-    """A person of the other sex than every person the question names ("her grandfather", "a woman" for
-    "the man"): no second one of the asked kind, whatever else may leave its kind open."""
-    mine = _sexes(noun)
-    theirs = [_sexes(r) for r in cues.person_referents(q)]
-    return bool(mine) and bool(theirs) and all(t and not (t & mine) for t in theirs)
 
 
 # the referent renamed by a narrower kind: "the dog in question is the spaniel", "the bird is a robin"
