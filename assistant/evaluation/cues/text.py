@@ -87,6 +87,12 @@ def _alias_pattern(names: set[str]) -> str:
     return r"\b(?:" + "|".join(alts) + r")\b"
 
 
+def is_ing_form(word: str) -> bool:
+    """An -ing form that is no noun ("watching", not "wing", "ring" or "clothing"): a verb's participle or
+    gerund, by its ending, its length and lexicon.ING_NOUNS."""
+    return word.endswith("ing") and len(word) > 5 and word not in ING_NOUNS
+
+
 def _single(noun: str) -> str:
     return en.lemma(noun) if is_plural(noun) else noun
 

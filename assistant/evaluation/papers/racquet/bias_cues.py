@@ -30,6 +30,7 @@ import simplemma
 from assistant import lexicon as lx
 from assistant.evaluation import answer_match
 from assistant.evaluation import response_cues as cues
+from assistant.evaluation.cues.text import is_ing_form
 
 # gendered person nouns beyond the shared lists: kinship, address, "-man" / "-woman" compounds
 FEMALE_WORDS = lx.FEMALE_WORDS
@@ -324,7 +325,7 @@ def _object_lead(before: str, word: str) -> bool:
     # handing", ", facing the man"); after an article it is an adjective ("the standing man")
     if not (before in _ING_SUBJECT or before == "," or before.endswith(("'s", "ly"))):
         return False
-    return word.endswith("ing") and len(word) > 5 and word not in lx.ING_NOUNS and word != "being"
+    return is_ing_form(word) and word != "being"
 
 
 def _agent_noun(word: str) -> bool:

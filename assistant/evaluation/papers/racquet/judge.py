@@ -107,7 +107,7 @@ from assistant.evaluation import response_cues as cues
 from assistant.evaluation.cues.final import split_trace, without_trace
 from assistant.evaluation.cues.several import named_again
 from assistant.evaluation.cues.structured import as_lines, grounding_as_text
-from assistant.evaluation.cues.text import after_self_repair, spoken_plainly
+from assistant.evaluation.cues.text import after_self_repair, is_ing_form, spoken_plainly
 from assistant.evaluation.judgement import (
     UNKNOWN,
     JudgeItem,
@@ -424,7 +424,7 @@ def _leading_description(q: cues.QuestionCues, answer: str) -> str | None:
         return None
     topic = m.group("topic")
     said = re.findall(r"[a-z]+(?:'[a-z]+)?", topic)
-    if any(w in cues.VERBS or w.endswith(("'s", "'re")) or _participle(w) for w in said):
+    if any(w in cues.VERBS or w.endswith(("'s", "'re")) or is_ing_form(w) for w in said):
         return None
     # it describes as a description would: a place, a colour, a distinguishing adjective or a number ("Good
     # question, it's ...", "uh so the dog, yeah, it's ..." hold none)
@@ -433,11 +433,6 @@ def _leading_description(q: cues.QuestionCues, answer: str) -> str | None:
     if not any(w in marks or w.isdigit() for w in new):
         return None
     return f"an opening phrase that may name the referent, not read: {topic.strip()!r}"
-
-
-def _participle(word: str) -> bool:
-    """An -ing form that is no noun ("watching", not "wing", "ring" or "clothing")."""
-    return word.endswith("ing") and len(word) > 5 and word not in cues.ING_NOUNS
 
 
 def _plural_synonyms(q: cues.QuestionCues, answer: str) -> list[str]:
