@@ -19,9 +19,9 @@ from PIL import Image
 
 from assistant.evaluation import papers, scoring
 from assistant.evaluation.cache import ResponseCache, cached_pointer, cached_vlm
-from assistant.evaluation.judges import RuleJudge
 from assistant.evaluation.records import ResponseRecord, ResultRow, RunSummary
 from assistant.evaluation.report import markdown_table
+from assistant.evaluation.rule_judge import rule_judge
 from assistant.evaluation.runner import RunConfig, RunError, run_benchmark, select_examples
 from assistant.evaluation.tasks import get_task
 from models.base import Ability, ChatMessage, GenerationSettings, abilities_of, can
@@ -501,7 +501,7 @@ def test_whichone_strategy_with_a_judge_is_judged_from_the_response_text(
         pointer="blobs",
     )
     result = run_benchmark(config)
-    rules = RuleJudge()
+    rules = rule_judge()  # what --judge rules names: the rules and their gate
     levels = {"answer": 0, "infer": 1, "enumerate": 2, "clarify": 3}
     assert len(result.records) == 8 and not [r for r in result.records if r.error]
     for r in result.records:

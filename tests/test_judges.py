@@ -744,6 +744,7 @@ FROZEN_HELDOUT = {
     "heldout14.jsonl": "bc0229515389b573a4b4bffef53149221f108b66a9086014969e4063a12d4ddd",  # ce45f07
     "heldout15.jsonl": "cdbd2778700313e13caaf44f9ffae1da605b9f9ba8f12033a424c95bae5b9b78",  # a1e0ab6
     "heldout16.jsonl": "6f484ab95c7ca1ec087b4b8dc45005b3c96773ac6bed9af46c5c1c81b1e3ffed",  # fe28113
+    "heldout17.jsonl": "3a1c35b633c037e63ef57aa73b52e0a263a62acec4cf388a8b158a5537a14b19",  # 8e052df
 }
 
 

@@ -102,7 +102,7 @@ class BenchmarkHandlers:
         # A public demo: only the models it serves, the published datasets, a capped limit (ui/public.py).
         check_models_allowed(
             model,
-            None if judge_name in ("", "rules", "none") else judge_name,
+            None if judge_name in ("", "rules", "rules-ungated", "none") else judge_name,
             (pointer or "vlm-boxes") if found.uses_pointer else None,
             segmenter if found.kind.uses_segmenter else None,
         )

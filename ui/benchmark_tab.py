@@ -58,7 +58,8 @@ def _default_model(task: Task) -> str:
 
 def _judge_choices() -> list[tuple[str, str]]:
     return [
-        ("rules: the rule-based judge (fast, no model)", "rules"),
+        ("rules: the rule-based judge (fast, no model; abstains where its learned gate doubts it)", "rules"),
+        ("rules-ungated: the rules as written, without the gate (for comparison)", "rules-ungated"),
         ("none: no judge (tasks that need none)", "none"),
         *[(f"{label} (as an LLM judge)", name) for label, name in _choices("vlm")],
     ]

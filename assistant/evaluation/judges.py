@@ -35,7 +35,7 @@ from assistant.evaluation.judgement import (
 from assistant.evaluation.metrics import agreement, kappa_interval
 from assistant.evaluation.papers import DEFAULT_LABELLED, DEFAULT_QUESTION, judge_questions, question
 from assistant.evaluation.papers import REGRESSION_SETS as PAPERS_REGRESSION_SETS
-from assistant.evaluation.rule_judge import RuleJudge
+from assistant.evaluation.rule_judge import RuleJudge, rule_judge
 from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
 from models.registry import create_vlm
 from prompts import render_prompt
@@ -58,6 +58,7 @@ __all__ = [
 ]
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
+UNGATED = "rules-ungated"  # the rules without their learned doubt (rule_gate), for comparison
 # Dev / regression sets: written by this project, labelled before rule changes, then the rules were tuned
 # on them (who wrote them, when, how: data/README.md); their kappa is never printed as agreement. The
 # papers' own come first (papers.REGRESSION_SETS).
@@ -79,8 +80,9 @@ HELDOUT_12_LABELLED = DATA_DIR / "heldout12.jsonl"  # frozen 082469c; a regressi
 HELDOUT_13_LABELLED = DATA_DIR / "heldout13.jsonl"  # frozen 383e875; a regression set since round 10
 HELDOUT_14_LABELLED = DATA_DIR / "heldout14.jsonl"  # frozen ce45f07; a regression set since round 11
 HELDOUT_15_LABELLED = DATA_DIR / "heldout15.jsonl"  # frozen a1e0ab6; a regression set since round 12
-HELDOUT_16_LABELLED = DATA_DIR / "heldout16.jsonl"  # frozen fe28113, before round 12's rule changes
-LABELLED_SETS: tuple[tuple[str, tuple[Path, ...]], ...] = (("held-out", (HELDOUT_16_LABELLED,)),)
+HELDOUT_16_LABELLED = DATA_DIR / "heldout16.jsonl"  # frozen fe28113; trains the gate since round 13
+HELDOUT_17_LABELLED = DATA_DIR / "heldout17.jsonl"  # frozen 8e052df, before round 13 (the gate)
+LABELLED_SETS: tuple[tuple[str, tuple[Path, ...]], ...] = (("held-out", (HELDOUT_17_LABELLED,)),)
 
 
 class LLMJudge:
@@ -198,13 +200,16 @@ def judge_settings(max_new_tokens: int | None) -> GenerationSettings | None:
 
 
 def create_judge(name: str, settings: GenerationSettings | None = None, **kwargs: Any) -> Judge:
-    """ "rules" -> RuleJudge; "rules+MODEL" -> RulesFirstJudge (rules, then MODEL for what they leave);
-    any other name -> LLMJudge around that registered VLM."""
+    """ "rules" -> the gated RuleJudge (`rule_judge()`); "rules-ungated" -> the rules as written;
+    "rules+MODEL" -> RulesFirstJudge (the gated rules, then MODEL for what they leave); any other name ->
+    LLMJudge around that registered VLM."""
     if name in ("rules", "rule"):
+        return rule_judge()
+    if name == UNGATED:
         return RuleJudge()
     rules_first = rules_first_model(name)
     if rules_first:
-        return RulesFirstJudge(RuleJudge(), LLMJudge.from_registry(rules_first, settings, **kwargs))
+        return RulesFirstJudge(rule_judge(), LLMJudge.from_registry(rules_first, settings, **kwargs))
     return LLMJudge.from_registry(name, settings, **kwargs)
 
 
@@ -295,18 +300,19 @@ def measured_agreement(judge: Judge | None, tasks: Sequence[str]) -> list[dict[s
     with `whichone judge-agreement --judge NAME --labelled FILE`)."""
     if not isinstance(judge, RuleJudge):
         return []
-    return [dict(row) for row in _rule_agreement(tuple(tasks))]
+    return [dict(row) for row in _rule_agreement(tuple(tasks), judge.gate is not None)]
 
 
 @lru_cache(maxsize=16)
-def _rule_agreement(tasks: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
+def _rule_agreement(tasks: tuple[str, ...], gated: bool) -> tuple[dict[str, Any], ...]:
     rows = []
     for kind, paths in LABELLED_SETS:
         labelled = [item for path in paths for item in load_labelled(path)]
         facts = labelled_set_facts(paths[0])
         for task in tasks:
             if any(r["task"] == task for r in labelled):
-                found = judge_agreement(RuleJudge(), labelled, task)
+                judge = rule_judge() if gated else RuleJudge()
+                found = judge_agreement(judge, labelled, task)
                 rows.append(
                     {
                         "task": task,
@@ -320,6 +326,8 @@ def _rule_agreement(tasks: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
                         "kappa_ci": list(found["kappa_ci"]),
                         "kappa_decided": found["kappa_decided"],
                         "coverage": found["coverage"],
+                        # the gate's threshold for this question (rule_gate), None where it is not gated
+                        "gate_threshold": judge.gate.thresholds.get(task) if judge.gate else None,
                     }
                 )
     return tuple(rows)

@@ -44,17 +44,35 @@ from assistant.evaluation.judgement import (
     JudgeQuestion,
     check_item,
 )
+from assistant.evaluation.rule_gate import RuleGate
 
 
 class RuleJudge:
-    """Deterministic rules: each judge question's own (its `rules`), on the readable part of a response."""
+    """Deterministic rules: each judge question's own (its `rules`), on the readable part of a response;
+    with a `gate` (assistant.evaluation.rule_gate), a decided label the gate doubts becomes `unknown`
+    (path "rules:gate"). `rule_judge()` is the gated judge that `--judge rules` names; `RuleJudge()` alone
+    is `--judge rules-ungated`, the rules as written (their own tests use it)."""
 
-    name = "rules"
+    def __init__(self, gate: RuleGate | None = None) -> None:
+        self.gate = gate
+        self.name = "rules" if gate is not None else "rules-ungated"
 
     def judge_many(self, asked: JudgeQuestion, items: Sequence[JudgeItem]) -> list[Judgement]:
-        return [self.judge(asked, item) for item in items]
+        judged = [self._rules(asked, item) for item in items]
+        if self.gate is None or not self.gate.gates(asked.name):
+            return judged
+        decided = [k for k, j in enumerate(judged) if j.known]
+        pairs = [(str(items[k]["question"]), str(items[k]["response"])) for k in decided]
+        doubts = self.gate.doubts(asked.name, pairs, [judged[k].label for k in decided])
+        for k, doubt in zip(decided, doubts, strict=True):
+            if doubt:
+                judged[k] = Judgement(UNKNOWN, reason=f"{doubt} ({judged[k].path})", path="rules:gate")
+        return judged
 
     def judge(self, asked: JudgeQuestion, item: JudgeItem) -> Judgement:
+        return self.judge_many(asked, [item])[0]
+
+    def _rules(self, asked: JudgeQuestion, item: JudgeItem) -> Judgement:
         check_item(asked, item)
         if asked.rules is None:
             if "image" in asked.fields:
@@ -80,6 +98,11 @@ class RuleJudge:
         if reply_checks.settled_before_cut(judged.path):
             return replace(judged, reason=f"cut off mid-sentence ({stopped}), but already: {judged.reason}")
         return Judgement(UNKNOWN, reason=f"reply cut off mid-sentence ({stopped})", path="rules:abstain")
+
+
+def rule_judge() -> RuleJudge:
+    """The rule judge `--judge rules` names: the rules, gated by the frozen sets' classifier."""
+    return RuleJudge(gate=RuleGate())
 
 
 def _debris(ch: str) -> bool:

@@ -59,7 +59,8 @@ def make_judge(
     vlm_factory: Callable[[str, str], VisionLanguageModel],
     max_new_tokens: int | None = None,
 ) -> Judge | None:
-    """`none` -> None, `rules` -> RuleJudge, any other name -> an LLM judge on that VLM (cached)."""
+    """`none` -> None, `rules` -> the gated RuleJudge, `rules-ungated` -> the rules as written, any other
+    name -> an LLM judge on that VLM (cached)."""
     if not task.judge_questions:
         return None  # e.g. a parsed verdict or masks compared with gold: no judge
     if name in (None, "", "none"):
@@ -68,6 +69,8 @@ def make_judge(
         raise ScoringError(f"task {task.name} needs a judge: --judge rules or --judge MODEL")
 
     if name == "rules":
+        return judges.rule_judge()
+    if name == judges.UNGATED:
         return judges.RuleJudge()
     settings = (
         None if max_new_tokens is None else GenerationSettings(max_new_tokens=max_new_tokens, temperature=0.0)
@@ -75,7 +78,7 @@ def make_judge(
     rules_first = judges.rules_first_model(name)
     if rules_first:  # "rules+MODEL": the rules where they are sure, MODEL for the rest
         return judges.RulesFirstJudge(
-            judges.RuleJudge(), judges.LLMJudge(vlm_factory(rules_first, "judge:"), settings)
+            judges.rule_judge(), judges.LLMJudge(vlm_factory(rules_first, "judge:"), settings)
         )
     return judges.LLMJudge(vlm_factory(name, "judge:"), settings)
 

@@ -307,7 +307,9 @@ ModelNames = Annotated[
 JudgeName = Annotated[
     str | None,
     typer.Option(
-        metavar="NAME", help="`rules`, a VLM registry name (LLM judge) or `none`; default: the task's."
+        metavar="NAME",
+        help="`rules` (gated), `rules-ungated`, `rules+MODEL`, a VLM registry name (LLM judge) or `none`; "
+        "default: the task's.",
     ),
 ]
 OutDir = Annotated[Path | None, typer.Option(metavar="DIR", help="Output folder (default runs/TASK/MODEL).")]

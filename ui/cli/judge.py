@@ -16,7 +16,10 @@ from ui.cli.errors import user_errors
 def judge_agreement_command(
     judge: Annotated[
         str,
-        typer.Option(help="`rules`, a VLM registry name (LLM judge), or `rules+MODEL` (rules, then MODEL)."),
+        typer.Option(
+            help="`rules` (gated), `rules-ungated`, a VLM registry name (LLM judge), or `rules+MODEL` "
+            "(rules, then MODEL)."
+        ),
     ] = "rules",
     labelled: Annotated[
         Path | None, typer.Option(help="Labelled JSONL (default: the papers' examples).")
