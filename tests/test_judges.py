@@ -745,6 +745,9 @@ FROZEN_HELDOUT = {
     "heldout15.jsonl": "cdbd2778700313e13caaf44f9ffae1da605b9f9ba8f12033a424c95bae5b9b78",  # a1e0ab6
     "heldout16.jsonl": "6f484ab95c7ca1ec087b4b8dc45005b3c96773ac6bed9af46c5c1c81b1e3ffed",  # fe28113
     "heldout17.jsonl": "3a1c35b633c037e63ef57aa73b52e0a263a62acec4cf388a8b158a5537a14b19",  # 8e052df
+    "heldout18.jsonl": "07fd6b43a5a6f77ea1238e707d86a53202f9fe8e123b354f9fd7c26f9ce5cc9e",  # 5a5de32
+    "heldout19.jsonl": "cca58e10e51700a09acfe457bc49d7ae8779ad7f498e587bd5d14505cb1c7e8b",  # 12edb21
+    "heldout20.jsonl": "572f8ee7e84a91e12023a82b985d916321b0d41022f28a9cae31c6a7ded53fd0",  # c8b61cb
 }
 
 

@@ -81,8 +81,11 @@ HELDOUT_13_LABELLED = DATA_DIR / "heldout13.jsonl"  # frozen 383e875; a regressi
 HELDOUT_14_LABELLED = DATA_DIR / "heldout14.jsonl"  # frozen ce45f07; a regression set since round 11
 HELDOUT_15_LABELLED = DATA_DIR / "heldout15.jsonl"  # frozen a1e0ab6; a regression set since round 12
 HELDOUT_16_LABELLED = DATA_DIR / "heldout16.jsonl"  # frozen fe28113; trains the gate since round 13
-HELDOUT_17_LABELLED = DATA_DIR / "heldout17.jsonl"  # frozen 8e052df, before round 13 (the gate)
-LABELLED_SETS: tuple[tuple[str, tuple[Path, ...]], ...] = (("held-out", (HELDOUT_17_LABELLED,)),)
+HELDOUT_17_LABELLED = DATA_DIR / "heldout17.jsonl"  # frozen 8e052df; trains the gate since round 14
+HELDOUT_18_LABELLED = DATA_DIR / "heldout18.jsonl"  # frozen 5a5de32; trains the gate since round 14
+HELDOUT_19_LABELLED = DATA_DIR / "heldout19.jsonl"  # frozen 12edb21; trains the gate since round 14
+HELDOUT_20_LABELLED = DATA_DIR / "heldout20.jsonl"  # frozen c8b61cb (836 replies), before round 14
+LABELLED_SETS: tuple[tuple[str, tuple[Path, ...]], ...] = (("held-out", (HELDOUT_20_LABELLED,)),)
 
 
 class LLMJudge:

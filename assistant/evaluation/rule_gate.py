@@ -7,18 +7,23 @@ they studied to about 1.0 and left the next blind set where it was (class about 
 switched off; what the rules lack is a sense of when a reply is unlike anything they were written for.
 
 The gate is that sense, and nothing more: per judge question, a linear classifier (scikit-learn TF-IDF on
-word 1-2-grams and character 2-5-grams, logistic regression) is trained on the frozen labelled sets of
+word 1-2-grams and character 2-5-grams, logistic regression, C = 4) is trained on the frozen labelled sets of
 `TRAINING_SETS` (the question and the reply; the gold label as target). For each reply the rules decide,
 it gives the probability of the rules' label; under the question's threshold (`THRESHOLDS`) the rules
 abstain (`unknown`, path `rules:gate`), so `--judge rules+MODEL` sends the reply to the model. The gate
 never changes a label: it can only take one back.
 
-Measured before it was adopted (trained on heldout3-15, applied to heldout16, which no rule and no gate
-setting was written from): class coverage 0.87 -> 0.81, kappa on decided 0.80 -> 0.87; strategy 0.87 ->
-0.81, 0.85 -> 0.92. It did not help CoT, bias (both already above the bar) or PASS (whose label depends on
-the reference answer, which the classifier does not compare), so those questions are not gated. The
-settings (features, C = 4, threshold 0.10) were chosen on that heldout16 run; the set frozen after it is
-the one that measures them (docs/judges.md).
+Round 13 adopted it for class and strategy (threshold 0.10) from one run: trained on heldout3-15 and
+applied to heldout16, which no rule and no gate setting was written from: class coverage 0.87 -> 0.81,
+kappa on decided 0.80 -> 0.87; strategy 0.87 -> 0.81, 0.85 -> 0.92. Three fresh sets then measured that
+judge (heldout17-19, docs/judges.md): pooled, class and strategy met the bar and CoT did not (0.84).
+Round 14 chose the settings below from leave-one-set-out runs on heldout16-19 (each set's gate trained on
+heldout3-19 without it), pooled (coverage / kappa on decided, rules alone -> gated):
+class 0.86 / 0.88 -> 0.83 / 0.91 (0.10), strategy 0.85 / 0.88 -> 0.83 / 0.91 (0.10), CoT 0.87 / 0.87 ->
+0.83 / 0.91 (0.25; a weaker classifier there, so a higher threshold). Bias (0.86 / 0.94) and PASS
+(0.86 / 0.89, whose label depends on the reference, which the classifier does not compare) met the bar
+without it and lose only coverage with it, so they are not gated. The set frozen after round 14 measures
+these settings.
 
 Training is deterministic (lbfgs, fixed data) and takes about two seconds per question, once a process
 (cached). The printed held-out set (judges.LABELLED_SETS) is never in `TRAINING_SETS`
@@ -40,9 +45,9 @@ from sklearn.pipeline import Pipeline, make_pipeline, make_union
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 # the frozen blind sets the gate learns from: every one but the printed set (judges.LABELLED_SETS)
-TRAINING_SETS: tuple[Path, ...] = tuple(DATA_DIR / f"heldout{n}.jsonl" for n in range(3, 17))
+TRAINING_SETS: tuple[Path, ...] = tuple(DATA_DIR / f"heldout{n}.jsonl" for n in range(3, 20))
 # judge question -> the least probability the classifier must give the rules' label for the rules to decide
-THRESHOLDS: dict[str, float] = {"racquet_class": 0.10, "aqua_strategy": 0.10}
+THRESHOLDS: dict[str, float] = {"racquet_class": 0.10, "aqua_strategy": 0.10, "racquet_cot": 0.25}
 _COT_SUFFIX = " Please explain your reasoning step by step before providing the final answer."
 
 
