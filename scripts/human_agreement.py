@@ -23,6 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from assistant.evaluation import judges, rule_gate  # noqa: E402
 from assistant.evaluation.judges import create_judge, judge_agreement, load_labelled  # noqa: E402
 from assistant.evaluation.metrics import UNKNOWN, agreement, kappa_interval  # noqa: E402
 from assistant.evaluation.papers import question  # noqa: E402
@@ -61,11 +62,19 @@ def _decided_kappa(reference: list[str], judged: list[str], classes: Sequence[st
     }
 
 
-def compare(labelled_path: Path, second_path: Path) -> dict[str, Any]:
+def compare(labelled_path: Path, second_path: Path, judge: str = "rules") -> dict[str, Any]:
     labelled = load_labelled(labelled_path)
     second = second_labels(second_path, labelled)
-    rules = create_judge("rules")
-    result: dict[str, Any] = {"labelled": labelled_path.name, "second": second_path.name, "questions": {}}
+    rules = create_judge(judge)
+    # a set the gate learned from reads in-sample for the gated rules: say so beside the figures
+    trains_gate = labelled_path.resolve() in {p.resolve() for p in rule_gate.TRAINING_SETS}
+    result: dict[str, Any] = {
+        "labelled": labelled_path.name,
+        "second": second_path.name,
+        "judge": rules.name,
+        "in_sample_for_gate": trains_gate and judge != judges.UNGATED,
+        "questions": {},
+    }
     for task in sorted({str(item["task"]) for item in labelled}):
         classes = question(task).labels
         judged = {str(i["id"]): str(i["label"]) for i in judge_agreement(rules, labelled, task)["items"]}
@@ -103,12 +112,22 @@ def main() -> None:
     parser.add_argument("labelled", type=Path, help="the frozen labelled set (its gold labels)")
     parser.add_argument("second", type=Path, help="JSONL of {id, label}: the second annotator's labels")
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    parser.add_argument(
+        "--judge", default="rules", help="`rules` (gated, the default) or `rules-ungated` (the rules alone)"
+    )
     args = parser.parse_args()
-    result = compare(args.labelled, args.second)
+    result = compare(args.labelled, args.second, args.judge)
     if args.json:
         print(json.dumps(result, indent=1))
         return
-    print(f"{result['labelled']} (gold) against {result['second']} (second annotator)")
+    print(
+        f"{result['labelled']} (gold) against {result['second']} (second annotator); judge {result['judge']}"
+    )
+    if result["in_sample_for_gate"]:
+        print(
+            f"note: {result['labelled']} trains the rules' gate (rule_gate.TRAINING_SETS), so the rules' "
+            "figures below are in-sample; --judge rules-ungated reads the rules alone"
+        )
     for task, q in result["questions"].items():
         low, high = q["people_kappa_ci"]
         kappa = f"{q['people_kappa']:.2f} ({low:.2f}-{high:.2f})"

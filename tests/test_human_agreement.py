@@ -44,10 +44,21 @@ def test_two_people_agreement_is_cohens_kappa(labelled: Path, tmp_path: Path) ->
             {"id": "t-3", "label": "NO"},
         ],
     )
-    q = compare(labelled, second)["questions"]["racquet_cot"]
+    result = compare(labelled, second)
+    assert result["judge"] == "rules" and result["in_sample_for_gate"] is False  # a file the gate never read
+    q = result["questions"]["racquet_cot"]
     assert q["people_agree"] == 3
     assert q["people_kappa"] == pytest.approx(0.5)
     assert q["rules_where_people_agree"]["n"] == 3
+
+
+def test_a_set_the_gate_learned_from_is_flagged_in_sample() -> None:
+    from assistant.evaluation.rule_gate import DATA_DIR
+
+    labelled, second = DATA_DIR / "heldout19.jsonl", DATA_DIR / "heldout19_second_labels.jsonl"
+    assert compare(labelled, second)["in_sample_for_gate"] is True
+    plain = compare(labelled, second, "rules-ungated")
+    assert plain["judge"] == "rules-ungated" and plain["in_sample_for_gate"] is False
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from assistant.evaluation import judges, rule_gate
+from assistant.evaluation.judgement import JudgeError
 from assistant.evaluation.judges import RuleJudge, create_judge, load_labelled
 from assistant.evaluation.papers import question
+from assistant.evaluation.rule_judge import rule_judge
 from ui.cli import app
 
 CLASS = question("racquet_class")
@@ -77,7 +79,7 @@ def test_the_measurement_that_adopted_the_gate() -> None:
 def test_round_14_cot_threshold_on_a_left_out_set() -> None:
     """Round 14 chose CoT's threshold (0.25) from leave-one-set-out runs; on heldout18, left out of the
     training, the gate takes back labels and CoT's kappa on decided rises from 0.75 to 0.81 at coverage
-    0.85 (rule_gate's docstring)."""
+    0.85 (docs/judges.md, round 14)."""
     left_out = rule_gate.DATA_DIR / "heldout18.jsonl"
     gate = rule_gate.RuleGate(tuple(p for p in rule_gate.TRAINING_SETS if p != left_out))
     items = load_labelled(left_out)
@@ -168,3 +170,47 @@ def test_judge_agreement_cli_gated_and_ungated(tmp_path) -> None:
         assert [i["label"] for i in items if i["path"] != "rules:gate"] == [
             i["gold"] for i in items if i["path"] != "rules:gate"
         ]
+
+
+def test_the_cli_applies_the_gate_on_the_printed_set() -> None:
+    # on heldout20, the printed set, the gate took back eight CoT labels (docs/judges.md, round 14)
+    printed = str(_printed()[0])
+    found = {}
+    for name in ("rules", "rules-ungated"):
+        args = ["judge-agreement", "--judge", name, "--labelled", printed, "--task", "racquet_cot", "--json"]
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.stdout
+        found[name] = json.loads(result.stdout)["questions"]["racquet_cot"]["items"]
+    gated = [i for i in found["rules"] if i["path"] == "rules:gate"]
+    assert len(gated) == 8 and not [i for i in found["rules-ungated"] if i["path"] == "rules:gate"]
+    ungated = {i["id"]: i for i in found["rules-ungated"]}
+    assert all(ungated[i["id"]]["label"] != "unknown" and i["label"] == "unknown" for i in gated)
+
+
+def test_a_table_prints_the_gated_agreement_and_a_custom_gate_as_itself() -> None:
+    tasks = ["racquet_class", "racquet_cot", "racquet_bias"]
+    labelled = load_labelled(_printed()[0])
+    rows = {r["task"]: r for r in judges.measured_agreement(rule_judge(), tasks)}
+    for task in tasks:
+        found = judges.judge_agreement(rule_judge(), labelled, task)
+        assert rows[task]["kappa_decided"] == found["kappa_decided"]
+        assert rows[task]["coverage"] == found["coverage"]
+        assert rows[task]["gate_threshold"] == rule_gate.THRESHOLDS.get(task)
+    # a judge whose gate doubts every class label is measured with that gate, not the default one
+    doubting = RuleJudge(rule_gate.RuleGate(thresholds={"racquet_class": 1.01}))
+    (row,) = judges.measured_agreement(doubting, ["racquet_class"])
+    assert row["coverage"] == 0.0 and row["gate_threshold"] == 1.01
+    assert [r["gate_threshold"] for r in judges.measured_agreement(RuleJudge(), tasks)] == [None] * 3
+
+
+def test_a_missing_training_set_is_a_clear_judge_error(tmp_path) -> None:
+    gate = rule_gate.RuleGate((tmp_path / "gone.jsonl",))
+    with pytest.raises(JudgeError, match="gone.jsonl, which is missing"):
+        gate.doubts("racquet_class", [("What colour is the cat?", "Orange.")], ["C"])
+    one_label = tmp_path / "one.jsonl"
+    row = {"task": "racquet_class", "question": "Q?", "response": "R.", "gold": "C"}
+    one_label.write_text(json.dumps(row))
+    with pytest.raises(JudgeError, match="at least two labels"):
+        rule_gate.RuleGate((one_label,)).doubts("racquet_class", [("Q?", "R.")], ["C"])
+    # nothing to score trains nothing (a missing file is not even read)
+    assert gate.probabilities("racquet_class", []) == []

@@ -35,6 +35,7 @@ from assistant.evaluation.judgement import (
 from assistant.evaluation.metrics import agreement, kappa_interval
 from assistant.evaluation.papers import DEFAULT_LABELLED, DEFAULT_QUESTION, judge_questions, question
 from assistant.evaluation.papers import REGRESSION_SETS as PAPERS_REGRESSION_SETS
+from assistant.evaluation.rule_gate import RuleGate
 from assistant.evaluation.rule_judge import RuleJudge, rule_judge
 from models.base import ChatMessage, GenerationSettings, VisionLanguageModel
 from models.registry import create_vlm
@@ -303,18 +304,23 @@ def measured_agreement(judge: Judge | None, tasks: Sequence[str]) -> list[dict[s
     with `whichone judge-agreement --judge NAME --labelled FILE`)."""
     if not isinstance(judge, RuleJudge):
         return []
-    return [dict(row) for row in _rule_agreement(tuple(tasks), judge.gate is not None)]
+    gate = judge.gate
+    # the judge's own gate (its training sets and thresholds), so a custom gate is measured as it is
+    key = None if gate is None else (gate.training_sets, tuple(sorted(gate.thresholds.items())))
+    return [dict(row) for row in _rule_agreement(tuple(tasks), key)]
 
 
 @lru_cache(maxsize=16)
-def _rule_agreement(tasks: tuple[str, ...], gated: bool) -> tuple[dict[str, Any], ...]:
+def _rule_agreement(
+    tasks: tuple[str, ...], gate_key: tuple[tuple[Path, ...], tuple[tuple[str, float], ...]] | None
+) -> tuple[dict[str, Any], ...]:
+    judge = RuleJudge() if gate_key is None else RuleJudge(RuleGate(gate_key[0], dict(gate_key[1])))
     rows = []
     for kind, paths in LABELLED_SETS:
         labelled = [item for path in paths for item in load_labelled(path)]
         facts = labelled_set_facts(paths[0])
         for task in tasks:
             if any(r["task"] == task for r in labelled):
-                judge = rule_judge() if gated else RuleJudge()
                 found = judge_agreement(judge, labelled, task)
                 rows.append(
                     {
