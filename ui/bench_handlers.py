@@ -21,6 +21,7 @@ import gradio as gr
 from assistant.errors import WhichoneError
 from assistant.evaluation.datasets import DatasetUnavailable
 from assistant.evaluation.fetch import default_cache_dir
+from assistant.evaluation.judges import RULE_JUDGES
 from assistant.evaluation.report import all_failed, failure_line, unread_judgings
 from assistant.evaluation.runner import RunConfig, RunResult, get_task_or_fail, run_benchmark
 from assistant.evaluation.runs import Run
@@ -102,7 +103,7 @@ class BenchmarkHandlers:
         # A public demo: only the models it serves, the published datasets, a capped limit (ui/public.py).
         check_models_allowed(
             model,
-            None if judge_name in ("", "rules", "rules-ungated", "none") else judge_name,
+            None if judge_name in ("", *RULE_JUDGES, "none") else judge_name,
             (pointer or "vlm-boxes") if found.uses_pointer else None,
             segmenter if found.kind.uses_segmenter else None,
         )

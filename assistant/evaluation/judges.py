@@ -60,6 +60,7 @@ __all__ = [
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 UNGATED = "rules-ungated"  # the rules without their learned doubt (rule_gate), for comparison
+RULE_JUDGES = ("rules", UNGATED)  # the judge names that need no model
 # Dev / regression sets: written by this project, labelled before rule changes, then the rules were tuned
 # on them (who wrote them, when, how: data/README.md); their kappa is never printed as agreement. The
 # papers' own come first (papers.REGRESSION_SETS).
@@ -207,14 +208,22 @@ def create_judge(name: str, settings: GenerationSettings | None = None, **kwargs
     """ "rules" -> the gated RuleJudge (`rule_judge()`); "rules-ungated" -> the rules as written;
     "rules+MODEL" -> RulesFirstJudge (the gated rules, then MODEL for what they leave); any other name ->
     LLMJudge around that registered VLM."""
-    if name in ("rules", "rule"):
-        return rule_judge()
-    if name == UNGATED:
-        return RuleJudge()
+    rules = rule_judge_named("rules" if name == "rule" else name)
+    if rules is not None:
+        return rules
     rules_first = rules_first_model(name)
     if rules_first:
         return RulesFirstJudge(rule_judge(), LLMJudge.from_registry(rules_first, settings, **kwargs))
     return LLMJudge.from_registry(name, settings, **kwargs)
+
+
+def rule_judge_named(name: str) -> RuleJudge | None:
+    """The rule judge a name asks for ("rules": gated; "rules-ungated": the rules alone), else None."""
+    if name == "rules":
+        return rule_judge()
+    if name == UNGATED:
+        return RuleJudge()
+    return None
 
 
 def rules_first_model(name: str) -> str | None:

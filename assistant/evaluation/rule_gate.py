@@ -37,9 +37,7 @@ Training is deterministic (lbfgs, fixed data) and takes about two seconds per qu
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -49,29 +47,20 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline, make_pipeline, make_union
 
 from assistant.evaluation.judgement import JudgeError
+from prompts import render_prompt
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 # the frozen blind sets the gate learns from: every one but the printed set (judges.LABELLED_SETS)
 TRAINING_SETS: tuple[Path, ...] = tuple(DATA_DIR / f"heldout{n}.jsonl" for n in range(3, 20))
 # judge question -> the least probability the classifier must give the rules' label for the rules to decide
 THRESHOLDS: dict[str, float] = {"racquet_class": 0.10, "aqua_strategy": 0.10, "racquet_cot": 0.25}
-_COT_SUFFIX = " Please explain your reasoning step by step before providing the final answer."
+# what RAcQUEt's CoT prompt adds to every question (prompts/racquet_cot.txt), the same in every CoT item
+_COT_SUFFIX = render_prompt("racquet_cot", question="")
 
 
 def gate_text(question: str, response: str) -> str:
     """What the classifier reads: the question (without RAcQUEt's fixed CoT suffix) and the reply."""
     return f"Q: {question.replace(_COT_SUFFIX, '')} R: {response}"
-
-
-@dataclass(frozen=True)
-class GateFacts:
-    """What a gate was trained on, for provenance: question, items, labels, sets, threshold."""
-
-    question: str
-    n: int
-    labels: tuple[str, ...]
-    sets: tuple[str, ...]
-    threshold: float
 
 
 class RuleGate:
@@ -85,16 +74,6 @@ class RuleGate:
 
     def gates(self, question: str) -> bool:
         return question in self.thresholds
-
-    def facts(self, question: str) -> GateFacts:
-        texts, labels = _training(self.training_sets, question)
-        return GateFacts(
-            question,
-            len(texts),
-            tuple(sorted(set(labels))),
-            tuple(p.name for p in self.training_sets),
-            self.thresholds[question],
-        )
 
     def probabilities(self, question: str, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:
         """For each (question text, reply): {label: probability}; its values sum to 1."""
@@ -135,14 +114,13 @@ class RuleGate:
 def _training(sets: tuple[Path, ...], question: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     texts: list[str] = []
     labels: list[str] = []
+    from assistant.evaluation.judges import load_labelled  # judges builds rule judges with this gate
+
     for path in sets:
         if not path.is_file():
             raise JudgeError(f"the rules' gate learns from {path}, which is missing")
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if not line.strip():
-                continue
-            item = json.loads(line)
-            if item.get("task") == question:
+        for item in load_labelled(path):
+            if item["task"] == question:
                 texts.append(gate_text(str(item["question"]), str(item["response"])))
                 labels.append(str(item["gold"]))
     return tuple(texts), tuple(labels)

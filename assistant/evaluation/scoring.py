@@ -68,10 +68,9 @@ def make_judge(
             return None  # scored on the model's own statement, which the report labels as such
         raise ScoringError(f"task {task.name} needs a judge: --judge rules or --judge MODEL")
 
-    if name == "rules":
-        return judges.rule_judge()
-    if name == judges.UNGATED:
-        return judges.RuleJudge()
+    rules = judges.rule_judge_named(name)
+    if rules is not None:
+        return rules
     settings = (
         None if max_new_tokens is None else GenerationSettings(max_new_tokens=max_new_tokens, temperature=0.0)
     )
