@@ -214,7 +214,17 @@ def test_a_clients_forwarded_host_names_nothing(server: AppServer) -> None:
 
 # ---------------------------------------------------------------- 6. client mistakes, every route
 
-MISTAKES: list[bytes] = [b"", b"{not json", b'{"fn_index": 1' + b"0" * 400 + b"}", b"\x00\x07", b"[]", b'"x"']
+MISTAKES: list[bytes] = [
+    b"",
+    b"{not json",
+    b'{"fn_index": 1' + b"0" * 400 + b"}",
+    b"\x00\x07",
+    b"[]",
+    b'"x"',
+    # numbers JSON cannot carry: Python reads them as inf / nan, and an error that echoes them back
+    # could not be written (a 500 and a traceback on /reset, /cancel and the vibe routes)
+    b'{"event_id": 1e999, "session_hash": NaN, "data": [-Infinity]}',
+]
 
 
 def test_client_mistakes_on_every_mounted_route_log_no_traceback(server: AppServer) -> None:
@@ -234,9 +244,49 @@ def test_client_mistakes_on_every_mounted_route_log_no_traceback(server: AppServ
                     cut.append(f"{method} {path}")  # an event stream Gradio ends abruptly: no 5xx, no log
                     continue
                 statuses[response.status_code] += 1
-        for path in ("gradio_api/heartbeat/%00", "gradio_api/queue/data?session_hash=%00"):
+        for path in (
+            "gradio_api/heartbeat/%00",
+            "gradio_api/queue/data?session_hash=%00",
+            "gradio_api/dev/reload",
+        ):
             with http.stream("GET", server.url + path) as response:
                 statuses[response.status_code] += 1
     assert not [code for code in statuses if code >= 500], (statuses, cut)
     assert tracebacks(server) == before, server.log_text()[-4000:]
     assert server.alive()
+
+
+@pytest.fixture(scope="module")
+def private_server() -> Iterator[AppServer]:
+    """The app as the README starts it on a laptop (private mode: every mounted route answers)."""
+    with app_server() as running:
+        yield running
+
+
+def test_a_number_json_cannot_carry_is_a_400_on_every_post_in_private_mode(
+    server: AppServer, private_server: AppServer
+) -> None:
+    # /reset, /cancel and the vibe routes answered NaN or 1e999 with a 500 and a traceback: the error
+    # that echoed the body back could not be written as JSON. The same app mounts the same routes in both
+    # modes; the public one prints their table.
+    posts = [template for method, template, _ in routes(server) if method == "POST"]
+    assert "/gradio_api/reset" in posts and "/gradio_api/cancel" in posts and len(posts) > 20
+    before = tracebacks(private_server)
+    answers = {}
+    with client(11, 30) as http:
+        for template in posts:
+            url = private_server.url.rstrip("/") + concrete(template)
+            response = http.post(url, content=MISTAKES[-1], headers={"content-type": "application/json"})
+            answers[template] = (response.status_code, "NaN or Infinity" in response.text)
+    # every POST is refused: by the door's reading of the body, or (an unknown API name, an upload that is
+    # no multipart body) before it is read
+    assert {status for status, _ in answers.values()} <= {400, 404}, answers
+    for template in (
+        "/gradio_api/reset",
+        "/gradio_api/cancel",
+        "/gradio_api/queue/join",
+        "/gradio_api/vibe-code",
+    ):
+        assert answers[template] == (400, True), (template, answers[template])
+    assert tracebacks(private_server) == before, private_server.log_text()[-4000:]
+    assert private_server.alive()

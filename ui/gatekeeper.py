@@ -15,8 +15,9 @@ route that runs an event or takes a file goes through it:
   are not API endpoints), an index the page does not have a 400, a body over `max_event_bytes` a 413, a
   value that does not fit its input (ui.endpoints) a 400 with one sentence, a file value naming anything
   but a file in Gradio's upload folder a 400; text with lone surrogates or control characters is cleaned
-  (U+FFFD) before Gradio reads it. In public mode more than `events_per_minute` from one client, or more
-  than `waiting_per_client` of its events waiting in the queue, get 429.
+  (U+FFFD) before Gradio reads it; a body with a number JSON cannot carry (NaN, Infinity, 1e999) is a
+  400, on these routes and on every other POST. In public mode more than `events_per_minute` from one
+  client, or more than `waiting_per_client` of its events waiting in the queue, get 429.
 - `POST .../run/predict` (how the page runs its few unqueued events, such as loading a photo to try) passes
   the same door, by index, for unqueued events only; any other `.../run/<name>` and `.../api/<name>`
   (Gradio's direct routes, which skip the queue) are closed with 404: every queued event runs through the
@@ -30,8 +31,10 @@ answer cut short once its headers are out; never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import math
 import os
 import re
 import time
@@ -251,6 +254,8 @@ class Gatekeeper:
         if declared is not None and declared > cap:
             raise Refused(413, "The request is too large.")
         raw = await _read_body(receive, cap)
+        with contextlib.suppress(ValueError):  # not JSON: Gradio's to answer
+            _read_json(raw)  # refuses NaN and Infinity
         if self.limits.public:
             session_hash = _json_object(raw).get("session_hash")
             owner = self.sessions.owner(session_hash) if isinstance(session_hash, str) else None
@@ -466,9 +471,30 @@ async def _read_body(receive: Receive, limit: int) -> bytes:
             return b"".join(chunks)
 
 
+NON_FINITE = "The request holds a number JSON cannot carry (NaN or Infinity)."
+
+
+def _finite(text: str) -> float:
+    """A JSON number as Python reads it, refused when it is no finite float (1e999 reads as inf)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise Refused(400, NON_FINITE)
+    return value
+
+
+def _no_constant(name: str) -> float:
+    raise Refused(400, NON_FINITE)  # NaN, Infinity, -Infinity: Python's json reads them, JSON has none
+
+
+def _read_json(body: bytes) -> Any:
+    """The body as JSON, with no number JSON cannot carry (an error that echoed one back could not be
+    written: a 500 and a traceback); ValueError when it is not JSON."""
+    return json.loads(body, parse_float=_finite, parse_constant=_no_constant)
+
+
 def _json_object(body: bytes) -> dict[str, Any]:
     try:
-        parsed = json.loads(body)
+        parsed = _read_json(body)
     except ValueError:
         raise Refused(400, "The request must be a JSON object.") from None
     if not isinstance(parsed, dict):
