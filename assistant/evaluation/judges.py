@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -32,8 +31,9 @@ from assistant.evaluation.judgement import (
     JudgeQuestion,
     check_item,
 )
+from assistant.evaluation.labelled import load_labelled
 from assistant.evaluation.metrics import agreement, kappa_interval
-from assistant.evaluation.papers import DEFAULT_LABELLED, DEFAULT_QUESTION, judge_questions, question
+from assistant.evaluation.papers import DEFAULT_LABELLED, DEFAULT_QUESTION, question
 from assistant.evaluation.papers import REGRESSION_SETS as PAPERS_REGRESSION_SETS
 from assistant.evaluation.rule_gate import RuleGate
 from assistant.evaluation.rule_judge import RuleJudge, rule_judge
@@ -234,37 +234,6 @@ def rules_first_model(name: str) -> str | None:
             raise JudgeError("--judge rules+MODEL needs a model name after the '+'")
         return model.strip()
     return None
-
-
-def load_labelled(path: str | Path | None = None) -> list[dict[str, Any]]:
-    """Labelled responses from a JSONL file: one {"task", "question", "response", "gold", ...} per line."""
-    path = Path(path) if path is not None else DEFAULT_LABELLED
-    if not path.is_file():
-        raise JudgeError(f"no labelled file at {path}")
-    known = judge_questions()
-    records = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            raise JudgeError(f"{path.name} line {number}: not JSON") from None
-        if not isinstance(obj, dict):
-            raise JudgeError(f"{path.name} line {number}: expected a JSON object")
-        task = obj.setdefault("task", DEFAULT_QUESTION)
-        asked = known.get(task)
-        if asked is None:
-            raise JudgeError(f"{path.name} line {number}: unknown task {task!r}")
-        labels = asked.labels
-        if obj.get("gold") not in labels:
-            raise JudgeError(f"{path.name} line {number}: gold {obj.get('gold')!r} is not one of {labels}")
-        try:
-            check_item(asked, obj)
-        except JudgeError as exc:
-            raise JudgeError(f"{path.name} line {number}: {exc}") from None
-        records.append(obj)
-    return records
 
 
 def judge_agreement(judge: Judge, labelled: Sequence[JudgeItem], task: str | None = None) -> dict[str, Any]:

@@ -47,6 +47,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline, make_pipeline, make_union
 
 from assistant.evaluation.judgement import JudgeError
+from assistant.evaluation.labelled import load_labelled
 from prompts import render_prompt
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -114,8 +115,6 @@ class RuleGate:
 def _training(sets: tuple[Path, ...], question: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     texts: list[str] = []
     labels: list[str] = []
-    from assistant.evaluation.judges import load_labelled  # judges builds rule judges with this gate
-
     for path in sets:
         if not path.is_file():
             raise JudgeError(f"the rules' gate learns from {path}, which is missing")
